@@ -1,0 +1,117 @@
+//! A definition set that has been loaded, linted and compiled: what the runtime runs on.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::definitions::{self, Journey, Loader, QuestionSet, RawDefinitions};
+use crate::error::{DefinitionError, DefinitionErrors};
+use crate::lint;
+use crate::rules::{self, CompiledSchema, FieldError};
+
+/// Loaded, linted and compiled definitions. Cheap to share behind an `Arc`.
+pub struct Definitions {
+    pub raw: RawDefinitions,
+    guards: BTreeMap<String, jsonschema::Validator>,
+    questions: BTreeMap<String, CompiledSchema>,
+    copy: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl std::fmt::Debug for Definitions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Definitions").field("version", &self.raw.version).finish_non_exhaustive()
+    }
+}
+
+/// A guard could not be evaluated: a defect, reported loudly rather than read as "false".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("guard {0:?} is not defined")]
+pub struct UnknownGuard(pub String);
+
+impl Definitions {
+    /// Loads, lints and compiles. Any problem stops here with every error listed.
+    pub fn load(loader: &dyn Loader) -> Result<Self, DefinitionErrors> {
+        let raw = definitions::load(loader)?;
+        let problems = lint::lint(&raw);
+        if !problems.is_empty() {
+            return Err(DefinitionErrors(problems));
+        }
+        Self::compile(raw)
+    }
+
+    fn compile(raw: RawDefinitions) -> Result<Self, DefinitionErrors> {
+        let mut errors = Vec::new();
+        let mut guards = BTreeMap::new();
+        for file in &raw.guards {
+            for (name, def) in &file.value.guards {
+                match rules::compile_draft7(&def.schema) {
+                    Ok(v) => {
+                        guards.insert(name.clone(), v);
+                    }
+                    Err(e) => errors.push(DefinitionError::new(&file.file, format!("/guards/{name}/schema"), e)),
+                }
+            }
+        }
+        let mut questions = BTreeMap::new();
+        for qs in &raw.question_sets {
+            match CompiledSchema::new(qs.value.schema.clone()) {
+                Ok(c) => {
+                    questions.insert(qs.value.id.clone(), c);
+                }
+                Err(e) => errors.push(DefinitionError::new(&qs.file, "/schema", e)),
+            }
+        }
+        let copy = raw.copy.iter().map(|c| (c.value.language.clone(), c.value.messages.clone())).collect();
+        if errors.is_empty() { Ok(Self { raw, guards, questions, copy }) } else { Err(DefinitionErrors(errors)) }
+    }
+
+    pub fn version(&self) -> &str {
+        &self.raw.version
+    }
+
+    pub fn journey(&self, id: &str) -> Option<&Journey> {
+        self.raw.journeys.iter().map(|j| &j.value).find(|j| j.id == id)
+    }
+
+    pub fn journeys(&self) -> impl Iterator<Item = &Journey> {
+        self.raw.journeys.iter().map(|j| &j.value)
+    }
+
+    pub fn question_set(&self, id: &str) -> Option<&QuestionSet> {
+        self.raw.question_sets.iter().map(|q| &q.value).find(|q| q.id == id)
+    }
+
+    pub fn question_schema(&self, id: &str) -> Option<&CompiledSchema> {
+        self.questions.get(id)
+    }
+
+    /// Whether the document passes the named guard.
+    pub fn guard(&self, name: &str, document: &Value) -> Result<bool, UnknownGuard> {
+        self.guards.get(name).map(|v| v.is_valid(document)).ok_or_else(|| UnknownGuard(name.to_owned()))
+    }
+
+    pub fn languages(&self) -> impl Iterator<Item = &str> {
+        self.copy.keys().map(String::as_str)
+    }
+
+    /// The whole catalogue of one language.
+    pub fn catalogue(&self, language: &str) -> Option<&BTreeMap<String, String>> {
+        self.copy.get(language)
+    }
+
+    /// The text of a copy key with `{name}` parameters filled in; the key itself if the
+    /// language lacks it (the lint makes that impossible for keys the definitions use).
+    pub fn text(&self, language: &str, key: &str, params: &BTreeMap<String, String>) -> String {
+        let template = self.copy.get(language).and_then(|c| c.get(key)).map(String::as_str).unwrap_or(key);
+        let mut out = template.to_owned();
+        for (name, value) in params {
+            out = out.replace(&format!("{{{name}}}"), value);
+        }
+        out
+    }
+
+    /// Renders a field error's message in a language.
+    pub fn message(&self, language: &str, error: &FieldError) -> String {
+        self.text(language, &error.key, &error.params)
+    }
+}

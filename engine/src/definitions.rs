@@ -1,0 +1,428 @@
+//! Typed definitions (journeys, guards, question sets, copy) and the loader that reads them.
+//!
+//! Every file names its kind through `$schema`, which editors also follow. Loading checks each
+//! file against that schema (the copies in `journeys/schemas/` and `questions/schemas/`, built
+//! into the binary), then deserialises it with unknown fields refused, and reports every problem
+//! with the file and the JSON path.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::error::{DefinitionError, DefinitionErrors};
+
+/// A step's id, as written in journey files.
+pub type StepId = String;
+/// A guard's name, as written in `journeys/guards.json`.
+pub type GuardId = String;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    Direct,
+    Aggregator,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Direct => "direct",
+            Channel::Aggregator => "aggregator",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Journey {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub id: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub channel: Channel,
+    pub base_path: String,
+    pub start: StepId,
+    pub step_bar: Vec<StepBarItem>,
+    pub steps: Vec<Step>,
+}
+
+impl Journey {
+    pub fn step(&self, id: &str) -> Option<&Step> {
+        self.steps.iter().find(|s| s.id == id)
+    }
+
+    pub fn step_by_path(&self, path: &str) -> Option<&Step> {
+        self.steps.iter().find(|s| s.path == path)
+    }
+
+    /// The step bar item a step belongs to.
+    pub fn bar_item_of(&self, step: &str) -> Option<&StepBarItem> {
+        self.step_bar.iter().find(|item| item.steps.iter().any(|s| s == step))
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepBarItem {
+    pub number: u32,
+    /// Copy key of the label.
+    pub label: String,
+    pub steps: Vec<StepId>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum View {
+    /// Draws the step's question set.
+    Form,
+    /// A page that is not built yet and says which step it is.
+    Pending,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub id: StepId,
+    pub path: String,
+    /// Copy key of the page title.
+    pub title: String,
+    pub view: View,
+    #[serde(default)]
+    pub questions: Option<String>,
+    #[serde(default)]
+    pub rules: Vec<String>,
+    #[serde(default)]
+    pub requires: Vec<GuardId>,
+    #[serde(default)]
+    pub complete_when: Option<GuardId>,
+    #[serde(default)]
+    pub blocking: Vec<BlockingRule>,
+    #[serde(default)]
+    pub exits: Vec<Exit>,
+    #[serde(default)]
+    pub terminal: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockingRule {
+    pub id: String,
+    pub when: GuardId,
+    /// Copy key of the message shown while blocked. Optional here so that the lint, not the
+    /// parser, reports a missing one with the rule's path.
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub field: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exit {
+    pub to: StepId,
+    #[serde(default)]
+    pub when: Option<GuardId>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuardFile {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub guards: BTreeMap<GuardId, GuardDef>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuardDef {
+    pub description: String,
+    pub schema: Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuestionSet {
+    #[serde(rename = "$schema")]
+    pub schema_ref: String,
+    pub id: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// JSON Schema (draft-07) over the step's answers.
+    pub schema: Value,
+    /// rjsf uiSchema; `ui:title`, `ui:description`, `ui:help` and `ui:enumNames` hold copy keys.
+    pub ui: Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CopyCatalogue {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub language: String,
+    pub messages: BTreeMap<String, String>,
+}
+
+/// A definition together with the file it came from, so later checks can name it.
+#[derive(Debug, Clone)]
+pub struct Sourced<T> {
+    pub file: String,
+    pub value: T,
+    /// The file as parsed JSON, kept for lints that walk it generically.
+    pub raw: Value,
+}
+
+/// The whole definition set, as loaded (not yet linted or compiled).
+#[derive(Debug, Clone, Default)]
+pub struct RawDefinitions {
+    pub journeys: Vec<Sourced<Journey>>,
+    pub guards: Vec<Sourced<GuardFile>>,
+    pub question_sets: Vec<Sourced<QuestionSet>>,
+    pub copy: Vec<Sourced<CopyCatalogue>>,
+    /// A digest of every file's name and bytes: the definition version quotes record.
+    pub version: String,
+}
+
+/// Where definition files come from.
+pub trait Loader {
+    /// Every definition file as (path relative to the root, contents), in a stable order.
+    fn files(&self) -> Result<Vec<(String, String)>, DefinitionErrors>;
+}
+
+/// Reads `journeys/*.json`, `questions/*.json` and `questions/copy/*.json` under a root folder.
+#[derive(Debug, Clone)]
+pub struct FsLoader {
+    pub root: PathBuf,
+}
+
+impl FsLoader {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+}
+
+const DEFINITION_FOLDERS: [&str; 3] = ["journeys", "questions", "questions/copy"];
+
+impl Loader for FsLoader {
+    fn files(&self) -> Result<Vec<(String, String)>, DefinitionErrors> {
+        let mut out = Vec::new();
+        let mut errors = Vec::new();
+        for folder in DEFINITION_FOLDERS {
+            let dir = self.root.join(folder);
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(entries) => entries,
+                Err(e) => {
+                    errors.push(DefinitionError::new(folder, "", format!("cannot read folder {}: {e}", dir.display())));
+                    continue;
+                }
+            };
+            let mut names: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
+                .collect();
+            names.sort();
+            for path in names {
+                let rel = relative(&self.root, &path);
+                match std::fs::read_to_string(&path) {
+                    Ok(text) => out.push((rel, text)),
+                    Err(e) => errors.push(DefinitionError::new(rel, "", format!("cannot read file: {e}"))),
+                }
+            }
+        }
+        if errors.is_empty() { Ok(out) } else { Err(DefinitionErrors(errors)) }
+    }
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")
+}
+
+/// Definition files held in memory, for tests.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryLoader {
+    pub files: Vec<(String, String)>,
+}
+
+impl Loader for MemoryLoader {
+    fn files(&self) -> Result<Vec<(String, String)>, DefinitionErrors> {
+        Ok(self.files.clone())
+    }
+}
+
+/// The kinds of definition file, told apart by the file name their `$schema` points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Journey,
+    Guards,
+    QuestionSet,
+    Copy,
+}
+
+const JOURNEY_SCHEMA: &str = include_str!("../../journeys/schemas/journey.schema.json");
+const GUARDS_SCHEMA: &str = include_str!("../../journeys/schemas/guards.schema.json");
+const QUESTION_SET_SCHEMA: &str = include_str!("../../questions/schemas/question-set.schema.json");
+const COPY_SCHEMA: &str = include_str!("../../questions/schemas/copy.schema.json");
+
+impl Kind {
+    fn from_schema_ref(schema_ref: &str) -> Option<Self> {
+        let name = schema_ref.rsplit('/').next().unwrap_or(schema_ref);
+        match name {
+            "journey.schema.json" => Some(Kind::Journey),
+            "guards.schema.json" => Some(Kind::Guards),
+            "question-set.schema.json" => Some(Kind::QuestionSet),
+            "copy.schema.json" => Some(Kind::Copy),
+            _ => None,
+        }
+    }
+
+    fn meta_schema(self) -> &'static str {
+        match self {
+            Kind::Journey => JOURNEY_SCHEMA,
+            Kind::Guards => GUARDS_SCHEMA,
+            Kind::QuestionSet => QUESTION_SET_SCHEMA,
+            Kind::Copy => COPY_SCHEMA,
+        }
+    }
+}
+
+/// Reads and parses every file. Collects all problems before failing.
+pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
+    let files = loader.files()?;
+    let mut defs = RawDefinitions::default();
+    let mut errors = Vec::new();
+    let mut digest = Sha256::new();
+    let validators = MetaValidators::new();
+
+    for (file, text) in &files {
+        digest.update(file.as_bytes());
+        digest.update([0]);
+        digest.update(text.as_bytes());
+        digest.update([0]);
+
+        let raw: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => {
+                errors.push(DefinitionError::new(file, "", format!("not valid JSON: {e}")));
+                continue;
+            }
+        };
+        let Some(schema_ref) = raw.get("$schema").and_then(Value::as_str) else {
+            errors.push(DefinitionError::new(
+                file,
+                "/$schema",
+                "missing: every definition names its schema (journey, guards, question-set or copy)",
+            ));
+            continue;
+        };
+        let Some(kind) = Kind::from_schema_ref(schema_ref) else {
+            errors.push(DefinitionError::new(file, "/$schema", format!("unknown schema {schema_ref:?}")));
+            continue;
+        };
+        let schema_errors = validators.check(kind, &raw);
+        if !schema_errors.is_empty() {
+            errors.extend(schema_errors.into_iter().map(|(path, problem)| DefinitionError::new(file, path, problem)));
+            continue;
+        }
+        let result = match kind {
+            Kind::Journey => parse(file, &raw).map(|v| defs.journeys.push(Sourced { file: file.clone(), value: v, raw })),
+            Kind::Guards => parse(file, &raw).map(|v| defs.guards.push(Sourced { file: file.clone(), value: v, raw })),
+            Kind::QuestionSet => {
+                parse(file, &raw).map(|v| defs.question_sets.push(Sourced { file: file.clone(), value: v, raw }))
+            }
+            Kind::Copy => parse(file, &raw).map(|v| defs.copy.push(Sourced { file: file.clone(), value: v, raw })),
+        };
+        if let Err(e) = result {
+            errors.push(e);
+        }
+    }
+    defs.version = digest.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
+    if errors.is_empty() { Ok(defs) } else { Err(DefinitionErrors(errors)) }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(file: &str, raw: &Value) -> Result<T, DefinitionError> {
+    serde_path_to_error::deserialize(raw).map_err(|e| {
+        let path = json_pointer_from_serde_path(&e.path().to_string());
+        DefinitionError::new(file, path, e.inner().to_string())
+    })
+}
+
+/// `steps[3].exits[0].to` → `/steps/3/exits/0/to`.
+fn json_pointer_from_serde_path(path: &str) -> String {
+    if path == "." {
+        return String::new();
+    }
+    let mut out = String::new();
+    for part in path.split('.') {
+        let mut rest = part;
+        while let Some(open) = rest.find('[') {
+            let (name, tail) = rest.split_at(open);
+            if !name.is_empty() {
+                out.push('/');
+                out.push_str(name);
+            }
+            let close = tail.find(']').unwrap_or(tail.len());
+            out.push('/');
+            out.push_str(&tail[1..close]);
+            rest = tail.get(close + 1..).unwrap_or("");
+        }
+        if !rest.is_empty() {
+            out.push('/');
+            out.push_str(rest);
+        }
+    }
+    out
+}
+
+struct MetaValidators {
+    compiled: Vec<(Kind, jsonschema::Validator)>,
+}
+
+impl MetaValidators {
+    fn new() -> Self {
+        let compiled = [Kind::Journey, Kind::Guards, Kind::QuestionSet, Kind::Copy]
+            .into_iter()
+            .map(|kind| {
+                // The meta-schemas are part of the source tree and covered by tests; a broken one
+                // is a build defect, not bad input.
+                #[expect(clippy::expect_used, reason = "built-in schemas are tested")]
+                let schema: Value = serde_json::from_str(kind.meta_schema()).expect("built-in schema is JSON");
+                #[expect(clippy::expect_used, reason = "built-in schemas are tested")]
+                let validator = jsonschema::validator_for(&schema).expect("built-in schema compiles");
+                (kind, validator)
+            })
+            .collect();
+        Self { compiled }
+    }
+
+    fn check(&self, kind: Kind, raw: &Value) -> Vec<(String, String)> {
+        let Some((_, validator)) = self.compiled.iter().find(|(k, _)| *k == kind) else {
+            return vec![];
+        };
+        validator
+            .iter_errors(raw)
+            .map(|e| (e.instance_path().as_str().to_owned(), e.to_string()))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_paths_become_json_pointers() {
+        assert_eq!(json_pointer_from_serde_path("steps[3].exits[0].to"), "/steps/3/exits/0/to");
+        assert_eq!(json_pointer_from_serde_path("start"), "/start");
+        assert_eq!(json_pointer_from_serde_path("."), "");
+    }
+
+    #[test]
+    fn built_in_meta_schemas_compile() {
+        let v = MetaValidators::new();
+        assert_eq!(v.compiled.len(), 4);
+    }
+}

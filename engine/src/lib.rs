@@ -1,0 +1,14 @@
+//! pawpath's journey engine: typed definitions, their lint, the rules (guards, question schemas,
+//! named domain rules) and the runtime that turns (definitions, quote document, event) into
+//! (new document, transition record, effects). No network, no database: the server does the I/O.
+
+pub mod compiled;
+pub mod definitions;
+pub mod error;
+pub mod lint;
+pub mod position;
+pub mod rules;
+pub mod runtime;
+
+pub use compiled::Definitions;
+pub use error::{DefinitionError, DefinitionErrors};

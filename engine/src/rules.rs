@@ -1,0 +1,316 @@
+//! Rules: guards and question schemas compiled once, the mapping from a schema failure to the
+//! copy key of its message, and the named domain rules that no schema can state.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use chrono::{Datelike, NaiveDate};
+use serde::Serialize;
+use serde_json::Value;
+
+/// A message for one field, as a copy key with its parameters; the server renders it in the
+/// customer's language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldError {
+    /// `pets[0].pet_name`
+    pub field: String,
+    /// Copy key, for example `pet.name.pattern`.
+    pub key: String,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, String>,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, key: impl Into<String>) -> Self {
+        Self { field: field.into(), key: key.into(), params: BTreeMap::new() }
+    }
+
+    pub fn with_param(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.params.insert(name.to_owned(), value.into());
+        self
+    }
+}
+
+/// The copy key used when a keyword has no `x-errors` entry.
+pub const DEFAULT_REQUIRED_KEY: &str = "error.required";
+pub const DEFAULT_INVALID_KEY: &str = "error.invalid";
+
+/// Compiles a draft-07 schema the way both sides read it: formats are asserted.
+pub fn compile_draft7(schema: &Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft7)
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// A question set's schema compiled for validation.
+pub struct CompiledSchema {
+    pub schema: Value,
+    validator: jsonschema::Validator,
+}
+
+impl std::fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledSchema").field("schema", &self.schema).finish_non_exhaustive()
+    }
+}
+
+impl CompiledSchema {
+    pub fn new(schema: Value) -> Result<Self, String> {
+        let validator = compile_draft7(&schema)?;
+        Ok(Self { schema, validator })
+    }
+
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+
+    /// Validates and returns at most one error per field: the first failing keyword in the
+    /// schema's own order, so that the browser (which applies the same ordering to Ajv's
+    /// errors) shows the same message.
+    pub fn field_errors(&self, instance: &Value) -> Vec<FieldError> {
+        let mut best: BTreeMap<String, (Vec<usize>, FieldError)> = BTreeMap::new();
+        let mut order_of_fields: Vec<String> = Vec::new();
+        for error in self.validator.iter_errors(instance) {
+            let keyword_location = error.schema_path().as_str().to_owned();
+            let instance_path = error.instance_path().as_str().to_owned();
+            let (field_pointer, subschema_pointer, keyword) =
+                match error.kind() {
+                    jsonschema::error::ValidationErrorKind::Required { property } => {
+                        let prop = property.as_str().unwrap_or_default().to_owned();
+                        let parent = parent_pointer(&keyword_location);
+                        (
+                            format!("{instance_path}/{}", escape_pointer(&prop)),
+                            format!("{parent}/properties/{}", escape_pointer(&prop)),
+                            "required".to_owned(),
+                        )
+                    }
+                    _ => (instance_path, parent_pointer(&keyword_location), last_segment(&keyword_location)),
+                };
+            let key = message_key(&self.schema, &subschema_pointer, &keyword);
+            let field = field_name(&field_pointer);
+            let rank = schema_order(&self.schema, &keyword_location);
+            let candidate = FieldError::new(field.clone(), key);
+            match best.get(&field) {
+                Some((existing, _)) if compare_rank(existing, &rank) != Ordering::Greater => {}
+                _ => {
+                    if !best.contains_key(&field) {
+                        order_of_fields.push(field.clone());
+                    }
+                    best.insert(field, (rank, candidate));
+                }
+            }
+        }
+        order_of_fields.into_iter().filter_map(|f| best.remove(&f).map(|(_, e)| e)).collect()
+    }
+}
+
+fn compare_rank(a: &[usize], b: &[usize]) -> Ordering {
+    a.cmp(b)
+}
+
+/// The copy key for a failing keyword: the subschema's `x-errors[keyword]`, else the default.
+pub fn message_key(schema: &Value, subschema_pointer: &str, keyword: &str) -> String {
+    schema
+        .pointer(subschema_pointer)
+        .and_then(|s| s.get("x-errors"))
+        .and_then(|m| m.get(keyword))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| if keyword == "required" { DEFAULT_REQUIRED_KEY } else { DEFAULT_INVALID_KEY }.to_owned())
+}
+
+/// The position of a keyword in the schema, as the index of each step within its parent (key
+/// order of objects as written, index within arrays). Used to pick the first error per field.
+pub fn schema_order(schema: &Value, pointer: &str) -> Vec<usize> {
+    let mut node = schema;
+    let mut out = Vec::new();
+    for segment in pointer.split('/').skip(1) {
+        let segment = unescape_pointer(segment);
+        match node {
+            Value::Object(map) => {
+                let index = map.keys().position(|k| *k == segment).unwrap_or(usize::MAX);
+                out.push(index);
+                match map.get(&segment) {
+                    Some(next) => node = next,
+                    None => break,
+                }
+            }
+            Value::Array(items) => {
+                let index: usize = segment.parse().unwrap_or(usize::MAX);
+                out.push(index);
+                match items.get(index) {
+                    Some(next) => node = next,
+                    None => break,
+                }
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+fn parent_pointer(pointer: &str) -> String {
+    match pointer.rfind('/') {
+        Some(i) => pointer[..i].to_owned(),
+        None => String::new(),
+    }
+}
+
+fn last_segment(pointer: &str) -> String {
+    unescape_pointer(pointer.rsplit('/').next().unwrap_or_default())
+}
+
+fn escape_pointer(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+fn unescape_pointer(s: &str) -> String {
+    s.replace("~1", "/").replace("~0", "~")
+}
+
+/// `/pets/0/pet_name` → `pets[0].pet_name`, the field names the API and the error summary use.
+pub fn field_name(pointer: &str) -> String {
+    let mut out = String::new();
+    for segment in pointer.split('/').skip(1) {
+        let segment = unescape_pointer(segment);
+        if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {
+            out.push('[');
+            out.push_str(&segment);
+            out.push(']');
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&segment);
+        }
+    }
+    out
+}
+
+/// What a domain rule may know besides the document.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleContext {
+    /// Today in UK local time.
+    pub today: NaiveDate,
+}
+
+/// A rule that no JSON Schema can state, written once in Rust and named from definitions.
+pub type DomainRule = fn(&Value, &RuleContext) -> Vec<FieldError>;
+
+/// The named domain rules definitions may use.
+pub fn domain_rule(name: &str) -> Option<DomainRule> {
+    match name {
+        "pet_age_window" => Some(pet_age_window),
+        _ => None,
+    }
+}
+
+/// Names of every domain rule, for the lint's messages.
+pub const DOMAIN_RULES: &[&str] = &["pet_age_window"];
+
+/// journey.md §5 Age rule: at policy start the pet must be at least 26 days old (56 once the pet
+/// has products) and younger than its maximum entry age. Until breed data arrives, the maximum is
+/// the species' common one from journey.md §5: dogs 96 months, cats 120, rabbits 60.
+fn pet_age_window(document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    let start = document
+        .pointer("/owner/pet_policy_start_date")
+        .and_then(Value::as_str)
+        .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+        .unwrap_or(ctx.today);
+    let Some(pets) = document.get("pets").and_then(Value::as_array) else {
+        return vec![];
+    };
+    let mut errors = Vec::new();
+    for (i, pet) in pets.iter().enumerate() {
+        let Some(dob) = pet
+            .get("pet_date_of_birth")
+            .and_then(Value::as_str)
+            .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+        else {
+            continue;
+        };
+        let field = format!("pets[{i}].pet_date_of_birth");
+        let has_product = pet.get("product").is_some_and(|p| !p.is_null());
+        let min_days = if has_product { 56 } else { 26 };
+        let age_days = (start - dob).num_days();
+        if age_days < min_days {
+            errors.push(FieldError::new(field, "pet.dob.too_young"));
+            continue;
+        }
+        let max_months = match pet.get("pet_type").and_then(Value::as_str) {
+            Some("cat") => 120,
+            Some("rabbit") => 60,
+            _ => 96,
+        };
+        if months_between(dob, start) >= max_months {
+            errors.push(
+                FieldError::new(field, "pet.dob.too_old").with_param("maxAge", format_years(max_months)),
+            );
+        }
+    }
+    errors
+}
+
+/// Whole months from `from` to `to` (a birthday month counts once the day is reached).
+pub fn months_between(from: NaiveDate, to: NaiveDate) -> i64 {
+    let mut months = i64::from(to.year() - from.year()) * 12 + i64::from(to.month()) - i64::from(from.month());
+    if to.day() < from.day() {
+        months -= 1;
+    }
+    months
+}
+
+fn format_years(months: i64) -> String {
+    if months % 12 == 0 { (months / 12).to_string() } else { format!("{:.2}", months as f64 / 12.0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn field_names_follow_the_api() {
+        assert_eq!(field_name("/pets/0/pet_name"), "pets[0].pet_name");
+        assert_eq!(field_name("/owner/customer_postcode"), "owner.customer_postcode");
+        assert_eq!(field_name(""), "");
+    }
+
+    #[test]
+    fn first_error_in_schema_order_wins() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "cost": { "type": "string", "allOf": [
+                    { "pattern": "^[0-9]+$", "x-errors": { "pattern": "first" } },
+                    { "maxLength": 2, "x-errors": { "maxLength": "second" } }
+                ]}
+            }
+        });
+        let c = CompiledSchema::new(schema).expect("compiles");
+        let errors = c.field_errors(&json!({ "cost": "abcd" }));
+        assert_eq!(errors, vec![FieldError::new("cost", "first")]);
+        let errors = c.field_errors(&json!({ "cost": "1234" }));
+        assert_eq!(errors, vec![FieldError::new("cost", "second")]);
+    }
+
+    #[test]
+    fn required_uses_the_property_message() {
+        let schema = json!({
+            "type": "object", "required": ["a", "b"],
+            "properties": { "a": { "type": "string", "x-errors": { "required": "a.needed" } }, "b": { "type": "string" } }
+        });
+        let c = CompiledSchema::new(schema).expect("compiles");
+        let errors = c.field_errors(&json!({}));
+        assert_eq!(errors, vec![FieldError::new("a", "a.needed"), FieldError::new("b", DEFAULT_REQUIRED_KEY)]);
+    }
+
+    #[test]
+    fn months_between_counts_birthdays() {
+        let d = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date");
+        assert_eq!(months_between(d("2018-05-10"), d("2026-05-09")), 95);
+        assert_eq!(months_between(d("2018-05-10"), d("2026-05-10")), 96);
+    }
+}

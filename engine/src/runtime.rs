@@ -1,0 +1,513 @@
+//! The runtime: (definitions, quote document, event) → (new document, transition record,
+//! effects), with a statig machine over the quote's lifecycle. The JSON steps decide what happens
+//! while the quote is in a step; the machine decides which events a lifecycle state accepts.
+//!
+//! Nothing here does I/O: the server stores the document, writes the record and runs the effects.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use statig::prelude::*;
+
+use crate::compiled::{Definitions, UnknownGuard};
+use crate::definitions::{Journey, StepId};
+use crate::position::{self, Position};
+use crate::rules::{FieldError, RuleContext};
+
+/// The lifecycle the server stores beside the document. "Blocked" and the current step are not
+/// stored: they are derived from the answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lifecycle {
+    Active,
+    Purchased,
+    Expired,
+    Reset,
+}
+
+impl Lifecycle {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lifecycle::Active => "active",
+            Lifecycle::Purchased => "purchased",
+            Lifecycle::Expired => "expired",
+            Lifecycle::Reset => "reset",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "active" => Some(Lifecycle::Active),
+            "purchased" => Some(Lifecycle::Purchased),
+            "expired" => Some(Lifecycle::Expired),
+            "reset" => Some(Lifecycle::Reset),
+            _ => None,
+        }
+    }
+}
+
+/// What the customer (or the server on their behalf) asks of the quote.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// Answers for a step, from its form.
+    Submit { step: StepId, answers: Value },
+    /// The quote was bought.
+    Purchase,
+    /// The quote passed its validity.
+    Expire,
+    /// The customer starts again; the answers are cleared.
+    Reset,
+}
+
+impl Event {
+    pub fn name(&self) -> String {
+        match self {
+            Event::Submit { step, .. } => format!("submit:{step}"),
+            Event::Purchase => "purchase".into(),
+            Event::Expire => "expire".into(),
+            Event::Reset => "reset".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The event was applied and the quote moved to `to`.
+    Moved,
+    /// The answers failed validation; nothing changed.
+    Invalid,
+    /// The answers were stored but a blocking answer stops the customer.
+    Blocked,
+    /// The answers were stored, or the step asked for, but a guard keeps the way closed.
+    RefusedByGuard,
+    /// The quote's lifecycle does not accept this event (bought, expired or reset).
+    RefusedByLifecycle,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Moved => "moved",
+            Outcome::Invalid => "invalid",
+            Outcome::Blocked => "blocked",
+            Outcome::RefusedByGuard => "refused_by_guard",
+            Outcome::RefusedByLifecycle => "refused_by_lifecycle",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GuardResult {
+    pub guard: String,
+    pub passed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Block {
+    pub id: String,
+    /// Copy key.
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// One row of the transition log (DESIGN.md principle 4), less what only the server knows
+/// (quote id, brand, duration).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TransitionRecord {
+    pub journey: String,
+    pub definition_version: String,
+    pub event: String,
+    pub from: StepId,
+    pub to: StepId,
+    pub from_lifecycle: Lifecycle,
+    pub to_lifecycle: Lifecycle,
+    pub outcome: Outcome,
+    pub guards: Vec<GuardResult>,
+    pub field_errors: Vec<FieldError>,
+    pub blocks: Vec<Block>,
+}
+
+/// Work the server does after a transition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum Effect {
+    /// Store the new document (and the lifecycle).
+    SaveQuote,
+    /// Forget the answers: the quote starts again.
+    ClearQuote,
+}
+
+#[derive(Debug, Clone)]
+pub struct TransitionResult {
+    pub document: Value,
+    pub lifecycle: Lifecycle,
+    pub record: TransitionRecord,
+    pub effects: Vec<Effect>,
+    /// Where the quote stands after the event.
+    pub position: Position,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error("journey {0:?} is not defined")]
+    UnknownJourney(String),
+    #[error("step {0:?} is not a step of this journey")]
+    UnknownStep(String),
+    #[error(transparent)]
+    Guard(#[from] UnknownGuard),
+}
+
+/// What the machine's states work on.
+struct Ctx<'a> {
+    defs: &'a Definitions,
+    journey: &'a Journey,
+    rules: RuleContext,
+    document: Value,
+    record: TransitionRecord,
+    effects: Vec<Effect>,
+    error: Option<EngineError>,
+}
+
+/// Where the machine resumes: the stored lifecycle and the derived position.
+#[derive(Debug, Clone)]
+struct Snapshot {
+    lifecycle: Lifecycle,
+    furthest: StepId,
+    blocked: bool,
+}
+
+enum MachineEvent<'e> {
+    Resume(&'e Snapshot),
+    Customer(&'e Event),
+}
+
+#[derive(Default)]
+struct QuoteMachine;
+
+#[state_machine(initial = "State::resuming()", state(derive(Debug, Clone)))]
+impl QuoteMachine {
+    /// Before the first event: restore the lifecycle the server stored.
+    #[state]
+    fn resuming(event: &MachineEvent<'_>) -> statig::Outcome<State> {
+        match event {
+            MachineEvent::Resume(s) => match s.lifecycle {
+                Lifecycle::Active if s.blocked => Transition(State::blocked(s.furthest.clone())),
+                Lifecycle::Active => Transition(State::in_step(s.furthest.clone())),
+                Lifecycle::Purchased => Transition(State::purchased()),
+                Lifecycle::Expired => Transition(State::expired()),
+                Lifecycle::Reset => Transition(State::reset()),
+            },
+            MachineEvent::Customer(_) => Handled,
+        }
+    }
+
+    #[state(superstate = "open")]
+    fn in_step(step: &mut StepId, event: &MachineEvent<'_>) -> statig::Outcome<State> {
+        let _ = step;
+        let _ = event;
+        Super
+    }
+
+    #[state(superstate = "open")]
+    fn blocked(step: &mut StepId, event: &MachineEvent<'_>) -> statig::Outcome<State> {
+        let _ = step;
+        let _ = event;
+        Super
+    }
+
+    /// A quote that can still be answered: the JSON steps decide what a submission does.
+    #[superstate]
+    fn open(context: &mut Ctx<'_>, event: &MachineEvent<'_>) -> statig::Outcome<State> {
+        match event {
+            MachineEvent::Customer(Event::Submit { step, answers }) => match context.submit(step, answers) {
+                Ok(StepOutcome::Stay(s)) => Transition(State::in_step(s)),
+                Ok(StepOutcome::Blocked(s)) => Transition(State::blocked(s)),
+                Ok(StepOutcome::Unchanged) => Handled,
+                Err(e) => {
+                    context.error = Some(e);
+                    Handled
+                }
+            },
+            MachineEvent::Customer(Event::Purchase) => {
+                context.record.outcome = Outcome::Moved;
+                context.record.to_lifecycle = Lifecycle::Purchased;
+                context.effects.push(Effect::SaveQuote);
+                Transition(State::purchased())
+            }
+            MachineEvent::Customer(Event::Expire) => {
+                context.record.outcome = Outcome::Moved;
+                context.record.to_lifecycle = Lifecycle::Expired;
+                context.effects.push(Effect::SaveQuote);
+                Transition(State::expired())
+            }
+            MachineEvent::Customer(Event::Reset) => {
+                context.reset();
+                Transition(State::reset())
+            }
+            MachineEvent::Resume(_) => Handled,
+        }
+    }
+
+    /// Bought: answers can no longer change; starting again gives a new quote.
+    #[state]
+    fn purchased(context: &mut Ctx<'_>, event: &MachineEvent<'_>) -> statig::Outcome<State> {
+        closed(context, event)
+    }
+
+    #[state]
+    fn expired(context: &mut Ctx<'_>, event: &MachineEvent<'_>) -> statig::Outcome<State> {
+        closed(context, event)
+    }
+
+    #[state]
+    fn reset(context: &mut Ctx<'_>, event: &MachineEvent<'_>) -> statig::Outcome<State> {
+        closed(context, event)
+    }
+}
+
+fn closed(context: &mut Ctx<'_>, event: &MachineEvent<'_>) -> statig::Outcome<State> {
+    match event {
+        MachineEvent::Customer(Event::Reset) => {
+            context.reset();
+            Transition(State::reset())
+        }
+        MachineEvent::Customer(_) => {
+            context.record.outcome = Outcome::RefusedByLifecycle;
+            Handled
+        }
+        MachineEvent::Resume(_) => Handled,
+    }
+}
+
+enum StepOutcome {
+    Stay(StepId),
+    Blocked(StepId),
+    Unchanged,
+}
+
+impl Ctx<'_> {
+    fn reset(&mut self) {
+        self.document = empty_document();
+        self.record.outcome = Outcome::Moved;
+        self.record.to = self.journey.start.clone();
+        self.record.to_lifecycle = Lifecycle::Reset;
+        self.effects.push(Effect::ClearQuote);
+    }
+
+    fn guard(&mut self, name: &str, document: &Value) -> Result<bool, EngineError> {
+        let passed = self.defs.guard(name, document)?;
+        self.record.guards.push(GuardResult { guard: name.to_owned(), passed });
+        Ok(passed)
+    }
+
+    fn submit(&mut self, step_id: &str, answers: &Value) -> Result<StepOutcome, EngineError> {
+        let journey = self.journey;
+        let step = journey.step(step_id).ok_or_else(|| EngineError::UnknownStep(step_id.to_owned()))?;
+        self.record.from = step.id.clone();
+        self.record.to = step.id.clone();
+
+        let before = position::derive(self.defs, journey, &self.document, &self.rules)?;
+        if !before.can_open(&step.id) {
+            for g in &step.requires {
+                let doc = self.document.clone();
+                self.guard(g, &doc)?;
+            }
+            self.record.outcome = Outcome::RefusedByGuard;
+            return Ok(StepOutcome::Unchanged);
+        }
+
+        let schema = step.questions.as_deref().and_then(|q| self.defs.question_schema(q));
+        let Some(schema) = schema else {
+            // A step without questions takes no answers.
+            self.record.outcome = Outcome::Invalid;
+            return Ok(StepOutcome::Unchanged);
+        };
+        let answers = project(&schema.schema, answers);
+        let errors = schema.field_errors(&answers);
+        if !errors.is_empty() {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = errors;
+            return Ok(StepOutcome::Unchanged);
+        }
+        let candidate = merge(&schema.schema, &self.document, &answers);
+        let errors = position::step_errors(self.defs, step, &candidate, &self.rules);
+        if !errors.is_empty() {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = errors;
+            return Ok(StepOutcome::Unchanged);
+        }
+        self.document = candidate;
+        self.effects.push(Effect::SaveQuote);
+
+        let document = self.document.clone();
+        let mut blocks = Vec::new();
+        for rule in &step.blocking {
+            if self.guard(&rule.when, &document)? {
+                blocks.push(Block { id: rule.id.clone(), message: rule.message.clone().unwrap_or_default(), field: rule.field.clone() });
+            }
+        }
+        if !blocks.is_empty() {
+            self.record.outcome = Outcome::Blocked;
+            self.record.blocks = blocks;
+            return Ok(StepOutcome::Blocked(step.id.clone()));
+        }
+
+        let mut target = None;
+        for exit in &step.exits {
+            let open = match &exit.when {
+                Some(g) => self.guard(g, &document)?,
+                None => true,
+            };
+            if open {
+                target = journey.step(&exit.to);
+                break;
+            }
+        }
+        let Some(target) = target else {
+            self.record.outcome = Outcome::RefusedByGuard;
+            return Ok(StepOutcome::Stay(step.id.clone()));
+        };
+        let mut met = true;
+        for g in &target.requires {
+            met &= self.guard(g, &document)?;
+        }
+        if !met {
+            self.record.outcome = Outcome::RefusedByGuard;
+            return Ok(StepOutcome::Stay(step.id.clone()));
+        }
+        self.record.outcome = Outcome::Moved;
+        self.record.to = target.id.clone();
+        Ok(StepOutcome::Stay(target.id.clone()))
+    }
+}
+
+/// A new quote's document.
+pub fn empty_document() -> Value {
+    serde_json::json!({ "pets": [], "owner": {} })
+}
+
+/// Keeps only what the step's schema declares (recursing into objects and arrays of objects), so
+/// a submission cannot set fields another step or the server owns.
+pub fn project(schema: &Value, answers: &Value) -> Value {
+    match (schema.get("properties").and_then(Value::as_object), answers) {
+        (Some(props), Value::Object(given)) => {
+            let mut out = Map::new();
+            for (name, sub) in props {
+                if let Some(v) = given.get(name) {
+                    out.insert(name.clone(), project(sub, v));
+                }
+            }
+            Value::Object(out)
+        }
+        _ => match (schema.get("items"), answers) {
+            (Some(items), Value::Array(given)) if items.is_object() => {
+                Value::Array(given.iter().map(|v| project(items, v)).collect())
+            }
+            _ => answers.clone(),
+        },
+    }
+}
+
+/// Writes a step's (projected) answers into the document. Each declared property is replaced or,
+/// when not given, removed; for arrays of objects the items keep, by position, the fields other
+/// steps set.
+pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
+    let mut doc = match document {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    };
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Value::Object(doc);
+    };
+    for (name, sub) in props {
+        let given = answers.get(name);
+        let item_props = sub.get("items").and_then(|i| i.get("properties")).and_then(Value::as_object);
+        match (given, item_props) {
+            (Some(Value::Array(items)), Some(item_props)) => {
+                let existing = doc.get(name).and_then(Value::as_array).cloned().unwrap_or_default();
+                let merged = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        let mut base = existing.get(i).and_then(Value::as_object).cloned().unwrap_or_default();
+                        for key in item_props.keys() {
+                            match item.get(key) {
+                                Some(v) => {
+                                    base.insert(key.clone(), v.clone());
+                                }
+                                None => {
+                                    base.remove(key);
+                                }
+                            }
+                        }
+                        Value::Object(base)
+                    })
+                    .collect();
+                doc.insert(name.clone(), Value::Array(merged));
+            }
+            (Some(v), _) => {
+                doc.insert(name.clone(), v.clone());
+            }
+            (None, _) => {
+                doc.remove(name);
+            }
+        }
+    }
+    Value::Object(doc)
+}
+
+/// Derives where the quote stands and whether its current step is blocked.
+pub fn locate(defs: &Definitions, journey: &Journey, document: &Value, rules: &RuleContext) -> Result<(Position, bool), EngineError> {
+    let pos = position::derive(defs, journey, document, rules)?;
+    let blocked = match journey.step(&pos.furthest) {
+        Some(step) => !position::active_blocks(defs, step, document)?.is_empty(),
+        None => false,
+    };
+    Ok((pos, blocked))
+}
+
+/// The pure transition function.
+pub fn transition(
+    defs: &Definitions,
+    journey_id: &str,
+    document: &Value,
+    lifecycle: Lifecycle,
+    event: &Event,
+    rules: RuleContext,
+) -> Result<TransitionResult, EngineError> {
+    let journey = defs.journey(journey_id).ok_or_else(|| EngineError::UnknownJourney(journey_id.to_owned()))?;
+    let (before, blocked) = locate(defs, journey, document, &rules)?;
+    let snapshot = Snapshot { lifecycle, furthest: before.furthest.clone(), blocked };
+
+    let mut ctx = Ctx {
+        defs,
+        journey,
+        rules,
+        document: document.clone(),
+        record: TransitionRecord {
+            journey: journey.id.clone(),
+            definition_version: defs.version().to_owned(),
+            event: event.name(),
+            from: before.furthest.clone(),
+            to: before.furthest.clone(),
+            from_lifecycle: lifecycle,
+            to_lifecycle: lifecycle,
+            outcome: Outcome::Invalid,
+            guards: Vec::new(),
+            field_errors: Vec::new(),
+            blocks: Vec::new(),
+        },
+        effects: Vec::new(),
+        error: None,
+    };
+
+    let mut machine = QuoteMachine.uninitialized_state_machine().init_with_context(&mut ctx);
+    machine.handle_with_context(&MachineEvent::Resume(&snapshot), &mut ctx);
+    machine.handle_with_context(&MachineEvent::Customer(event), &mut ctx);
+    if let Some(e) = ctx.error {
+        return Err(e);
+    }
+    let (after, _) = locate(defs, journey, &ctx.document, &ctx.rules)?;
+    Ok(TransitionResult { document: ctx.document, lifecycle: ctx.record.to_lifecycle, record: ctx.record, effects: ctx.effects, position: after })
+}
