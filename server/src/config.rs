@@ -1,0 +1,193 @@
+//! Configuration, read once from the environment into one typed struct. A malformed value stops
+//! start-up with a message that names the variable.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use rand::RngCore;
+
+/// A secret that never prints.
+#[derive(Clone)]
+pub struct SecretKey(Vec<u8>);
+
+impl SecretKey {
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        Self(bytes)
+    }
+}
+
+impl fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SecretKey(…)")
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// `PORT`: where the server listens (default 8080).
+    pub port: u16,
+    /// `PAWPATH_DATA_DIR`: where the default SQLite file and the generated secret live (default `./data`).
+    pub data_dir: PathBuf,
+    /// `DATABASE_URL`: `sqlite://…` or `postgres://…` (default: SQLite in the data folder).
+    pub database_url: String,
+    /// `PAWPATH_SECRET_KEY`: at least 32 bytes, base64; signs CSRF tokens. When unset, one is
+    /// generated once and kept in `<data dir>/secret.key`.
+    pub secret_key: SecretKey,
+    /// `PAWPATH_DEFINITIONS`: the folder holding `journeys/` and `questions/` (default `.`).
+    pub definitions_root: PathBuf,
+    /// `PAWPATH_STATIC_DIR`: the built renderer (default `renderer/dist`).
+    pub static_dir: PathBuf,
+    /// `PAWPATH_PUBLIC_URL`: the address customers use; an `https` one marks cookies Secure.
+    pub public_url: String,
+    /// `PAWPATH_LOG_FORMAT`: `json` (default) or `pretty`.
+    pub log_json: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("configuration: {variable}: {problem}")]
+pub struct ConfigError {
+    pub variable: &'static str,
+    pub problem: String,
+}
+
+fn err(variable: &'static str, problem: impl Into<String>) -> ConfigError {
+    ConfigError { variable, problem: problem.into() }
+}
+
+impl Config {
+    /// Reads the process environment.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Reads configuration through a lookup function (tests pass their own).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let port = match get("PORT") {
+            None => 8080,
+            Some(v) => v.trim().parse::<u16>().map_err(|_| err("PORT", format!("{v:?} is not a port number (0-65535)")))?,
+        };
+        let data_dir = PathBuf::from(get("PAWPATH_DATA_DIR").unwrap_or_else(|| "data".into()));
+        let database_url = match get("DATABASE_URL") {
+            None => {
+                std::fs::create_dir_all(&data_dir)
+                    .map_err(|e| err("PAWPATH_DATA_DIR", format!("cannot create {}: {e}", data_dir.display())))?;
+                format!("sqlite://{}?mode=rwc", data_dir.join("pawpath.db").display())
+            }
+            Some(url) if url.starts_with("sqlite:") || url.starts_with("postgres://") || url.starts_with("postgresql://") => url,
+            Some(_) => return Err(err("DATABASE_URL", "must start with sqlite: or postgres://")),
+        };
+        let secret_key = match get("PAWPATH_SECRET_KEY") {
+            Some(v) => parse_secret(&v).map_err(|p| err("PAWPATH_SECRET_KEY", p))?,
+            None => load_or_create_secret(&data_dir)?,
+        };
+        let log_json = match get("PAWPATH_LOG_FORMAT").as_deref() {
+            None | Some("json") => true,
+            Some("pretty") => false,
+            Some(other) => return Err(err("PAWPATH_LOG_FORMAT", format!("{other:?} is neither json nor pretty"))),
+        };
+        let public_url = get("PAWPATH_PUBLIC_URL").unwrap_or_else(|| format!("http://localhost:{port}"));
+        if !(public_url.starts_with("http://") || public_url.starts_with("https://")) {
+            return Err(err("PAWPATH_PUBLIC_URL", "must start with http:// or https://"));
+        }
+        Ok(Self {
+            port,
+            data_dir,
+            database_url,
+            secret_key,
+            definitions_root: PathBuf::from(get("PAWPATH_DEFINITIONS").unwrap_or_else(|| ".".into())),
+            static_dir: PathBuf::from(get("PAWPATH_STATIC_DIR").unwrap_or_else(|| "renderer/dist".into())),
+            public_url,
+            log_json,
+        })
+    }
+
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url.starts_with("https://")
+    }
+}
+
+fn parse_secret(value: &str) -> Result<SecretKey, String> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(value.trim())
+        .map_err(|_| "is not base64".to_owned())?;
+    if bytes.len() < 32 {
+        return Err(format!("is {} bytes; at least 32 are needed", bytes.len()));
+    }
+    Ok(SecretKey(bytes))
+}
+
+fn load_or_create_secret(data_dir: &Path) -> Result<SecretKey, ConfigError> {
+    let path = data_dir.join("secret.key");
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return parse_secret(&text).map_err(|p| err("PAWPATH_SECRET_KEY", format!("unset, and {} {p}", path.display())));
+    }
+    std::fs::create_dir_all(data_dir).map_err(|e| err("PAWPATH_DATA_DIR", format!("cannot create {}: {e}", data_dir.display())))?;
+    let mut bytes = vec![0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    let text = base64::engine::general_purpose::STANDARD.encode(&bytes);
+    write_private(&path, &text).map_err(|e| err("PAWPATH_DATA_DIR", format!("cannot write {}: {e}", path.display())))?;
+    Ok(SecretKey(bytes))
+}
+
+#[cfg(unix)]
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
+    f.write_all(text.as_bytes())
+}
+
+#[cfg(not(unix))]
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    std::fs::write(path, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn with(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let dir = std::env::temp_dir().join(format!("pawpath-config-{}", rand::rng().next_u64()));
+        let mut map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        map.entry("PAWPATH_DATA_DIR".into()).or_insert(dir.display().to_string());
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_use_sqlite_in_the_data_folder_and_keep_the_secret() {
+        let dir = std::env::temp_dir().join(format!("pawpath-config-{}", rand::rng().next_u64()));
+        let d = dir.display().to_string();
+        let a = with(&[("PAWPATH_DATA_DIR", &d)]).expect("config");
+        assert_eq!(a.port, 8080);
+        assert!(a.database_url.starts_with("sqlite://"));
+        let b = with(&[("PAWPATH_DATA_DIR", &d)]).expect("config");
+        assert_eq!(a.secret_key.bytes(), b.secret_key.bytes(), "the generated secret is kept");
+    }
+
+    #[test]
+    fn malformed_values_name_their_variable() {
+        for (var, value) in [
+            ("PORT", "eighty"),
+            ("DATABASE_URL", "mysql://x"),
+            ("PAWPATH_SECRET_KEY", "c2hvcnQ="),
+            ("PAWPATH_LOG_FORMAT", "xml"),
+            ("PAWPATH_PUBLIC_URL", "ftp://x"),
+        ] {
+            let e = with(&[(var, value)]).expect_err(var);
+            assert_eq!(e.variable, var);
+            assert!(e.to_string().starts_with(&format!("configuration: {var}:")), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_secret_never_prints() {
+        let c = with(&[]).expect("config");
+        assert!(!format!("{c:?}").contains(&format!("{:?}", c.secret_key.bytes())));
+    }
+}

@@ -1,0 +1,88 @@
+//! One error type at the HTTP edge. Clients get a clean JSON error; internal detail goes to the log.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::store::StoreError;
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FieldMessage {
+    pub field: String,
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("validation failed")]
+    Validation(Vec<FieldMessage>),
+    #[error("missing or wrong csrf token")]
+    Csrf,
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    #[error("body too large")]
+    PayloadTooLarge,
+    #[error("unsupported media type")]
+    UnsupportedMediaType,
+    #[error("not found")]
+    NotFound,
+    #[error("the quote changed in another window")]
+    Conflict,
+    #[error("the quote can no longer be changed")]
+    QuoteClosed,
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Csrf => StatusCode::FORBIDDEN,
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::Conflict | AppError::QuoteClosed => StatusCode::CONFLICT,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::Conflict => AppError::Conflict,
+            other => AppError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<engine::runtime::EngineError> for AppError {
+    fn from(e: engine::runtime::EngineError) -> Self {
+        AppError::Internal(e.to_string())
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = match &self {
+            AppError::Validation(errors) => json!({ "error": "validation", "errors": errors }),
+            AppError::Csrf => json!({ "error": "csrf", "message": "Your session has expired or this page is out of date. Please reload the page." }),
+            AppError::BadRequest(m) => json!({ "error": "bad_request", "message": m }),
+            AppError::PayloadTooLarge => json!({ "error": "payload_too_large", "message": "The request body is too large." }),
+            AppError::UnsupportedMediaType => json!({ "error": "unsupported_media_type", "message": "Send the body as application/json." }),
+            AppError::NotFound => json!({ "error": "not_found", "message": "There is no such page." }),
+            AppError::Conflict => json!({ "error": "conflict", "message": "Your quote was changed in another window. Please reload the page." }),
+            AppError::QuoteClosed => json!({ "error": "quote_closed", "message": "This quote can no longer be changed." }),
+            AppError::Internal(detail) => {
+                tracing::error!(error = %detail, "internal error");
+                json!({ "error": "internal", "message": "Something went wrong on our side. Please try again." })
+            }
+        };
+        (status, Json(body)).into_response()
+    }
+}

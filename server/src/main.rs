@@ -1,0 +1,29 @@
+//! The `pawpath` binary: read the configuration, set up logging, serve.
+
+use std::process::ExitCode;
+
+use pawpath::config::Config;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pawpath cannot start: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into());
+    if config.log_json {
+        tracing_subscriber::fmt().with_env_filter(filter).json().init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
+    match pawpath::run(config).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pawpath cannot start: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

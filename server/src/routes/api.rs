@@ -1,0 +1,125 @@
+//! The spec's calls (journey.md §7, owner-payment.md §7) under /api.
+
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use engine::runtime::{self, Effect, Event, Outcome};
+
+use super::body::JsonObject;
+use super::quote::{self, LANGUAGE};
+use crate::AppState;
+use crate::error::{AppError, FieldMessage};
+use crate::store::TransitionMeta;
+use crate::view::{self, ViewInput};
+
+#[derive(Debug, Deserialize)]
+pub(super) struct SaveQuery {
+    /// `norequote=1`: save without re-pricing (journey.md §4 Pet details). Nothing is priced yet,
+    /// so both forms store the same way; the flag is accepted and checked.
+    norequote: Option<String>,
+}
+
+/// Fields the shared call helper adds to every payload (journey.md §7).
+const HELPER_FIELDS: [&str; 3] = ["csrf", "locale", "experiment_views"];
+
+/// POST /api/petdetails: `{csrf, pets}`.
+pub(super) async fn pet_details(
+    State(state): State<AppState>,
+    Query(query): Query<SaveQuery>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    if let Some(flag) = &query.norequote
+        && flag != "1"
+        && flag != "0"
+    {
+        return Err(AppError::BadRequest(format!("norequote must be 1 or 0, not {flag:?}")));
+    }
+    submit(&state, &headers, body, "pet_details", &["pets"]).await
+}
+
+/// Checks the session and CSRF token, runs the engine on the step's answers, stores the result
+/// and the transition record, and answers with the new view data.
+async fn submit(
+    state: &AppState,
+    headers: &HeaderMap,
+    mut body: Map<String, Value>,
+    question_set: &str,
+    answer_fields: &[&str],
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let Some((quote, token)) = quote::existing(state, headers).await? else {
+        return Err(AppError::Csrf);
+    };
+    match body.get("csrf").and_then(Value::as_str) {
+        Some(given) if token.csrf_matches(&state.config.secret_key, given) => {}
+        _ => return Err(AppError::Csrf),
+    }
+    if let Some(unknown) = body.keys().find(|k| !HELPER_FIELDS.contains(&k.as_str()) && !answer_fields.contains(&k.as_str())) {
+        return Err(AppError::BadRequest(format!("unknown field {unknown:?}; this call takes {}", answer_fields.join(", "))));
+    }
+    let mut answers = Map::new();
+    for field in answer_fields {
+        if let Some(v) = body.remove(*field) {
+            answers.insert((*field).to_owned(), v);
+        }
+    }
+
+    let journey = quote::journey(state, &quote)?;
+    let step = journey
+        .steps
+        .iter()
+        .find(|s| s.questions.as_deref() == Some(question_set))
+        .ok_or(AppError::NotFound)?;
+    let rules = quote::rule_context();
+    let event = Event::Submit { step: step.id.clone(), answers: Value::Object(answers) };
+    let result = runtime::transition(&state.defs, &journey.id, &quote.document, quote.lifecycle, &event, rules)?;
+
+    let update = result.effects.iter().any(|e| matches!(e, Effect::SaveQuote | Effect::ClearQuote));
+    let meta = TransitionMeta {
+        quote_id: &quote.id,
+        brand: &quote.brand,
+        channel: &quote.channel,
+        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+    };
+    state.store.record(&quote, update.then_some((&result.document, result.lifecycle)), &result.record, meta).await?;
+
+    match result.record.outcome {
+        Outcome::Invalid => {
+            let errors = result
+                .record
+                .field_errors
+                .iter()
+                .map(|e| FieldMessage { field: e.field.clone(), message: state.defs.message(LANGUAGE, e) })
+                .collect();
+            return Err(AppError::Validation(errors));
+        }
+        Outcome::RefusedByLifecycle => return Err(AppError::QuoteClosed),
+        Outcome::Moved | Outcome::Blocked | Outcome::RefusedByGuard => {}
+    }
+
+    let mut saved = quote.clone();
+    saved.document = result.document;
+    saved.lifecycle = result.lifecycle;
+    let viewing = journey
+        .step(&result.record.to)
+        .ok_or_else(|| AppError::Internal(format!("transition to unknown step {}", result.record.to)))?;
+    let csrf = token.csrf(&state.config.secret_key);
+    let data = view::view_data(&ViewInput {
+        defs: &state.defs,
+        journey,
+        quote: &saved,
+        viewing,
+        position: &result.position,
+        csrf: &csrf,
+        language: LANGUAGE,
+        rules: &rules,
+    })?;
+    Ok(Json(json!({ "data": data, "outcome": result.record.outcome })).into_response())
+}

@@ -1,0 +1,45 @@
+//! The HTTP surface: one module per resource, merged here with the layers every response gets.
+
+mod api;
+mod body;
+mod pages;
+mod quote;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::routing::{get, post};
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::AppState;
+
+/// The largest request body accepted (a quote with ten pets is far below this).
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// No inline script, no eval, nothing from other origins.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+pub fn router(state: AppState) -> Router {
+    let assets = ServeDir::new(state.config.static_dir.join("assets"));
+    let header = |name: HeaderName, value: &'static str| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
+    Router::new()
+        .route("/healthz", get(pages::health))
+        .route("/", get(pages::home))
+        .route("/quote", get(pages::page))
+        .route("/quote/", get(pages::page))
+        .route("/quote/{*rest}", get(pages::page))
+        .nest_service("/quote/assets", assets)
+        .route("/api/petdetails", post(api::pet_details))
+        .fallback(pages::not_found)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(TraceLayer::new_for_http())
+        .layer(header(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(header(header::REFERRER_POLICY, "same-origin"))
+        .layer(header(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(header(HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=()"))
+        .with_state(state)
+}

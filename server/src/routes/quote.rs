@@ -1,0 +1,78 @@
+//! Finding the quote a request belongs to, and creating one for a new visitor.
+
+use axum::http::HeaderMap;
+use base64::Engine as _;
+use rand::Rng;
+
+use engine::definitions::Journey;
+use engine::rules::RuleContext;
+use engine::runtime;
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::session::SessionToken;
+use crate::store::QuoteRow;
+
+/// The brand when none is asked for (journey.md §1: the first brand).
+pub(super) const DEFAULT_BRAND: &str = "pos";
+pub(super) const DEFAULT_JOURNEY: &str = "direct";
+pub(super) const LANGUAGE: &str = "en-GB";
+
+pub(super) struct Session {
+    pub quote: QuoteRow,
+    pub token: SessionToken,
+    /// A Set-Cookie value when the session is new.
+    pub new_cookie: Option<String>,
+}
+
+/// The quote of the request's session, if it has one.
+pub(super) async fn existing(state: &AppState, headers: &HeaderMap) -> Result<Option<(QuoteRow, SessionToken)>, AppError> {
+    let Some(token) = SessionToken::from_headers(headers) else { return Ok(None) };
+    Ok(state.store.quote_by_session(&token.hash()).await?.map(|q| (q, token)))
+}
+
+/// The request's quote, or a new quote and session for a new visitor.
+pub(super) async fn existing_or_new(state: &AppState, headers: &HeaderMap) -> Result<Session, AppError> {
+    if let Some((quote, token)) = existing(state, headers).await? {
+        return Ok(Session { quote, token, new_cookie: None });
+    }
+    let token = SessionToken::generate();
+    let quote = state
+        .store
+        .insert_quote(
+            &random_id(),
+            &quote_reference(),
+            &token.hash(),
+            DEFAULT_BRAND,
+            "direct",
+            DEFAULT_JOURNEY,
+            state.defs.version(),
+            &runtime::empty_document(),
+        )
+        .await?;
+    let cookie = token.set_cookie(state.config.secure_cookies());
+    Ok(Session { quote, token, new_cookie: Some(cookie) })
+}
+
+pub(super) fn journey<'a>(state: &'a AppState, quote: &QuoteRow) -> Result<&'a Journey, AppError> {
+    state.defs.journey(&quote.journey).ok_or_else(|| AppError::Internal(format!("quote {} runs on unknown journey {}", quote.id, quote.journey)))
+}
+
+/// What the domain rules know: today in UK local time.
+pub(super) fn rule_context() -> RuleContext {
+    RuleContext { today: chrono::Utc::now().with_timezone(&chrono_tz::Europe::London).date_naive() }
+}
+
+fn random_id() -> String {
+    let bytes: [u8; 16] = rand::rng().random();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// A quote reference customers can read aloud: 12 characters of Crockford's base32 (no I, L,
+/// O or U) in groups of four; 60 random bits, so guessing one is hopeless.
+pub(super) fn quote_reference() -> String {
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    let mut rng = rand::rng();
+    let chars: Vec<char> = (0..12).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect();
+    chars.chunks(4).map(|c| c.iter().collect::<String>()).collect::<Vec<_>>().join("-")
+}

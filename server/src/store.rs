@@ -1,0 +1,245 @@
+//! Storage: one SQL dialect-neutral code path over sqlx's Any driver, SQLite by default and
+//! PostgreSQL when `DATABASE_URL` says so. Migrations per backend are applied at start.
+
+use serde_json::Value;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+
+use engine::runtime::{Lifecycle, TransitionRecord};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, Clone)]
+pub struct Store {
+    pool: AnyPool,
+    pub backend: Backend,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("the quote changed since it was read")]
+    Conflict,
+    #[error("stored data is damaged: {0}")]
+    Corrupt(String),
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// A stored quote.
+#[derive(Debug, Clone)]
+pub struct QuoteRow {
+    pub id: String,
+    pub quote_ref: String,
+    pub brand: String,
+    pub channel: String,
+    pub journey: String,
+    pub definition_version: String,
+    pub lifecycle: Lifecycle,
+    pub document: Value,
+    pub row_version: i64,
+}
+
+/// What the server adds to the engine's transition record.
+#[derive(Debug, Clone)]
+pub struct TransitionMeta<'a> {
+    pub quote_id: &'a str,
+    pub brand: &'a str,
+    pub channel: &'a str,
+    pub duration_us: i64,
+}
+
+impl Store {
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") { Backend::Sqlite } else { Backend::Postgres };
+        let mut options = AnyPoolOptions::new().max_connections(if backend == Backend::Sqlite { 4 } else { 16 });
+        if backend == Backend::Sqlite {
+            // WAL lets readers and a writer share the file; busy_timeout waits out a writer.
+            options = options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    sqlx::query("pragma journal_mode = wal").execute(&mut *conn).await?;
+                    sqlx::query("pragma busy_timeout = 5000").execute(&mut *conn).await?;
+                    sqlx::query("pragma foreign_keys = on").execute(&mut *conn).await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = options.connect(url).await?;
+        Ok(Self { pool, backend })
+    }
+
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        match self.backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+        }
+        Ok(())
+    }
+
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("select 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn quote_by_session(&self, session_hash: &str) -> Result<Option<QuoteRow>, StoreError> {
+        let row = sqlx::query(
+            "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version
+             from quotes where session_hash = $1",
+        )
+        .bind(session_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(quote_from_row).transpose()
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "one column each")]
+    pub async fn insert_quote(
+        &self,
+        id: &str,
+        quote_ref: &str,
+        session_hash: &str,
+        brand: &str,
+        channel: &str,
+        journey: &str,
+        definition_version: &str,
+        document: &Value,
+    ) -> Result<QuoteRow, StoreError> {
+        let now = now();
+        sqlx::query(
+            "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+                                 lifecycle, document, row_version, created_at, updated_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)",
+        )
+        .bind(id)
+        .bind(quote_ref)
+        .bind(session_hash)
+        .bind(brand)
+        .bind(channel)
+        .bind(journey)
+        .bind(definition_version)
+        .bind(Lifecycle::Active.as_str())
+        .bind(document.to_string())
+        .bind(&now)
+        .execute(&self.pool)
+        .await?;
+        Ok(QuoteRow {
+            id: id.to_owned(),
+            quote_ref: quote_ref.to_owned(),
+            brand: brand.to_owned(),
+            channel: channel.to_owned(),
+            journey: journey.to_owned(),
+            definition_version: definition_version.to_owned(),
+            lifecycle: Lifecycle::Active,
+            document: document.clone(),
+            row_version: 1,
+        })
+    }
+
+    /// Stores a transition record and, when `update` is given, the quote's new document and
+    /// lifecycle, in one transaction. The update only applies if nobody changed the quote since
+    /// it was read (`row_version`); otherwise nothing is written and `Conflict` is returned.
+    pub async fn record(
+        &self,
+        quote: &QuoteRow,
+        update: Option<(&Value, Lifecycle)>,
+        record: &TransitionRecord,
+        meta: TransitionMeta<'_>,
+    ) -> Result<i64, StoreError> {
+        let now = now();
+        let mut tx = self.pool.begin().await?;
+        let mut version = quote.row_version;
+        if let Some((document, lifecycle)) = update {
+            let done = sqlx::query(
+                "update quotes set document = $1, lifecycle = $2, definition_version = $3,
+                        row_version = row_version + 1, updated_at = $4
+                 where id = $5 and row_version = $6",
+            )
+            .bind(document.to_string())
+            .bind(lifecycle.as_str())
+            .bind(&record.definition_version)
+            .bind(&now)
+            .bind(&quote.id)
+            .bind(quote.row_version)
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() != 1 {
+                tx.rollback().await?;
+                return Err(StoreError::Conflict);
+            }
+            version += 1;
+        }
+        sqlx::query(
+            "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
+                                           from_step, to_step, outcome, guards, field_errors, blocks, duration_us)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+        )
+        .bind(meta.quote_id)
+        .bind(&now)
+        .bind(&record.definition_version)
+        .bind(meta.brand)
+        .bind(meta.channel)
+        .bind(&record.journey)
+        .bind(&record.event)
+        .bind(&record.from)
+        .bind(&record.to)
+        .bind(record.outcome.as_str())
+        .bind(json(&record.guards))
+        .bind(json(&record.field_errors))
+        .bind(json(&record.blocks))
+        .bind(meta.duration_us)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(version)
+    }
+
+    /// The transitions of one quote, oldest first: (event, from, to, outcome).
+    pub async fn transitions(&self, quote_id: &str) -> Result<Vec<(String, String, String, String)>, StoreError> {
+        let rows = sqlx::query("select event, from_step, to_step, outcome from step_transitions where quote_id = $1 order by id")
+            .bind(quote_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// A record part as the JSON text stored in its column.
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
+}
+
+fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
+    let lifecycle: String = row.try_get("lifecycle")?;
+    let document: String = row.try_get("document")?;
+    Ok(QuoteRow {
+        id: row.try_get("id")?,
+        quote_ref: row.try_get("quote_ref")?,
+        brand: row.try_get("brand")?,
+        channel: row.try_get("channel")?,
+        journey: row.try_get("journey")?,
+        definition_version: row.try_get("definition_version")?,
+        lifecycle: Lifecycle::parse(&lifecycle).ok_or_else(|| StoreError::Corrupt(format!("lifecycle {lifecycle:?}")))?,
+        document: serde_json::from_str(&document).map_err(|e| StoreError::Corrupt(format!("document: {e}")))?,
+        row_version: row.try_get("row_version")?,
+    })
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+}

@@ -1,0 +1,133 @@
+//! View data: what a page needs to draw itself, built from the definitions and the quote on
+//! every request. Position, step statuses and which steps are clickable are derived here from
+//! the answers; nothing about position is stored.
+
+use serde_json::{Map, Value, json};
+
+use engine::Definitions;
+use engine::definitions::{Journey, Step};
+use engine::position::Position;
+use engine::rules::RuleContext;
+use engine::runtime;
+
+use crate::store::QuoteRow;
+
+/// The uiSchema keys whose values are copy keys, localised before they are sent.
+const UI_TEXT_KEYS: [&str; 4] = ["ui:title", "ui:description", "ui:help", "ui:placeholder"];
+
+/// The full URL path of a step.
+pub fn step_url(journey: &Journey, step: &Step) -> String {
+    if step.path == "/" { journey.base_path.clone() } else { format!("{}{}", journey.base_path, step.path) }
+}
+
+pub struct ViewInput<'a> {
+    pub defs: &'a Definitions,
+    pub journey: &'a Journey,
+    pub quote: &'a QuoteRow,
+    pub viewing: &'a Step,
+    pub position: &'a Position,
+    pub csrf: &'a str,
+    pub language: &'a str,
+    pub rules: &'a RuleContext,
+}
+
+pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::EngineError> {
+    let ViewInput { defs, journey, quote, viewing, position, csrf, language, .. } = *input;
+    let text = |key: &str| defs.text(language, key, &Default::default());
+
+    let questions = match viewing.questions.as_deref().and_then(|q| defs.question_set(q)) {
+        Some(qs) => {
+            let mut answers = runtime::project(&qs.schema, &quote.document);
+            if let Some(pets) = answers.get_mut("pets").and_then(Value::as_array_mut)
+                && pets.is_empty()
+            {
+                pets.push(json!({}));
+            }
+            json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(defs, language, &qs.ui), "answers": answers })
+        }
+        None => Value::Null,
+    };
+
+    let blocks: Vec<Value> = engine::position::active_blocks(defs, viewing, &quote.document)?
+        .into_iter()
+        .map(|b| json!({ "id": b.id, "message": b.message.as_deref().map(text), "field": b.field }))
+        .collect();
+
+    let step_bar: Vec<Value> = journey
+        .step_bar
+        .iter()
+        .filter_map(|item| {
+            let entry = journey.step(item.steps.first()?)?;
+            let current = item.steps.iter().any(|s| *s == viewing.id);
+            let status = if current {
+                "current"
+            } else if item.steps.iter().filter(|s| position.can_open(s)).all(|s| position.completed.contains(s.as_str()))
+                && position.completed.contains(&entry.id)
+            {
+                "completed"
+            } else {
+                "incomplete"
+            };
+            Some(json!({
+                "number": item.number,
+                "label": text(&item.label),
+                "status": status,
+                "clickable": !current && position.can_open(&entry.id),
+                "path": step_url(journey, entry),
+            }))
+        })
+        .collect();
+
+    let bar_item = journey.bar_item_of(&viewing.id);
+    Ok(json!({
+        "qidu": quote.quote_ref,
+        "csrf": csrf,
+        "brand": quote.brand,
+        "channel": quote.channel,
+        "journey": journey.id,
+        "language": language,
+        "pets": quote.document.get("pets").cloned().unwrap_or(json!([])),
+        "owner": quote.document.get("owner").cloned().unwrap_or(json!({})),
+        "step": {
+            "id": viewing.id,
+            "path": step_url(journey, viewing),
+            "title": text(&viewing.title),
+            "view": viewing.view,
+            "bar_number": bar_item.map(|b| b.number),
+            "bar_label": bar_item.map(|b| text(&b.label)),
+            "blocks": blocks,
+        },
+        "questions": questions,
+        "step_bar": step_bar,
+        "copy": defs.catalogue(language).cloned().unwrap_or_default(),
+    }))
+}
+
+/// Replaces the copy keys in a uiSchema with their text in `language`.
+pub fn localise_ui(defs: &Definitions, language: &str, ui: &Value) -> Value {
+    match ui {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (k, v) in map {
+                let localised = match (k.as_str(), v) {
+                    (key, Value::String(copy_key)) if UI_TEXT_KEYS.contains(&key) => {
+                        Value::String(defs.text(language, copy_key, &Default::default()))
+                    }
+                    ("ui:enumNames", Value::Array(items)) => Value::Array(
+                        items
+                            .iter()
+                            .map(|i| match i {
+                                Value::String(s) => Value::String(defs.text(language, s, &Default::default())),
+                                other => other.clone(),
+                            })
+                            .collect(),
+                    ),
+                    _ => localise_ui(defs, language, v),
+                };
+                out.insert(k.clone(), localised);
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
