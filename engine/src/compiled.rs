@@ -19,7 +19,9 @@ pub struct Definitions {
 
 impl std::fmt::Debug for Definitions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Definitions").field("version", &self.raw.version).finish_non_exhaustive()
+        f.debug_struct("Definitions")
+            .field("version", &self.raw.version)
+            .finish_non_exhaustive()
     }
 }
 
@@ -48,7 +50,11 @@ impl Definitions {
                     Ok(v) => {
                         guards.insert(name.clone(), v);
                     }
-                    Err(e) => errors.push(DefinitionError::new(&file.file, format!("/guards/{name}/schema"), e)),
+                    Err(e) => errors.push(DefinitionError::new(
+                        &file.file,
+                        format!("/guards/{name}/schema"),
+                        e,
+                    )),
                 }
             }
         }
@@ -61,8 +67,21 @@ impl Definitions {
                 Err(e) => errors.push(DefinitionError::new(&qs.file, "/schema", e)),
             }
         }
-        let copy = raw.copy.iter().map(|c| (c.value.language.clone(), c.value.messages.clone())).collect();
-        if errors.is_empty() { Ok(Self { raw, guards, questions, copy }) } else { Err(DefinitionErrors(errors)) }
+        let copy = raw
+            .copy
+            .iter()
+            .map(|c| (c.value.language.clone(), c.value.messages.clone()))
+            .collect();
+        if errors.is_empty() {
+            Ok(Self {
+                raw,
+                guards,
+                questions,
+                copy,
+            })
+        } else {
+            Err(DefinitionErrors(errors))
+        }
     }
 
     pub fn version(&self) -> &str {
@@ -70,7 +89,11 @@ impl Definitions {
     }
 
     pub fn journey(&self, id: &str) -> Option<&Journey> {
-        self.raw.journeys.iter().map(|j| &j.value).find(|j| j.id == id)
+        self.raw
+            .journeys
+            .iter()
+            .map(|j| &j.value)
+            .find(|j| j.id == id)
     }
 
     pub fn journeys(&self) -> impl Iterator<Item = &Journey> {
@@ -78,7 +101,11 @@ impl Definitions {
     }
 
     pub fn question_set(&self, id: &str) -> Option<&QuestionSet> {
-        self.raw.question_sets.iter().map(|q| &q.value).find(|q| q.id == id)
+        self.raw
+            .question_sets
+            .iter()
+            .map(|q| &q.value)
+            .find(|q| q.id == id)
     }
 
     pub fn question_schema(&self, id: &str) -> Option<&CompiledSchema> {
@@ -87,7 +114,10 @@ impl Definitions {
 
     /// Whether the document passes the named guard.
     pub fn guard(&self, name: &str, document: &Value) -> Result<bool, UnknownGuard> {
-        self.guards.get(name).map(|v| v.is_valid(document)).ok_or_else(|| UnknownGuard(name.to_owned()))
+        self.guards
+            .get(name)
+            .map(|v| v.is_valid(document))
+            .ok_or_else(|| UnknownGuard(name.to_owned()))
     }
 
     pub fn languages(&self) -> impl Iterator<Item = &str> {
@@ -102,7 +132,12 @@ impl Definitions {
     /// The text of a copy key with `{name}` parameters filled in; the key itself if the
     /// language lacks it (the lint makes that impossible for keys the definitions use).
     pub fn text(&self, language: &str, key: &str, params: &BTreeMap<String, String>) -> String {
-        let template = self.copy.get(language).and_then(|c| c.get(key)).map(String::as_str).unwrap_or(key);
+        let template = self
+            .copy
+            .get(language)
+            .and_then(|c| c.get(key))
+            .map(String::as_str)
+            .unwrap_or(key);
         let mut out = template.to_owned();
         for (name, value) in params {
             out = out.replace(&format!("{{{name}}}"), value);

@@ -61,7 +61,9 @@ impl Journey {
 
     /// The step bar item a step belongs to.
     pub fn bar_item_of(&self, step: &str) -> Option<&StepBarItem> {
-        self.step_bar.iter().find(|item| item.steps.iter().any(|s| s == step))
+        self.step_bar
+            .iter()
+            .find(|item| item.steps.iter().any(|s| s == step))
     }
 }
 
@@ -215,7 +217,11 @@ impl Loader for FsLoader {
             let entries = match std::fs::read_dir(&dir) {
                 Ok(entries) => entries,
                 Err(e) => {
-                    errors.push(DefinitionError::new(folder, "", format!("cannot read folder {}: {e}", dir.display())));
+                    errors.push(DefinitionError::new(
+                        folder,
+                        "",
+                        format!("cannot read folder {}: {e}", dir.display()),
+                    ));
                     continue;
                 }
             };
@@ -229,16 +235,27 @@ impl Loader for FsLoader {
                 let rel = relative(&self.root, &path);
                 match std::fs::read_to_string(&path) {
                     Ok(text) => out.push((rel, text)),
-                    Err(e) => errors.push(DefinitionError::new(rel, "", format!("cannot read file: {e}"))),
+                    Err(e) => errors.push(DefinitionError::new(
+                        rel,
+                        "",
+                        format!("cannot read file: {e}"),
+                    )),
                 }
             }
         }
-        if errors.is_empty() { Ok(out) } else { Err(DefinitionErrors(errors)) }
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(DefinitionErrors(errors))
+        }
     }
 }
 
 fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root).unwrap_or(path).to_string_lossy().replace('\\', "/")
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
 }
 
 /// Definition files held in memory, for tests.
@@ -306,7 +323,11 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
         let raw: Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(e) => {
-                errors.push(DefinitionError::new(file, "", format!("not valid JSON: {e}")));
+                errors.push(DefinitionError::new(
+                    file,
+                    "",
+                    format!("not valid JSON: {e}"),
+                ));
                 continue;
             }
         };
@@ -319,28 +340,67 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             continue;
         };
         let Some(kind) = Kind::from_schema_ref(schema_ref) else {
-            errors.push(DefinitionError::new(file, "/$schema", format!("unknown schema {schema_ref:?}")));
+            errors.push(DefinitionError::new(
+                file,
+                "/$schema",
+                format!("unknown schema {schema_ref:?}"),
+            ));
             continue;
         };
         let schema_errors = validators.check(kind, &raw);
         if !schema_errors.is_empty() {
-            errors.extend(schema_errors.into_iter().map(|(path, problem)| DefinitionError::new(file, path, problem)));
+            errors.extend(
+                schema_errors
+                    .into_iter()
+                    .map(|(path, problem)| DefinitionError::new(file, path, problem)),
+            );
             continue;
         }
         let result = match kind {
-            Kind::Journey => parse(file, &raw).map(|v| defs.journeys.push(Sourced { file: file.clone(), value: v, raw })),
-            Kind::Guards => parse(file, &raw).map(|v| defs.guards.push(Sourced { file: file.clone(), value: v, raw })),
-            Kind::QuestionSet => {
-                parse(file, &raw).map(|v| defs.question_sets.push(Sourced { file: file.clone(), value: v, raw }))
-            }
-            Kind::Copy => parse(file, &raw).map(|v| defs.copy.push(Sourced { file: file.clone(), value: v, raw })),
+            Kind::Journey => parse(file, &raw).map(|v| {
+                defs.journeys.push(Sourced {
+                    file: file.clone(),
+                    value: v,
+                    raw,
+                })
+            }),
+            Kind::Guards => parse(file, &raw).map(|v| {
+                defs.guards.push(Sourced {
+                    file: file.clone(),
+                    value: v,
+                    raw,
+                })
+            }),
+            Kind::QuestionSet => parse(file, &raw).map(|v| {
+                defs.question_sets.push(Sourced {
+                    file: file.clone(),
+                    value: v,
+                    raw,
+                })
+            }),
+            Kind::Copy => parse(file, &raw).map(|v| {
+                defs.copy.push(Sourced {
+                    file: file.clone(),
+                    value: v,
+                    raw,
+                })
+            }),
         };
         if let Err(e) = result {
             errors.push(e);
         }
     }
-    defs.version = digest.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect();
-    if errors.is_empty() { Ok(defs) } else { Err(DefinitionErrors(errors)) }
+    defs.version = digest
+        .finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if errors.is_empty() {
+        Ok(defs)
+    } else {
+        Err(DefinitionErrors(errors))
+    }
 }
 
 fn parse<T: serde::de::DeserializeOwned>(file: &str, raw: &Value) -> Result<T, DefinitionError> {
@@ -389,9 +449,11 @@ impl MetaValidators {
                 // The meta-schemas are part of the source tree and covered by tests; a broken one
                 // is a build defect, not bad input.
                 #[expect(clippy::expect_used, reason = "built-in schemas are tested")]
-                let schema: Value = serde_json::from_str(kind.meta_schema()).expect("built-in schema is JSON");
+                let schema: Value =
+                    serde_json::from_str(kind.meta_schema()).expect("built-in schema is JSON");
                 #[expect(clippy::expect_used, reason = "built-in schemas are tested")]
-                let validator = jsonschema::validator_for(&schema).expect("built-in schema compiles");
+                let validator =
+                    jsonschema::validator_for(&schema).expect("built-in schema compiles");
                 (kind, validator)
             })
             .collect();
@@ -415,7 +477,10 @@ mod tests {
 
     #[test]
     fn serde_paths_become_json_pointers() {
-        assert_eq!(json_pointer_from_serde_path("steps[3].exits[0].to"), "/steps/3/exits/0/to");
+        assert_eq!(
+            json_pointer_from_serde_path("steps[3].exits[0].to"),
+            "/steps/3/exits/0/to"
+        );
         assert_eq!(json_pointer_from_serde_path("start"), "/start");
         assert_eq!(json_pointer_from_serde_path("."), "");
     }

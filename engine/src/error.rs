@@ -14,14 +14,26 @@ pub struct DefinitionError {
 }
 
 impl DefinitionError {
-    pub fn new(file: impl Into<String>, path: impl Into<String>, problem: impl Into<String>) -> Self {
-        Self { file: file.into(), path: path.into(), problem: problem.into() }
+    pub fn new(
+        file: impl Into<String>,
+        path: impl Into<String>,
+        problem: impl Into<String>,
+    ) -> Self {
+        Self {
+            file: file.into(),
+            path: path.into(),
+            problem: problem.into(),
+        }
     }
 }
 
 impl fmt::Display for DefinitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() { "/" } else { &self.path };
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
         write!(f, "{} at {}: {}", self.file, path, self.problem)
     }
 }

@@ -20,14 +20,28 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
     let mut copy_refs: Vec<CopyRef> = Vec::new();
 
     if defs.copy.is_empty() {
-        errors.push(DefinitionError::new("questions/copy", "", "no copy catalogue: at least one language is needed"));
+        errors.push(DefinitionError::new(
+            "questions/copy",
+            "",
+            "no copy catalogue: at least one language is needed",
+        ));
     }
     let mut journey_ids = BTreeSet::new();
     for journey in &defs.journeys {
         if !journey_ids.insert(journey.value.id.clone()) {
-            errors.push(DefinitionError::new(&journey.file, "/id", format!("journey id {:?} is used twice", journey.value.id)));
+            errors.push(DefinitionError::new(
+                &journey.file,
+                "/id",
+                format!("journey id {:?} is used twice", journey.value.id),
+            ));
         }
-        lint_journey(journey, &guard_names, &question_ids, &mut errors, &mut copy_refs);
+        lint_journey(
+            journey,
+            &guard_names,
+            &question_ids,
+            &mut errors,
+            &mut copy_refs,
+        );
     }
     for qs in &defs.question_sets {
         lint_question_set(qs, &mut errors, &mut copy_refs);
@@ -35,12 +49,24 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
     for guards in &defs.guards {
         for (name, guard) in &guards.value.guards {
             if let Err(e) = rules::compile_draft7(&guard.schema) {
-                errors.push(DefinitionError::new(&guards.file, format!("/guards/{name}/schema"), format!("not a valid JSON Schema: {e}")));
+                errors.push(DefinitionError::new(
+                    &guards.file,
+                    format!("/guards/{name}/schema"),
+                    format!("not a valid JSON Schema: {e}"),
+                ));
             }
         }
     }
-    copy_refs.push(CopyRef { file: "(built in)".into(), path: String::new(), key: DEFAULT_REQUIRED_KEY.into() });
-    copy_refs.push(CopyRef { file: "(built in)".into(), path: String::new(), key: DEFAULT_INVALID_KEY.into() });
+    copy_refs.push(CopyRef {
+        file: "(built in)".into(),
+        path: String::new(),
+        key: DEFAULT_REQUIRED_KEY.into(),
+    });
+    copy_refs.push(CopyRef {
+        file: "(built in)".into(),
+        path: String::new(),
+        key: DEFAULT_INVALID_KEY.into(),
+    });
     lint_copy(defs, &copy_refs, &mut errors);
     errors
 }
@@ -56,7 +82,11 @@ fn guard_names(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTre
     for file in &defs.guards {
         for name in file.value.guards.keys() {
             if !names.insert(name.clone()) {
-                errors.push(DefinitionError::new(&file.file, format!("/guards/{name}"), format!("guard {name:?} is defined twice")));
+                errors.push(DefinitionError::new(
+                    &file.file,
+                    format!("/guards/{name}"),
+                    format!("guard {name:?} is defined twice"),
+                ));
             }
         }
     }
@@ -67,7 +97,11 @@ fn question_ids(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTr
     let mut ids = BTreeSet::new();
     for qs in &defs.question_sets {
         if !ids.insert(qs.value.id.clone()) {
-            errors.push(DefinitionError::new(&qs.file, "/id", format!("question set id {:?} is used twice", qs.value.id)));
+            errors.push(DefinitionError::new(
+                &qs.file,
+                "/id",
+                format!("question set id {:?} is used twice", qs.value.id),
+            ));
         }
     }
     ids
@@ -82,51 +116,82 @@ fn lint_journey(
 ) {
     let file = &journey.file;
     let j = &journey.value;
-    let mut err = |path: String, problem: String| errors.push(DefinitionError::new(file, path, problem));
+    let mut err =
+        |path: String, problem: String| errors.push(DefinitionError::new(file, path, problem));
 
     let mut step_index: BTreeMap<&str, usize> = BTreeMap::new();
     let mut paths: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, step) in j.steps.iter().enumerate() {
         if let Some(first) = step_index.insert(&step.id, i) {
-            err(format!("/steps/{i}/id"), format!("step id {:?} is already used by /steps/{first}", step.id));
+            err(
+                format!("/steps/{i}/id"),
+                format!("step id {:?} is already used by /steps/{first}", step.id),
+            );
         }
         if let Some(first) = paths.insert(&step.path, i) {
-            err(format!("/steps/{i}/path"), format!("path {:?} is already used by /steps/{first}", step.path));
+            err(
+                format!("/steps/{i}/path"),
+                format!("path {:?} is already used by /steps/{first}", step.path),
+            );
         }
     }
     let known_guard = |name: &str| guards.contains(name);
-    let guard_problem = |name: &str| format!("unknown guard {name:?} (guards are defined in journeys/guards.json)");
+    let guard_problem =
+        |name: &str| format!("unknown guard {name:?} (guards are defined in journeys/guards.json)");
 
     if !step_index.contains_key(j.start.as_str()) {
         err("/start".into(), format!("unknown step {:?}", j.start));
     }
     let mut in_bar: BTreeMap<&str, usize> = BTreeMap::new();
     for (b, item) in j.step_bar.iter().enumerate() {
-        copy_refs.push(CopyRef { file: file.clone(), path: format!("/step_bar/{b}/label"), key: item.label.clone() });
+        copy_refs.push(CopyRef {
+            file: file.clone(),
+            path: format!("/step_bar/{b}/label"),
+            key: item.label.clone(),
+        });
         for (k, s) in item.steps.iter().enumerate() {
             if !step_index.contains_key(s.as_str()) {
-                err(format!("/step_bar/{b}/steps/{k}"), format!("unknown step {s:?}"));
+                err(
+                    format!("/step_bar/{b}/steps/{k}"),
+                    format!("unknown step {s:?}"),
+                );
             }
             if let Some(other) = in_bar.insert(s, b) {
-                err(format!("/step_bar/{b}/steps/{k}"), format!("step {s:?} is already in /step_bar/{other}"));
+                err(
+                    format!("/step_bar/{b}/steps/{k}"),
+                    format!("step {s:?} is already in /step_bar/{other}"),
+                );
             }
         }
     }
 
     for (i, step) in j.steps.iter().enumerate() {
-        copy_refs.push(CopyRef { file: file.clone(), path: format!("/steps/{i}/title"), key: step.title.clone() });
+        copy_refs.push(CopyRef {
+            file: file.clone(),
+            path: format!("/steps/{i}/title"),
+            key: step.title.clone(),
+        });
         if let Some(q) = &step.questions {
             if !questions.contains(q) {
-                err(format!("/steps/{i}/questions"), format!("unknown question set {q:?}"));
+                err(
+                    format!("/steps/{i}/questions"),
+                    format!("unknown question set {q:?}"),
+                );
             }
         } else if step.view == crate::definitions::View::Form {
-            err(format!("/steps/{i}/questions"), "a form step needs a question set".into());
+            err(
+                format!("/steps/{i}/questions"),
+                "a form step needs a question set".into(),
+            );
         }
         for (k, rule) in step.rules.iter().enumerate() {
             if rules::domain_rule(rule).is_none() {
                 err(
                     format!("/steps/{i}/rules/{k}"),
-                    format!("unknown rule {rule:?} (known rules: {})", rules::DOMAIN_RULES.join(", ")),
+                    format!(
+                        "unknown rule {rule:?} (known rules: {})",
+                        rules::DOMAIN_RULES.join(", ")
+                    ),
                 );
             }
         }
@@ -142,21 +207,32 @@ fn lint_journey(
         }
         for (k, rule) in step.blocking.iter().enumerate() {
             if !known_guard(&rule.when) {
-                err(format!("/steps/{i}/blocking/{k}/when"), guard_problem(&rule.when));
+                err(
+                    format!("/steps/{i}/blocking/{k}/when"),
+                    guard_problem(&rule.when),
+                );
             }
             match &rule.message {
-                Some(m) if !m.trim().is_empty() => {
-                    copy_refs.push(CopyRef { file: file.clone(), path: format!("/steps/{i}/blocking/{k}/message"), key: m.clone() })
-                }
+                Some(m) if !m.trim().is_empty() => copy_refs.push(CopyRef {
+                    file: file.clone(),
+                    path: format!("/steps/{i}/blocking/{k}/message"),
+                    key: m.clone(),
+                }),
                 _ => err(
                     format!("/steps/{i}/blocking/{k}"),
-                    format!("blocking rule {:?} has no message: a customer must be told why they cannot go on", rule.id),
+                    format!(
+                        "blocking rule {:?} has no message: a customer must be told why they cannot go on",
+                        rule.id
+                    ),
                 ),
             }
         }
         for (k, exit) in step.exits.iter().enumerate() {
             if !step_index.contains_key(exit.to.as_str()) {
-                err(format!("/steps/{i}/exits/{k}/to"), format!("unknown step {:?}", exit.to));
+                err(
+                    format!("/steps/{i}/exits/{k}/to"),
+                    format!("unknown step {:?}", exit.to),
+                );
             }
             if let Some(g) = &exit.when
                 && !known_guard(g)
@@ -165,19 +241,34 @@ fn lint_journey(
             }
         }
         if step.terminal && !step.exits.is_empty() {
-            err(format!("/steps/{i}/exits"), "a terminal step cannot have exits".into());
+            err(
+                format!("/steps/{i}/exits"),
+                "a terminal step cannot have exits".into(),
+            );
         }
         if !step.terminal && step.exits.is_empty() {
-            err(format!("/steps/{i}"), format!("step {:?} has no exits and is not marked terminal: customers would be stuck", step.id));
+            err(
+                format!("/steps/{i}"),
+                format!(
+                    "step {:?} has no exits and is not marked terminal: customers would be stuck",
+                    step.id
+                ),
+            );
         }
         if !step.terminal && !step.exits.is_empty() && step.exits.iter().all(|e| e.when.is_some()) {
             err(
                 format!("/steps/{i}/exits"),
-                format!("every exit of step {:?} has a guard: add a last exit without one so some way forward always exists", step.id),
+                format!(
+                    "every exit of step {:?} has a guard: add a last exit without one so some way forward always exists",
+                    step.id
+                ),
             );
         }
         if !in_bar.contains_key(step.id.as_str()) {
-            err(format!("/steps/{i}"), format!("step {:?} is in no step bar item", step.id));
+            err(
+                format!("/steps/{i}"),
+                format!("step {:?} is in no step bar item", step.id),
+            );
         }
     }
 
@@ -194,26 +285,52 @@ fn lint_journey(
     }
     for (i, step) in j.steps.iter().enumerate() {
         if !seen.contains(step.id.as_str()) {
-            err(format!("/steps/{i}"), format!("step {:?} cannot be reached from the start step {:?}", step.id, j.start));
+            err(
+                format!("/steps/{i}"),
+                format!(
+                    "step {:?} cannot be reached from the start step {:?}",
+                    step.id, j.start
+                ),
+            );
         }
     }
 }
 
-fn lint_question_set(qs: &Sourced<crate::definitions::QuestionSet>, errors: &mut Vec<DefinitionError>, copy_refs: &mut Vec<CopyRef>) {
+fn lint_question_set(
+    qs: &Sourced<crate::definitions::QuestionSet>,
+    errors: &mut Vec<DefinitionError>,
+    copy_refs: &mut Vec<CopyRef>,
+) {
     let file = &qs.file;
     let expected_id = format!("pawpath:questions/{}", qs.value.id);
     if qs.value.schema.get("$id").and_then(Value::as_str) != Some(expected_id.as_str()) {
-        errors.push(DefinitionError::new(file, "/schema/$id", format!("must be {expected_id:?} so both validators find this schema")));
+        errors.push(DefinitionError::new(
+            file,
+            "/schema/$id",
+            format!("must be {expected_id:?} so both validators find this schema"),
+        ));
     }
     if let Err(e) = rules::compile_draft7(&qs.value.schema) {
-        errors.push(DefinitionError::new(file, "/schema", format!("not a valid JSON Schema: {e}")));
+        errors.push(DefinitionError::new(
+            file,
+            "/schema",
+            format!("not a valid JSON Schema: {e}"),
+        ));
     }
     walk(&qs.value.schema, "/schema", &mut |path, value| {
         if let Some(Value::Object(map)) = value.get("x-errors") {
             for (keyword, key) in map {
                 match key.as_str() {
-                    Some(k) => copy_refs.push(CopyRef { file: file.clone(), path: format!("{path}/x-errors/{keyword}"), key: k.to_owned() }),
-                    None => errors.push(DefinitionError::new(file, format!("{path}/x-errors/{keyword}"), "must be a copy key")),
+                    Some(k) => copy_refs.push(CopyRef {
+                        file: file.clone(),
+                        path: format!("{path}/x-errors/{keyword}"),
+                        key: k.to_owned(),
+                    }),
+                    None => errors.push(DefinitionError::new(
+                        file,
+                        format!("{path}/x-errors/{keyword}"),
+                        "must be a copy key",
+                    )),
                 }
             }
         }
@@ -224,14 +341,22 @@ fn lint_question_set(qs: &Sourced<crate::definitions::QuestionSet>, errors: &mut
                 if UI_COPY_KEYS.contains(&k.as_str())
                     && let Some(key) = v.as_str()
                 {
-                    copy_refs.push(CopyRef { file: file.clone(), path: format!("{path}/{k}"), key: key.to_owned() });
+                    copy_refs.push(CopyRef {
+                        file: file.clone(),
+                        path: format!("{path}/{k}"),
+                        key: key.to_owned(),
+                    });
                 }
                 if k == "ui:enumNames"
                     && let Value::Array(items) = v
                 {
                     for (n, item) in items.iter().enumerate() {
                         if let Some(key) = item.as_str() {
-                            copy_refs.push(CopyRef { file: file.clone(), path: format!("{path}/{k}/{n}"), key: key.to_owned() });
+                            copy_refs.push(CopyRef {
+                                file: file.clone(),
+                                path: format!("{path}/{k}/{n}"),
+                                key: key.to_owned(),
+                            });
                         }
                     }
                 }
@@ -245,7 +370,11 @@ fn walk(value: &Value, path: &str, f: &mut dyn FnMut(&str, &Value)) {
     match value {
         Value::Object(map) => {
             for (k, v) in map {
-                walk(v, &format!("{path}/{}", k.replace('~', "~0").replace('/', "~1")), f);
+                walk(
+                    v,
+                    &format!("{path}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    f,
+                );
             }
         }
         Value::Array(items) => {
@@ -261,7 +390,11 @@ fn lint_copy(defs: &RawDefinitions, refs: &[CopyRef], errors: &mut Vec<Definitio
     let mut languages = BTreeSet::new();
     for cat in &defs.copy {
         if !languages.insert(cat.value.language.clone()) {
-            errors.push(DefinitionError::new(&cat.file, "/language", format!("language {:?} has two catalogues", cat.value.language)));
+            errors.push(DefinitionError::new(
+                &cat.file,
+                "/language",
+                format!("language {:?} has two catalogues", cat.value.language),
+            ));
         }
     }
     for r in refs {
@@ -270,7 +403,10 @@ fn lint_copy(defs: &RawDefinitions, refs: &[CopyRef], errors: &mut Vec<Definitio
                 errors.push(DefinitionError::new(
                     &r.file,
                     &r.path,
-                    format!("copy key {:?} is missing from language {} ({})", r.key, cat.value.language, cat.file),
+                    format!(
+                        "copy key {:?} is missing from language {} ({})",
+                        r.key, cat.value.language, cat.file
+                    ),
                 ));
             }
         }
@@ -283,7 +419,10 @@ fn lint_copy(defs: &RawDefinitions, refs: &[CopyRef], errors: &mut Vec<Definitio
                     errors.push(DefinitionError::new(
                         &b.file,
                         "/messages",
-                        format!("copy key {key:?} from {} is missing from language {}", a.value.language, b.value.language),
+                        format!(
+                            "copy key {key:?} from {} is missing from language {}",
+                            a.value.language, b.value.language
+                        ),
                     ));
                 }
             }

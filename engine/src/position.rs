@@ -46,7 +46,12 @@ impl Position {
 }
 
 /// The field errors a step's own answers have in this document: its questions, then its rules.
-pub fn step_errors(defs: &Definitions, step: &Step, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+pub fn step_errors(
+    defs: &Definitions,
+    step: &Step,
+    document: &Value,
+    ctx: &RuleContext,
+) -> Vec<FieldError> {
     let mut errors = Vec::new();
     if let Some(q) = &step.questions
         && let Some(schema) = defs.question_schema(q)
@@ -66,7 +71,12 @@ pub fn step_errors(defs: &Definitions, step: &Step, document: &Value, ctx: &Rule
 /// Whether a step's answers are complete: its questions and rules pass, its `complete_when`
 /// guard passes, and no blocking rule holds. A step with neither questions nor `complete_when`
 /// is never complete (its page has nothing yet that could complete it).
-pub fn is_complete(defs: &Definitions, step: &Step, document: &Value, ctx: &RuleContext) -> Result<bool, UnknownGuard> {
+pub fn is_complete(
+    defs: &Definitions,
+    step: &Step,
+    document: &Value,
+    ctx: &RuleContext,
+) -> Result<bool, UnknownGuard> {
     if step.questions.is_none() && step.complete_when.is_none() {
         return Ok(false);
     }
@@ -82,7 +92,11 @@ pub fn is_complete(defs: &Definitions, step: &Step, document: &Value, ctx: &Rule
 }
 
 /// The ids of the step's blocking rules that hold for this document.
-pub fn active_blocks<'s>(defs: &Definitions, step: &'s Step, document: &Value) -> Result<Vec<&'s crate::definitions::BlockingRule>, UnknownGuard> {
+pub fn active_blocks<'s>(
+    defs: &Definitions,
+    step: &'s Step,
+    document: &Value,
+) -> Result<Vec<&'s crate::definitions::BlockingRule>, UnknownGuard> {
     let mut out = Vec::new();
     for rule in &step.blocking {
         if defs.guard(&rule.when, document)? {
@@ -93,7 +107,12 @@ pub fn active_blocks<'s>(defs: &Definitions, step: &'s Step, document: &Value) -
 }
 
 /// The exit a complete step takes: the first whose guard passes or that has none.
-pub fn next_step<'j>(defs: &Definitions, journey: &'j Journey, step: &Step, document: &Value) -> Result<Option<&'j Step>, UnknownGuard> {
+pub fn next_step<'j>(
+    defs: &Definitions,
+    journey: &'j Journey,
+    step: &Step,
+    document: &Value,
+) -> Result<Option<&'j Step>, UnknownGuard> {
     for exit in &step.exits {
         let open = match &exit.when {
             Some(g) => defs.guard(g, document)?,
@@ -107,7 +126,11 @@ pub fn next_step<'j>(defs: &Definitions, journey: &'j Journey, step: &Step, docu
 }
 
 /// Whether every guard a step requires passes.
-pub fn requirements_met(defs: &Definitions, step: &Step, document: &Value) -> Result<bool, UnknownGuard> {
+pub fn requirements_met(
+    defs: &Definitions,
+    step: &Step,
+    document: &Value,
+) -> Result<bool, UnknownGuard> {
     for g in &step.requires {
         if !defs.guard(g, document)? {
             return Ok(false);
@@ -116,7 +139,12 @@ pub fn requirements_met(defs: &Definitions, step: &Step, document: &Value) -> Re
     Ok(true)
 }
 
-pub fn derive(defs: &Definitions, journey: &Journey, document: &Value, ctx: &RuleContext) -> Result<Position, UnknownGuard> {
+pub fn derive(
+    defs: &Definitions,
+    journey: &Journey,
+    document: &Value,
+    ctx: &RuleContext,
+) -> Result<Position, UnknownGuard> {
     let mut path = Vec::new();
     let mut completed = BTreeSet::new();
     let mut current = journey.step(&journey.start);
@@ -128,13 +156,22 @@ pub fn derive(defs: &Definitions, journey: &Journey, document: &Value, ctx: &Rul
         if step.terminal || !is_complete(defs, step, document, ctx)? {
             break;
         }
-        let Some(next) = next_step(defs, journey, step, document)? else { break };
+        let Some(next) = next_step(defs, journey, step, document)? else {
+            break;
+        };
         if !requirements_met(defs, next, document)? {
             break;
         }
         completed.insert(step.id.clone());
         current = Some(next);
     }
-    let furthest = path.last().cloned().unwrap_or_else(|| journey.start.clone());
-    Ok(Position { furthest, path, completed })
+    let furthest = path
+        .last()
+        .cloned()
+        .unwrap_or_else(|| journey.start.clone());
+    Ok(Position {
+        furthest,
+        path,
+        completed,
+    })
 }

@@ -22,7 +22,11 @@ pub struct FieldError {
 
 impl FieldError {
     pub fn new(field: impl Into<String>, key: impl Into<String>) -> Self {
-        Self { field: field.into(), key: key.into(), params: BTreeMap::new() }
+        Self {
+            field: field.into(),
+            key: key.into(),
+            params: BTreeMap::new(),
+        }
     }
 
     pub fn with_param(mut self, name: &str, value: impl Into<String>) -> Self {
@@ -52,7 +56,9 @@ pub struct CompiledSchema {
 
 impl std::fmt::Debug for CompiledSchema {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CompiledSchema").field("schema", &self.schema).finish_non_exhaustive()
+        f.debug_struct("CompiledSchema")
+            .field("schema", &self.schema)
+            .finish_non_exhaustive()
     }
 }
 
@@ -75,19 +81,22 @@ impl CompiledSchema {
         for error in self.validator.iter_errors(instance) {
             let keyword_location = error.schema_path().as_str().to_owned();
             let instance_path = error.instance_path().as_str().to_owned();
-            let (field_pointer, subschema_pointer, keyword) =
-                match error.kind() {
-                    jsonschema::error::ValidationErrorKind::Required { property } => {
-                        let prop = property.as_str().unwrap_or_default().to_owned();
-                        let parent = parent_pointer(&keyword_location);
-                        (
-                            format!("{instance_path}/{}", escape_pointer(&prop)),
-                            format!("{parent}/properties/{}", escape_pointer(&prop)),
-                            "required".to_owned(),
-                        )
-                    }
-                    _ => (instance_path, parent_pointer(&keyword_location), last_segment(&keyword_location)),
-                };
+            let (field_pointer, subschema_pointer, keyword) = match error.kind() {
+                jsonschema::error::ValidationErrorKind::Required { property } => {
+                    let prop = property.as_str().unwrap_or_default().to_owned();
+                    let parent = parent_pointer(&keyword_location);
+                    (
+                        format!("{instance_path}/{}", escape_pointer(&prop)),
+                        format!("{parent}/properties/{}", escape_pointer(&prop)),
+                        "required".to_owned(),
+                    )
+                }
+                _ => (
+                    instance_path,
+                    parent_pointer(&keyword_location),
+                    last_segment(&keyword_location),
+                ),
+            };
             let key = message_key(&self.schema, &subschema_pointer, &keyword);
             let field = field_name(&field_pointer);
             let rank = schema_order(&self.schema, &keyword_location);
@@ -102,7 +111,10 @@ impl CompiledSchema {
                 }
             }
         }
-        order_of_fields.into_iter().filter_map(|f| best.remove(&f).map(|(_, e)| e)).collect()
+        order_of_fields
+            .into_iter()
+            .filter_map(|f| best.remove(&f).map(|(_, e)| e))
+            .collect()
     }
 }
 
@@ -118,7 +130,14 @@ pub fn message_key(schema: &Value, subschema_pointer: &str, keyword: &str) -> St
         .and_then(|m| m.get(keyword))
         .and_then(Value::as_str)
         .map(str::to_owned)
-        .unwrap_or_else(|| if keyword == "required" { DEFAULT_REQUIRED_KEY } else { DEFAULT_INVALID_KEY }.to_owned())
+        .unwrap_or_else(|| {
+            if keyword == "required" {
+                DEFAULT_REQUIRED_KEY
+            } else {
+                DEFAULT_INVALID_KEY
+            }
+            .to_owned()
+        })
 }
 
 /// The position of a keyword in the schema, as the index of each step within its parent (key
@@ -246,7 +265,8 @@ fn pet_age_window(document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
         };
         if months_between(dob, start) >= max_months {
             errors.push(
-                FieldError::new(field, "pet.dob.too_old").with_param("maxAge", format_years(max_months)),
+                FieldError::new(field, "pet.dob.too_old")
+                    .with_param("maxAge", format_years(max_months)),
             );
         }
     }
@@ -255,7 +275,8 @@ fn pet_age_window(document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
 
 /// Whole months from `from` to `to` (a birthday month counts once the day is reached).
 pub fn months_between(from: NaiveDate, to: NaiveDate) -> i64 {
-    let mut months = i64::from(to.year() - from.year()) * 12 + i64::from(to.month()) - i64::from(from.month());
+    let mut months =
+        i64::from(to.year() - from.year()) * 12 + i64::from(to.month()) - i64::from(from.month());
     if to.day() < from.day() {
         months -= 1;
     }
@@ -263,7 +284,11 @@ pub fn months_between(from: NaiveDate, to: NaiveDate) -> i64 {
 }
 
 fn format_years(months: i64) -> String {
-    if months % 12 == 0 { (months / 12).to_string() } else { format!("{:.2}", months as f64 / 12.0) }
+    if months % 12 == 0 {
+        (months / 12).to_string()
+    } else {
+        format!("{:.2}", months as f64 / 12.0)
+    }
 }
 
 #[cfg(test)]
@@ -274,7 +299,10 @@ mod tests {
     #[test]
     fn field_names_follow_the_api() {
         assert_eq!(field_name("/pets/0/pet_name"), "pets[0].pet_name");
-        assert_eq!(field_name("/owner/customer_postcode"), "owner.customer_postcode");
+        assert_eq!(
+            field_name("/owner/customer_postcode"),
+            "owner.customer_postcode"
+        );
         assert_eq!(field_name(""), "");
     }
 
@@ -304,7 +332,13 @@ mod tests {
         });
         let c = CompiledSchema::new(schema).expect("compiles");
         let errors = c.field_errors(&json!({}));
-        assert_eq!(errors, vec![FieldError::new("a", "a.needed"), FieldError::new("b", DEFAULT_REQUIRED_KEY)]);
+        assert_eq!(
+            errors,
+            vec![
+                FieldError::new("a", "a.needed"),
+                FieldError::new("b", DEFAULT_REQUIRED_KEY)
+            ]
+        );
     }
 
     #[test]

@@ -220,15 +220,17 @@ impl QuoteMachine {
     #[superstate]
     fn open(context: &mut Ctx<'_>, event: &MachineEvent<'_>) -> statig::Outcome<State> {
         match event {
-            MachineEvent::Customer(Event::Submit { step, answers }) => match context.submit(step, answers) {
-                Ok(StepOutcome::Stay(s)) => Transition(State::in_step(s)),
-                Ok(StepOutcome::Blocked(s)) => Transition(State::blocked(s)),
-                Ok(StepOutcome::Unchanged) => Handled,
-                Err(e) => {
-                    context.error = Some(e);
-                    Handled
+            MachineEvent::Customer(Event::Submit { step, answers }) => {
+                match context.submit(step, answers) {
+                    Ok(StepOutcome::Stay(s)) => Transition(State::in_step(s)),
+                    Ok(StepOutcome::Blocked(s)) => Transition(State::blocked(s)),
+                    Ok(StepOutcome::Unchanged) => Handled,
+                    Err(e) => {
+                        context.error = Some(e);
+                        Handled
+                    }
                 }
-            },
+            }
             MachineEvent::Customer(Event::Purchase) => {
                 context.record.outcome = Outcome::Moved;
                 context.record.to_lifecycle = Lifecycle::Purchased;
@@ -297,13 +299,18 @@ impl Ctx<'_> {
 
     fn guard(&mut self, name: &str, document: &Value) -> Result<bool, EngineError> {
         let passed = self.defs.guard(name, document)?;
-        self.record.guards.push(GuardResult { guard: name.to_owned(), passed });
+        self.record.guards.push(GuardResult {
+            guard: name.to_owned(),
+            passed,
+        });
         Ok(passed)
     }
 
     fn submit(&mut self, step_id: &str, answers: &Value) -> Result<StepOutcome, EngineError> {
         let journey = self.journey;
-        let step = journey.step(step_id).ok_or_else(|| EngineError::UnknownStep(step_id.to_owned()))?;
+        let step = journey
+            .step(step_id)
+            .ok_or_else(|| EngineError::UnknownStep(step_id.to_owned()))?;
         self.record.from = step.id.clone();
         self.record.to = step.id.clone();
 
@@ -317,7 +324,10 @@ impl Ctx<'_> {
             return Ok(StepOutcome::Unchanged);
         }
 
-        let schema = step.questions.as_deref().and_then(|q| self.defs.question_schema(q));
+        let schema = step
+            .questions
+            .as_deref()
+            .and_then(|q| self.defs.question_schema(q));
         let Some(schema) = schema else {
             // A step without questions takes no answers.
             self.record.outcome = Outcome::Invalid;
@@ -344,7 +354,11 @@ impl Ctx<'_> {
         let mut blocks = Vec::new();
         for rule in &step.blocking {
             if self.guard(&rule.when, &document)? {
-                blocks.push(Block { id: rule.id.clone(), message: rule.message.clone().unwrap_or_default(), field: rule.field.clone() });
+                blocks.push(Block {
+                    id: rule.id.clone(),
+                    message: rule.message.clone().unwrap_or_default(),
+                    field: rule.field.clone(),
+                });
             }
         }
         if !blocks.is_empty() {
@@ -422,15 +436,26 @@ pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
     };
     for (name, sub) in props {
         let given = answers.get(name);
-        let item_props = sub.get("items").and_then(|i| i.get("properties")).and_then(Value::as_object);
+        let item_props = sub
+            .get("items")
+            .and_then(|i| i.get("properties"))
+            .and_then(Value::as_object);
         match (given, item_props) {
             (Some(Value::Array(items)), Some(item_props)) => {
-                let existing = doc.get(name).and_then(Value::as_array).cloned().unwrap_or_default();
+                let existing = doc
+                    .get(name)
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
                 let merged = items
                     .iter()
                     .enumerate()
                     .map(|(i, item)| {
-                        let mut base = existing.get(i).and_then(Value::as_object).cloned().unwrap_or_default();
+                        let mut base = existing
+                            .get(i)
+                            .and_then(Value::as_object)
+                            .cloned()
+                            .unwrap_or_default();
                         for key in item_props.keys() {
                             match item.get(key) {
                                 Some(v) => {
@@ -458,7 +483,12 @@ pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
 }
 
 /// Derives where the quote stands and whether its current step is blocked.
-pub fn locate(defs: &Definitions, journey: &Journey, document: &Value, rules: &RuleContext) -> Result<(Position, bool), EngineError> {
+pub fn locate(
+    defs: &Definitions,
+    journey: &Journey,
+    document: &Value,
+    rules: &RuleContext,
+) -> Result<(Position, bool), EngineError> {
     let pos = position::derive(defs, journey, document, rules)?;
     let blocked = match journey.step(&pos.furthest) {
         Some(step) => !position::active_blocks(defs, step, document)?.is_empty(),
@@ -476,9 +506,15 @@ pub fn transition(
     event: &Event,
     rules: RuleContext,
 ) -> Result<TransitionResult, EngineError> {
-    let journey = defs.journey(journey_id).ok_or_else(|| EngineError::UnknownJourney(journey_id.to_owned()))?;
+    let journey = defs
+        .journey(journey_id)
+        .ok_or_else(|| EngineError::UnknownJourney(journey_id.to_owned()))?;
     let (before, blocked) = locate(defs, journey, document, &rules)?;
-    let snapshot = Snapshot { lifecycle, furthest: before.furthest.clone(), blocked };
+    let snapshot = Snapshot {
+        lifecycle,
+        furthest: before.furthest.clone(),
+        blocked,
+    };
 
     let mut ctx = Ctx {
         defs,
@@ -502,12 +538,20 @@ pub fn transition(
         error: None,
     };
 
-    let mut machine = QuoteMachine.uninitialized_state_machine().init_with_context(&mut ctx);
+    let mut machine = QuoteMachine
+        .uninitialized_state_machine()
+        .init_with_context(&mut ctx);
     machine.handle_with_context(&MachineEvent::Resume(&snapshot), &mut ctx);
     machine.handle_with_context(&MachineEvent::Customer(event), &mut ctx);
     if let Some(e) = ctx.error {
         return Err(e);
     }
     let (after, _) = locate(defs, journey, &ctx.document, &ctx.rules)?;
-    Ok(TransitionResult { document: ctx.document, lifecycle: ctx.record.to_lifecycle, record: ctx.record, effects: ctx.effects, position: after })
+    Ok(TransitionResult {
+        document: ctx.document,
+        lifecycle: ctx.record.to_lifecycle,
+        record: ctx.record,
+        effects: ctx.effects,
+        position: after,
+    })
 }

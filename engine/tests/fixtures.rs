@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
+use engine::Definitions;
 use engine::definitions::MemoryLoader;
 use engine::rules::RuleContext;
 use engine::runtime::{self, Event, Lifecycle};
-use engine::Definitions;
 use serde_json::{Value, json};
 
 fn fixtures() -> PathBuf {
@@ -21,23 +21,31 @@ fn read(path: &Path) -> Value {
 }
 
 fn base_files() -> serde_json::Map<String, Value> {
-    read(&fixtures().join("base.json"))["files"].as_object().cloned().expect("base files")
+    read(&fixtures().join("base.json"))["files"]
+        .as_object()
+        .cloned()
+        .expect("base files")
 }
 
 fn loader(files: &serde_json::Map<String, Value>, raw: &[(String, String)]) -> MemoryLoader {
-    let mut out: Vec<(String, String)> =
-        files.iter().map(|(k, v)| (k.clone(), serde_json::to_string_pretty(v).expect("json"))).collect();
+    let mut out: Vec<(String, String)> = files
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::to_string_pretty(v).expect("json")))
+        .collect();
     out.extend(raw.iter().cloned());
     MemoryLoader { files: out }
 }
 
 fn base_definitions() -> Definitions {
-    Definitions::load(&loader(&base_files(), &[])).unwrap_or_else(|e| panic!("the base fixture must load: {e}"))
+    Definitions::load(&loader(&base_files(), &[]))
+        .unwrap_or_else(|e| panic!("the base fixture must load: {e}"))
 }
 
 fn set_pointer(doc: &mut Value, pointer: &str, value: Value) {
     let (parent, last) = pointer.rsplit_once('/').expect("pointer");
-    let target = doc.pointer_mut(parent).unwrap_or_else(|| panic!("no parent at {parent}"));
+    let target = doc
+        .pointer_mut(parent)
+        .unwrap_or_else(|| panic!("no parent at {parent}"));
     match target {
         Value::Object(map) => {
             map.insert(last.replace("~1", "/").replace("~0", "~"), value);
@@ -74,8 +82,14 @@ fn every_broken_fixture_fails_with_its_error() {
         let mut files = base_files();
         for patch in fixture["patch"].as_array().into_iter().flatten() {
             let file = patch["file"].as_str().expect("file");
-            let doc = files.get_mut(file).unwrap_or_else(|| panic!("{}: no base file {file}", path.display()));
-            set_pointer(doc, patch["pointer"].as_str().expect("pointer"), patch["value"].clone());
+            let doc = files
+                .get_mut(file)
+                .unwrap_or_else(|| panic!("{}: no base file {file}", path.display()));
+            set_pointer(
+                doc,
+                patch["pointer"].as_str().expect("pointer"),
+                patch["value"].clone(),
+            );
         }
         if let Some(add) = fixture["add"].as_object() {
             for (k, v) in add {
@@ -84,12 +98,23 @@ fn every_broken_fixture_fails_with_its_error() {
         }
         let raw: Vec<(String, String)> = fixture["raw"]
             .as_object()
-            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().expect("raw text").to_owned())).collect())
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().expect("raw text").to_owned()))
+                    .collect()
+            })
             .unwrap_or_default();
-        let name = path.file_name().expect("name").to_string_lossy().to_string();
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
         let errors = match Definitions::load(&loader(&files, &raw)) {
             Ok(_) => {
-                failures.push(format!("{name}: loaded without error, expected {}", fixture["expect"]));
+                failures.push(format!(
+                    "{name}: loaded without error, expected {}",
+                    fixture["expect"]
+                ));
                 continue;
             }
             Err(e) => e.0,
@@ -98,9 +123,18 @@ fn every_broken_fixture_fails_with_its_error() {
             let file = expected["file"].as_str().expect("file");
             let path_ = expected["path"].as_str().expect("path");
             let contains = expected["contains"].as_str().expect("contains");
-            if !errors.iter().any(|e| e.file == file && e.path == path_ && e.problem.contains(contains)) {
-                failures.push(format!("{name}: expected {file} at {path_}: …{contains}…; got:\n{}",
-                    errors.iter().map(|e| format!("    {e}")).collect::<Vec<_>>().join("\n")));
+            if !errors
+                .iter()
+                .any(|e| e.file == file && e.path == path_ && e.problem.contains(contains))
+            {
+                failures.push(format!(
+                    "{name}: expected {file} at {path_}: …{contains}…; got:\n{}",
+                    errors
+                        .iter()
+                        .map(|e| format!("    {e}"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ));
             }
         }
     }
@@ -113,26 +147,50 @@ fn every_transition_fixture_has_its_outcome() {
     let today = NaiveDate::from_ymd_opt(2026, 11, 22).expect("date");
     let mut failures = Vec::new();
     for path in sorted_files("transitions") {
-        let name = path.file_name().expect("name").to_string_lossy().to_string();
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
         let f = read(&path);
-        let lifecycle = f["lifecycle"].as_str().map(|s| Lifecycle::parse(s).expect("lifecycle")).unwrap_or(Lifecycle::Active);
+        let lifecycle = f["lifecycle"]
+            .as_str()
+            .map(|s| Lifecycle::parse(s).expect("lifecycle"))
+            .unwrap_or(Lifecycle::Active);
         let event = if let Some(step) = f["event"]["submit"].as_str() {
-            Event::Submit { step: step.to_owned(), answers: f["event"]["answers"].clone() }
+            Event::Submit {
+                step: step.to_owned(),
+                answers: f["event"]["answers"].clone(),
+            }
         } else if f["event"]["reset"].as_bool() == Some(true) {
             Event::Reset
         } else {
             panic!("{name}: unknown event");
         };
-        let result = runtime::transition(&defs, "j", &f["document"], lifecycle, &event, RuleContext { today })
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let result = runtime::transition(
+            &defs,
+            "j",
+            &f["document"],
+            lifecycle,
+            &event,
+            RuleContext { today },
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
         let exp = &f["expect"];
         let mut check = |what: &str, ok: bool, got: String| {
             if !ok {
-                failures.push(format!("{name} ({}): {what} was {got}, expected {}", f["case"], exp[what]));
+                failures.push(format!(
+                    "{name} ({}): {what} was {got}, expected {}",
+                    f["case"], exp[what]
+                ));
             }
         };
         let r = &result.record;
-        check("outcome", exp["outcome"].as_str() == Some(r.outcome.as_str()), r.outcome.as_str().into());
+        check(
+            "outcome",
+            exp["outcome"].as_str() == Some(r.outcome.as_str()),
+            r.outcome.as_str().into(),
+        );
         if let Some(to) = exp["to"].as_str() {
             check("to", to == r.to, r.to.clone());
         }
@@ -143,15 +201,27 @@ fn every_transition_fixture_has_its_outcome() {
             let did = result.effects.contains(&runtime::Effect::SaveQuote);
             check("saved", saved == did, did.to_string());
             if !saved {
-                check("document", result.document == f["document"], result.document.to_string());
+                check(
+                    "document",
+                    result.document == f["document"],
+                    result.document.to_string(),
+                );
             }
         }
         if let Some(errors) = exp["field_errors"].as_array() {
-            let got: Vec<Value> = r.field_errors.iter().map(|e| json!([e.field, e.key])).collect();
+            let got: Vec<Value> = r
+                .field_errors
+                .iter()
+                .map(|e| json!([e.field, e.key]))
+                .collect();
             check("field_errors", errors == &got, format!("{got:?}"));
         }
         if let Some(guards) = exp["guards"].as_array() {
-            let got: Vec<Value> = r.guards.iter().map(|g| json!([g.guard, g.passed])).collect();
+            let got: Vec<Value> = r
+                .guards
+                .iter()
+                .map(|g| json!([g.guard, g.passed]))
+                .collect();
             check("guards", guards == &got, format!("{got:?}"));
         }
         if let Some(blocks) = exp["blocks"].as_array() {
@@ -159,17 +229,33 @@ fn every_transition_fixture_has_its_outcome() {
             check("blocks", blocks == &got, format!("{got:?}"));
         }
         if let Some(furthest) = exp["furthest"].as_str() {
-            check("furthest", furthest == result.position.furthest, result.position.furthest.clone());
+            check(
+                "furthest",
+                furthest == result.position.furthest,
+                result.position.furthest.clone(),
+            );
         }
         if let Some(l) = exp["lifecycle"].as_str() {
-            check("lifecycle", l == result.lifecycle.as_str(), result.lifecycle.as_str().into());
+            check(
+                "lifecycle",
+                l == result.lifecycle.as_str(),
+                result.lifecycle.as_str().into(),
+            );
         }
         if let Some(effects) = exp["effects"].as_array() {
-            let got: Vec<Value> = result.effects.iter().map(|e| serde_json::to_value(e).expect("json")["effect"].clone()).collect();
+            let got: Vec<Value> = result
+                .effects
+                .iter()
+                .map(|e| serde_json::to_value(e).expect("json")["effect"].clone())
+                .collect();
             check("effects", effects == &got, format!("{got:?}"));
         }
         if exp.get("document").is_some() {
-            check("document", exp["document"] == result.document, result.document.to_string());
+            check(
+                "document",
+                exp["document"] == result.document,
+                result.document.to_string(),
+            );
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -178,8 +264,12 @@ fn every_transition_fixture_has_its_outcome() {
 #[test]
 fn the_repository_definitions_load_and_lint_clean() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let defs = Definitions::load(&engine::definitions::FsLoader::new(root)).unwrap_or_else(|e| panic!("{e}"));
+    let defs = Definitions::load(&engine::definitions::FsLoader::new(root))
+        .unwrap_or_else(|e| panic!("{e}"));
     let direct = defs.journey("direct").expect("direct journey");
     assert_eq!(direct.start, "pet_details");
-    assert_eq!(direct.step_bar.iter().map(|b| b.number).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5]);
+    assert_eq!(
+        direct.step_bar.iter().map(|b| b.number).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5]
+    );
 }

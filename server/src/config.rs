@@ -56,7 +56,10 @@ pub struct ConfigError {
 }
 
 fn err(variable: &'static str, problem: impl Into<String>) -> ConfigError {
-    ConfigError { variable, problem: problem.into() }
+    ConfigError {
+        variable,
+        problem: problem.into(),
+    }
 }
 
 impl Config {
@@ -69,17 +72,38 @@ impl Config {
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let port = match get("PORT") {
             None => 8080,
-            Some(v) => v.trim().parse::<u16>().map_err(|_| err("PORT", format!("{v:?} is not a port number (0-65535)")))?,
+            Some(v) => v
+                .trim()
+                .parse::<u16>()
+                .map_err(|_| err("PORT", format!("{v:?} is not a port number (0-65535)")))?,
         };
         let data_dir = PathBuf::from(get("PAWPATH_DATA_DIR").unwrap_or_else(|| "data".into()));
         let database_url = match get("DATABASE_URL") {
             None => {
-                std::fs::create_dir_all(&data_dir)
-                    .map_err(|e| err("PAWPATH_DATA_DIR", format!("cannot create {}: {e}", data_dir.display())))?;
-                format!("sqlite://{}?mode=rwc", data_dir.join("pawpath.db").display())
+                std::fs::create_dir_all(&data_dir).map_err(|e| {
+                    err(
+                        "PAWPATH_DATA_DIR",
+                        format!("cannot create {}: {e}", data_dir.display()),
+                    )
+                })?;
+                format!(
+                    "sqlite://{}?mode=rwc",
+                    data_dir.join("pawpath.db").display()
+                )
             }
-            Some(url) if url.starts_with("sqlite:") || url.starts_with("postgres://") || url.starts_with("postgresql://") => url,
-            Some(_) => return Err(err("DATABASE_URL", "must start with sqlite: or postgres://")),
+            Some(url)
+                if url.starts_with("sqlite:")
+                    || url.starts_with("postgres://")
+                    || url.starts_with("postgresql://") =>
+            {
+                url
+            }
+            Some(_) => {
+                return Err(err(
+                    "DATABASE_URL",
+                    "must start with sqlite: or postgres://",
+                ));
+            }
         };
         let secret_key = match get("PAWPATH_SECRET_KEY") {
             Some(v) => parse_secret(&v).map_err(|p| err("PAWPATH_SECRET_KEY", p))?,
@@ -88,19 +112,32 @@ impl Config {
         let log_json = match get("PAWPATH_LOG_FORMAT").as_deref() {
             None | Some("json") => true,
             Some("pretty") => false,
-            Some(other) => return Err(err("PAWPATH_LOG_FORMAT", format!("{other:?} is neither json nor pretty"))),
+            Some(other) => {
+                return Err(err(
+                    "PAWPATH_LOG_FORMAT",
+                    format!("{other:?} is neither json nor pretty"),
+                ));
+            }
         };
-        let public_url = get("PAWPATH_PUBLIC_URL").unwrap_or_else(|| format!("http://localhost:{port}"));
+        let public_url =
+            get("PAWPATH_PUBLIC_URL").unwrap_or_else(|| format!("http://localhost:{port}"));
         if !(public_url.starts_with("http://") || public_url.starts_with("https://")) {
-            return Err(err("PAWPATH_PUBLIC_URL", "must start with http:// or https://"));
+            return Err(err(
+                "PAWPATH_PUBLIC_URL",
+                "must start with http:// or https://",
+            ));
         }
         Ok(Self {
             port,
             data_dir,
             database_url,
             secret_key,
-            definitions_root: PathBuf::from(get("PAWPATH_DEFINITIONS").unwrap_or_else(|| ".".into())),
-            static_dir: PathBuf::from(get("PAWPATH_STATIC_DIR").unwrap_or_else(|| "renderer/dist".into())),
+            definitions_root: PathBuf::from(
+                get("PAWPATH_DEFINITIONS").unwrap_or_else(|| ".".into()),
+            ),
+            static_dir: PathBuf::from(
+                get("PAWPATH_STATIC_DIR").unwrap_or_else(|| "renderer/dist".into()),
+            ),
             public_url,
             log_json,
         })
@@ -124,13 +161,28 @@ fn parse_secret(value: &str) -> Result<SecretKey, String> {
 fn load_or_create_secret(data_dir: &Path) -> Result<SecretKey, ConfigError> {
     let path = data_dir.join("secret.key");
     if let Ok(text) = std::fs::read_to_string(&path) {
-        return parse_secret(&text).map_err(|p| err("PAWPATH_SECRET_KEY", format!("unset, and {} {p}", path.display())));
+        return parse_secret(&text).map_err(|p| {
+            err(
+                "PAWPATH_SECRET_KEY",
+                format!("unset, and {} {p}", path.display()),
+            )
+        });
     }
-    std::fs::create_dir_all(data_dir).map_err(|e| err("PAWPATH_DATA_DIR", format!("cannot create {}: {e}", data_dir.display())))?;
+    std::fs::create_dir_all(data_dir).map_err(|e| {
+        err(
+            "PAWPATH_DATA_DIR",
+            format!("cannot create {}: {e}", data_dir.display()),
+        )
+    })?;
     let mut bytes = vec![0u8; 32];
     rand::rng().fill_bytes(&mut bytes);
     let text = base64::engine::general_purpose::STANDARD.encode(&bytes);
-    write_private(&path, &text).map_err(|e| err("PAWPATH_DATA_DIR", format!("cannot write {}: {e}", path.display())))?;
+    write_private(&path, &text).map_err(|e| {
+        err(
+            "PAWPATH_DATA_DIR",
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })?;
     Ok(SecretKey(bytes))
 }
 
@@ -138,7 +190,11 @@ fn load_or_create_secret(data_dir: &Path) -> Result<SecretKey, ConfigError> {
 fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
-    let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
     f.write_all(text.as_bytes())
 }
 
@@ -154,8 +210,12 @@ mod tests {
 
     fn with(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
         let dir = std::env::temp_dir().join(format!("pawpath-config-{}", rand::rng().next_u64()));
-        let mut map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        map.entry("PAWPATH_DATA_DIR".into()).or_insert(dir.display().to_string());
+        let mut map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        map.entry("PAWPATH_DATA_DIR".into())
+            .or_insert(dir.display().to_string());
         Config::from_lookup(|k| map.get(k).cloned())
     }
 
@@ -167,7 +227,11 @@ mod tests {
         assert_eq!(a.port, 8080);
         assert!(a.database_url.starts_with("sqlite://"));
         let b = with(&[("PAWPATH_DATA_DIR", &d)]).expect("config");
-        assert_eq!(a.secret_key.bytes(), b.secret_key.bytes(), "the generated secret is kept");
+        assert_eq!(
+            a.secret_key.bytes(),
+            b.secret_key.bytes(),
+            "the generated secret is kept"
+        );
     }
 
     #[test]
@@ -181,7 +245,10 @@ mod tests {
         ] {
             let e = with(&[(var, value)]).expect_err(var);
             assert_eq!(e.variable, var);
-            assert!(e.to_string().starts_with(&format!("configuration: {var}:")), "{e}");
+            assert!(
+                e.to_string().starts_with(&format!("configuration: {var}:")),
+                "{e}"
+            );
         }
     }
 

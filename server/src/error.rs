@@ -71,13 +71,25 @@ impl IntoResponse for AppError {
         let status = self.status();
         let body = match &self {
             AppError::Validation(errors) => json!({ "error": "validation", "errors": errors }),
-            AppError::Csrf => json!({ "error": "csrf", "message": "Your session has expired or this page is out of date. Please reload the page." }),
+            AppError::Csrf => {
+                json!({ "error": "csrf", "message": "Your session has expired or this page is out of date. Please reload the page." })
+            }
             AppError::BadRequest(m) => json!({ "error": "bad_request", "message": m }),
-            AppError::PayloadTooLarge => json!({ "error": "payload_too_large", "message": "The request body is too large." }),
-            AppError::UnsupportedMediaType => json!({ "error": "unsupported_media_type", "message": "Send the body as application/json." }),
-            AppError::NotFound => json!({ "error": "not_found", "message": "There is no such page." }),
-            AppError::Conflict => json!({ "error": "conflict", "message": "Your quote was changed in another window. Please reload the page." }),
-            AppError::QuoteClosed => json!({ "error": "quote_closed", "message": "This quote can no longer be changed." }),
+            AppError::PayloadTooLarge => {
+                json!({ "error": "payload_too_large", "message": "The request body is too large." })
+            }
+            AppError::UnsupportedMediaType => {
+                json!({ "error": "unsupported_media_type", "message": "Send the body as application/json." })
+            }
+            AppError::NotFound => {
+                json!({ "error": "not_found", "message": "There is no such page." })
+            }
+            AppError::Conflict => {
+                json!({ "error": "conflict", "message": "Your quote was changed in another window. Please reload the page." })
+            }
+            AppError::QuoteClosed => {
+                json!({ "error": "quote_closed", "message": "This quote can no longer be changed." })
+            }
             AppError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");
                 json!({ "error": "internal", "message": "Something went wrong on our side. Please try again." })

@@ -49,7 +49,11 @@ impl App {
         let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
-        let state = AppState { config: Arc::new(config), defs: Arc::new(defs), store };
+        let state = AppState {
+            config: Arc::new(config),
+            defs: Arc::new(defs),
+            store,
+        };
         let router = routes::router(state.clone());
         Ok(Self { state, router })
     }
@@ -59,7 +63,9 @@ impl App {
 pub async fn run(config: Config) -> Result<(), StartError> {
     let port = config.port;
     let app = App::build(config).await?;
-    let listener = tokio::net::TcpListener::bind(("0.0.0.0", port)).await.map_err(|source| StartError::Listen { port, source })?;
+    let listener = tokio::net::TcpListener::bind(("0.0.0.0", port))
+        .await
+        .map_err(|source| StartError::Listen { port, source })?;
     tracing::info!(port, definitions = app.state.defs.version(), backend = ?app.state.store.backend, "pawpath listening");
     let store = app.state.store.clone();
     axum::serve(listener, app.router)

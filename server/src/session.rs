@@ -44,13 +44,20 @@ impl SessionToken {
             .filter_map(|pair| pair.trim().split_once('='))
             .find(|(name, _)| *name == COOKIE_NAME)
             .map(|(_, value)| value.to_owned())
-            .filter(|v| v.len() == 43 && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+            .filter(|v| {
+                v.len() == 43
+                    && v.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            })
             .map(Self)
     }
 
     /// What the database stores instead of the token.
     pub fn hash(&self) -> String {
-        Sha256::digest(self.0.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+        Sha256::digest(self.0.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
     }
 
     pub fn csrf(&self, secret: &SecretKey) -> String {
@@ -73,7 +80,10 @@ impl SessionToken {
 
     /// The Set-Cookie header value: HttpOnly, SameSite=Lax, Secure over https.
     pub fn set_cookie(&self, secure: bool) -> String {
-        let mut cookie = format!("{COOKIE_NAME}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000", self.0);
+        let mut cookie = format!(
+            "{COOKIE_NAME}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000",
+            self.0
+        );
         if secure {
             cookie.push_str("; Secure");
         }
@@ -107,14 +117,23 @@ mod tests {
         assert!(!t.set_cookie(false).contains("Secure"));
         let mut headers = HeaderMap::new();
         let pair = set.split(';').next().expect("pair");
-        headers.insert(COOKIE, HeaderValue::from_str(&format!("other=1; {pair}")).expect("header"));
-        assert_eq!(SessionToken::from_headers(&headers).map(|t| t.hash()), Some(t.hash()));
+        headers.insert(
+            COOKIE,
+            HeaderValue::from_str(&format!("other=1; {pair}")).expect("header"),
+        );
+        assert_eq!(
+            SessionToken::from_headers(&headers).map(|t| t.hash()),
+            Some(t.hash())
+        );
     }
 
     #[test]
     fn malformed_cookies_are_ignored() {
         let mut headers = HeaderMap::new();
-        headers.insert(COOKIE, HeaderValue::from_static("pawpath_session=../../etc"));
+        headers.insert(
+            COOKIE,
+            HeaderValue::from_static("pawpath_session=../../etc"),
+        );
         assert!(SessionToken::from_headers(&headers).is_none());
     }
 }

@@ -60,15 +60,26 @@ pub struct TransitionMeta<'a> {
 impl Store {
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         sqlx::any::install_default_drivers();
-        let backend = if url.starts_with("sqlite:") { Backend::Sqlite } else { Backend::Postgres };
-        let mut options = AnyPoolOptions::new().max_connections(if backend == Backend::Sqlite { 4 } else { 16 });
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            Backend::Postgres
+        };
+        let mut options =
+            AnyPoolOptions::new().max_connections(if backend == Backend::Sqlite { 4 } else { 16 });
         if backend == Backend::Sqlite {
             // WAL lets readers and a writer share the file; busy_timeout waits out a writer.
             options = options.after_connect(|conn, _| {
                 Box::pin(async move {
-                    sqlx::query("pragma journal_mode = wal").execute(&mut *conn).await?;
-                    sqlx::query("pragma busy_timeout = 5000").execute(&mut *conn).await?;
-                    sqlx::query("pragma foreign_keys = on").execute(&mut *conn).await?;
+                    sqlx::query("pragma journal_mode = wal")
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("pragma busy_timeout = 5000")
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("pragma foreign_keys = on")
+                        .execute(&mut *conn)
+                        .await?;
                     Ok(())
                 })
             });
@@ -90,7 +101,10 @@ impl Store {
         Ok(())
     }
 
-    pub async fn quote_by_session(&self, session_hash: &str) -> Result<Option<QuoteRow>, StoreError> {
+    pub async fn quote_by_session(
+        &self,
+        session_hash: &str,
+    ) -> Result<Option<QuoteRow>, StoreError> {
         let row = sqlx::query(
             "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version
              from quotes where session_hash = $1",
@@ -203,7 +217,10 @@ impl Store {
     }
 
     /// The transitions of one quote, oldest first: (event, from, to, outcome).
-    pub async fn transitions(&self, quote_id: &str) -> Result<Vec<(String, String, String, String)>, StoreError> {
+    pub async fn transitions(
+        &self,
+        quote_id: &str,
+    ) -> Result<Vec<(String, String, String, String)>, StoreError> {
         let rows = sqlx::query("select event, from_step, to_step, outcome from step_transitions where quote_id = $1 order by id")
             .bind(quote_id)
             .fetch_all(&self.pool)
@@ -234,8 +251,10 @@ fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
         channel: row.try_get("channel")?,
         journey: row.try_get("journey")?,
         definition_version: row.try_get("definition_version")?,
-        lifecycle: Lifecycle::parse(&lifecycle).ok_or_else(|| StoreError::Corrupt(format!("lifecycle {lifecycle:?}")))?,
-        document: serde_json::from_str(&document).map_err(|e| StoreError::Corrupt(format!("document: {e}")))?,
+        lifecycle: Lifecycle::parse(&lifecycle)
+            .ok_or_else(|| StoreError::Corrupt(format!("lifecycle {lifecycle:?}")))?,
+        document: serde_json::from_str(&document)
+            .map_err(|e| StoreError::Corrupt(format!("document: {e}")))?,
         row_version: row.try_get("row_version")?,
     })
 }

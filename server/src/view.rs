@@ -17,7 +17,11 @@ const UI_TEXT_KEYS: [&str; 4] = ["ui:title", "ui:description", "ui:help", "ui:pl
 
 /// The full URL path of a step.
 pub fn step_url(journey: &Journey, step: &Step) -> String {
-    if step.path == "/" { journey.base_path.clone() } else { format!("{}{}", journey.base_path, step.path) }
+    if step.path == "/" {
+        journey.base_path.clone()
+    } else {
+        format!("{}{}", journey.base_path, step.path)
+    }
 }
 
 pub struct ViewInput<'a> {
@@ -32,10 +36,23 @@ pub struct ViewInput<'a> {
 }
 
 pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::EngineError> {
-    let ViewInput { defs, journey, quote, viewing, position, csrf, language, .. } = *input;
+    let ViewInput {
+        defs,
+        journey,
+        quote,
+        viewing,
+        position,
+        csrf,
+        language,
+        ..
+    } = *input;
     let text = |key: &str| defs.text(language, key, &Default::default());
 
-    let questions = match viewing.questions.as_deref().and_then(|q| defs.question_set(q)) {
+    let questions = match viewing
+        .questions
+        .as_deref()
+        .and_then(|q| defs.question_set(q))
+    {
         Some(qs) => {
             let mut answers = runtime::project(&qs.schema, &quote.document);
             if let Some(pets) = answers.get_mut("pets").and_then(Value::as_array_mut)
@@ -58,10 +75,14 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         .iter()
         .filter_map(|item| {
             let entry = journey.step(item.steps.first()?)?;
-            let current = item.steps.iter().any(|s| *s == viewing.id);
+            let current = item.steps.contains(&viewing.id);
             let status = if current {
                 "current"
-            } else if item.steps.iter().filter(|s| position.can_open(s)).all(|s| position.completed.contains(s.as_str()))
+            } else if item
+                .steps
+                .iter()
+                .filter(|s| position.can_open(s))
+                .all(|s| position.completed.contains(s.as_str()))
                 && position.completed.contains(&entry.id)
             {
                 "completed"
@@ -117,7 +138,9 @@ pub fn localise_ui(defs: &Definitions, language: &str, ui: &Value) -> Value {
                         items
                             .iter()
                             .map(|i| match i {
-                                Value::String(s) => Value::String(defs.text(language, s, &Default::default())),
+                                Value::String(s) => {
+                                    Value::String(defs.text(language, s, &Default::default()))
+                                }
                                 other => other.clone(),
                             })
                             .collect(),

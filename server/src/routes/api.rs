@@ -39,7 +39,9 @@ pub(super) async fn pet_details(
         && flag != "1"
         && flag != "0"
     {
-        return Err(AppError::BadRequest(format!("norequote must be 1 or 0, not {flag:?}")));
+        return Err(AppError::BadRequest(format!(
+            "norequote must be 1 or 0, not {flag:?}"
+        )));
     }
     submit(&state, &headers, body, "pet_details", &["pets"]).await
 }
@@ -61,8 +63,14 @@ async fn submit(
         Some(given) if token.csrf_matches(&state.config.secret_key, given) => {}
         _ => return Err(AppError::Csrf),
     }
-    if let Some(unknown) = body.keys().find(|k| !HELPER_FIELDS.contains(&k.as_str()) && !answer_fields.contains(&k.as_str())) {
-        return Err(AppError::BadRequest(format!("unknown field {unknown:?}; this call takes {}", answer_fields.join(", "))));
+    if let Some(unknown) = body
+        .keys()
+        .find(|k| !HELPER_FIELDS.contains(&k.as_str()) && !answer_fields.contains(&k.as_str()))
+    {
+        return Err(AppError::BadRequest(format!(
+            "unknown field {unknown:?}; this call takes {}",
+            answer_fields.join(", ")
+        )));
     }
     let mut answers = Map::new();
     for field in answer_fields {
@@ -78,17 +86,38 @@ async fn submit(
         .find(|s| s.questions.as_deref() == Some(question_set))
         .ok_or(AppError::NotFound)?;
     let rules = quote::rule_context();
-    let event = Event::Submit { step: step.id.clone(), answers: Value::Object(answers) };
-    let result = runtime::transition(&state.defs, &journey.id, &quote.document, quote.lifecycle, &event, rules)?;
+    let event = Event::Submit {
+        step: step.id.clone(),
+        answers: Value::Object(answers),
+    };
+    let result = runtime::transition(
+        &state.defs,
+        &journey.id,
+        &quote.document,
+        quote.lifecycle,
+        &event,
+        rules,
+    )?;
 
-    let update = result.effects.iter().any(|e| matches!(e, Effect::SaveQuote | Effect::ClearQuote));
+    let update = result
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::SaveQuote | Effect::ClearQuote));
     let meta = TransitionMeta {
         quote_id: &quote.id,
         brand: &quote.brand,
         channel: &quote.channel,
         duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
     };
-    state.store.record(&quote, update.then_some((&result.document, result.lifecycle)), &result.record, meta).await?;
+    state
+        .store
+        .record(
+            &quote,
+            update.then_some((&result.document, result.lifecycle)),
+            &result.record,
+            meta,
+        )
+        .await?;
 
     match result.record.outcome {
         Outcome::Invalid => {
@@ -96,7 +125,10 @@ async fn submit(
                 .record
                 .field_errors
                 .iter()
-                .map(|e| FieldMessage { field: e.field.clone(), message: state.defs.message(LANGUAGE, e) })
+                .map(|e| FieldMessage {
+                    field: e.field.clone(),
+                    message: state.defs.message(LANGUAGE, e),
+                })
                 .collect();
             return Err(AppError::Validation(errors));
         }
@@ -107,9 +139,9 @@ async fn submit(
     let mut saved = quote.clone();
     saved.document = result.document;
     saved.lifecycle = result.lifecycle;
-    let viewing = journey
-        .step(&result.record.to)
-        .ok_or_else(|| AppError::Internal(format!("transition to unknown step {}", result.record.to)))?;
+    let viewing = journey.step(&result.record.to).ok_or_else(|| {
+        AppError::Internal(format!("transition to unknown step {}", result.record.to))
+    })?;
     let csrf = token.csrf(&state.config.secret_key);
     let data = view::view_data(&ViewInput {
         defs: &state.defs,

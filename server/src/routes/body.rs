@@ -20,17 +20,31 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
             .headers()
             .get(CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json")));
+            .is_some_and(|v| {
+                v.split(';')
+                    .next()
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+            });
         if !is_json {
             return Err(AppError::UnsupportedMediaType);
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|e: BytesRejection| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE { AppError::PayloadTooLarge } else { AppError::BadRequest(e.body_text()) }
-        })?;
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e: BytesRejection| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    AppError::PayloadTooLarge
+                } else {
+                    AppError::BadRequest(e.body_text())
+                }
+            })?;
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(Value::Object(map)) => Ok(Self(map)),
-            Ok(_) => Err(AppError::BadRequest("the body must be a JSON object".into())),
-            Err(e) => Err(AppError::BadRequest(format!("the body is not valid JSON: {e}"))),
+            Ok(_) => Err(AppError::BadRequest(
+                "the body must be a JSON object".into(),
+            )),
+            Err(e) => Err(AppError::BadRequest(format!(
+                "the body is not valid JSON: {e}"
+            ))),
         }
     }
 }

@@ -24,7 +24,9 @@ font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-ac
 
 pub fn router(state: AppState) -> Router {
     let assets = ServeDir::new(state.config.static_dir.join("assets"));
-    let header = |name: HeaderName, value: &'static str| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
+    let header = |name: HeaderName, value: &'static str| {
+        SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
+    };
     Router::new()
         .route("/healthz", get(pages::health))
         .route("/", get(pages::home))
@@ -36,10 +38,16 @@ pub fn router(state: AppState) -> Router {
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(TraceLayer::new_for_http())
-        .layer(header(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .layer(header(
+            header::CONTENT_SECURITY_POLICY,
+            CONTENT_SECURITY_POLICY,
+        ))
         .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(header::REFERRER_POLICY, "same-origin"))
         .layer(header(header::X_FRAME_OPTIONS, "DENY"))
-        .layer(header(HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=()"))
+        .layer(header(
+            HeaderName::from_static("permissions-policy"),
+            "camera=(), microphone=(), geolocation=()",
+        ))
         .with_state(state)
 }

@@ -17,10 +17,16 @@ use crate::view::{self, ViewInput};
 
 pub(super) async fn health(State(state): State<AppState>) -> Response {
     match state.store.ping().await {
-        Ok(()) => Json(json!({ "status": "ok", "definitions": state.defs.version() })).into_response(),
+        Ok(()) => {
+            Json(json!({ "status": "ok", "definitions": state.defs.version() })).into_response()
+        }
         Err(e) => {
             tracing::error!(error = %e, "health check failed");
-            (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "status": "unavailable" }))).into_response()
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({ "status": "unavailable" })),
+            )
+                .into_response()
         }
     }
 }
@@ -34,10 +40,17 @@ pub(super) async fn not_found() -> AppError {
 }
 
 fn wants_json(headers: &HeaderMap) -> bool {
-    headers.get(ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("application/json"))
+    headers
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/json"))
 }
 
-pub(super) async fn page(State(state): State<AppState>, uri: Uri, headers: HeaderMap) -> Result<Response, AppError> {
+pub(super) async fn page(
+    State(state): State<AppState>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
     if !wants_json(&headers) {
         return Ok(shell(&state).await);
     }
@@ -46,7 +59,10 @@ pub(super) async fn page(State(state): State<AppState>, uri: Uri, headers: Heade
         "" => "/",
         other => other,
     };
-    let journey = state.defs.journey(quote::DEFAULT_JOURNEY).ok_or_else(|| AppError::Internal("no direct journey".into()))?;
+    let journey = state
+        .defs
+        .journey(quote::DEFAULT_JOURNEY)
+        .ok_or_else(|| AppError::Internal("no direct journey".into()))?;
     let Some(asked) = journey.step_by_path(step_path) else {
         return Err(AppError::NotFound);
     };
@@ -56,8 +72,12 @@ pub(super) async fn page(State(state): State<AppState>, uri: Uri, headers: Heade
     let (position, _) = runtime::locate(&state.defs, journey, &session.quote.document, &rules)?;
     // A step the answers do not open yet shows the furthest open one; the renderer follows
     // `step.path`.
-    let viewing = if position.can_open(&asked.id) { journey.step(&asked.id) } else { journey.step(&position.furthest) }
-        .ok_or_else(|| AppError::Internal("position names an unknown step".into()))?;
+    let viewing = if position.can_open(&asked.id) {
+        journey.step(&asked.id)
+    } else {
+        journey.step(&position.furthest)
+    }
+    .ok_or_else(|| AppError::Internal("position names an unknown step".into()))?;
     let csrf = session.token.csrf(&state.config.secret_key);
     let data = view::view_data(&ViewInput {
         defs: &state.defs,
@@ -70,7 +90,10 @@ pub(super) async fn page(State(state): State<AppState>, uri: Uri, headers: Heade
         rules: &rules,
     })?;
     let mut response = Json(json!({ "data": data })).into_response();
-    response.headers_mut().insert(CACHE_CONTROL, axum::http::HeaderValue::from_static("no-store"));
+    response.headers_mut().insert(
+        CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
     if let Some(cookie) = session.new_cookie
         && let Ok(value) = cookie.parse()
     {
@@ -83,7 +106,14 @@ pub(super) async fn page(State(state): State<AppState>, uri: Uri, headers: Heade
 async fn shell(state: &AppState) -> Response {
     let path = state.config.static_dir.join("index.html");
     match tokio::fs::read_to_string(&path).await {
-        Ok(html) => ([(CONTENT_TYPE, "text/html; charset=utf-8"), (CACHE_CONTROL, "no-cache")], html).into_response(),
+        Ok(html) => (
+            [
+                (CONTENT_TYPE, "text/html; charset=utf-8"),
+                (CACHE_CONTROL, "no-cache"),
+            ],
+            html,
+        )
+            .into_response(),
         Err(e) => {
             tracing::error!(path = %path.display(), error = %e, "renderer shell missing");
             (

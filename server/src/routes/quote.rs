@@ -26,15 +26,31 @@ pub(super) struct Session {
 }
 
 /// The quote of the request's session, if it has one.
-pub(super) async fn existing(state: &AppState, headers: &HeaderMap) -> Result<Option<(QuoteRow, SessionToken)>, AppError> {
-    let Some(token) = SessionToken::from_headers(headers) else { return Ok(None) };
-    Ok(state.store.quote_by_session(&token.hash()).await?.map(|q| (q, token)))
+pub(super) async fn existing(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<(QuoteRow, SessionToken)>, AppError> {
+    let Some(token) = SessionToken::from_headers(headers) else {
+        return Ok(None);
+    };
+    Ok(state
+        .store
+        .quote_by_session(&token.hash())
+        .await?
+        .map(|q| (q, token)))
 }
 
 /// The request's quote, or a new quote and session for a new visitor.
-pub(super) async fn existing_or_new(state: &AppState, headers: &HeaderMap) -> Result<Session, AppError> {
+pub(super) async fn existing_or_new(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Session, AppError> {
     if let Some((quote, token)) = existing(state, headers).await? {
-        return Ok(Session { quote, token, new_cookie: None });
+        return Ok(Session {
+            quote,
+            token,
+            new_cookie: None,
+        });
     }
     let token = SessionToken::generate();
     let quote = state
@@ -51,16 +67,29 @@ pub(super) async fn existing_or_new(state: &AppState, headers: &HeaderMap) -> Re
         )
         .await?;
     let cookie = token.set_cookie(state.config.secure_cookies());
-    Ok(Session { quote, token, new_cookie: Some(cookie) })
+    Ok(Session {
+        quote,
+        token,
+        new_cookie: Some(cookie),
+    })
 }
 
 pub(super) fn journey<'a>(state: &'a AppState, quote: &QuoteRow) -> Result<&'a Journey, AppError> {
-    state.defs.journey(&quote.journey).ok_or_else(|| AppError::Internal(format!("quote {} runs on unknown journey {}", quote.id, quote.journey)))
+    state.defs.journey(&quote.journey).ok_or_else(|| {
+        AppError::Internal(format!(
+            "quote {} runs on unknown journey {}",
+            quote.id, quote.journey
+        ))
+    })
 }
 
 /// What the domain rules know: today in UK local time.
 pub(super) fn rule_context() -> RuleContext {
-    RuleContext { today: chrono::Utc::now().with_timezone(&chrono_tz::Europe::London).date_naive() }
+    RuleContext {
+        today: chrono::Utc::now()
+            .with_timezone(&chrono_tz::Europe::London)
+            .date_naive(),
+    }
 }
 
 fn random_id() -> String {
@@ -73,6 +102,12 @@ fn random_id() -> String {
 pub(super) fn quote_reference() -> String {
     const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
     let mut rng = rand::rng();
-    let chars: Vec<char> = (0..12).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect();
-    chars.chunks(4).map(|c| c.iter().collect::<String>()).collect::<Vec<_>>().join("-")
+    let chars: Vec<char> = (0..12)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect();
+    chars
+        .chunks(4)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-")
 }

@@ -1,0 +1,190 @@
+//! The integration harness: every test gets its own database and its own server on port 0.
+//!
+//! `PAWPATH_TEST_DATABASE` chooses the backend: unset or `sqlite` for a fresh SQLite file per
+//! test; a `postgres://` URL to an administrative database for a fresh PostgreSQL database per
+//! test (created with a random name).
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::{Path, PathBuf};
+
+use pawpath::App;
+use pawpath::config::Config;
+use rand::Rng;
+use serde_json::{Value, json};
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub data_dir: PathBuf,
+    pub database_url: String,
+    pub definitions_root: PathBuf,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+async fn fresh_database(data_dir: &Path) -> String {
+    match std::env::var("PAWPATH_TEST_DATABASE")
+        .ok()
+        .filter(|v| v != "sqlite")
+    {
+        None => format!("sqlite://{}?mode=rwc", data_dir.join("test.db").display()),
+        Some(admin) => {
+            sqlx::any::install_default_drivers();
+            let name = format!("pawpath_test_{}", rand::rng().random::<u64>());
+            let pool = sqlx::AnyPool::connect(&admin)
+                .await
+                .expect("connect to PAWPATH_TEST_DATABASE");
+            sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}")))
+                .execute(&pool)
+                .await
+                .expect("create database");
+            pool.close().await;
+            let (prefix, _) = admin
+                .rsplit_once('/')
+                .expect("postgres URL with a database");
+            format!("{prefix}/{name}")
+        }
+    }
+}
+
+pub fn config_for(data_dir: &Path, database_url: &str, definitions_root: &Path) -> Config {
+    let vars = [
+        ("PORT", "0".to_owned()),
+        ("PAWPATH_DATA_DIR", data_dir.display().to_string()),
+        ("DATABASE_URL", database_url.to_owned()),
+        (
+            "PAWPATH_DEFINITIONS",
+            definitions_root.display().to_string(),
+        ),
+        (
+            "PAWPATH_STATIC_DIR",
+            repo_root().join("renderer/dist").display().to_string(),
+        ),
+    ];
+    Config::from_lookup(|k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()))
+        .expect("test config")
+}
+
+pub async fn spawn_app() -> TestApp {
+    let data_dir = tempfile::tempdir().expect("tempdir").keep();
+    let database_url = fresh_database(&data_dir).await;
+    spawn_with(
+        data_dir,
+        database_url,
+        repo_root(),
+        reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .expect("client"),
+    )
+    .await
+}
+
+/// Starts a server on an existing data folder and database (a restart), keeping the client and
+/// its cookies.
+pub async fn spawn_with(
+    data_dir: PathBuf,
+    database_url: String,
+    definitions_root: PathBuf,
+    client: reqwest::Client,
+) -> TestApp {
+    let config = config_for(&data_dir, &database_url, &definitions_root);
+    let app = App::build(config)
+        .await
+        .unwrap_or_else(|e| panic!("app builds: {e}"));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let server = tokio::spawn(async move {
+        axum::serve(listener, app.router).await.expect("serve");
+    });
+    TestApp {
+        base: format!("http://{addr}"),
+        client,
+        data_dir,
+        database_url,
+        definitions_root,
+        server,
+    }
+}
+
+impl TestApp {
+    pub async fn restart(self) -> TestApp {
+        let (data_dir, url, root, client) = (
+            self.data_dir.clone(),
+            self.database_url.clone(),
+            self.definitions_root.clone(),
+            self.client.clone(),
+        );
+        drop(self);
+        spawn_with(data_dir, url, root, client).await
+    }
+
+    /// GET a page as the renderer does: JSON view data.
+    pub async fn view(&self, path: &str) -> Value {
+        let r = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("Accept", "application/json")
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(r.status(), 200, "GET {path}");
+        r.json::<Value>().await.expect("json")["data"].clone()
+    }
+
+    pub async fn csrf(&self) -> String {
+        self.view("/quote").await["csrf"]
+            .as_str()
+            .expect("csrf")
+            .to_owned()
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
+        let r = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .json(body)
+            .send()
+            .await
+            .expect("post");
+        let status = r.status().as_u16();
+        (status, r.json::<Value>().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn save_pets(&self, pets: Value) -> (u16, Value) {
+        let csrf = self.csrf().await;
+        self.post_json("/api/petdetails", &json!({ "csrf": csrf, "pets": pets }))
+            .await
+    }
+
+    /// The stored pets, as the next page load sees them.
+    pub async fn stored_pets(&self) -> Value {
+        self.view("/quote").await["pets"].clone()
+    }
+}
+
+/// A dog that passes every rule.
+pub fn valid_pet() -> Value {
+    json!({
+        "pet_name": "Biscuit",
+        "pet_type": "dog",
+        "pet_date_of_birth": "2023-04-01",
+        "pet_sex": "f",
+        "pet_neutered": "yes",
+        "pet_any_injury_illness": "no",
+        "pet_cost": "450.00",
+        "confirm_assumptions": true
+    })
+}

@@ -1,0 +1,113 @@
+//! Start-up: bad definitions never reach a customer (DESIGN.md principle 5). The real `pawpath`
+//! binary is started on a broken copy of the definitions and must stop, naming the file, the
+//! JSON path and the problem.
+
+mod common;
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn copy_definitions(to: &Path) {
+    let root = common::repo_root();
+    for folder in [
+        "journeys",
+        "journeys/schemas",
+        "questions",
+        "questions/schemas",
+        "questions/copy",
+    ] {
+        std::fs::create_dir_all(to.join(folder)).expect("mkdir");
+        for entry in std::fs::read_dir(root.join(folder))
+            .expect("read_dir")
+            .flatten()
+        {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), to.join(folder).join(entry.file_name())).expect("copy");
+            }
+        }
+    }
+}
+
+fn edit_journey(root: &Path, edit: impl FnOnce(&mut Value)) {
+    let path = root.join("journeys/direct.json");
+    let mut journey: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    edit(&mut journey);
+    std::fs::write(&path, serde_json::to_string_pretty(&journey).expect("json")).expect("write");
+}
+
+fn start_pawpath(definitions: &Path) -> (Option<i32>, String) {
+    let data = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pawpath"))
+        .env("PAWPATH_DEFINITIONS", definitions)
+        .env("PAWPATH_DATA_DIR", data.path())
+        .env("PORT", "0")
+        .env_remove("DATABASE_URL")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("run pawpath");
+    // If a regression lets it start, it would serve for ever: stop it and fail.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("pawpath started on broken definitions instead of stopping");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
+    (status.code(), stderr)
+}
+
+#[test]
+fn a_dangling_reference_stops_start_up_naming_file_path_and_problem() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_definitions(dir.path());
+    edit_journey(dir.path(), |j| {
+        j["steps"][2]["exits"][0]["to"] = "choose_polcy".into()
+    });
+    let (code, stderr) = start_pawpath(dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr
+            .contains("journeys/direct.json at /steps/2/exits/0/to: unknown step \"choose_polcy\""),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unreachable_step_stops_start_up_naming_file_path_and_problem() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_definitions(dir.path());
+    // Nothing leads to crossbreed any more.
+    edit_journey(dir.path(), |j| {
+        j["steps"][0]["exits"] = serde_json::json!([{ "to": "your_details" }])
+    });
+    let (code, stderr) = start_pawpath(dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("journeys/direct.json at /steps/1: step \"crossbreed\" cannot be reached from the start step \"pet_details\""), "{stderr}");
+}
+
+#[test]
+fn a_malformed_variable_stops_start_up_naming_it() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pawpath"))
+        .env("PORT", "http")
+        .output()
+        .expect("run pawpath");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("PORT: \"http\" is not a port number"));
+}
