@@ -15,6 +15,10 @@ use crate::store::QuoteRow;
 /// The uiSchema keys whose values are copy keys, localised before they are sent.
 const UI_TEXT_KEYS: [&str; 4] = ["ui:title", "ui:description", "ui:help", "ui:placeholder"];
 
+/// The call that takes each question set's answers (journey.md §7), so the renderer needs no
+/// list of its own.
+pub const SUBMIT_CALLS: &[(&str, &str)] = &[("pet_details", "/api/petdetails")];
+
 /// The full URL path of a step.
 pub fn step_url(journey: &Journey, step: &Step) -> String {
     if step.path == "/" {
@@ -60,7 +64,8 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
             {
                 pets.push(json!({}));
             }
-            json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(defs, language, &qs.ui), "answers": answers })
+            let submit = SUBMIT_CALLS.iter().find(|(id, _)| *id == qs.id).map(|(_, call)| *call);
+            json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(defs, language, &qs.ui), "answers": answers, "submit": submit })
         }
         None => Value::Null,
     };

@@ -64,6 +64,7 @@ async fn a_new_visitor_gets_a_quote_a_session_cookie_and_the_first_step() {
         data["questions"]["schema"]["$id"],
         "pawpath:questions/pet_details"
     );
+    assert_eq!(data["questions"]["submit"], "/api/petdetails");
     assert_eq!(
         data["questions"]["answers"]["pets"],
         json!([{}]),

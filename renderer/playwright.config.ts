@@ -1,0 +1,45 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// Browser tests run against the real pawpath binary on a fresh SQLite database, serving the
+// built renderer, in Debian's Chromium (never a downloaded browser).
+const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181);
+const dataDir = mkdtempSync(join(tmpdir(), 'pawpath-e2e-'));
+const binary = process.env.PAWPATH_BIN ?? '../target/debug/pawpath';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: 1,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 900 } } },
+    { name: 'mobile', use: { browserName: 'chromium', viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
+  ],
+  webServer: {
+    command: binary,
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(port),
+      PAWPATH_DATA_DIR: dataDir,
+      PAWPATH_DEFINITIONS: '..',
+      PAWPATH_STATIC_DIR: 'dist',
+      PAWPATH_LOG_FORMAT: 'pretty',
+      DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
+    },
+  },
+});

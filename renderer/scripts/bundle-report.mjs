@@ -1,0 +1,26 @@
+// The bundle-size report: what the first page downloads, raw and gzipped, written to
+// dist/bundle-report.json and printed. Also fails the build if a schema compiler slipped in.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+const firstPage = [...html.matchAll(/(?:src|href)="\/quote\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+const rows = firstPage.map((file) => {
+  const bytes = readFileSync(join(dist, file));
+  return { file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+});
+const total = rows.reduce((t, r) => ({ bytes: t.bytes + r.bytes, gzip: t.gzip + r.gzip }), { bytes: 0, gzip: 0 });
+for (const file of readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'))) {
+  const code = readFileSync(join(dist, 'assets', file), 'utf8');
+  if (/new Function\(|\beval\(/.test(code)) {
+    console.error(`${file} evaluates code at run time (a schema compiler?); the CSP forbids it`);
+    process.exit(1);
+  }
+}
+writeFileSync(join(dist, 'bundle-report.json'), JSON.stringify({ firstPage: rows, total }, null, 2));
+console.log('First page downloads:');
+for (const r of rows) console.log(`  ${r.file.padEnd(40)} ${String(r.bytes).padStart(9)} B  ${String(r.gzip).padStart(8)} B gzip`);
+console.log(`  ${'total'.padEnd(40)} ${String(total.bytes).padStart(9)} B  ${String(total.gzip).padStart(8)} B gzip`);

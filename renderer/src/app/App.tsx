@@ -1,0 +1,92 @@
+/** The journey: header, step bar and the current step, driven by the journey machine. */
+import { useMachine } from '@xstate/react';
+import { useCallback, useEffect, useRef } from 'react';
+
+import { FormStep } from '@/features/form/FormStep';
+import { journeyMachine } from '@/features/journey/journey-machine';
+import { PendingStep } from '@/features/shell/PendingStep';
+import { StepBar } from '@/features/shell/StepBar';
+import { Toast } from '@/features/shell/Toast';
+import { text } from '@/shared/copy';
+
+export function App() {
+  const [state, send] = useMachine(journeyMachine, { input: { path: window.location.pathname } });
+  const { view, failure, serverErrors, submissions, viewVersion } = state.context;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const stepId = view?.step.id;
+
+  useEffect(() => {
+    const onPop = () => send({ type: 'page.open', path: window.location.pathname });
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, [send]);
+
+  // A new step: its title names the page, and focus starts at its heading.
+  useEffect(() => {
+    if (!view) return;
+    document.title = `${view.step.title} – ${text(view.copy, 'app.name')}`;
+    if (viewVersion > 1) heading.current?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stepId]);
+
+  const closeToast = useCallback(() => send({ type: 'toast.dismiss' }), [send]);
+  const open = useCallback((path: string) => {
+    window.history.pushState(null, '', path);
+    send({ type: 'page.open', path });
+  }, [send]);
+
+  const copy = view?.copy ?? {};
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to main content
+      </a>
+      <header className="header">
+        <div className="header__inner">
+          <span className="header__brand">pawpath</span>
+          <span className="header__product">{view ? text(copy, 'app.name') : 'Pet insurance quote'}</span>
+        </div>
+      </header>
+      {view && <StepBar items={view.step_bar} label={text(copy, 'stepbar.label')} onOpen={open} />}
+      <main id="main" className="main" tabIndex={-1}>
+        {state.matches('loading') && !view && <p className="loading" role="status">Loading your quote…</p>}
+        {state.matches('failed') && (
+          <div className="failed" role="alert">
+            <h1>An error has occurred</h1>
+            <p>Please refresh the page as something has gone wrong.</p>
+            <button type="button" className="button" onClick={() => send({ type: 'page.retry' })}>
+              Try again
+            </button>
+          </div>
+        )}
+        {view && !state.matches('failed') && (
+          <>
+            <h1 ref={heading} tabIndex={-1} className="page-title">
+              {view.step.title}
+            </h1>
+            {view.step.blocks.map((b) => (
+              <p className="block" role="alert" key={b.id}>
+                {b.message}
+              </p>
+            ))}
+            {view.step.view === 'form' && view.questions ? (
+              <FormStep
+                key={`${view.step.id}:${viewVersion}`}
+                questions={view.questions}
+                copy={copy}
+                serverErrors={serverErrors}
+                submissions={submissions}
+                busy={state.matches('submitting')}
+                submitLabel={text(copy, 'button.next')}
+                onSubmit={(answers) => send({ type: 'step.submit', answers })}
+              />
+            ) : (
+              <PendingStep view={view} />
+            )}
+          </>
+        )}
+      </main>
+      {failure && view && <Toast title={text(copy, 'toast.generic.title')} content={text(copy, 'toast.generic.body')} onClose={closeToast} />}
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * A generic form step: rjsf draws the step's questions from the schema and UI hints the server
+ * sent. Validation before submit runs the precompiled validator of that very schema; field
+ * errors from the server land on the same fields through the same path.
+ */
+import Form from '@rjsf/core';
+import type { IChangeEvent } from '@rjsf/core';
+import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
+import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
+import { useEffect, useMemo, useState } from 'react';
+
+import { validatorsById } from '@/generated/validators';
+import { text } from '@/shared/copy';
+import type { FieldMessage, QuestionsView } from '@/shared/types';
+import { ErrorSummary, focusField } from './ErrorSummary';
+import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
+import { type AjvError, fieldMessages } from './messages';
+import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
+import { ChoiceWidget } from './widgets/ChoiceWidget';
+import { CurrencyWidget } from './widgets/CurrencyWidget';
+import { DatePartsWidget } from './widgets/DatePartsWidget';
+import { HiddenWidget, TextWidget } from './widgets/TextWidget';
+
+const widgets: RegistryWidgetsType = {
+  TextWidget: TextWidget,
+  RadioWidget: ChoiceWidget,
+  radio: ChoiceWidget,
+  yesNo: ChoiceWidget,
+  dateParts: DatePartsWidget,
+  currency: CurrencyWidget,
+  hidden: HiddenWidget,
+  HiddenWidget: HiddenWidget,
+};
+
+const templates = {
+  FieldTemplate,
+  ObjectFieldTemplate,
+  ArrayFieldTemplate,
+  ArrayFieldItemTemplate,
+  ButtonTemplates: { SubmitButton: () => null },
+};
+
+type Answers = Record<string, unknown>;
+type ValidateFn = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+
+/** Runs the step's precompiled validator and turns its errors into one message per field. */
+export function validateAnswers(questions: QuestionsView, answers: Answers, copy: Record<string, string>): FieldMessage[] {
+  const validate = validatorsById[questions.schema.$id]?.[questions.schema.$id] as ValidateFn | undefined;
+  if (!validate) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
+  if (validate(answers)) return [];
+  return fieldMessages(questions.schema, validate.errors ?? [], copy);
+}
+
+export function FormStep({
+  questions,
+  copy,
+  serverErrors,
+  submissions,
+  busy,
+  submitLabel,
+  onSubmit,
+}: {
+  questions: QuestionsView;
+  copy: Record<string, string>;
+  serverErrors: readonly FieldMessage[];
+  submissions: number;
+  busy: boolean;
+  submitLabel: string;
+  onSubmit: (answers: Answers) => void;
+}) {
+  const validator = useMemo(() => {
+    const fns = validatorsById[questions.schema.$id];
+    if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
+    return createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
+  }, [questions.schema]);
+  const [formData, setFormData] = useState<Answers>(questions.answers);
+  const [clientErrors, setClientErrors] = useState<FieldMessage[]>([]);
+  const [attempts, setAttempts] = useState(0);
+  const errors = clientErrors.length > 0 ? clientErrors : serverErrors;
+  const errorMap = useMemo(() => toErrorMap(errors), [errors]);
+
+  // After every failed attempt, whether the browser or the server found the problem, the
+  // first invalid field takes the focus (journey.md §2 Error summary).
+  useEffect(() => {
+    if (errors.length > 0) focusField(errors[0].field);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [attempts, submissions]);
+
+  function submit(answers: Answers) {
+    const found = validateAnswers(questions, answers, copy);
+    setClientErrors(found);
+    setAttempts((n) => n + 1);
+    if (found.length === 0) onSubmit(answers);
+  }
+
+  return (
+    <CopyContext.Provider value={copy}>
+      <FieldErrorsContext.Provider value={errorMap}>
+        <ErrorSummary errors={errors} pets={(formData.pets as Array<Record<string, unknown>>) ?? []} ui={questions.ui} copy={copy} />
+        <Form
+          schema={questions.schema as RJSFSchema}
+          uiSchema={questions.ui}
+          formData={formData}
+          formContext={{ formData }}
+          validator={validator}
+          widgets={widgets}
+          templates={templates}
+          noValidate
+          noHtml5Validate
+          showErrorList={false}
+          onChange={(e: IChangeEvent<Answers>) => setFormData(e.formData ?? {})}
+          onSubmit={(e: IChangeEvent<Answers>) => submit(e.formData ?? {})}
+        >
+          <div className="actions">
+            <button type="submit" className="button" disabled={busy} aria-disabled={busy}>
+              {busy ? text(copy, 'button.saving') : submitLabel}
+            </button>
+          </div>
+        </Form>
+      </FieldErrorsContext.Provider>
+    </CopyContext.Provider>
+  );
+}

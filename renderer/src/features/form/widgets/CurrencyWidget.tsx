@@ -1,0 +1,55 @@
+/**
+ * An amount in pounds with the £ prefix (journey.md §5 pet_cost). The prefix is shown, never
+ * sent; "I didn't pay anything" sets the amount to 0.
+ */
+import type { WidgetProps } from '@rjsf/utils';
+import { useContext } from 'react';
+
+import { text } from '@/shared/copy';
+import { CopyContext, describedBy, useFieldError } from '../field-errors';
+
+export function CurrencyWidget({ id, value, onChange, onBlur, onFocus, options, uiSchema, disabled, readonly }: WidgetProps) {
+  const copy = useContext(CopyContext);
+  const error = useFieldError(id);
+  const hasHelp = typeof uiSchema?.['ui:help'] === 'string';
+  const nothing = value === '0';
+  const nothingKey = typeof options.nothingLabel === 'string' ? options.nothingLabel : undefined;
+  return (
+    <div className="currency">
+      <div className="currency__input">
+        <span className="currency__prefix" aria-hidden="true">
+          £
+        </span>
+        <input
+          id={id}
+          name={id}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          value={typeof value === 'string' ? value : ''}
+          disabled={disabled || readonly || nothing}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(id, Boolean(error), hasHelp)}
+          onChange={(e) => {
+            const v = e.target.value.replace(/^\s*£\s*/, '').trim();
+            onChange(v === '' ? undefined : v);
+          }}
+          onBlur={() => onBlur(id, value)}
+          onFocus={() => onFocus(id, value)}
+        />
+      </div>
+      {nothingKey && (
+        <div className="checkbox">
+          <input
+            type="checkbox"
+            id={`${id}-nothing`}
+            checked={nothing}
+            disabled={disabled || readonly}
+            onChange={(e) => onChange(e.target.checked ? '0' : undefined)}
+          />
+          <label htmlFor={`${id}-nothing`}>{text(copy, nothingKey)}</label>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The API client: JSON over fetch, same-origin cookies. It returns results and never decides
+ * what the customer sees; the journey machine does.
+ */
+import type { FieldMessage, ViewData } from '@/shared/types';
+
+export type ApiResult =
+  | { kind: 'ok'; data: ViewData; outcome?: string }
+  | { kind: 'invalid'; errors: FieldMessage[] }
+  | { kind: 'failed'; status: number; message: string };
+
+const LOCALE = 'en-GB';
+
+async function read(response: Response): Promise<ApiResult> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    return { kind: 'failed', status: response.status, message: 'The server did not answer with JSON.' };
+  }
+  const b = body as { data?: ViewData; outcome?: string; error?: string; errors?: FieldMessage[]; message?: string };
+  if (response.ok && b.data) return { kind: 'ok', data: b.data, outcome: b.outcome };
+  if (response.status === 422 && b.error === 'validation' && Array.isArray(b.errors)) return { kind: 'invalid', errors: b.errors };
+  return { kind: 'failed', status: response.status, message: b.message ?? b.error ?? 'Unknown error' };
+}
+
+/** Loads a page's view data. */
+export async function loadView(path: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
+  const response = await fetcher(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  return read(response);
+}
+
+/** Posts a step's answers with the CSRF token and the locale the shared helper adds (journey.md §7). */
+export async function submitAnswers(
+  url: string,
+  csrf: string,
+  answers: Record<string, unknown>,
+  fetcher: typeof fetch = fetch,
+): Promise<ApiResult> {
+  const response = await fetcher(url, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    credentials: 'same-origin',
+    body: JSON.stringify({ csrf, locale: LOCALE, ...answers }),
+  });
+  return read(response);
+}

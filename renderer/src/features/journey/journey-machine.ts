@@ -1,0 +1,138 @@
+/**
+ * The journey UI machine: loading a page's view data, showing a step, submitting answers,
+ * and failure. The server decides every transition (DESIGN.md principle 2): the machine only
+ * follows the step the server answers with.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+
+import type { FieldMessage, ViewData } from '@/shared/types';
+import { type ApiResult, loadView, submitAnswers } from './api';
+
+export interface JourneyContext {
+  /** The page asked for. */
+  path: string;
+  view: ViewData | null;
+  /** Field errors from the server's last answer, shown on their fields. */
+  serverErrors: FieldMessage[];
+  /** Something other than a field error went wrong: the generic toast. */
+  failure: string | null;
+  /** Counts answers with field errors, so the form can move focus after each one. */
+  submissions: number;
+  /** Counts view data received, so a step's form starts again from the server's answers. */
+  viewVersion: number;
+}
+
+export type JourneyEvent =
+  | { type: 'page.open'; path: string }
+  | { type: 'page.retry' }
+  | { type: 'step.submit'; answers: Record<string, unknown> }
+  | { type: 'toast.dismiss' };
+
+/** The result a finished actor hands to `onDone`. */
+function outputOf(event: unknown): ApiResult | undefined {
+  return (event as { output?: ApiResult }).output;
+}
+
+/**
+ * The step's call; on the first page, while no pet has a product, the norequote=1 variant
+ * (journey.md §4 Pet details, §7).
+ */
+export function submitUrl(view: ViewData): string {
+  const call = view.questions?.submit ?? '';
+  const noProducts = !view.pets.some((pet) => pet.product);
+  const firstPage = view.step.path === view.step_bar[0]?.path;
+  return firstPage && noProducts ? `${call}?norequote=1` : call;
+}
+
+export const journeyMachine = setup({
+  types: {
+    context: {} as JourneyContext,
+    events: {} as JourneyEvent,
+    input: {} as { path: string },
+  },
+  actors: {
+    loadView: fromPromise<ApiResult, { path: string }>(({ input }) => loadView(input.path)),
+    submitAnswers: fromPromise<ApiResult, { url: string; csrf: string; answers: Record<string, unknown> }>(({ input }) =>
+      submitAnswers(input.url, input.csrf, input.answers),
+    ),
+  },
+  guards: {
+    answeredWithView: ({ event }) => outputOf(event)?.kind === 'ok',
+    answeredWithFieldErrors: ({ event }) => outputOf(event)?.kind === 'invalid',
+    canSubmit: ({ context }) => Boolean(context.view?.questions?.submit),
+  },
+  actions: {
+    setPath: assign({ path: ({ event }) => (event.type === 'page.open' ? event.path : '') }),
+    storeView: assign(({ event, context }) => {
+      const result = outputOf(event);
+      return result?.kind === 'ok'
+        ? { view: result.data, path: result.data.step.path, serverErrors: [], failure: null, viewVersion: context.viewVersion + 1 }
+        : {};
+    }),
+    storeFieldErrors: assign(({ event, context }) => {
+      const result = outputOf(event);
+      return result?.kind === 'invalid' ? { serverErrors: result.errors, submissions: context.submissions + 1 } : {};
+    }),
+    storeFailure: assign({
+      failure: ({ event }) => {
+        const output = outputOf(event);
+        return output?.kind === 'failed' ? output.message : 'network';
+      },
+    }),
+    clearFailure: assign({ failure: null }),
+    clearServerErrors: assign({ serverErrors: [] }),
+    /** Shows the step's URL: a new history entry when the step moved, the same one otherwise. */
+    followStep: ({ context }, params: { replace: boolean }) => {
+      const path = context.view?.step.path;
+      if (path && path !== window.location.pathname) {
+        if (params.replace) window.history.replaceState(null, '', path);
+        else window.history.pushState(null, '', path);
+      }
+    },
+  },
+}).createMachine({
+  id: 'journey',
+  initial: 'loading',
+  context: ({ input }) => ({ path: input.path, view: null, serverErrors: [], failure: null, submissions: 0, viewVersion: 0 }),
+  on: {
+    'page.open': { target: '.loading', actions: 'setPath' },
+    'toast.dismiss': { actions: 'clearFailure' },
+  },
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadView',
+        input: ({ context }) => ({ path: context.path }),
+        onDone: [
+          { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: true } }] },
+          { target: 'failed', actions: 'storeFailure' },
+        ],
+        onError: { target: 'failed', actions: 'storeFailure' },
+      },
+    },
+    showing: {
+      on: {
+        'step.submit': { guard: 'canSubmit', target: 'submitting', actions: ['clearServerErrors', 'clearFailure'] },
+      },
+    },
+    submitting: {
+      invoke: {
+        src: 'submitAnswers',
+        input: ({ context, event }) => ({
+          url: context.view ? submitUrl(context.view) : '',
+          csrf: context.view?.csrf ?? '',
+          answers: event.type === 'step.submit' ? event.answers : {},
+        }),
+        onDone: [
+          { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
+          { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeFieldErrors' },
+          { target: 'showing', actions: 'storeFailure' },
+        ],
+        onError: { target: 'showing', actions: 'storeFailure' },
+      },
+    },
+    failed: {
+      on: { 'page.retry': 'loading' },
+    },
+  },
+});

@@ -1,0 +1,21 @@
+/** The generic error toast (journey.md §8): "title: content", closing itself after 5 seconds. */
+import { useEffect } from 'react';
+
+export const TOAST_MS = 5000;
+
+export function Toast({ title, content, onClose }: { title: string; content: string; onClose: () => void }) {
+  useEffect(() => {
+    const timer = window.setTimeout(onClose, TOAST_MS);
+    return () => window.clearTimeout(timer);
+  }, [onClose]);
+  return (
+    <div className="toast toast--error" role="alert">
+      <p>
+        <strong>{title}:</strong> {content}
+      </p>
+      <button type="button" className="toast__close" onClick={onClose} aria-label="Close">
+        ×
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+/** The view data the server sends for a page (GET page URL with Accept: application/json). */
+export interface StepBarItem {
+  number: number;
+  label: string;
+  status: 'current' | 'completed' | 'incomplete';
+  clickable: boolean;
+  path: string;
+}
+
+export interface Block {
+  id: string;
+  message: string | null;
+  field: string | null;
+}
+
+export interface QuestionsView {
+  id: string;
+  schema: Record<string, unknown> & { $id: string };
+  ui: Record<string, unknown>;
+  answers: Record<string, unknown>;
+  submit: string | null;
+}
+
+export interface ViewData {
+  qidu: string;
+  csrf: string;
+  brand: string;
+  channel: string;
+  journey: string;
+  language: string;
+  pets: Array<Record<string, unknown>>;
+  owner: Record<string, unknown>;
+  step: {
+    id: string;
+    path: string;
+    title: string;
+    view: 'form' | 'pending';
+    bar_number: number | null;
+    bar_label: string | null;
+    blocks: Block[];
+  };
+  questions: QuestionsView | null;
+  step_bar: StepBarItem[];
+  copy: Record<string, string>;
+}
+
+export interface FieldMessage {
+  field: string;
+  message: string;
+}
