@@ -7,7 +7,9 @@ export default defineConfig({
   base: '/quote/',
   plugins: [react()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
+  // The first page needs React, rjsf and XState whatever the chunking; its size is measured by
+  // scripts/bundle-report.mjs rather than warned about.
+  build: { outDir: 'dist', sourcemap: true, target: 'es2022', chunkSizeWarningLimit: 700 },
   server: {
     proxy: {
       '/api': 'http://localhost:8080',

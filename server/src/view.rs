@@ -64,7 +64,10 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
             {
                 pets.push(json!({}));
             }
-            let submit = SUBMIT_CALLS.iter().find(|(id, _)| *id == qs.id).map(|(_, call)| *call);
+            let submit = SUBMIT_CALLS
+                .iter()
+                .find(|(id, _)| *id == qs.id)
+                .map(|(_, call)| *call);
             json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(defs, language, &qs.ui), "answers": answers, "submit": submit })
         }
         None => Value::Null,

@@ -8,6 +8,7 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181);
 const dataDir = mkdtempSync(join(tmpdir(), 'pawpath-e2e-'));
 const binary = process.env.PAWPATH_BIN ?? '../target/debug/pawpath';
+const renderer = '../renderer/dist';
 
 export default defineConfig({
   testDir: './e2e',
@@ -37,7 +38,7 @@ export default defineConfig({
       PORT: String(port),
       PAWPATH_DATA_DIR: dataDir,
       PAWPATH_DEFINITIONS: '..',
-      PAWPATH_STATIC_DIR: 'dist',
+      PAWPATH_STATIC_DIR: renderer,
       PAWPATH_LOG_FORMAT: 'pretty',
       DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
     },

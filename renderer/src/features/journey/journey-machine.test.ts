@@ -1,0 +1,122 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+
+import type { ViewData } from '@/shared/types';
+import type { ApiResult } from './api';
+import { journeyMachine, submitUrl } from './journey-machine';
+
+function view(stepId: string, path: string, extra: Partial<ViewData> = {}): ViewData {
+  return {
+    qidu: 'ABCD-EFGH-JKMN',
+    csrf: 'token',
+    brand: 'pos',
+    channel: 'direct',
+    journey: 'direct',
+    language: 'en-GB',
+    pets: [],
+    owner: {},
+    step: { id: stepId, path, title: stepId, view: 'form', bar_number: 1, bar_label: 'Your pets', blocks: [] },
+    questions: { id: 'pet_details', schema: { $id: 'pawpath:questions/pet_details' }, ui: {}, answers: {}, submit: '/api/petdetails' },
+    step_bar: [{ number: 1, label: 'Your pets', status: 'current', clickable: false, path: '/quote' }],
+    copy: {},
+    ...extra,
+  };
+}
+
+function start(load: (path: string) => Promise<ApiResult>, submit?: (input: { url: string; csrf: string; answers: Record<string, unknown> }) => Promise<ApiResult>) {
+  const followStep = vi.fn();
+  const machine = journeyMachine.provide({
+    actors: {
+      loadView: fromPromise(({ input }: { input: { path: string } }) => load(input.path)),
+      submitAnswers: fromPromise(({ input }: { input: { url: string; csrf: string; answers: Record<string, unknown> } }) =>
+        submit ? submit(input) : Promise.reject(new Error('no submit expected')),
+      ),
+    },
+    actions: { followStep: (_, params) => followStep(params) },
+  });
+  const actor = createActor(machine, { input: { path: '/quote' } });
+  actor.start();
+  return { actor, followStep };
+}
+
+describe('journey machine', () => {
+  it('loads the page it was opened on and shows the step the server names', async () => {
+    const load = vi.fn(async () => ({ kind: 'ok', data: view('pet_details', '/quote') }) as ApiResult);
+    const { actor, followStep } = start(load);
+    expect(actor.getSnapshot().value).toBe('loading');
+    await waitFor(actor, (s) => s.matches('showing'));
+    expect(load).toHaveBeenCalledWith('/quote');
+    expect(actor.getSnapshot().context.view?.step.id).toBe('pet_details');
+    expect(followStep).toHaveBeenCalledWith({ replace: true });
+  });
+
+  it('submits answers with the csrf token and follows the server to the next step', async () => {
+    const submit = vi.fn(async () => ({ kind: 'ok', data: view('your_details', '/quote/your-details'), outcome: 'moved' }) as ApiResult);
+    const { actor, followStep } = start(async () => ({ kind: 'ok', data: view('pet_details', '/quote') }), submit);
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'step.submit', answers: { pets: [{ pet_name: 'Rex' }] } });
+    expect(actor.getSnapshot().value).toBe('submitting');
+    await waitFor(actor, (s) => s.matches('showing') && s.context.view?.step.id === 'your_details');
+    expect(submit).toHaveBeenCalledWith({ url: '/api/petdetails?norequote=1', csrf: 'token', answers: { pets: [{ pet_name: 'Rex' }] } });
+    expect(followStep).toHaveBeenLastCalledWith({ replace: false });
+    expect(actor.getSnapshot().context.viewVersion).toBe(2);
+  });
+
+  it('keeps the step and stores the field errors when the server refuses the answers', async () => {
+    const errors = [{ field: 'pets[0].pet_name', message: "Your pet's name cannot contain special characters" }];
+    const { actor } = start(async () => ({ kind: 'ok', data: view('pet_details', '/quote') }), async () => ({ kind: 'invalid', errors }));
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'step.submit', answers: {} });
+    await waitFor(actor, (s) => s.matches('showing') && s.context.submissions === 1);
+    expect(actor.getSnapshot().context.serverErrors).toEqual(errors);
+    expect(actor.getSnapshot().context.view?.step.id).toBe('pet_details');
+    expect(actor.getSnapshot().context.viewVersion).toBe(1);
+  });
+
+  it('shows the generic failure when a submission fails, and keeps the step', async () => {
+    const { actor } = start(async () => ({ kind: 'ok', data: view('pet_details', '/quote') }), async () => Promise.reject(new TypeError('network down')));
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'step.submit', answers: {} });
+    await waitFor(actor, (s) => s.matches('showing') && s.context.failure !== null);
+    actor.send({ type: 'toast.dismiss' });
+    expect(actor.getSnapshot().context.failure).toBeNull();
+  });
+
+  it('fails a page load it cannot read and tries again when asked', async () => {
+    let calls = 0;
+    const { actor } = start(async () => (++calls === 1 ? { kind: 'failed', status: 500, message: 'internal' } : { kind: 'ok', data: view('pet_details', '/quote') }));
+    await waitFor(actor, (s) => s.matches('failed'));
+    expect(actor.getSnapshot().context.failure).toBe('internal');
+    actor.send({ type: 'page.retry' });
+    await waitFor(actor, (s) => s.matches('showing'));
+    expect(calls).toBe(2);
+  });
+
+  it('does not submit a step that has no questions', async () => {
+    const pending = view('your_details', '/quote/your-details', { questions: null });
+    const { actor } = start(async () => ({ kind: 'ok', data: pending }));
+    await waitFor(actor, (s) => s.matches('showing'));
+    expect(actor.getSnapshot().can({ type: 'step.submit', answers: {} })).toBe(false);
+  });
+
+  it('opens another page through the server', async () => {
+    const load = vi.fn(async (path: string) => ({ kind: 'ok', data: view(path === '/quote' ? 'pet_details' : 'your_details', path) }) as ApiResult);
+    const { actor } = start(load);
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'page.open', path: '/quote/your-details' });
+    await waitFor(actor, (s) => s.matches('showing') && s.context.view?.step.id === 'your_details');
+    expect(load).toHaveBeenLastCalledWith('/quote/your-details');
+  });
+});
+
+describe('submitUrl (journey.md §4 Pet details: norequote=1 on the first page with no products)', () => {
+  it('adds norequote=1 on the first page while no pet has a product', () => {
+    expect(submitUrl(view('pet_details', '/quote'))).toBe('/api/petdetails?norequote=1');
+  });
+  it('re-quotes once a pet has a product', () => {
+    expect(submitUrl(view('pet_details', '/quote', { pets: [{ product: { Code: 'LT04000' } }] }))).toBe('/api/petdetails');
+  });
+  it('re-quotes from any other page', () => {
+    expect(submitUrl(view('review', '/quote/review'))).toBe('/api/petdetails');
+  });
+});

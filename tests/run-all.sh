@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Every test pawpath has, in the order that fails fastest: Rust (SQLite, then PostgreSQL when
+# one is reachable), the renderer's type check and Vitest, the build with its bundle report,
+# then the browser tests in Debian's Chromium against the real binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# Everything printed is also kept, to add up the runners' counts at the end.
+log=$(mktemp)
+exec > >(tee "$log") 2>&1
+
+summary() {
+  local plain passed failed
+  plain=$(sed 's/\x1b\[[0-9;]*m//g' "$log")
+  passed=$( { grep -oE '^test result: [a-zA-Z]+\. [0-9]+ passed' <<<"$plain" | grep -oE '[0-9]+ passed' || true;
+              grep -oE '^ +Tests +[0-9]+ passed' <<<"$plain" | grep -oE '[0-9]+ passed' || true;
+              grep -oE '^ +[0-9]+ passed \(' <<<"$plain" | grep -oE '[0-9]+ passed' || true; } | awk '{s+=$1} END {print s+0}')
+  failed=$( { grep -oE '^test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' <<<"$plain" | grep -oE '[0-9]+ failed' || true;
+              grep -oE '^ +Tests +.*[0-9]+ failed' <<<"$plain" | grep -oE '[0-9]+ failed' || true;
+              grep -oE '^ +[0-9]+ failed$' <<<"$plain" | grep -oE '[0-9]+ failed' || true; } | awk '{s+=$1} END {print s+0}')
+  echo
+  echo "${passed} passed, ${failed} failed"
+}
+trap summary EXIT
+
+step "Installing what a fresh machine lacks"
+if [ ! -x /usr/bin/chromium ]; then
+  # Debian's Chromium: no test tool may download a browser of its own.
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: run 'sudo apt-get install chromium' (Debian's package) and try again." >&2
+    exit 1
+  fi
+fi
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+(cd renderer && npm ci --no-audit --no-fund --loglevel=error)
+(cd tests && npm ci --no-audit --no-fund --loglevel=error)
+
+step "Rust: format and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "Rust tests on SQLite"
+PAWPATH_TEST_DATABASE=sqlite cargo test --workspace
+
+postgres_url=""
+if [[ "${DATABASE_URL:-}" == postgres* ]]; then
+  postgres_url="$DATABASE_URL"
+elif command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; then
+  postgres_url="postgres://postgres@127.0.0.1:5432/postgres"
+fi
+if [ -n "$postgres_url" ]; then
+  step "Rust server tests on PostgreSQL"
+  PAWPATH_TEST_DATABASE="$postgres_url" cargo test -p pawpath-server --tests
+  # Each test made its own database; drop them.
+  if command -v psql >/dev/null; then
+    psql "$postgres_url" -Atqc "select datname from pg_database where datname like 'pawpath_test_%'" |
+      while read -r db; do psql "$postgres_url" -qc "drop database if exists \"$db\"" >/dev/null; done
+  fi
+else
+  step "PostgreSQL not reachable (127.0.0.1:5432 or DATABASE_URL): its run is skipped"
+fi
+
+step "Renderer: type check and Vitest"
+(cd renderer && npm run --silent typecheck && npm test --silent)
+
+step "Renderer build and bundle report"
+(cd renderer && npm run --silent build)
+
+step "Browser tests (Playwright, Debian's Chromium, axe-core)"
+cargo build -p pawpath-server --bin pawpath --quiet
+(cd tests && npx playwright test)
