@@ -347,6 +347,23 @@ fn lint_question_set(
                         key: key.to_owned(),
                     });
                 }
+                // Widget options whose name ends in "Label" are copy keys too (the currency
+                // widget's nothingLabel, for example).
+                if k == "ui:options"
+                    && let Value::Object(options) = v
+                {
+                    for (name, value) in options {
+                        if name.ends_with("Label")
+                            && let Some(key) = value.as_str()
+                        {
+                            copy_refs.push(CopyRef {
+                                file: file.clone(),
+                                path: format!("{path}/ui:options/{name}"),
+                                key: key.to_owned(),
+                            });
+                        }
+                    }
+                }
                 if k == "ui:enumNames"
                     && let Value::Array(items) = v
                 {

@@ -602,3 +602,40 @@ async fn every_event_leaves_a_transition_record() {
         ]
     );
 }
+
+#[tokio::test]
+async fn the_html_shell_carries_the_language_and_its_copy_without_inline_code() {
+    let app = spawn_app().await;
+    let r = app
+        .client
+        .get(format!("{}/quote/your-details", app.base))
+        .header("Accept", "text/html")
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status(), 200);
+    assert!(
+        r.headers()["content-type"]
+            .to_str()
+            .expect("type")
+            .starts_with("text/html")
+    );
+    let html = r.text().await.expect("html");
+    assert!(html.contains(r#"<html lang="en-GB">"#), "{html}");
+    assert!(
+        html.contains("<title>Pet insurance quote</title>"),
+        "{html}"
+    );
+    let start = html
+        .find(r#"<script id="pawpath-boot" type="application/json">"#)
+        .unwrap_or_else(|| panic!("no boot block in {html}"));
+    let json_start = html[start..].find('>').expect(">") + start + 1;
+    let json_end = html[json_start..].find("</script>").expect("end") + json_start;
+    let boot: Value = serde_json::from_str(&html[json_start..json_end]).expect("boot is JSON");
+    assert_eq!(boot["language"], "en-GB");
+    assert_eq!(
+        boot["copy"]["form.error_summary"],
+        "Please Check the following fields:"
+    );
+    assert!(!html.contains("{{"), "every placeholder is filled");
+}

@@ -103,3 +103,13 @@ test('a rule only the server can check lands on its field', async ({ page }, tes
   await screenshot(page, testInfo, '05-server-field-error');
   expect(problems().filter((p) => !p.includes('422'))).toEqual([]);
 });
+
+test('an unknown page says so, in the catalogue\'s words, and leads back to the quote', async ({ page }, testInfo) => {
+  await page.goto('/quote/no-such-page');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, '06-not-found');
+  await page.getByRole('link', { name: 'Go to the start of your quote' }).click();
+  await expect(page).toHaveURL(/\/quote$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
+});

@@ -1,17 +1,19 @@
 /** The journey: header, step bar and the current step, driven by the journey machine. */
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 
 import { FormStep } from '@/features/form/FormStep';
 import { journeyMachine } from '@/features/journey/journey-machine';
 import { PendingStep } from '@/features/shell/PendingStep';
 import { StepBar } from '@/features/shell/StepBar';
 import { Toast } from '@/features/shell/Toast';
+import { readBoot } from '@/shared/boot';
 import { text } from '@/shared/copy';
 
 export function App() {
   const [state, send] = useMachine(journeyMachine, { input: { path: window.location.pathname } });
-  const { view, failure, serverErrors, submissions, viewVersion } = state.context;
+  const { view, failure, failureStatus, serverErrors, submissions, viewVersion } = state.context;
+  const boot = useMemo(() => readBoot(), []);
   const heading = useRef<HTMLHeadingElement>(null);
   const stepId = view?.step.id;
 
@@ -35,27 +37,42 @@ export function App() {
     send({ type: 'page.open', path });
   }, [send]);
 
-  const copy = view?.copy ?? {};
+  const copy = view?.copy ?? boot.copy;
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to main content
+        {text(copy, 'app.skip_link')}
       </a>
       <header className="header">
         <div className="header__inner">
-          <span className="header__brand">pawpath</span>
-          <span className="header__product">{view ? text(copy, 'app.name') : 'Pet insurance quote'}</span>
+          <span className="header__brand">{text(copy, 'app.brand')}</span>
+          <span className="header__product">{text(copy, 'app.name')}</span>
         </div>
       </header>
-      {view && <StepBar items={view.step_bar} label={text(copy, 'stepbar.label')} onOpen={open} />}
+      {view && !state.matches('failed') && <StepBar items={view.step_bar} copy={copy} onOpen={open} />}
       <main id="main" className="main" tabIndex={-1}>
-        {state.matches('loading') && !view && <p className="loading" role="status">Loading your quote…</p>}
-        {state.matches('failed') && (
+        {state.matches('loading') && !view && (
+          <p className="loading" role="status">
+            {text(copy, 'page.loading')}
+          </p>
+        )}
+        {state.matches('failed') && failureStatus === 404 && (
+          <div className="failed">
+            <h1 className="page-title">{text(copy, 'page.not_found.title')}</h1>
+            <p>{text(copy, 'page.not_found.body')}</p>
+            <p>
+              <a href="/quote" onClick={(e) => { e.preventDefault(); open('/quote'); }}>
+                {text(copy, 'button.start_quote')}
+              </a>
+            </p>
+          </div>
+        )}
+        {state.matches('failed') && failureStatus !== 404 && (
           <div className="failed" role="alert">
-            <h1>An error has occurred</h1>
-            <p>Please refresh the page as something has gone wrong.</p>
+            <h1 className="page-title">{text(copy, 'toast.generic.title')}</h1>
+            <p>{text(copy, 'toast.generic.body')}</p>
             <button type="button" className="button" onClick={() => send({ type: 'page.retry' })}>
-              Try again
+              {text(copy, 'button.try_again')}
             </button>
           </div>
         )}
@@ -86,7 +103,9 @@ export function App() {
           </>
         )}
       </main>
-      {failure && view && <Toast title={text(copy, 'toast.generic.title')} content={text(copy, 'toast.generic.body')} onClose={closeToast} />}
+      {failure && view && !state.matches('failed') && (
+        <Toast title={text(copy, 'toast.generic.title')} content={text(copy, 'toast.generic.body')} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />
+      )}
     </>
   );
 }

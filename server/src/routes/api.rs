@@ -109,6 +109,7 @@ async fn submit(
         channel: &quote.channel,
         duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
     };
+    let duration_us = meta.duration_us;
     state
         .store
         .record(
@@ -118,6 +119,17 @@ async fn submit(
             meta,
         )
         .await?;
+    tracing::info!(
+        quote = %quote.id,
+        journey = %result.record.journey,
+        event = %result.record.event,
+        from = %result.record.from,
+        to = %result.record.to,
+        outcome = result.record.outcome.as_str(),
+        field_errors = result.record.field_errors.len(),
+        duration_us,
+        "transition"
+    );
 
     match result.record.outcome {
         Outcome::Invalid => {

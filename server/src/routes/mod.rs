@@ -11,7 +11,8 @@ use axum::http::{HeaderName, HeaderValue, header};
 use axum::routing::{get, post};
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
+use tracing::Level;
 
 use crate::AppState;
 
@@ -37,7 +38,12 @@ pub fn router(state: AppState) -> Router {
         .route("/api/petdetails", post(api::pet_details))
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(TraceLayer::new_for_http())
+        .layer(
+            // One line per request at INFO: method, path, status, latency. No bodies, no cookies.
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        )
         .layer(header(
             header::CONTENT_SECURITY_POLICY,
             CONTENT_SECURITY_POLICY,

@@ -102,26 +102,44 @@ pub(super) async fn page(
     Ok(response)
 }
 
-/// The renderer's index.html.
+/// The renderer's index.html, rendered through minijinja (autoescaped) with the language and
+/// its copy, so the page can speak before its first call.
 async fn shell(state: &AppState) -> Response {
     let path = state.config.static_dir.join("index.html");
-    match tokio::fs::read_to_string(&path).await {
-        Ok(html) => (
-            [
-                (CONTENT_TYPE, "text/html; charset=utf-8"),
-                (CACHE_CONTROL, "no-cache"),
-            ],
-            html,
-        )
-            .into_response(),
+    let html = match tokio::fs::read_to_string(&path).await {
+        Ok(html) => html,
         Err(e) => {
             tracing::error!(path = %path.display(), error = %e, "renderer shell missing");
-            (
+            return (
                 StatusCode::SERVICE_UNAVAILABLE,
                 [(CONTENT_TYPE, "text/plain; charset=utf-8")],
                 "The pages are not built yet: run `make build` (renderer/dist/index.html is missing).",
             )
-                .into_response()
+                .into_response();
         }
+    };
+    let copy = state.defs.catalogue(LANGUAGE).cloned().unwrap_or_default();
+    let text = |key: &str| copy.get(key).cloned().unwrap_or_else(|| key.to_owned());
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    let rendered = env.render_str(
+        &html,
+        minijinja::context! {
+            language => LANGUAGE,
+            title => text("app.name"),
+            no_script => text("app.no_script"),
+            boot => minijinja::context! { language => LANGUAGE, copy => &copy },
+        },
+    );
+    match rendered {
+        Ok(page) => (
+            [
+                (CONTENT_TYPE, "text/html; charset=utf-8"),
+                (CACHE_CONTROL, "no-cache"),
+            ],
+            page,
+        )
+            .into_response(),
+        Err(e) => AppError::Internal(format!("rendering {}: {e}", path.display())).into_response(),
     }
 }

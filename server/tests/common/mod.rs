@@ -57,6 +57,19 @@ async fn fresh_database(data_dir: &Path) -> String {
     }
 }
 
+/// A static folder holding the renderer's own index.html template (the built one may not exist
+/// yet when the Rust tests run).
+fn static_dir(data_dir: &Path) -> PathBuf {
+    let dir = data_dir.join("static");
+    std::fs::create_dir_all(&dir).expect("static dir");
+    std::fs::copy(
+        repo_root().join("renderer/index.html"),
+        dir.join("index.html"),
+    )
+    .expect("copy index.html");
+    dir
+}
+
 pub fn config_for(data_dir: &Path, database_url: &str, definitions_root: &Path) -> Config {
     let vars = [
         ("PORT", "0".to_owned()),
@@ -68,7 +81,7 @@ pub fn config_for(data_dir: &Path, database_url: &str, definitions_root: &Path) 
         ),
         (
             "PAWPATH_STATIC_DIR",
-            repo_root().join("renderer/dist").display().to_string(),
+            static_dir(data_dir).display().to_string(),
         ),
     ];
     Config::from_lookup(|k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()))

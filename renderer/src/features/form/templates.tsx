@@ -15,6 +15,7 @@ const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts']);
 export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawHelp, hidden, uiSchema, schema, fieldPathId } = props;
   const error = useFieldError(id);
+  const copy = useContext(CopyContext);
   if (hidden || uiSchema?.['ui:widget'] === 'hidden') return <div hidden>{children}</div>;
   if (schema.type === 'object' || schema.type === 'array') return children;
   const widget = String(uiSchema?.['ui:widget'] ?? '');
@@ -33,7 +34,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
       )}
       {!grouped && error && (
         <p className="field__error" id={`${id}__error`}>
-          <span className="visually-hidden">Error: </span>
+          <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
           {error}
         </p>
       )}
@@ -45,6 +46,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
 /** The legend, hint and error of a widget that is a group of controls. */
 export function GroupHead({ id, label, help }: { id: string; label: string; help?: string }) {
   const error = useFieldError(id);
+  const copy = useContext(CopyContext);
   return (
     <>
       <legend className="field__label">{label}</legend>
@@ -55,7 +57,7 @@ export function GroupHead({ id, label, help }: { id: string; label: string; help
       )}
       {error && (
         <p className="field__error" id={`${id}__error`}>
-          <span className="visually-hidden">Error: </span>
+          <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
           {error}
         </p>
       )}

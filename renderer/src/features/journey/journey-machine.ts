@@ -16,6 +16,8 @@ export interface JourneyContext {
   serverErrors: FieldMessage[];
   /** Something other than a field error went wrong: the generic toast. */
   failure: string | null;
+  /** The HTTP status of that failure, when there was an answer (404: no such page). */
+  failureStatus: number | null;
   /** Counts answers with field errors, so the form can move focus after each one. */
   submissions: number;
   /** Counts view data received, so a step's form starts again from the server's answers. */
@@ -66,20 +68,20 @@ export const journeyMachine = setup({
     storeView: assign(({ event, context }) => {
       const result = outputOf(event);
       return result?.kind === 'ok'
-        ? { view: result.data, path: result.data.step.path, serverErrors: [], failure: null, viewVersion: context.viewVersion + 1 }
+        ? { view: result.data, path: result.data.step.path, serverErrors: [], failure: null, failureStatus: null, viewVersion: context.viewVersion + 1 }
         : {};
     }),
     storeFieldErrors: assign(({ event, context }) => {
       const result = outputOf(event);
       return result?.kind === 'invalid' ? { serverErrors: result.errors, submissions: context.submissions + 1 } : {};
     }),
-    storeFailure: assign({
-      failure: ({ event }) => {
-        const output = outputOf(event);
-        return output?.kind === 'failed' ? output.message : 'network';
-      },
+    storeFailure: assign(({ event }) => {
+      const output = outputOf(event);
+      return output?.kind === 'failed'
+        ? { failure: output.message, failureStatus: output.status }
+        : { failure: 'network', failureStatus: null };
     }),
-    clearFailure: assign({ failure: null }),
+    clearFailure: assign({ failure: null, failureStatus: null }),
     clearServerErrors: assign({ serverErrors: [] }),
     /** Shows the step's URL: a new history entry when the step moved, the same one otherwise. */
     followStep: ({ context }, params: { replace: boolean }) => {
@@ -93,7 +95,7 @@ export const journeyMachine = setup({
 }).createMachine({
   id: 'journey',
   initial: 'loading',
-  context: ({ input }) => ({ path: input.path, view: null, serverErrors: [], failure: null, submissions: 0, viewVersion: 0 }),
+  context: ({ input }) => ({ path: input.path, view: null, serverErrors: [], failure: null, failureStatus: null, submissions: 0, viewVersion: 0 }),
   on: {
     'page.open': { target: '.loading', actions: 'setPath' },
     'toast.dismiss': { actions: 'clearFailure' },

@@ -1,9 +1,10 @@
 /** The step bar (journey.md §2): numbered steps with their status; earlier steps are links. */
+import { text } from '@/shared/copy';
 import type { StepBarItem } from '@/shared/types';
 
-export function StepBar({ items, label, onOpen }: { items: StepBarItem[]; label: string; onOpen: (path: string) => void }) {
+export function StepBar({ items, copy, onOpen }: { items: StepBarItem[]; copy: Record<string, string>; onOpen: (path: string) => void }) {
   return (
-    <nav className="step-bar" aria-label={label}>
+    <nav className="step-bar" aria-label={text(copy, 'stepbar.label')}>
       <ol className="step-bar__list">
         {items.map((item) => {
           const content = (
@@ -12,9 +13,9 @@ export function StepBar({ items, label, onOpen }: { items: StepBarItem[]; label:
                 {item.status === 'completed' ? '✓' : item.number}
               </span>
               <span className="step-bar__label">
-                <span className="visually-hidden">Step {item.number}: </span>
+                <span className="visually-hidden">{text(copy, 'stepbar.step', { number: String(item.number) })} </span>
                 {item.label}
-                {item.status === 'completed' && <span className="visually-hidden"> (completed)</span>}
+                {item.status === 'completed' && <span className="visually-hidden"> {text(copy, 'stepbar.completed')}</span>}
               </span>
             </>
           );

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 
 export const TOAST_MS = 5000;
 
-export function Toast({ title, content, onClose }: { title: string; content: string; onClose: () => void }) {
+export function Toast({ title, content, closeLabel, onClose }: { title: string; content: string; closeLabel: string; onClose: () => void }) {
   useEffect(() => {
     const timer = window.setTimeout(onClose, TOAST_MS);
     return () => window.clearTimeout(timer);
@@ -13,7 +13,7 @@ export function Toast({ title, content, onClose }: { title: string; content: str
       <p>
         <strong>{title}:</strong> {content}
       </p>
-      <button type="button" className="toast__close" onClick={onClose} aria-label="Close">
+      <button type="button" className="toast__close" onClick={onClose} aria-label={closeLabel}>
         ×
       </button>
     </div>

@@ -1,0 +1,19 @@
+/**
+ * What pawpath writes into the page before any call: the language and its copy, so that even a
+ * failed first load speaks from the catalogue. Absent (for example under Vite's dev server), the
+ * page falls back to the copy keys themselves.
+ */
+export interface Boot {
+  language: string;
+  copy: Record<string, string>;
+}
+
+export function readBoot(doc: Document = document): Boot {
+  const text = doc.getElementById('pawpath-boot')?.textContent ?? '';
+  try {
+    const parsed = JSON.parse(text) as Partial<Boot>;
+    return { language: parsed.language ?? 'en-GB', copy: parsed.copy ?? {} };
+  } catch {
+    return { language: 'en-GB', copy: {} };
+  }
+}
