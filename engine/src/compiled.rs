@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::definitions::{self, Journey, Loader, QuestionSet, RawDefinitions};
+use crate::definitions::{
+    self, Breed, BreedFile, Journey, Loader, QuestionSet, RawDefinitions, Species,
+};
 use crate::error::{DefinitionError, DefinitionErrors};
 use crate::lint;
 use crate::rules::{self, CompiledSchema, FieldError};
@@ -15,6 +17,7 @@ pub struct Definitions {
     guards: BTreeMap<String, jsonschema::Validator>,
     questions: BTreeMap<String, CompiledSchema>,
     copy: BTreeMap<String, BTreeMap<String, String>>,
+    breeds: BTreeMap<String, Breed>,
 }
 
 impl std::fmt::Debug for Definitions {
@@ -72,12 +75,24 @@ impl Definitions {
             .iter()
             .map(|c| (c.value.language.clone(), c.value.messages.clone()))
             .collect();
+        let breeds = raw
+            .breeds
+            .iter()
+            .flat_map(|f| {
+                f.value
+                    .lists()
+                    .into_iter()
+                    .flat_map(|(_, list)| list.iter().cloned())
+            })
+            .map(|b| (b.id.clone(), b))
+            .collect();
         if errors.is_empty() {
             Ok(Self {
                 raw,
                 guards,
                 questions,
                 copy,
+                breeds,
             })
         } else {
             Err(DefinitionErrors(errors))
@@ -118,6 +133,20 @@ impl Definitions {
             .get(name)
             .map(|v| v.is_valid(document))
             .ok_or_else(|| UnknownGuard(name.to_owned()))
+    }
+
+    /// A breed by id.
+    pub fn breed(&self, id: &str) -> Option<&Breed> {
+        self.breeds.get(id)
+    }
+
+    /// The breed list file of a species (dogs in three lists, cats and rabbits in one).
+    pub fn breed_file(&self, species: Species) -> Option<&BreedFile> {
+        self.raw
+            .breeds
+            .iter()
+            .map(|f| &f.value)
+            .find(|f| f.species == species)
     }
 
     pub fn languages(&self) -> impl Iterator<Item = &str> {

@@ -168,6 +168,109 @@ pub struct CopyCatalogue {
     pub messages: BTreeMap<String, String>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Species {
+    Dog,
+    Cat,
+    Rabbit,
+}
+
+impl Species {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Species::Dog => "dog",
+            Species::Cat => "cat",
+            Species::Rabbit => "rabbit",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "dog" => Some(Species::Dog),
+            "cat" => Some(Species::Cat),
+            "rabbit" => Some(Species::Rabbit),
+            _ => None,
+        }
+    }
+
+    /// The letter every breed id of the species starts with.
+    pub fn id_prefix(self) -> char {
+        match self {
+            Species::Dog => 'D',
+            Species::Cat => 'C',
+            Species::Rabbit => 'R',
+        }
+    }
+}
+
+/// One breed with the insurer's fields (journey.md §3 Breed data).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Breed {
+    pub id: String,
+    pub desc: String,
+    pub active: bool,
+    pub species: Species,
+    pub category: String,
+    pub exclude: bool,
+    pub exclude_tpl: bool,
+    pub at_risk: bool,
+    pub high_risk: bool,
+    pub breed_type: String,
+    pub select: bool,
+    pub min_age_wks: u32,
+    pub max_age_mths: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+}
+
+/// The breed list of one species: dogs in three lists, cats and rabbits in one.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BreedFile {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub species: Species,
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breeds: Option<Vec<Breed>>,
+    #[serde(default, rename = "breedData", skip_serializing_if = "Option::is_none")]
+    pub breed_data: Option<Vec<Breed>>,
+    #[serde(
+        default,
+        rename = "crossbreedData",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub crossbreed_data: Option<Vec<Breed>>,
+    #[serde(
+        default,
+        rename = "mongrelData",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mongrel_data: Option<Vec<Breed>>,
+}
+
+impl BreedFile {
+    /// Every breed of the file with the JSON pointer of its list.
+    pub fn lists(&self) -> Vec<(&'static str, &[Breed])> {
+        let mut out = Vec::new();
+        for (name, list) in [
+            ("/breeds", &self.breeds),
+            ("/breedData", &self.breed_data),
+            ("/crossbreedData", &self.crossbreed_data),
+            ("/mongrelData", &self.mongrel_data),
+        ] {
+            if let Some(list) = list {
+                out.push((name, list.as_slice()));
+            }
+        }
+        out
+    }
+}
+
 /// A definition together with the file it came from, so later checks can name it.
 #[derive(Debug, Clone)]
 pub struct Sourced<T> {
@@ -184,6 +287,7 @@ pub struct RawDefinitions {
     pub guards: Vec<Sourced<GuardFile>>,
     pub question_sets: Vec<Sourced<QuestionSet>>,
     pub copy: Vec<Sourced<CopyCatalogue>>,
+    pub breeds: Vec<Sourced<BreedFile>>,
     /// A digest of every file's name and bytes: the definition version quotes record.
     pub version: String,
 }
@@ -194,7 +298,8 @@ pub trait Loader {
     fn files(&self) -> Result<Vec<(String, String)>, DefinitionErrors>;
 }
 
-/// Reads `journeys/*.json`, `questions/*.json` and `questions/copy/*.json` under a root folder.
+/// Reads `journeys/*.json`, `questions/*.json`, `questions/copy/*.json` and
+/// `questions/breeds/*.json` under a root folder.
 #[derive(Debug, Clone)]
 pub struct FsLoader {
     pub root: PathBuf,
@@ -206,7 +311,12 @@ impl FsLoader {
     }
 }
 
-const DEFINITION_FOLDERS: [&str; 3] = ["journeys", "questions", "questions/copy"];
+const DEFINITION_FOLDERS: [&str; 4] = [
+    "journeys",
+    "questions",
+    "questions/copy",
+    "questions/breeds",
+];
 
 impl Loader for FsLoader {
     fn files(&self) -> Result<Vec<(String, String)>, DefinitionErrors> {
@@ -277,12 +387,14 @@ enum Kind {
     Guards,
     QuestionSet,
     Copy,
+    Breeds,
 }
 
 const JOURNEY_SCHEMA: &str = include_str!("../../journeys/schemas/journey.schema.json");
 const GUARDS_SCHEMA: &str = include_str!("../../journeys/schemas/guards.schema.json");
 const QUESTION_SET_SCHEMA: &str = include_str!("../../questions/schemas/question-set.schema.json");
 const COPY_SCHEMA: &str = include_str!("../../questions/schemas/copy.schema.json");
+const BREEDS_SCHEMA: &str = include_str!("../../questions/schemas/breeds.schema.json");
 
 impl Kind {
     fn from_schema_ref(schema_ref: &str) -> Option<Self> {
@@ -292,6 +404,7 @@ impl Kind {
             "guards.schema.json" => Some(Kind::Guards),
             "question-set.schema.json" => Some(Kind::QuestionSet),
             "copy.schema.json" => Some(Kind::Copy),
+            "breeds.schema.json" => Some(Kind::Breeds),
             _ => None,
         }
     }
@@ -302,6 +415,7 @@ impl Kind {
             Kind::Guards => GUARDS_SCHEMA,
             Kind::QuestionSet => QUESTION_SET_SCHEMA,
             Kind::Copy => COPY_SCHEMA,
+            Kind::Breeds => BREEDS_SCHEMA,
         }
     }
 }
@@ -385,6 +499,13 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
                     raw,
                 })
             }),
+            Kind::Breeds => parse(file, &raw).map(|v| {
+                defs.breeds.push(Sourced {
+                    file: file.clone(),
+                    value: v,
+                    raw,
+                })
+            }),
         };
         if let Err(e) = result {
             errors.push(e);
@@ -443,20 +564,25 @@ struct MetaValidators {
 
 impl MetaValidators {
     fn new() -> Self {
-        let compiled = [Kind::Journey, Kind::Guards, Kind::QuestionSet, Kind::Copy]
-            .into_iter()
-            .map(|kind| {
-                // The meta-schemas are part of the source tree and covered by tests; a broken one
-                // is a build defect, not bad input.
-                #[expect(clippy::expect_used, reason = "built-in schemas are tested")]
-                let schema: Value =
-                    serde_json::from_str(kind.meta_schema()).expect("built-in schema is JSON");
-                #[expect(clippy::expect_used, reason = "built-in schemas are tested")]
-                let validator =
-                    jsonschema::validator_for(&schema).expect("built-in schema compiles");
-                (kind, validator)
-            })
-            .collect();
+        let compiled = [
+            Kind::Journey,
+            Kind::Guards,
+            Kind::QuestionSet,
+            Kind::Copy,
+            Kind::Breeds,
+        ]
+        .into_iter()
+        .map(|kind| {
+            // The meta-schemas are part of the source tree and covered by tests; a broken one
+            // is a build defect, not bad input.
+            #[expect(clippy::expect_used, reason = "built-in schemas are tested")]
+            let schema: Value =
+                serde_json::from_str(kind.meta_schema()).expect("built-in schema is JSON");
+            #[expect(clippy::expect_used, reason = "built-in schemas are tested")]
+            let validator = jsonschema::validator_for(&schema).expect("built-in schema compiles");
+            (kind, validator)
+        })
+        .collect();
         Self { compiled }
     }
 
@@ -488,6 +614,6 @@ mod tests {
     #[test]
     fn built_in_meta_schemas_compile() {
         let v = MetaValidators::new();
-        assert_eq!(v.compiled.len(), 4);
+        assert_eq!(v.compiled.len(), 5);
     }
 }

@@ -57,6 +57,23 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
             }
         }
     }
+    let breed_ids = lint_breeds(defs, &mut errors);
+    for qs in &defs.question_sets {
+        // A breed id a question offers (a mongrel size, a cat or rabbit type) must exist.
+        walk(&qs.value.schema, "/schema", &mut |path, value| {
+            if let Some(id) = value.as_str()
+                && path.contains("/enum/")
+                && is_breed_id(id)
+                && !breed_ids.contains(id)
+            {
+                errors.push(DefinitionError::new(
+                    &qs.file,
+                    path,
+                    format!("breed {id:?} is in no breed list (questions/breeds/)"),
+                ));
+            }
+        });
+    }
     copy_refs.push(CopyRef {
         file: "(built in)".into(),
         path: String::new(),
@@ -401,6 +418,69 @@ fn walk(value: &Value, path: &str, f: &mut dyn FnMut(&str, &Value)) {
         }
         _ => {}
     }
+}
+
+fn is_breed_id(s: &str) -> bool {
+    s.len() == 4 && s.starts_with(['D', 'C', 'R']) && s[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// One list per species; each breed of its file's species, with that species' id letter; ids
+/// unique. Returns every id.
+fn lint_breeds(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTreeSet<String> {
+    let mut ids = BTreeMap::<String, String>::new();
+    let mut species_files = BTreeMap::new();
+    for file in &defs.breeds {
+        let species = file.value.species;
+        if let Some(other) = species_files.insert(species, file.file.clone()) {
+            errors.push(DefinitionError::new(
+                &file.file,
+                "/species",
+                format!("{} breeds are already listed in {other}", species.as_str()),
+            ));
+        }
+        for (list, breeds) in file.value.lists() {
+            for (i, breed) in breeds.iter().enumerate() {
+                let path = format!("{list}/{i}");
+                if breed.species != species {
+                    errors.push(DefinitionError::new(
+                        &file.file,
+                        format!("{path}/species"),
+                        format!(
+                            "a {} in the {} list",
+                            breed.species.as_str(),
+                            species.as_str()
+                        ),
+                    ));
+                }
+                if !breed.id.starts_with(species.id_prefix()) {
+                    errors.push(DefinitionError::new(
+                        &file.file,
+                        format!("{path}/id"),
+                        format!(
+                            "{} ids start with {}",
+                            species.as_str(),
+                            species.id_prefix()
+                        ),
+                    ));
+                }
+                if breed.min_age_wks as u64 * 7 >= breed.max_age_mths as u64 * 30 {
+                    errors.push(DefinitionError::new(
+                        &file.file,
+                        format!("{path}/max_age_mths"),
+                        "the maximum entry age is not above the minimum",
+                    ));
+                }
+                if let Some(first) = ids.insert(breed.id.clone(), format!("{}{path}", file.file)) {
+                    errors.push(DefinitionError::new(
+                        &file.file,
+                        format!("{path}/id"),
+                        format!("breed id {:?} is already used at {first}", breed.id),
+                    ));
+                }
+            }
+        }
+    }
+    ids.into_keys().collect()
 }
 
 fn lint_copy(defs: &RawDefinitions, refs: &[CopyRef], errors: &mut Vec<DefinitionError>) {
