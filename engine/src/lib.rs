@@ -4,6 +4,7 @@
 
 pub mod compiled;
 pub mod definitions;
+pub mod domain;
 pub mod error;
 pub mod lint;
 pub mod position;

@@ -202,12 +202,12 @@ fn lint_journey(
             );
         }
         for (k, rule) in step.rules.iter().enumerate() {
-            if rules::domain_rule(rule).is_none() {
+            if crate::domain::domain_rule(rule).is_none() {
                 err(
                     format!("/steps/{i}/rules/{k}"),
                     format!(
                         "unknown rule {rule:?} (known rules: {})",
-                        rules::DOMAIN_RULES.join(", ")
+                        crate::domain::DOMAIN_RULES.join(", ")
                     ),
                 );
             }

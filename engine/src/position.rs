@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::compiled::{Definitions, UnknownGuard};
 use crate::definitions::{Journey, Step, StepId};
-use crate::rules::{self, FieldError, RuleContext};
+use crate::rules::{FieldError, RuleContext};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -60,8 +60,8 @@ pub fn step_errors(
     }
     if errors.is_empty() {
         for name in &step.rules {
-            if let Some(rule) = rules::domain_rule(name) {
-                errors.extend(rule(document, ctx));
+            if let Some(rule) = crate::domain::domain_rule(name) {
+                errors.extend(rule(defs, document, ctx));
             }
         }
     }

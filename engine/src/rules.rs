@@ -215,64 +215,6 @@ pub struct RuleContext {
     pub today: NaiveDate,
 }
 
-/// A rule that no JSON Schema can state, written once in Rust and named from definitions.
-pub type DomainRule = fn(&Value, &RuleContext) -> Vec<FieldError>;
-
-/// The named domain rules definitions may use.
-pub fn domain_rule(name: &str) -> Option<DomainRule> {
-    match name {
-        "pet_age_window" => Some(pet_age_window),
-        _ => None,
-    }
-}
-
-/// Names of every domain rule, for the lint's messages.
-pub const DOMAIN_RULES: &[&str] = &["pet_age_window"];
-
-/// journey.md §5 Age rule: at policy start the pet must be at least 26 days old (56 once the pet
-/// has products) and younger than its maximum entry age. Until breed data arrives, the maximum is
-/// the species' common one from journey.md §5: dogs 96 months, cats 120, rabbits 60.
-fn pet_age_window(document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
-    let start = document
-        .pointer("/owner/pet_policy_start_date")
-        .and_then(Value::as_str)
-        .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
-        .unwrap_or(ctx.today);
-    let Some(pets) = document.get("pets").and_then(Value::as_array) else {
-        return vec![];
-    };
-    let mut errors = Vec::new();
-    for (i, pet) in pets.iter().enumerate() {
-        let Some(dob) = pet
-            .get("pet_date_of_birth")
-            .and_then(Value::as_str)
-            .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
-        else {
-            continue;
-        };
-        let field = format!("pets[{i}].pet_date_of_birth");
-        let has_product = pet.get("product").is_some_and(|p| !p.is_null());
-        let min_days = if has_product { 56 } else { 26 };
-        let age_days = (start - dob).num_days();
-        if age_days < min_days {
-            errors.push(FieldError::new(field, "pet.dob.too_young"));
-            continue;
-        }
-        let max_months = match pet.get("pet_type").and_then(Value::as_str) {
-            Some("cat") => 120,
-            Some("rabbit") => 60,
-            _ => 96,
-        };
-        if months_between(dob, start) >= max_months {
-            errors.push(
-                FieldError::new(field, "pet.dob.too_old")
-                    .with_param("maxAge", format_years(max_months)),
-            );
-        }
-    }
-    errors
-}
-
 /// Whole months from `from` to `to` (a birthday month counts once the day is reached).
 pub fn months_between(from: NaiveDate, to: NaiveDate) -> i64 {
     let mut months =
@@ -281,14 +223,6 @@ pub fn months_between(from: NaiveDate, to: NaiveDate) -> i64 {
         months -= 1;
     }
     months
-}
-
-fn format_years(months: i64) -> String {
-    if months % 12 == 0 {
-        (months / 12).to_string()
-    } else {
-        format!("{:.2}", months as f64 / 12.0)
-    }
 }
 
 #[cfg(test)]

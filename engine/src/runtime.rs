@@ -340,7 +340,8 @@ impl Ctx<'_> {
             self.record.field_errors = errors;
             return Ok(StepOutcome::Unchanged);
         }
-        let candidate = merge(&schema.schema, &self.document, &answers);
+        let mut candidate = merge(&schema.schema, &self.document, &answers);
+        crate::domain::derive_pet_fields(self.defs, &mut candidate);
         let errors = position::step_errors(self.defs, step, &candidate, &self.rules);
         if !errors.is_empty() {
             self.record.outcome = Outcome::Invalid;
@@ -401,25 +402,61 @@ pub fn empty_document() -> Value {
     serde_json::json!({ "pets": [], "owner": {} })
 }
 
+/// The properties an object schema declares, including those its `allOf`, `anyOf`, `oneOf`,
+/// `then` and `else` declare (a question asked only for dogs is still the step's question), each
+/// with the first subschema that declares it.
+pub fn declared_properties(schema: &Value) -> Vec<(String, &Value)> {
+    let mut out: Vec<(String, &Value)> = Vec::new();
+    collect_properties(schema, &mut out);
+    out
+}
+
+fn collect_properties<'s>(schema: &'s Value, out: &mut Vec<(String, &'s Value)>) {
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (name, sub) in props {
+            if !out.iter().any(|(n, _)| n == name) {
+                out.push((name.clone(), sub));
+            }
+        }
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        for sub in schema
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            collect_properties(sub, out);
+        }
+    }
+    for key in ["then", "else"] {
+        if let Some(sub) = schema.get(key) {
+            collect_properties(sub, out);
+        }
+    }
+}
+
 /// Keeps only what the step's schema declares (recursing into objects and arrays of objects), so
 /// a submission cannot set fields another step or the server owns.
 pub fn project(schema: &Value, answers: &Value) -> Value {
-    match (schema.get("properties").and_then(Value::as_object), answers) {
-        (Some(props), Value::Object(given)) => {
+    let props = declared_properties(schema);
+    match answers {
+        Value::Object(given) if !props.is_empty() => {
             let mut out = Map::new();
             for (name, sub) in props {
-                if let Some(v) = given.get(name) {
-                    out.insert(name.clone(), project(sub, v));
+                if let Some(v) = given.get(&name) {
+                    out.insert(name, project(sub, v));
                 }
             }
             Value::Object(out)
         }
-        _ => match (schema.get("items"), answers) {
-            (Some(items), Value::Array(given)) if items.is_object() => {
+        Value::Array(given) => match schema.get("items") {
+            Some(items) if items.is_object() => {
                 Value::Array(given.iter().map(|v| project(items, v)).collect())
             }
             _ => answers.clone(),
         },
+        _ => answers.clone(),
     }
 }
 
@@ -431,19 +468,16 @@ pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
         Value::Object(m) => m.clone(),
         _ => Map::new(),
     };
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-        return Value::Object(doc);
-    };
-    for (name, sub) in props {
-        let given = answers.get(name);
+    for (name, sub) in declared_properties(schema) {
+        let given = answers.get(&name);
         let item_props = sub
             .get("items")
-            .and_then(|i| i.get("properties"))
-            .and_then(Value::as_object);
-        match (given, item_props) {
-            (Some(Value::Array(items)), Some(item_props)) => {
+            .map(declared_properties)
+            .unwrap_or_default();
+        match given {
+            Some(Value::Array(items)) if !item_props.is_empty() => {
                 let existing = doc
-                    .get(name)
+                    .get(&name)
                     .and_then(Value::as_array)
                     .cloned()
                     .unwrap_or_default();
@@ -456,7 +490,7 @@ pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
                             .and_then(Value::as_object)
                             .cloned()
                             .unwrap_or_default();
-                        for key in item_props.keys() {
+                        for (key, _) in &item_props {
                             match item.get(key) {
                                 Some(v) => {
                                     base.insert(key.clone(), v.clone());
@@ -469,13 +503,13 @@ pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
                         Value::Object(base)
                     })
                     .collect();
-                doc.insert(name.clone(), Value::Array(merged));
+                doc.insert(name, Value::Array(merged));
             }
-            (Some(v), _) => {
-                doc.insert(name.clone(), v.clone());
+            Some(v) => {
+                doc.insert(name, v.clone());
             }
-            (None, _) => {
-                doc.remove(name);
+            None => {
+                doc.remove(&name);
             }
         }
     }

@@ -19,6 +19,7 @@ fn copy_definitions(to: &Path) {
         "questions",
         "questions/schemas",
         "questions/copy",
+        "questions/breeds",
     ] {
         std::fs::create_dir_all(to.join(folder)).expect("mkdir");
         for entry in std::fs::read_dir(root.join(folder))

@@ -2,6 +2,7 @@
 
 mod api;
 mod body;
+mod breeds;
 mod pages;
 mod quote;
 
@@ -36,6 +37,14 @@ pub fn router(state: AppState) -> Router {
         .route("/quote/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
         .route("/api/petdetails", post(api::pet_details))
+        .route(
+            "/api/getbreedlist",
+            get(breeds::breed_list).post(breeds::breed_list),
+        )
+        .route(
+            "/api/retrievepetswithbreeddata",
+            get(breeds::breed_list).post(breeds::breed_list),
+        )
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(

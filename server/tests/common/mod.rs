@@ -193,6 +193,8 @@ pub fn valid_pet() -> Value {
     json!({
         "pet_name": "Biscuit",
         "pet_type": "dog",
+        "dog_breed_type": "breed",
+        "pet_breed": "D173",
         "pet_date_of_birth": "2023-04-01",
         "pet_sex": "f",
         "pet_neutered": "yes",

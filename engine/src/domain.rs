@@ -1,0 +1,215 @@
+//! Named domain rules: what no JSON Schema can state because it needs the breed data or today's
+//! date. Written once, here, and named from journey definitions (`"rules": [...]`); the browser
+//! meets them as field errors from the server.
+
+use chrono::NaiveDate;
+use serde_json::Value;
+
+use crate::compiled::Definitions;
+use crate::definitions::{Breed, Species};
+use crate::rules::{FieldError, RuleContext, months_between};
+
+/// A rule over the whole quote document.
+pub type DomainRule = fn(&Definitions, &Value, &RuleContext) -> Vec<FieldError>;
+
+/// The named domain rules definitions may use.
+pub fn domain_rule(name: &str) -> Option<DomainRule> {
+    match name {
+        "pet_age_window" => Some(pet_age_window),
+        "pet_breed_eligibility" => Some(pet_breed_eligibility),
+        _ => None,
+    }
+}
+
+/// Names of every domain rule, for the lint's messages.
+pub const DOMAIN_RULES: &[&str] = &["pet_age_window", "pet_breed_eligibility"];
+
+/// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
+const MIN_AGE_DAYS: i64 = 26;
+const MIN_AGE_DAYS_WITH_PRODUCTS: i64 = 56;
+
+/// The common maxima of journey.md §5 when a pet's breed is not known yet.
+fn species_max_months(species: Option<Species>) -> u32 {
+    match species {
+        Some(Species::Cat) => 120,
+        Some(Species::Rabbit) => 60,
+        _ => 96,
+    }
+}
+
+fn pets(document: &Value) -> impl Iterator<Item = (usize, &Value)> {
+    document
+        .get("pets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+}
+
+fn str_of<'a>(pet: &'a Value, field: &str) -> Option<&'a str> {
+    pet.get(field)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+}
+
+/// The breed a pet names, if it names a real one of its own species.
+pub fn breed_of<'d>(defs: &'d Definitions, pet: &Value) -> Option<&'d Breed> {
+    let species = str_of(pet, "pet_type").and_then(Species::parse)?;
+    defs.breed(str_of(pet, "pet_breed")?)
+        .filter(|b| b.species == species)
+}
+
+/// Fields the server owns, derived from the breed data after every change to the pets, so that
+/// guards over the document can see them: `petBreedName` (journey.md §3) and `breed_category`
+/// (which decides the crossbreed confirmation). A pet without a known breed has neither.
+pub fn derive_pet_fields(defs: &Definitions, document: &mut Value) {
+    let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for pet in pets.iter_mut() {
+        let breed = breed_of(defs, pet).map(|b| (b.desc.clone(), b.category.clone()));
+        let Some(map) = pet.as_object_mut() else {
+            continue;
+        };
+        match breed {
+            Some((desc, category)) => {
+                map.insert("petBreedName".into(), Value::String(desc));
+                map.insert("breed_category".into(), Value::String(category));
+            }
+            None => {
+                map.remove("petBreedName");
+                map.remove("breed_category");
+            }
+        }
+    }
+}
+
+/// The date cover starts: the owner's chosen date, else today.
+pub fn cover_start(document: &Value, ctx: &RuleContext) -> NaiveDate {
+    document
+        .pointer("/owner/pet_policy_start_date")
+        .and_then(Value::as_str)
+        .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+        .unwrap_or(ctx.today)
+}
+
+/// journey.md §5 Age rule: at cover start the pet is at least 26 days old (56 once it has
+/// products) and younger than its breed's max_age_mths / 12 years, the maximum age named in
+/// the message.
+fn pet_age_window(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    let start = cover_start(document, ctx);
+    let mut errors = Vec::new();
+    for (i, pet) in pets(document) {
+        let Some(dob) = str_of(pet, "pet_date_of_birth")
+            .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+        else {
+            continue;
+        };
+        let field = format!("pets[{i}].pet_date_of_birth");
+        let has_product = pet.get("product").is_some_and(|p| !p.is_null());
+        let min_days = if has_product {
+            MIN_AGE_DAYS_WITH_PRODUCTS
+        } else {
+            MIN_AGE_DAYS
+        };
+        if (start - dob).num_days() < min_days {
+            errors.push(FieldError::new(field, "pet.dob.too_young"));
+            continue;
+        }
+        let species = str_of(pet, "pet_type").and_then(Species::parse);
+        let max_months =
+            breed_of(defs, pet).map_or_else(|| species_max_months(species), |b| b.max_age_mths);
+        if months_between(dob, start) >= i64::from(max_months) {
+            errors.push(
+                FieldError::new(field, "pet.dob.too_old")
+                    .with_param("maxAge", format_years(max_months)),
+            );
+        }
+    }
+    errors
+}
+
+fn format_years(months: u32) -> String {
+    if months % 12 == 0 {
+        (months / 12).to_string()
+    } else {
+        let hundredths = u64::from(months) * 100 / 12;
+        format!("{}.{:02}", hundredths / 100, hundredths % 100)
+    }
+}
+
+/// journey.md §3 and §4 Pet details: the breed is a real, active breed of the pet's species and
+/// of the type chosen (a cat or rabbit type, or a mongrel size, is its own breed); a banned breed
+/// cannot be insured; an at-risk dog must answer the XL Bully question, and "yes" cannot be
+/// insured.
+fn pet_breed_eligibility(
+    defs: &Definitions,
+    document: &Value,
+    _ctx: &RuleContext,
+) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    for (i, pet) in pets(document) {
+        let Some(species) = str_of(pet, "pet_type").and_then(Species::parse) else {
+            continue;
+        };
+        let Some(breed_id) = str_of(pet, "pet_breed") else {
+            continue;
+        };
+        let field = format!("pets[{i}].pet_breed");
+        let Some(breed) = defs
+            .breed(breed_id)
+            .filter(|b| b.species == species && b.active)
+        else {
+            errors.push(FieldError::new(field, "pet.breed.unknown"));
+            continue;
+        };
+        let fits_type = match species {
+            Species::Dog => match str_of(pet, "dog_breed_type") {
+                Some("mongrel") => {
+                    str_of(pet, "mongrel_size") == Some(breed_id) && breed.breed_type == "mongrel"
+                }
+                Some(kind) => breed.breed_type == kind,
+                None => true,
+            },
+            Species::Cat => match str_of(pet, "cat_breed_type") {
+                Some("pedigree") => breed.breed_type == "pedigree",
+                Some(kind) => kind == breed_id,
+                None => true,
+            },
+            Species::Rabbit => match str_of(pet, "rabbit_breed_type") {
+                Some("other") => breed.breed_type == "other",
+                Some(kind) => kind == breed_id,
+                None => true,
+            },
+        };
+        if !fits_type {
+            errors.push(FieldError::new(field, "pet.breed.unknown"));
+            continue;
+        }
+        if breed.exclude {
+            errors.push(FieldError::new(field, "pet.breed.excluded"));
+            continue;
+        }
+        if species == Species::Dog && breed.at_risk {
+            let xl = format!("pets[{i}].xl_bully_at_risk");
+            match str_of(pet, "xl_bully_at_risk") {
+                None => errors.push(FieldError::new(xl, "error.required")),
+                Some("yes") => errors.push(FieldError::new(xl, "pet.xl_bully.refused")),
+                Some(_) => {}
+            }
+        }
+    }
+    errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_years;
+
+    #[test]
+    fn years_are_whole_or_two_places() {
+        assert_eq!(format_years(96), "8");
+        assert_eq!(format_years(60), "5");
+        assert_eq!(format_years(10_000), "833.33");
+    }
+}
