@@ -130,7 +130,7 @@ fn pet_age_window(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Ve
 }
 
 fn format_years(months: u32) -> String {
-    if months % 12 == 0 {
+    if months.is_multiple_of(12) {
         (months / 12).to_string()
     } else {
         let hundredths = u64::from(months) * 100 / 12;
