@@ -80,6 +80,11 @@ impl CompiledSchema {
         let mut order_of_fields: Vec<String> = Vec::new();
         for error in self.validator.iter_errors(instance) {
             let keyword_location = error.schema_path().as_str().to_owned();
+            // A failed if/then may also be reported over the whole object; the keyword that failed
+            // inside `then` is reported on its own field (the browser skips the same wrapper).
+            if last_segment(&keyword_location) == "if" {
+                continue;
+            }
             let instance_path = error.instance_path().as_str().to_owned();
             let (field_pointer, subschema_pointer, keyword) = match error.kind() {
                 jsonschema::error::ValidationErrorKind::Required { property } => {
@@ -273,6 +278,28 @@ mod tests {
                 FieldError::new("b", DEFAULT_REQUIRED_KEY)
             ]
         );
+    }
+
+    #[test]
+    fn a_failed_then_gives_only_the_field_that_failed() {
+        let schema = json!({
+            "type": "object",
+            "properties": { "kind": { "type": "string" } },
+            "allOf": [{
+                "if": { "required": ["kind"], "properties": { "kind": { "const": "dog" } } },
+                "then": { "required": ["size"], "properties": { "size": { "enum": ["s", "l"] } } }
+            }]
+        });
+        let c = CompiledSchema::new(schema).expect("compiles");
+        assert_eq!(
+            c.field_errors(&json!({ "kind": "dog" })),
+            vec![FieldError::new("size", DEFAULT_REQUIRED_KEY)]
+        );
+        assert_eq!(
+            c.field_errors(&json!({ "kind": "dog", "size": "m" })),
+            vec![FieldError::new("size", DEFAULT_INVALID_KEY)]
+        );
+        assert_eq!(c.field_errors(&json!({ "kind": "cat" })), vec![]);
     }
 
     #[test]

@@ -21,6 +21,16 @@ test('a new customer fills the pet form by keyboard, meets an error, fixes it an
   await page.keyboard.press('Tab'); // species: the first radio
   await page.keyboard.press('Space'); // Dog
   await expect(page.getByRole('radio', { name: 'Dog' })).toBeChecked();
+  await page.keyboard.press('Tab'); // what type of dog: Pedigree
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Tab'); // the breed search
+  const breed = page.getByRole('combobox', { name: 'What breed is your pet?' });
+  await expect(breed).toBeFocused();
+  await page.keyboard.type('labr');
+  await expect(page.getByRole('option', { name: 'Retriever (Labrador)' })).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(breed).toHaveValue('Retriever (Labrador)');
   await page.keyboard.press('Tab'); // date of birth: the boxes move on by themselves when full
   await page.keyboard.type('01042023');
   await expect(page.getByRole('textbox', { name: 'Day' })).toHaveValue('01');
@@ -72,6 +82,7 @@ test('a new customer fills the pet form by keyboard, meets an error, fixes it an
   await expect(page.getByLabel("What is your pet's name?")).toHaveValue('Biscuit');
   await expect(page.getByRole('radio', { name: 'Female' })).toBeChecked();
   await expect(page.getByLabel('How much did you pay for your pet?')).toHaveValue('450');
+  await expect(page.getByRole('combobox', { name: 'What breed is your pet?' })).toHaveValue('Retriever (Labrador)');
   await screenshot(page, testInfo, '04-pet-details-again');
 
   expect(problems()).toEqual([]);
@@ -85,6 +96,7 @@ test('a rule only the server can check lands on its field', async ({ page }, tes
   const young = new Date(now.getTime() - 10 * 24 * 3600 * 1000);
   await page.getByLabel("What is your pet's name?").fill('Pip');
   await page.getByRole('radio', { name: 'Cat' }).check();
+  await page.getByRole('radio', { name: 'Moggie' }).check();
   await page.getByRole('textbox', { name: 'Day' }).fill(String(young.getDate()).padStart(2, '0'));
   await page.getByRole('textbox', { name: 'Month' }).fill(String(young.getMonth() + 1).padStart(2, '0'));
   await page.getByRole('textbox', { name: 'Year' }).fill(String(young.getFullYear()));

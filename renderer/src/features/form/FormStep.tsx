@@ -9,6 +9,9 @@ import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 
+import { breedIndex, useBreeds } from '@/features/breeds/breed-store';
+import { BreedsContext, cannotInsure } from '@/features/breeds/breeds-context';
+import { followAnswers } from '@/features/breeds/dependent-answers';
 import { validatorsById } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView } from '@/shared/types';
@@ -16,10 +19,12 @@ import { ErrorSummary, focusField } from './ErrorSummary';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
 import { type AjvError, fieldMessages } from './messages';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
+import { BreedSearchWidget } from './widgets/BreedSearchWidget';
 import { ChoiceWidget } from './widgets/ChoiceWidget';
 import { CurrencyWidget } from './widgets/CurrencyWidget';
 import { DatePartsWidget } from './widgets/DatePartsWidget';
 import { HiddenWidget, TextWidget } from './widgets/TextWidget';
+import { XlBullyWidget } from './widgets/XlBullyWidget';
 
 const widgets: RegistryWidgetsType = {
   TextWidget: TextWidget,
@@ -28,6 +33,8 @@ const widgets: RegistryWidgetsType = {
   yesNo: ChoiceWidget,
   dateParts: DatePartsWidget,
   currency: CurrencyWidget,
+  breedSearch: BreedSearchWidget,
+  xlBully: XlBullyWidget,
   hidden: HiddenWidget,
   HiddenWidget: HiddenWidget,
 };
@@ -78,6 +85,11 @@ export function FormStep({
   const [attempts, setAttempts] = useState(0);
   const errors = clientErrors.length > 0 ? clientErrors : serverErrors;
   const errorMap = useMemo(() => toErrorMap(errors), [errors]);
+  const lists = useBreeds();
+  const breeds = useMemo(() => ({ lists, byId: lists ? breedIndex(lists) : new Map() }), [lists]);
+  const pets = (formData.pets as Array<Record<string, unknown>> | undefined) ?? [];
+  // journey.md §4: a banned breed or an XL Bully "yes" disables saving.
+  const refused = pets.some((pet) => cannotInsure(pet, breeds.byId) !== null);
 
   // After every failed attempt, whether the browser or the server found the problem, the
   // first invalid field takes the focus (journey.md §2 Error summary).
@@ -95,6 +107,7 @@ export function FormStep({
 
   return (
     <CopyContext.Provider value={copy}>
+      <BreedsContext.Provider value={breeds}>
       <FieldErrorsContext.Provider value={errorMap}>
         <ErrorSummary errors={errors} pets={(formData.pets as Array<Record<string, unknown>>) ?? []} ui={questions.ui} copy={copy} />
         <Form
@@ -108,16 +121,17 @@ export function FormStep({
           noValidate
           noHtml5Validate
           showErrorList={false}
-          onChange={(e: IChangeEvent<Answers>) => setFormData(e.formData ?? {})}
+          onChange={(e: IChangeEvent<Answers>) => setFormData((before) => followAnswers(questions.ui, before, e.formData ?? {}))}
           onSubmit={(e: IChangeEvent<Answers>) => submit(e.formData ?? {})}
         >
           <div className="actions">
-            <button type="submit" className="button" disabled={busy} aria-disabled={busy}>
+            <button type="submit" className="button" disabled={busy || refused}>
               {busy ? text(copy, 'button.saving') : submitLabel}
             </button>
           </div>
         </Form>
       </FieldErrorsContext.Provider>
+      </BreedsContext.Provider>
     </CopyContext.Provider>
   );
 }

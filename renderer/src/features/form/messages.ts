@@ -89,6 +89,9 @@ export interface FieldKey {
 export function fieldKeys(schema: Json, errors: readonly AjvError[]): FieldKey[] {
   const best = new Map<string, { rank: number[]; key: string }>();
   for (const e of errors) {
+    // Ajv also reports a failed if/then as an `if` error over the whole object; the keyword that
+    // failed inside `then` is reported on its own field, which is what the customer needs.
+    if (e.keyword === 'if') continue;
     const keywordLocation = e.schemaPath.replace(/^#/, '');
     const parent = keywordLocation.slice(0, keywordLocation.lastIndexOf('/'));
     let fieldPointer = e.instancePath;

@@ -10,7 +10,7 @@ import { text } from '@/shared/copy';
 import { CopyContext, fieldFromPath, useFieldError } from './field-errors';
 
 /** Widgets that draw their own fieldset and legend. */
-const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts']);
+const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully']);
 
 export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawHelp, hidden, uiSchema, schema, fieldPathId } = props;

@@ -1,0 +1,111 @@
+/**
+ * The breed lists (journey.md §7 breed list call), fetched once and kept in session storage for
+ * the rest of the visit, as the spec says. The same files give the server its breed rules.
+ */
+import { useEffect, useState } from 'react';
+
+export interface Breed {
+  id: string;
+  desc: string;
+  active: boolean;
+  species: 'dog' | 'cat' | 'rabbit';
+  category: string;
+  exclude: boolean;
+  exclude_tpl: boolean;
+  at_risk: boolean;
+  high_risk: boolean;
+  breed_type: string;
+  select: boolean;
+  min_age_wks: number;
+  max_age_mths: number;
+}
+
+export interface BreedLists {
+  dog_breed_data: { breedData: Breed[]; crossbreedData: Breed[]; mongrelData: Breed[] };
+  cat_breed_data: Breed[];
+  rabbit_breed_data: Breed[];
+}
+
+const STORAGE_KEY = 'pawpath.breeds.v1';
+let pending: Promise<BreedLists> | null = null;
+
+export function loadBreeds(fetcher: typeof fetch = fetch, storage: Storage | undefined = globalThis.sessionStorage): Promise<BreedLists> {
+  const kept = storage?.getItem(STORAGE_KEY);
+  if (kept) {
+    try {
+      return Promise.resolve(JSON.parse(kept) as BreedLists);
+    } catch {
+      storage?.removeItem(STORAGE_KEY);
+    }
+  }
+  pending ??= fetcher('/api/getbreedlist', { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+    .then(async (r) => {
+      if (!r.ok) throw new Error(`breed list: HTTP ${r.status}`);
+      const lists = ((await r.json()) as { data: BreedLists }).data;
+      storage?.setItem(STORAGE_KEY, JSON.stringify(lists));
+      return lists;
+    })
+    .finally(() => {
+      pending = null;
+    });
+  return pending;
+}
+
+/** The breed lists, once loaded (null until then, or if they could not be loaded). */
+export function useBreeds(): BreedLists | null {
+  const [lists, setLists] = useState<BreedLists | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadBreeds()
+      .then((l) => live && setLists(l))
+      .catch(() => live && setLists(null));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return lists;
+}
+
+/** Every breed of every list, by id. */
+export function breedIndex(lists: BreedLists): Map<string, Breed> {
+  const all = [
+    ...lists.dog_breed_data.breedData,
+    ...lists.dog_breed_data.crossbreedData,
+    ...lists.dog_breed_data.mongrelData,
+    ...lists.cat_breed_data,
+    ...lists.rabbit_breed_data,
+  ];
+  return new Map(all.map((b) => [b.id, b]));
+}
+
+/** The breeds a customer searches for a pet of this species and type (journey.md §3, §4). */
+export function searchableBreeds(lists: BreedLists, pet: Record<string, unknown>): Breed[] {
+  const pick = (list: Breed[], breedType?: string) => list.filter((b) => b.active && b.select && (!breedType || b.breed_type === breedType));
+  switch (pet.pet_type) {
+    case 'dog':
+      if (pet.dog_breed_type === 'breed') return pick(lists.dog_breed_data.breedData);
+      if (pet.dog_breed_type === 'crossbreed') return pick(lists.dog_breed_data.crossbreedData);
+      return [];
+    case 'cat':
+      return pet.cat_breed_type === 'pedigree' ? pick(lists.cat_breed_data, 'pedigree') : [];
+    case 'rabbit':
+      return pet.rabbit_breed_type === 'other' ? pick(lists.rabbit_breed_data, 'other') : [];
+    default:
+      return [];
+  }
+}
+
+/** Case- and accent-insensitive match anywhere in the name; names starting with the text first. */
+export function matchBreeds(breeds: Breed[], text: string, limit = 50): Breed[] {
+  const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const q = fold(text.trim());
+  if (!q) return breeds.slice(0, limit);
+  const starts: Breed[] = [];
+  const contains: Breed[] = [];
+  for (const b of breeds) {
+    const d = fold(b.desc);
+    if (d.startsWith(q)) starts.push(b);
+    else if (d.includes(q)) contains.push(b);
+  }
+  return [...starts, ...contains].slice(0, limit);
+}

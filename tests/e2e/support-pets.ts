@@ -1,0 +1,27 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Fills the questions every pet has, after its species and breed. */
+export async function fillTheRest(page: Page, name: string) {
+  await page.getByRole('textbox', { name: 'Day' }).fill('15');
+  await page.getByRole('textbox', { name: 'Month' }).fill('06');
+  await page.getByRole('textbox', { name: 'Year' }).fill('2022');
+  await page.getByRole('radio', { name: 'Female' }).check();
+  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
+  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
+  await page.getByLabel('How much did you pay for your pet?').fill('300');
+  await expect(page.getByLabel("What is your pet's name?")).toHaveValue(name);
+}
+
+/** Chooses a breed in the search by typing and picking it with the keyboard. */
+export async function chooseBreed(page: Page, typed: string, breed: string) {
+  const box = page.getByRole('combobox', { name: 'What breed is your pet?' });
+  await box.click();
+  await box.pressSequentially(typed);
+  const option = page.getByRole('option', { name: breed, exact: true });
+  await expect(option).toBeVisible();
+  // Arrow down to it, announcing as it goes.
+  const options = await page.getByRole('option').allTextContents();
+  for (let i = 0; i <= options.indexOf(breed); i++) await box.press('ArrowDown');
+  await box.press('Enter');
+  await expect(box).toHaveValue(breed);
+}
