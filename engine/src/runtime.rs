@@ -333,13 +333,10 @@ impl Ctx<'_> {
             self.record.outcome = Outcome::Invalid;
             return Ok(StepOutcome::Unchanged);
         };
+        // The questions hold over the document as it would be: the answers written in, the
+        // server's derived fields recomputed. So a question's `if` can read what the server
+        // knows (a pet's breed category), and nothing half-written is ever stored.
         let answers = project(&schema.schema, answers);
-        let errors = schema.field_errors(&answers);
-        if !errors.is_empty() {
-            self.record.outcome = Outcome::Invalid;
-            self.record.field_errors = errors;
-            return Ok(StepOutcome::Unchanged);
-        }
         let mut candidate = merge(&schema.schema, &self.document, &answers);
         crate::domain::derive_pet_fields(self.defs, &mut candidate);
         let errors = position::step_errors(self.defs, step, &candidate, &self.rules);
@@ -436,6 +433,11 @@ fn collect_properties<'s>(schema: &'s Value, out: &mut Vec<(String, &'s Value)>)
     }
 }
 
+/// A property the step shows but never takes from a submission (`"readOnly": true`).
+fn is_read_only(schema: &Value) -> bool {
+    schema.get("readOnly").and_then(Value::as_bool) == Some(true)
+}
+
 /// Keeps only what the step's schema declares (recursing into objects and arrays of objects), so
 /// a submission cannot set fields another step or the server owns.
 pub fn project(schema: &Value, answers: &Value) -> Value {
@@ -469,6 +471,9 @@ pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
         _ => Map::new(),
     };
     for (name, sub) in declared_properties(schema) {
+        if is_read_only(sub) {
+            continue;
+        }
         let given = answers.get(&name);
         let item_props = sub
             .get("items")
@@ -485,12 +490,18 @@ pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
                     .iter()
                     .enumerate()
                     .map(|(i, item)| {
+                        if !item.is_object() {
+                            return item.clone(); // left as given, for validation to name
+                        }
                         let mut base = existing
                             .get(i)
                             .and_then(Value::as_object)
                             .cloned()
                             .unwrap_or_default();
-                        for (key, _) in &item_props {
+                        for (key, sub) in &item_props {
+                            if is_read_only(sub) {
+                                continue;
+                            }
                             match item.get(key) {
                                 Some(v) => {
                                     base.insert(key.clone(), v.clone());

@@ -17,7 +17,10 @@ const UI_TEXT_KEYS: [&str; 4] = ["ui:title", "ui:description", "ui:help", "ui:pl
 
 /// The call that takes each question set's answers (journey.md §7), so the renderer needs no
 /// list of its own.
-pub const SUBMIT_CALLS: &[(&str, &str)] = &[("pet_details", "/api/petdetails")];
+pub const SUBMIT_CALLS: &[(&str, &str)] = &[
+    ("pet_details", "/api/petdetails"),
+    ("crossbreed", "/api/petownerdetails"),
+];
 
 /// The full URL path of a step.
 pub fn step_url(journey: &Journey, step: &Step) -> String {

@@ -307,3 +307,67 @@ async fn the_breed_list_serves_every_active_breed_by_species_with_a_version_etag
         .expect("get");
     assert_eq!(again.status(), 304);
 }
+
+/// journey.md §2 /crossbreed, §4 Pet details (crossbreed pets go through the combined
+/// owner-and-pets call carrying confirm_crossbreed), §5 ("Please tick the checkbox to confirm").
+#[tokio::test]
+async fn the_crossbreed_page_takes_the_confirmation_through_petownerdetails() {
+    let app = spawn_app().await;
+    let cockapoo = pet(json!({ "dog_breed_type": "crossbreed", "pet_breed": "D406" }));
+    let (status, _) = app.save_pets(json!([cockapoo])).await;
+    assert_eq!(status, 200);
+    let page = app.view("/quote/crossbreed").await;
+    assert_eq!(page["step"]["id"], "crossbreed");
+    assert_eq!(page["questions"]["submit"], "/api/petownerdetails");
+    assert_eq!(
+        page["questions"]["answers"]["pets"][0]["breed_category"], "dog_crossbreed",
+        "shown to the page"
+    );
+    let csrf = page["csrf"].as_str().expect("csrf").to_owned();
+
+    let refusal = json!([{ "field": "pets[0].confirm_crossbreed", "message": "Please tick the checkbox to confirm" }]);
+    for pets in [json!([{}]), json!([{ "confirm_crossbreed": false }])] {
+        let (status, body) = app
+            .post_json(
+                "/api/petownerdetails",
+                &json!({ "csrf": csrf, "owner": {}, "pets": pets }),
+            )
+            .await;
+        assert_eq!((status, &body["errors"]), (422, &refusal), "{body}");
+    }
+    let (status, _) = app
+        .post_json(
+            "/api/petownerdetails",
+            &json!({ "owner": {}, "pets": [{ "confirm_crossbreed": true }] }),
+        )
+        .await;
+    assert_eq!(status, 403, "csrf is required here too");
+
+    // The read-only fields the page shows cannot be changed through it.
+    let (status, body) = app
+        .post_json(
+            "/api/petownerdetails",
+            &json!({ "csrf": csrf, "owner": {}, "pets": [{ "confirm_crossbreed": true, "pet_name": "Renamed", "breed_category": "pedigree" }] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["outcome"], "moved");
+    assert_eq!(body["data"]["step"]["id"], "your_details");
+    let stored = &app.stored_pets().await[0];
+    assert_eq!(stored["pet_name"], "Biscuit");
+    assert_eq!(stored["breed_category"], "dog_crossbreed");
+    assert_eq!(stored["confirm_crossbreed"], true);
+}
+
+#[tokio::test]
+async fn a_pedigree_needs_no_crossbreed_confirmation() {
+    let app = spawn_app().await;
+    let (status, body) = app.save_pets(json!([pet(json!({}))])).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["data"]["step"]["id"], "your_details");
+    // The crossbreed page is not on this quote's way.
+    assert_eq!(
+        app.view("/quote/crossbreed").await["step"]["id"],
+        "your_details"
+    );
+}

@@ -73,7 +73,7 @@ test('a dog that needs no third party liability says so', async ({ page }, testI
   await screenshot(page, testInfo, 'third-party-liability-notice');
 });
 
-test('a crossbreed goes on to the crossbreed page', async ({ page }, testInfo) => {
+test('a crossbreed goes on to the crossbreed page and confirms its parents there, by keyboard', async ({ page }, testInfo) => {
   await page.goto('/quote');
   await page.getByLabel("What is your pet's name?").fill('Poppy');
   await page.getByRole('radio', { name: 'Dog' }).check();
@@ -83,6 +83,24 @@ test('a crossbreed goes on to the crossbreed page', async ({ page }, testInfo) =
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/crossbreed$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Just before you see your quote' })).toBeVisible();
+  // The breeds we cannot insure come from the breed data.
+  for (const banned of ['Pit Bull Terrier', 'Japanese Tosa', 'Dogo Argentino', 'Fila Brasileiro', 'XL Bully']) {
+    await expect(page.getByRole('listitem').filter({ hasText: banned })).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { level: 2, name: 'Poppy' })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, 'crossbreed');
+
+  const next = page.getByRole('button', { name: 'Next' });
+  await next.focus();
+  await page.keyboard.press('Enter');
+  const tick = page.getByRole('checkbox', { name: /neither of my dog's parents/ });
+  await expect(page.getByRole('alert').filter({ hasText: 'Please Check the following fields:' })).toContainText('Please tick the checkbox to confirm');
+  await expect(tick).toBeFocused();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'crossbreed-error');
+  await page.keyboard.press('Space');
+  await expect(tick).toBeChecked();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/quote\/your-details$/);
 });

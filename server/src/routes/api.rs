@@ -46,6 +46,17 @@ pub(super) async fn pet_details(
     submit(&state, &headers, body, "pet_details", &["pets"]).await
 }
 
+/// POST /api/petownerdetails: `{csrf, owner, pets}`, the combined call crossbreed and mongrel
+/// pets are confirmed through (journey.md §4 Pet details). The owner's questions arrive with the
+/// your-details step; until then only the pets' confirmation is taken from it.
+pub(super) async fn pet_owner_details(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    submit(&state, &headers, body, "crossbreed", &["owner", "pets"]).await
+}
+
 /// Checks the session and CSRF token, runs the engine on the step's answers, stores the result
 /// and the transition record, and answers with the new view data.
 async fn submit(

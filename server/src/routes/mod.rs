@@ -37,6 +37,7 @@ pub fn router(state: AppState) -> Router {
         .route("/quote/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
         .route("/api/petdetails", post(api::pet_details))
+        .route("/api/petownerdetails", post(api::pet_owner_details))
         .route(
             "/api/getbreedlist",
             get(breeds::breed_list).post(breeds::breed_list),

@@ -21,6 +21,7 @@ import { type AjvError, fieldMessages } from './messages';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
 import { BreedSearchWidget } from './widgets/BreedSearchWidget';
 import { ChoiceWidget } from './widgets/ChoiceWidget';
+import { ConfirmTickWidget } from './widgets/ConfirmTickWidget';
 import { CurrencyWidget } from './widgets/CurrencyWidget';
 import { DatePartsWidget } from './widgets/DatePartsWidget';
 import { HiddenWidget, TextWidget } from './widgets/TextWidget';
@@ -35,6 +36,7 @@ const widgets: RegistryWidgetsType = {
   currency: CurrencyWidget,
   breedSearch: BreedSearchWidget,
   xlBully: XlBullyWidget,
+  confirmTick: ConfirmTickWidget,
   hidden: HiddenWidget,
   HiddenWidget: HiddenWidget,
 };

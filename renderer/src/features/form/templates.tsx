@@ -7,10 +7,11 @@ import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps, FieldTemplat
 import { useContext } from 'react';
 
 import { text } from '@/shared/copy';
+import { useBreedData } from '@/features/breeds/breeds-context';
 import { CopyContext, fieldFromPath, useFieldError } from './field-errors';
 
 /** Widgets that draw their own fieldset and legend. */
-const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully']);
+const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick']);
 
 export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawHelp, hidden, uiSchema, schema, fieldPathId } = props;
@@ -65,19 +66,45 @@ export function GroupHead({ id, label, help }: { id: string; label: string; help
   );
 }
 
-export function ObjectFieldTemplate({ properties }: ObjectFieldTemplateProps) {
-  return <>{properties.filter((p) => !p.hidden).map((p) => p.content)}</>;
+export function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps) {
+  const introKey = (uiSchema?.['ui:options'] as Record<string, unknown> | undefined)?.showExcludedBreeds;
+  return (
+    <>
+      {typeof introKey === 'string' && <ExcludedBreeds introKey={introKey} />}
+      {properties.filter((p) => !p.hidden).map((p) => p.content)}
+    </>
+  );
+}
+
+/** The breeds we cannot insure, from the breed data (the crossbreed page). */
+function ExcludedBreeds({ introKey }: { introKey: string }) {
+  const copy = useContext(CopyContext);
+  const { lists } = useBreedData();
+  const excluded = lists ? [...lists.dog_breed_data.breedData, ...lists.dog_breed_data.crossbreedData].filter((b) => b.exclude) : [];
+  return (
+    <div className="panel panel--info excluded-breeds">
+      <p>{text(copy, introKey)}</p>
+      <ul>
+        {excluded.map((b) => (
+          <li key={b.id}>{b.desc}</li>
+        ))}
+      </ul>
+    </div>
+  );
 }
 
 export function ArrayFieldTemplate({ items }: ArrayFieldTemplateProps) {
   return <div className="pets">{items}</div>;
 }
 
-export function ArrayFieldItemTemplate({ children, index, totalItems, registry }: ArrayFieldItemTemplateProps) {
+export function ArrayFieldItemTemplate({ children, index, totalItems, registry, parentUiSchema }: ArrayFieldItemTemplateProps) {
   const copy = useContext(CopyContext);
+  const options = (parentUiSchema?.['ui:options'] as Record<string, unknown> | undefined) ?? {};
   const formData = registry.formContext?.formData as { pets?: Array<{ pet_name?: string }> } | undefined;
   const name = formData?.pets?.[index]?.pet_name?.trim();
-  const heading = name && name.length >= 2 ? text(copy, 'form.pet_heading_named', { name }) : text(copy, 'form.pet_heading');
+  const named = typeof options.itemHeading === 'string' ? options.itemHeading : 'form.pet_heading_named';
+  const heading = name && name.length >= 2 ? text(copy, named, { name }) : text(copy, 'form.pet_heading');
+  const note = typeof options.itemNote === 'string' ? options.itemNote : 'form.mandatory';
   const headingId = `pet-${index}-heading`;
   return (
     <section className="pet" aria-labelledby={headingId}>
@@ -85,7 +112,7 @@ export function ArrayFieldItemTemplate({ children, index, totalItems, registry }
         {heading}
         {totalItems > 1 && <span className="visually-hidden"> ({index + 1} of {totalItems})</span>}
       </h2>
-      <p className="pet__note">{text(copy, 'form.mandatory')}</p>
+      <p className="pet__note">{text(copy, note)}</p>
       {children}
     </section>
   );
