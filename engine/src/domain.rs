@@ -21,6 +21,19 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
     }
 }
 
+/// Every copy key the engine's Rust code gives as a message: the lint checks each exists in every
+/// language, as it does for the keys in definitions.
+pub const ENGINE_COPY_KEYS: &[&str] = &[
+    "pet.dob.too_young",
+    "pet.dob.too_old",
+    "pet.breed.unknown",
+    "pet.breed.excluded",
+    "pet.xl_bully.refused",
+    "pet.remove.not_allowed",
+    "error.required",
+    "error.invalid",
+];
+
 /// Names of every domain rule, for the lint's messages.
 pub const DOMAIN_RULES: &[&str] = &["pet_age_window", "pet_breed_eligibility"];
 
@@ -59,18 +72,30 @@ pub fn breed_of<'d>(defs: &'d Definitions, pet: &Value) -> Option<&'d Breed> {
         .filter(|b| b.species == species)
 }
 
-/// Fields the server owns, derived from the breed data after every change to the pets, so that
-/// guards over the document can see them: `petBreedName` (journey.md §3) and `breed_category`
+/// Fields the server owns, derived after every change to the pets, so that guards over the
+/// document can see them: `id`, the pet's 1-based position (journey.md §3); `original_id`, given
+/// once and kept through removals; and from the breed data `petBreedName` and `breed_category`
 /// (which decides the crossbreed confirmation). A pet without a known breed has neither.
 pub fn derive_pet_fields(defs: &Definitions, document: &mut Value) {
     let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) else {
         return;
     };
-    for pet in pets.iter_mut() {
+    let mut next_original = pets
+        .iter()
+        .filter_map(|p| p.get("original_id").and_then(Value::as_u64))
+        .max()
+        .unwrap_or(0)
+        + 1;
+    for (i, pet) in pets.iter_mut().enumerate() {
         let breed = breed_of(defs, pet).map(|b| (b.desc.clone(), b.category.clone()));
         let Some(map) = pet.as_object_mut() else {
             continue;
         };
+        map.insert("id".into(), Value::from(i + 1));
+        if !map.get("original_id").is_some_and(Value::is_u64) {
+            map.insert("original_id".into(), Value::from(next_original));
+            next_original += 1;
+        }
         match breed {
             Some((desc, category)) => {
                 map.insert("petBreedName".into(), Value::String(desc));

@@ -57,6 +57,13 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
             }
         }
     }
+    for key in crate::domain::ENGINE_COPY_KEYS {
+        copy_refs.push(CopyRef {
+            file: "(engine)".into(),
+            path: String::new(),
+            key: (*key).to_owned(),
+        });
+    }
     let breed_ids = lint_breeds(defs, &mut errors);
     for qs in &defs.question_sets {
         // A breed id a question offers (a mongrel size, a cat or rabbit type) must exist.

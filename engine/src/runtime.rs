@@ -56,6 +56,9 @@ pub enum Event {
     Expire,
     /// The customer starts again; the answers are cleared.
     Reset,
+    /// A pet leaves the quote (journey.md §4 Remove pet): `id` is its 1-based position. Only
+    /// while more than one pet exists.
+    RemovePet { id: usize },
 }
 
 impl Event {
@@ -65,6 +68,7 @@ impl Event {
             Event::Purchase => "purchase".into(),
             Event::Expire => "expire".into(),
             Event::Reset => "reset".into(),
+            Event::RemovePet { id } => format!("remove_pet:{id}"),
         }
     }
 }
@@ -231,6 +235,13 @@ impl QuoteMachine {
                     }
                 }
             }
+            MachineEvent::Customer(Event::RemovePet { id }) => {
+                context.remove_pet(*id);
+                match context.error {
+                    Some(_) => Handled,
+                    None => Transition(State::in_step(context.record.to.clone())),
+                }
+            }
             MachineEvent::Customer(Event::Purchase) => {
                 context.record.outcome = Outcome::Moved;
                 context.record.to_lifecycle = Lifecycle::Purchased;
@@ -289,6 +300,33 @@ enum StepOutcome {
 }
 
 impl Ctx<'_> {
+    /// Removes the pet at 1-based position `id` when more than one pet exists; otherwise the
+    /// event is invalid and nothing changes.
+    fn remove_pet(&mut self, id: usize) {
+        let count = self
+            .document
+            .get("pets")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        if count < 2 || id == 0 || id > count {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = vec![FieldError::new("id", "pet.remove.not_allowed")];
+            return;
+        }
+        if let Some(pets) = self.document.get_mut("pets").and_then(Value::as_array_mut) {
+            pets.remove(id - 1);
+        }
+        crate::domain::derive_pet_fields(self.defs, &mut self.document);
+        match locate(self.defs, self.journey, &self.document, &self.rules) {
+            Ok((position, _)) => {
+                self.record.to = position.furthest;
+                self.record.outcome = Outcome::Moved;
+                self.effects.push(Effect::SaveQuote);
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
     fn reset(&mut self) {
         self.document = empty_document();
         self.record.outcome = Outcome::Moved;

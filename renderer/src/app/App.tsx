@@ -12,7 +12,7 @@ import { text } from '@/shared/copy';
 
 export function App() {
   const [state, send] = useMachine(journeyMachine, { input: { path: window.location.pathname } });
-  const { view, failure, failureStatus, serverErrors, submissions, viewVersion } = state.context;
+  const { view, failure, failureStatus, serverErrors, submissions, viewVersion, notice } = state.context;
   const boot = useMemo(() => readBoot(), []);
   const heading = useRef<HTMLHeadingElement>(null);
   const stepId = view?.step.id;
@@ -93,9 +93,11 @@ export function App() {
                 copy={copy}
                 serverErrors={serverErrors}
                 submissions={submissions}
-                busy={state.matches('submitting')}
+                busy={state.matches('submitting') || state.matches('removing')}
                 submitLabel={text(copy, 'button.next')}
                 onSubmit={(answers) => send({ type: 'step.submit', answers })}
+                storedPets={view.pets.length}
+                onRemoveStoredPet={(id) => send({ type: 'pet.remove', id })}
               />
             ) : (
               <PendingStep view={view} />
@@ -103,6 +105,9 @@ export function App() {
           </>
         )}
       </main>
+      {notice && view && (
+        <Toast kind={notice.kind} title={text(copy, notice.title)} content={text(copy, notice.body)} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />
+      )}
       {failure && view && !state.matches('failed') && (
         <Toast title={text(copy, 'toast.generic.title')} content={text(copy, 'toast.generic.body')} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />
       )}

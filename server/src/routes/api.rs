@@ -15,7 +15,8 @@ use super::body::JsonObject;
 use super::quote::{self, LANGUAGE};
 use crate::AppState;
 use crate::error::{AppError, FieldMessage};
-use crate::store::TransitionMeta;
+use crate::session::SessionToken;
+use crate::store::{QuoteRow, TransitionMeta};
 use crate::view::{self, ViewInput};
 
 #[derive(Debug, Deserialize)]
@@ -67,6 +68,52 @@ async fn submit(
     answer_fields: &[&str],
 ) -> Result<Response, AppError> {
     let started = Instant::now();
+    let (quote, token) = authorise(state, headers, &body, answer_fields).await?;
+    let mut answers = Map::new();
+    for field in answer_fields {
+        if let Some(v) = body.remove(*field) {
+            answers.insert((*field).to_owned(), v);
+        }
+    }
+    let journey = quote::journey(state, &quote)?;
+    let step = journey
+        .steps
+        .iter()
+        .find(|s| s.questions.as_deref() == Some(question_set))
+        .ok_or(AppError::NotFound)?;
+    let event = Event::Submit {
+        step: step.id.clone(),
+        answers: Value::Object(answers),
+    };
+    run(state, quote, token, event, started).await
+}
+
+/// POST /api/deletePet: `{id, csrf}`, the pet's 1-based id (journey.md §4 Remove pet, §7).
+/// Only while more than one pet exists; otherwise 422 and nothing changes.
+pub(super) async fn delete_pet(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let (quote, token) = authorise(&state, &headers, &body, &["id"]).await?;
+    let id = match body.get("id") {
+        Some(Value::Number(n)) => n.as_u64(),
+        Some(Value::String(s)) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    }
+    .and_then(|n| usize::try_from(n).ok())
+    .ok_or_else(|| AppError::BadRequest("id must be the pet's number, 1 or more".into()))?;
+    run(&state, quote, token, Event::RemovePet { id }, started).await
+}
+
+/// The request's quote, once its session, CSRF token and fields check out.
+async fn authorise(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: &Map<String, Value>,
+    fields: &[&str],
+) -> Result<(QuoteRow, SessionToken), AppError> {
     let Some((quote, token)) = quote::existing(state, headers).await? else {
         return Err(AppError::Csrf);
     };
@@ -76,31 +123,27 @@ async fn submit(
     }
     if let Some(unknown) = body
         .keys()
-        .find(|k| !HELPER_FIELDS.contains(&k.as_str()) && !answer_fields.contains(&k.as_str()))
+        .find(|k| !HELPER_FIELDS.contains(&k.as_str()) && !fields.contains(&k.as_str()))
     {
         return Err(AppError::BadRequest(format!(
             "unknown field {unknown:?}; this call takes {}",
-            answer_fields.join(", ")
+            fields.join(", ")
         )));
     }
-    let mut answers = Map::new();
-    for field in answer_fields {
-        if let Some(v) = body.remove(*field) {
-            answers.insert((*field).to_owned(), v);
-        }
-    }
+    Ok((quote, token))
+}
 
+/// Runs an event through the engine, stores the result and its transition record in one
+/// transaction, and answers with the new view data (or the field errors).
+async fn run(
+    state: &AppState,
+    quote: QuoteRow,
+    token: SessionToken,
+    event: Event,
+    started: Instant,
+) -> Result<Response, AppError> {
     let journey = quote::journey(state, &quote)?;
-    let step = journey
-        .steps
-        .iter()
-        .find(|s| s.questions.as_deref() == Some(question_set))
-        .ok_or(AppError::NotFound)?;
     let rules = quote::rule_context();
-    let event = Event::Submit {
-        step: step.id.clone(),
-        answers: Value::Object(answers),
-    };
     let result = runtime::transition(
         &state.defs,
         &journey.id,

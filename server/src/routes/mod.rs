@@ -38,6 +38,7 @@ pub fn router(state: AppState) -> Router {
         .nest_service("/quote/assets", assets)
         .route("/api/petdetails", post(api::pet_details))
         .route("/api/petownerdetails", post(api::pet_owner_details))
+        .route("/api/deletePet", post(api::delete_pet))
         .route(
             "/api/getbreedlist",
             get(breeds::breed_list).post(breeds::breed_list),

@@ -9,6 +9,9 @@ import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 
+import { RemovePetDialog } from './RemovePetDialog';
+import { PetActionsContext } from './pet-actions';
+
 import { breedIndex, useBreeds } from '@/features/breeds/breed-store';
 import { BreedsContext, cannotInsure } from '@/features/breeds/breeds-context';
 import { followAnswers } from '@/features/breeds/dependent-answers';
@@ -68,6 +71,8 @@ export function FormStep({
   busy,
   submitLabel,
   onSubmit,
+  storedPets,
+  onRemoveStoredPet,
 }: {
   questions: QuestionsView;
   copy: Record<string, string>;
@@ -76,6 +81,9 @@ export function FormStep({
   busy: boolean;
   submitLabel: string;
   onSubmit: (answers: Answers) => void;
+  /** How many pets the server holds: removing one of those goes through the server. */
+  storedPets: number;
+  onRemoveStoredPet: (id: number) => void;
 }) {
   const validator = useMemo(() => {
     const fns = validatorsById[questions.schema.$id];
@@ -90,6 +98,54 @@ export function FormStep({
   const lists = useBreeds();
   const breeds = useMemo(() => ({ lists, byId: lists ? breedIndex(lists) : new Map() }), [lists]);
   const pets = (formData.pets as Array<Record<string, unknown>> | undefined) ?? [];
+  const [removing, setRemoving] = useState<number | null>(null);
+  const [focusPet, setFocusPet] = useState<number | null>(null);
+  const petActions = useMemo(
+    () => ({
+      add: () => {
+        setFormData((d) => {
+          const list = Array.isArray(d.pets) ? (d.pets as Answers[]) : [];
+          setFocusPet(list.length);
+          return { ...d, pets: [...list, {}] };
+        });
+      },
+      askRemove: (index: number) => setRemoving(index),
+    }),
+    [],
+  );
+  // A new pet's section opens at its first question.
+  // rjsf draws the new section a frame or two after the form data changes, so wait for it.
+  useEffect(() => {
+    if (focusPet === null) return;
+    let frames = 0;
+    let handle = 0;
+    const tryFocus = () => {
+      const input = document.getElementById(`root_pets_${focusPet}_pet_name`);
+      if (input) {
+        input.focus();
+        setFocusPet(null);
+      } else if (frames++ < 30) {
+        handle = requestAnimationFrame(tryFocus);
+      }
+    };
+    tryFocus();
+    return () => cancelAnimationFrame(handle);
+  }, [focusPet]);
+
+  function confirmRemove() {
+    if (removing === null) return;
+    const index = removing;
+    setRemoving(null);
+    if (index < storedPets) {
+      onRemoveStoredPet(index + 1);
+    } else {
+      // A pet added on this page and not saved yet leaves the form only.
+      setFormData((d) => ({ ...d, pets: (d.pets as Answers[]).filter((_, i) => i !== index) }));
+      setClientErrors([]);
+    }
+  }
+  const removingName = removing === null ? null : String(pets[removing]?.pet_name ?? '').trim() || text(copy, 'remove_pet.unnamed');
+
   // journey.md §4: a banned breed or an XL Bully "yes" disables saving.
   const refused = pets.some((pet) => cannotInsure(pet, breeds.byId) !== null);
 
@@ -110,6 +166,7 @@ export function FormStep({
   return (
     <CopyContext.Provider value={copy}>
       <BreedsContext.Provider value={breeds}>
+      <PetActionsContext.Provider value={petActions}>
       <FieldErrorsContext.Provider value={errorMap}>
         <ErrorSummary errors={errors} pets={(formData.pets as Array<Record<string, unknown>>) ?? []} ui={questions.ui} copy={copy} />
         <Form
@@ -133,6 +190,8 @@ export function FormStep({
           </div>
         </Form>
       </FieldErrorsContext.Provider>
+      <RemovePetDialog name={removingName} copy={copy} onConfirm={confirmRemove} onCancel={() => setRemoving(null)} />
+      </PetActionsContext.Provider>
       </BreedsContext.Provider>
     </CopyContext.Provider>
   );

@@ -9,6 +9,7 @@ import { useContext } from 'react';
 import { text } from '@/shared/copy';
 import { useBreedData } from '@/features/breeds/breeds-context';
 import { CopyContext, fieldFromPath, useFieldError } from './field-errors';
+import { usePetActions } from './pet-actions';
 
 /** Widgets that draw their own fieldset and legend. */
 const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick']);
@@ -93,8 +94,21 @@ function ExcludedBreeds({ introKey }: { introKey: string }) {
   );
 }
 
-export function ArrayFieldTemplate({ items }: ArrayFieldTemplateProps) {
-  return <div className="pets">{items}</div>;
+export function ArrayFieldTemplate({ items, uiSchema, schema }: ArrayFieldTemplateProps) {
+  const copy = useContext(CopyContext);
+  const { add } = usePetActions();
+  const addLabel = (uiSchema?.['ui:options'] as Record<string, unknown> | undefined)?.addItemLabel;
+  const room = typeof schema.maxItems !== 'number' || items.length < schema.maxItems;
+  return (
+    <div className="pets">
+      {items}
+      {typeof addLabel === 'string' && room && (
+        <button type="button" className="button button--secondary add-pet" onClick={add}>
+          {text(copy, addLabel)}
+        </button>
+      )}
+    </div>
+  );
 }
 
 export function ArrayFieldItemTemplate({ children, index, totalItems, registry, parentUiSchema }: ArrayFieldItemTemplateProps) {
@@ -105,6 +119,8 @@ export function ArrayFieldItemTemplate({ children, index, totalItems, registry, 
   const named = typeof options.itemHeading === 'string' ? options.itemHeading : 'form.pet_heading_named';
   const heading = name && name.length >= 2 ? text(copy, named, { name }) : text(copy, 'form.pet_heading');
   const note = typeof options.itemNote === 'string' ? options.itemNote : 'form.mandatory';
+  const { askRemove } = usePetActions();
+  const removable = typeof options.removeItemLabel === 'string' && totalItems > 1;
   const headingId = `pet-${index}-heading`;
   return (
     <section className="pet" aria-labelledby={headingId}>
@@ -114,6 +130,11 @@ export function ArrayFieldItemTemplate({ children, index, totalItems, registry, 
       </h2>
       <p className="pet__note">{text(copy, note)}</p>
       {children}
+      {removable && (
+        <button type="button" className="button button--secondary remove-pet" onClick={() => askRemove(index)}>
+          {name && name.length >= 2 ? text(copy, 'button.remove_pet_named', { name }) : text(copy, options.removeItemLabel as string)}
+        </button>
+      )}
     </section>
   );
 }

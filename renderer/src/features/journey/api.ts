@@ -45,3 +45,14 @@ export async function submitAnswers(
   });
   return read(response);
 }
+
+/** Removes a pet by its 1-based id (journey.md §7 /api/deletePet). */
+export async function removePet(id: number, csrf: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
+  const response = await fetcher('/api/deletePet', {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    credentials: 'same-origin',
+    body: JSON.stringify({ id, csrf, locale: LOCALE }),
+  });
+  return read(response);
+}

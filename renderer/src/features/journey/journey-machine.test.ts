@@ -109,6 +109,44 @@ describe('journey machine', () => {
   });
 });
 
+describe('removing a pet', () => {
+  it('stays on the page, loads it again and says so', async () => {
+    const load = vi.fn(async () => ({ kind: 'ok', data: view('pet_details', '/quote') }) as ApiResult);
+    const remove = vi.fn(async (_input: { id: number; csrf: string }) => ({ kind: "ok", data: view("your_details", "/quote/your-details") }) as ApiResult);
+    const machine = journeyMachine.provide({
+      actors: {
+        loadView: fromPromise(() => load()),
+        removePet: fromPromise(({ input }: { input: { id: number; csrf: string } }) => remove(input)),
+      },
+      actions: { followStep: () => {} },
+    });
+    const actor = createActor(machine, { input: { path: '/quote' } });
+    actor.start();
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'pet.remove', id: 2 });
+    await waitFor(actor, (s) => s.matches('showing') && load.mock.calls.length === 2);
+    expect(remove).toHaveBeenCalledWith({ id: 2, csrf: 'token' });
+    expect(actor.getSnapshot().context.view?.step.id).toBe('pet_details');
+    expect(actor.getSnapshot().context.notice?.body).toBe('toast.remove_pet.success.body');
+  });
+
+  it('shows the failure toast when the server refuses', async () => {
+    const machine = journeyMachine.provide({
+      actors: {
+        loadView: fromPromise(async () => ({ kind: 'ok', data: view('pet_details', '/quote') }) as ApiResult),
+        removePet: fromPromise(async () => ({ kind: 'invalid', errors: [{ field: 'id', message: 'x' }] }) as ApiResult),
+      },
+      actions: { followStep: () => {} },
+    });
+    const actor = createActor(machine, { input: { path: '/quote' } });
+    actor.start();
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'pet.remove', id: 1 });
+    await waitFor(actor, (s) => s.matches('showing') && s.context.notice !== null);
+    expect(actor.getSnapshot().context.notice?.body).toBe('toast.remove_pet.failure.body');
+  });
+});
+
 describe('submitUrl (journey.md §4 Pet details: norequote=1 on the first page with no products)', () => {
   it('adds norequote=1 on the first page while no pet has a product', () => {
     expect(submitUrl(view('pet_details', '/quote'))).toBe('/api/petdetails?norequote=1');

@@ -6,7 +6,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 import type { FieldMessage, ViewData } from '@/shared/types';
-import { type ApiResult, loadView, submitAnswers } from './api';
+import { type ApiResult, loadView, removePet, submitAnswers } from './api';
 
 export interface JourneyContext {
   /** The page asked for. */
@@ -22,12 +22,15 @@ export interface JourneyContext {
   submissions: number;
   /** Counts view data received, so a step's form starts again from the server's answers. */
   viewVersion: number;
+  /** A toast about something the customer did (copy keys), other than the generic error. */
+  notice: { kind: 'success' | 'error'; title: string; body: string } | null;
 }
 
 export type JourneyEvent =
   | { type: 'page.open'; path: string }
   | { type: 'page.retry' }
   | { type: 'step.submit'; answers: Record<string, unknown> }
+  | { type: 'pet.remove'; id: number }
   | { type: 'toast.dismiss' };
 
 /** The result a finished actor hands to `onDone`. */
@@ -54,6 +57,7 @@ export const journeyMachine = setup({
   },
   actors: {
     loadView: fromPromise<ApiResult, { path: string }>(({ input }) => loadView(input.path)),
+    removePet: fromPromise<ApiResult, { id: number; csrf: string }>(({ input }) => removePet(input.id, input.csrf)),
     submitAnswers: fromPromise<ApiResult, { url: string; csrf: string; answers: Record<string, unknown> }>(({ input }) =>
       submitAnswers(input.url, input.csrf, input.answers),
     ),
@@ -81,7 +85,13 @@ export const journeyMachine = setup({
         ? { failure: output.message, failureStatus: output.status }
         : { failure: 'network', failureStatus: null };
     }),
-    clearFailure: assign({ failure: null, failureStatus: null }),
+    clearFailure: assign({ failure: null, failureStatus: null, notice: null }),
+    noticeRemoved: assign({
+      notice: { kind: 'success' as const, title: 'toast.remove_pet.success.title', body: 'toast.remove_pet.success.body' },
+    }),
+    noticeNotRemoved: assign({
+      notice: { kind: 'error' as const, title: 'toast.remove_pet.failure.title', body: 'toast.remove_pet.failure.body' },
+    }),
     clearServerErrors: assign({ serverErrors: [] }),
     /** Shows the step's URL: a new history entry when the step moved, the same one otherwise. */
     followStep: ({ context }, params: { replace: boolean }) => {
@@ -95,7 +105,7 @@ export const journeyMachine = setup({
 }).createMachine({
   id: 'journey',
   initial: 'loading',
-  context: ({ input }) => ({ path: input.path, view: null, serverErrors: [], failure: null, failureStatus: null, submissions: 0, viewVersion: 0 }),
+  context: ({ input }) => ({ path: input.path, view: null, serverErrors: [], failure: null, failureStatus: null, submissions: 0, viewVersion: 0, notice: null }),
   on: {
     'page.open': { target: '.loading', actions: 'setPath' },
     'toast.dismiss': { actions: 'clearFailure' },
@@ -115,6 +125,20 @@ export const journeyMachine = setup({
     showing: {
       on: {
         'step.submit': { guard: 'canSubmit', target: 'submitting', actions: ['clearServerErrors', 'clearFailure'] },
+        'pet.remove': { target: 'removing', actions: 'clearFailure' },
+      },
+    },
+    /** journey.md §4 Remove pet: success shows its toast; failure, a warning or an empty answer the failure toast. */
+    removing: {
+      invoke: {
+        src: 'removePet',
+        input: ({ context, event }) => ({ id: event.type === 'pet.remove' ? event.id : 0, csrf: context.view?.csrf ?? '' }),
+        onDone: [
+          // The customer stays on the page they were on: it is loaded again, as it now stands.
+          { guard: 'answeredWithView', target: 'loading', actions: 'noticeRemoved' },
+          { target: 'showing', actions: 'noticeNotRemoved' },
+        ],
+        onError: { target: 'showing', actions: 'noticeNotRemoved' },
       },
     },
     submitting: {

@@ -3,13 +3,25 @@ import { useEffect } from 'react';
 
 export const TOAST_MS = 5000;
 
-export function Toast({ title, content, closeLabel, onClose }: { title: string; content: string; closeLabel: string; onClose: () => void }) {
+export function Toast({
+  title,
+  content,
+  closeLabel,
+  onClose,
+  kind = 'error',
+}: {
+  title: string;
+  content: string;
+  closeLabel: string;
+  onClose: () => void;
+  kind?: 'success' | 'error';
+}) {
   useEffect(() => {
     const timer = window.setTimeout(onClose, TOAST_MS);
     return () => window.clearTimeout(timer);
   }, [onClose]);
   return (
-    <div className="toast toast--error" role="alert">
+    <div className={`toast toast--${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       <p>
         <strong>{title}:</strong> {content}
       </p>
