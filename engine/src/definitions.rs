@@ -471,41 +471,11 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             continue;
         }
         let result = match kind {
-            Kind::Journey => parse(file, &raw).map(|v| {
-                defs.journeys.push(Sourced {
-                    file: file.clone(),
-                    value: v,
-                    raw,
-                })
-            }),
-            Kind::Guards => parse(file, &raw).map(|v| {
-                defs.guards.push(Sourced {
-                    file: file.clone(),
-                    value: v,
-                    raw,
-                })
-            }),
-            Kind::QuestionSet => parse(file, &raw).map(|v| {
-                defs.question_sets.push(Sourced {
-                    file: file.clone(),
-                    value: v,
-                    raw,
-                })
-            }),
-            Kind::Copy => parse(file, &raw).map(|v| {
-                defs.copy.push(Sourced {
-                    file: file.clone(),
-                    value: v,
-                    raw,
-                })
-            }),
-            Kind::Breeds => parse(file, &raw).map(|v| {
-                defs.breeds.push(Sourced {
-                    file: file.clone(),
-                    value: v,
-                    raw,
-                })
-            }),
+            Kind::Journey => parse_into(&mut defs.journeys, file, raw),
+            Kind::Guards => parse_into(&mut defs.guards, file, raw),
+            Kind::QuestionSet => parse_into(&mut defs.question_sets, file, raw),
+            Kind::Copy => parse_into(&mut defs.copy, file, raw),
+            Kind::Breeds => parse_into(&mut defs.breeds, file, raw),
         };
         if let Err(e) = result {
             errors.push(e);
@@ -522,6 +492,21 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
     } else {
         Err(DefinitionErrors(errors))
     }
+}
+
+/// Parses one file into its typed list, keeping where it came from.
+fn parse_into<T: serde::de::DeserializeOwned>(
+    list: &mut Vec<Sourced<T>>,
+    file: &str,
+    raw: Value,
+) -> Result<(), DefinitionError> {
+    let value = parse(file, &raw)?;
+    list.push(Sourced {
+        file: file.to_owned(),
+        value,
+        raw,
+    });
+    Ok(())
 }
 
 fn parse<T: serde::de::DeserializeOwned>(file: &str, raw: &Value) -> Result<T, DefinitionError> {

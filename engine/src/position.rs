@@ -11,14 +11,6 @@ use crate::compiled::{Definitions, UnknownGuard};
 use crate::definitions::{Journey, Step, StepId};
 use crate::rules::{FieldError, RuleContext};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StepStatus {
-    Current,
-    Completed,
-    Incomplete,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Position {
     /// The furthest step the answers allow: the one a returning customer lands on.
@@ -32,16 +24,6 @@ pub struct Position {
 impl Position {
     pub fn can_open(&self, step: &str) -> bool {
         self.path.iter().any(|s| s == step)
-    }
-
-    pub fn status(&self, step: &str, viewing: &str) -> StepStatus {
-        if step == viewing {
-            StepStatus::Current
-        } else if self.completed.contains(step) {
-            StepStatus::Completed
-        } else {
-            StepStatus::Incomplete
-        }
     }
 }
 

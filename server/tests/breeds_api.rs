@@ -3,15 +3,9 @@
 
 mod common;
 
-use chrono::{Duration, Months, Utc};
-use common::{spawn_app, valid_pet};
+use chrono::{Duration, Months};
+use common::{spawn_app, uk_today, valid_pet};
 use serde_json::{Value, json};
-
-fn uk_today() -> chrono::NaiveDate {
-    Utc::now()
-        .with_timezone(&chrono_tz::Europe::London)
-        .date_naive()
-}
 
 /// A valid pet with some fields replaced (null removes a field).
 fn pet(changes: Value) -> Value {

@@ -3,15 +3,9 @@
 
 mod common;
 
-use chrono::{Duration, Utc};
-use common::{spawn_app, valid_pet};
+use chrono::Duration;
+use common::{spawn_app, uk_today, valid_pet};
 use serde_json::{Value, json};
-
-fn uk_today() -> chrono::NaiveDate {
-    Utc::now()
-        .with_timezone(&chrono_tz::Europe::London)
-        .date_naive()
-}
 
 fn pet_with(field: &str, value: Value) -> Value {
     let mut pet = valid_pet();

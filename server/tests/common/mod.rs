@@ -203,3 +203,10 @@ pub fn valid_pet() -> Value {
         "confirm_assumptions": true
     })
 }
+
+/// Today in UK local time, as the server's rules see it.
+pub fn uk_today() -> chrono::NaiveDate {
+    chrono::Utc::now()
+        .with_timezone(&chrono_tz::Europe::London)
+        .date_naive()
+}
