@@ -47,6 +47,8 @@ test('a new customer fills the pet form by keyboard, meets an error, fixes it an
   await expect(page.getByLabel('How much did you pay for your pet?')).toBeFocused();
   await page.keyboard.type('-450');
   await page.keyboard.press('Tab'); // "I didn't pay anything"
+  await page.keyboard.press('Tab'); // Add another pet
+  await expect(page.getByRole('button', { name: 'Add another pet' })).toBeFocused();
   await page.keyboard.press('Tab'); // Next
   await expect(page.getByRole('button', { name: 'Next' })).toBeFocused();
   await page.keyboard.press('Enter');
