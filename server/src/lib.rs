@@ -8,6 +8,7 @@ pub mod error;
 pub mod routes;
 pub mod session;
 pub mod store;
+pub mod vets;
 pub mod view;
 
 use std::sync::Arc;
@@ -25,6 +26,7 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub defs: Arc<Definitions>,
     pub store: Store,
+    pub vets: Arc<dyn vets::VetDirectory>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +35,8 @@ pub enum StartError {
     Definitions(#[from] engine::DefinitionErrors),
     #[error("{0}")]
     Store(#[from] store::StoreError),
+    #[error("{0}")]
+    Data(String),
     #[error("cannot listen on port {port}: {source}")]
     Listen { port: u16, source: std::io::Error },
 }
@@ -47,15 +51,50 @@ impl App {
     /// router. Any problem stops here.
     pub async fn build(config: Config) -> Result<Self, StartError> {
         let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
+        check_server_copy(&defs)?;
+        let vets = vets::BuiltInVets::load().map_err(StartError::Data)?;
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
         let state = AppState {
             config: Arc::new(config),
             defs: Arc::new(defs),
             store,
+            vets: Arc::new(vets),
         };
         let router = routes::router(state.clone());
         Ok(Self { state, router })
+    }
+}
+
+/// Copy keys the server's own code gives as messages; like the definitions' keys, each must
+/// exist in every language, or pawpath does not start.
+pub const SERVER_COPY_KEYS: &[&str] = &[
+    "vet.postcode.required",
+    "vet.postcode.invalid",
+    "app.name",
+    "app.no_script",
+];
+
+fn check_server_copy(defs: &Definitions) -> Result<(), StartError> {
+    let mut problems = Vec::new();
+    for language in defs.languages() {
+        for key in SERVER_COPY_KEYS {
+            if defs
+                .catalogue(language)
+                .is_none_or(|c| !c.contains_key(*key))
+            {
+                problems.push(engine::DefinitionError::new(
+                    format!("questions/copy/{language}.json"),
+                    "/messages",
+                    format!("copy key {key:?}, which the server uses, is missing"),
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(StartError::Definitions(engine::DefinitionErrors(problems)))
     }
 }
 

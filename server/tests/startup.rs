@@ -112,3 +112,23 @@ fn a_malformed_variable_stops_start_up_naming_it() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("PORT: \"http\" is not a port number"));
 }
+
+#[test]
+fn a_copy_key_the_server_uses_missing_from_a_language_stops_start_up() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_definitions(dir.path());
+    let path = dir.path().join("questions/copy/en-GB.json");
+    let mut copy: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    copy["messages"]
+        .as_object_mut()
+        .expect("messages")
+        .remove("vet.postcode.invalid");
+    std::fs::write(&path, serde_json::to_string_pretty(&copy).expect("json")).expect("write");
+    let (code, stderr) = start_pawpath(dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("questions/copy/en-GB.json at /messages: copy key \"vet.postcode.invalid\", which the server uses, is missing"),
+        "{stderr}"
+    );
+}

@@ -5,6 +5,7 @@ mod body;
 mod breeds;
 mod pages;
 mod quote;
+mod vets;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -39,6 +40,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/petdetails", post(api::pet_details))
         .route("/api/petownerdetails", post(api::pet_owner_details))
         .route("/api/deletePet", post(api::delete_pet))
+        .route("/api/getvetlist", post(vets::vet_list))
         .route(
             "/api/getbreedlist",
             get(breeds::breed_list).post(breeds::breed_list),

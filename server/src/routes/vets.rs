@@ -1,0 +1,47 @@
+//! POST /api/getvetlist: `{postcode, locale}` → the practices near it (journey.md §7;
+//! owner-payment.md §5 Vet). A lookup that changes nothing, so it needs no session.
+
+use axum::Json;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use super::body::JsonObject;
+use super::quote::LANGUAGE;
+use crate::AppState;
+use crate::error::{AppError, FieldMessage};
+use crate::vets::{VetPostcode, VetPostcodeError};
+
+/// At most this many practices come back.
+const LIMIT: usize = 10;
+
+pub(super) async fn vet_list(
+    State(state): State<AppState>,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    if let Some(unknown) = body
+        .keys()
+        .find(|k| !["postcode", "locale", "csrf", "experiment_views"].contains(&k.as_str()))
+    {
+        return Err(AppError::BadRequest(format!(
+            "unknown field {unknown:?}; this call takes postcode"
+        )));
+    }
+    let typed = match body.get("postcode") {
+        None | Some(Value::Null) => "",
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => return Err(AppError::BadRequest("postcode must be text".into())),
+    };
+    let postcode = VetPostcode::parse(typed).map_err(|e| {
+        let key = match e {
+            VetPostcodeError::Required => "vet.postcode.required",
+            VetPostcodeError::Invalid => "vet.postcode.invalid",
+        };
+        AppError::Validation(vec![FieldMessage {
+            field: "postcode".into(),
+            message: state.defs.text(LANGUAGE, key, &Default::default()),
+        }])
+    })?;
+    let vets = state.vets.near(&postcode, LIMIT);
+    Ok(Json(json!({ "data": vets, "postcode": postcode.as_str() })).into_response())
+}
