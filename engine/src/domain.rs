@@ -109,6 +109,89 @@ pub fn derive_pet_fields(defs: &Definitions, document: &mut Value) {
     }
 }
 
+/// journey.md §4 Policy start date: the dates cover may start on, and which of today, tomorrow
+/// and other the start-date question offers.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct StartDateWindow {
+    /// The latest pet date of birth plus 56 days, but not before today.
+    pub earliest: NaiveDate,
+    /// 30 days ahead, or earlier if a pet would reach its breed's maximum age first.
+    pub latest: NaiveDate,
+    /// `today` when the earliest is not after today; `tomorrow` when the earliest is not after
+    /// tomorrow and the latest is on or after it; `other` when the latest is after tomorrow.
+    pub options: Vec<&'static str>,
+    /// The stored start date, lifted to the earliest if it is before it (today if none).
+    pub chosen: NaiveDate,
+    /// Which option the chosen date is.
+    pub chosen_option: &'static str,
+}
+
+/// Days after the latest date of birth before cover can start (8 weeks).
+const START_AFTER_BIRTH_DAYS: i64 = 56;
+/// How far ahead cover can start.
+const START_WINDOW_DAYS: i64 = 30;
+
+pub fn start_date_window(
+    defs: &Definitions,
+    document: &Value,
+    today: NaiveDate,
+) -> StartDateWindow {
+    let births: Vec<(NaiveDate, u32)> = pets(document)
+        .filter_map(|(_, pet)| {
+            let dob =
+                NaiveDate::parse_from_str(str_of(pet, "pet_date_of_birth")?, "%Y-%m-%d").ok()?;
+            let species = str_of(pet, "pet_type").and_then(Species::parse);
+            let max =
+                breed_of(defs, pet).map_or_else(|| species_max_months(species), |b| b.max_age_mths);
+            Some((dob, max))
+        })
+        .collect();
+    let earliest = births
+        .iter()
+        .map(|(dob, _)| *dob + chrono::Duration::days(START_AFTER_BIRTH_DAYS))
+        .max()
+        .map_or(today, |d| d.max(today));
+    // The day before a pet reaches its maximum age is the last day it can start.
+    let by_age = births
+        .iter()
+        .filter_map(|(dob, max)| dob.checked_add_months(chrono::Months::new(*max)))
+        .map(|d| d - chrono::Duration::days(1))
+        .min();
+    let ahead = today + chrono::Duration::days(START_WINDOW_DAYS);
+    let latest = by_age.map_or(ahead, |d| d.min(ahead));
+    let tomorrow = today + chrono::Duration::days(1);
+    let mut options = Vec::new();
+    if earliest <= today {
+        options.push("today");
+    }
+    if earliest <= tomorrow && latest >= tomorrow {
+        options.push("tomorrow");
+    }
+    if latest > tomorrow {
+        options.push("other");
+    }
+    let stored = document
+        .pointer("/owner/pet_policy_start_date")
+        .and_then(Value::as_str)
+        .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+        .unwrap_or(today);
+    let chosen = stored.max(earliest);
+    let chosen_option = if chosen == today {
+        "today"
+    } else if chosen == tomorrow {
+        "tomorrow"
+    } else {
+        "other"
+    };
+    StartDateWindow {
+        earliest,
+        latest,
+        options,
+        chosen,
+        chosen_option,
+    }
+}
+
 /// The date cover starts: the owner's chosen date, else today.
 pub fn cover_start(document: &Value, ctx: &RuleContext) -> NaiveDate {
     document
@@ -230,6 +313,63 @@ fn pet_breed_eligibility(
 #[cfg(test)]
 mod tests {
     use super::format_years;
+    use super::*;
+    use serde_json::json;
+
+    fn defs() -> Definitions {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        Definitions::load(&crate::definitions::FsLoader::new(root)).expect("repository definitions")
+    }
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")
+    }
+
+    fn doc(pets: serde_json::Value, start: Option<&str>) -> Value {
+        json!({ "pets": pets, "owner": start.map_or(json!({}), |s| json!({ "pet_policy_start_date": s })) })
+    }
+
+    /// journey.md §4 Policy start date.
+    #[test]
+    fn the_start_date_window_follows_the_spec() {
+        let defs = defs();
+        let today = d("2026-11-22");
+        let adult =
+            json!({ "pet_type": "dog", "pet_breed": "D173", "pet_date_of_birth": "2022-01-10" });
+        // An adult dog: today to 30 days ahead; all three options; nothing stored means today.
+        let w = start_date_window(&defs, &doc(json!([adult]), None), today);
+        assert_eq!((w.earliest, w.latest), (today, d("2026-12-22")));
+        assert_eq!(w.options, vec!["today", "tomorrow", "other"]);
+        assert_eq!((w.chosen, w.chosen_option), (today, "today"));
+        // A puppy born 40 days ago: the earliest is its 56th day; today is not offered.
+        let puppy =
+            json!({ "pet_type": "dog", "pet_breed": "D173", "pet_date_of_birth": "2026-10-13" });
+        let w = start_date_window(&defs, &doc(json!([adult, puppy]), None), today);
+        assert_eq!(w.earliest, d("2026-12-08"));
+        assert_eq!(w.options, vec!["other"]);
+        assert_eq!(
+            (w.chosen, w.chosen_option),
+            (d("2026-12-08"), "other"),
+            "lifted to the earliest"
+        );
+        // A puppy born 55 days ago can start tomorrow but not today.
+        let puppy =
+            json!({ "pet_type": "cat", "pet_breed": "C286", "pet_date_of_birth": "2026-09-28" });
+        let w = start_date_window(&defs, &doc(json!([puppy]), Some("2026-11-23")), today);
+        assert_eq!(w.options, vec!["tomorrow", "other"]);
+        assert_eq!(w.chosen_option, "tomorrow");
+        // A Great Dane reaching its 5th birthday in 10 days: the window ends the day before.
+        let dane =
+            json!({ "pet_type": "dog", "pet_breed": "D095", "pet_date_of_birth": "2021-12-02" });
+        let w = start_date_window(&defs, &doc(json!([dane]), None), today);
+        assert_eq!(w.latest, d("2026-12-01"));
+        // Reaching it tomorrow: only today.
+        let dane =
+            json!({ "pet_type": "dog", "pet_breed": "D095", "pet_date_of_birth": "2021-11-23" });
+        let w = start_date_window(&defs, &doc(json!([dane]), None), today);
+        assert_eq!(w.latest, today);
+        assert_eq!(w.options, vec!["today"]);
+    }
 
     #[test]
     fn years_are_whole_or_two_places() {

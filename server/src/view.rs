@@ -130,6 +130,9 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
             "blocks": blocks,
         },
         "questions": questions,
+        // journey.md §4 Policy start date: the window and the options the start-date question
+        // offers, derived from the pets and the stored date.
+        "start_date": engine::domain::start_date_window(defs, &quote.document, input.rules.today),
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),
     }))

@@ -118,6 +118,20 @@ async fn a_valid_pet_is_saved_and_the_quote_moves_to_your_details() {
         "the step is open on reload"
     );
     assert_eq!(app.stored_pets().await[0]["pet_cost"], "450.00");
+    // journey.md §4 Policy start date: an adult dog can start today, tomorrow or later.
+    let today = uk_today();
+    assert_eq!(
+        page["start_date"]["earliest"],
+        today.format("%Y-%m-%d").to_string()
+    );
+    assert_eq!(
+        page["start_date"]["latest"],
+        (today + Duration::days(30)).format("%Y-%m-%d").to_string()
+    );
+    assert_eq!(
+        page["start_date"]["options"],
+        json!(["today", "tomorrow", "other"])
+    );
 }
 
 #[tokio::test]

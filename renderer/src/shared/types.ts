@@ -41,6 +41,8 @@ export interface ViewData {
   };
   questions: QuestionsView | null;
   step_bar: StepBarItem[];
+  /** journey.md §4 Policy start date: dates as YYYY-MM-DD. */
+  start_date: { earliest: string; latest: string; options: Array<'today' | 'tomorrow' | 'other'>; chosen: string; chosen_option: string };
   copy: Record<string, string>;
 }
 

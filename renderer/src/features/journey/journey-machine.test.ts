@@ -18,6 +18,7 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     step: { id: stepId, path, title: stepId, view: 'form', bar_number: 1, bar_label: 'Your pets', blocks: [] },
     questions: { id: 'pet_details', schema: { $id: 'pawpath:questions/pet_details' }, ui: {}, answers: {}, submit: '/api/petdetails' },
     step_bar: [{ number: 1, label: 'Your pets', status: 'current', clickable: false, path: '/quote' }],
+    start_date: { earliest: '2026-11-22', latest: '2026-12-22', options: ['today', 'tomorrow', 'other'], chosen: '2026-11-22', chosen_option: 'today' },
     copy: {},
     ...extra,
   };
