@@ -17,7 +17,7 @@ use crate::AppState;
 use crate::error::{AppError, FieldMessage};
 use crate::session::SessionToken;
 use crate::store::{QuoteRow, TransitionMeta};
-use crate::view::{self, ViewInput};
+use crate::view::{self, SUBMIT_CALLS, ViewInput};
 
 #[derive(Debug, Deserialize)]
 pub(super) struct SaveQuery {
@@ -44,7 +44,7 @@ pub(super) async fn pet_details(
             "norequote must be 1 or 0, not {flag:?}"
         )));
     }
-    submit(&state, &headers, body, "pet_details", &["pets"]).await
+    submit(&state, &headers, body, "/api/petdetails", &["pets"]).await
 }
 
 /// POST /api/petownerdetails: `{csrf, owner, pets}`, the combined call crossbreed and mongrel
@@ -55,7 +55,14 @@ pub(super) async fn pet_owner_details(
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    submit(&state, &headers, body, "crossbreed", &["owner", "pets"]).await
+    submit(
+        &state,
+        &headers,
+        body,
+        "/api/petownerdetails",
+        &["owner", "pets"],
+    )
+    .await
 }
 
 /// Checks the session and CSRF token, runs the engine on the step's answers, stores the result
@@ -64,7 +71,7 @@ async fn submit(
     state: &AppState,
     headers: &HeaderMap,
     mut body: Map<String, Value>,
-    question_set: &str,
+    call: &str,
     answer_fields: &[&str],
 ) -> Result<Response, AppError> {
     let started = Instant::now();
@@ -75,6 +82,12 @@ async fn submit(
             answers.insert((*field).to_owned(), v);
         }
     }
+    // The question set this call takes, from the one table the view data also reads.
+    let question_set = SUBMIT_CALLS
+        .iter()
+        .find(|(_, path)| *path == call)
+        .map(|(id, _)| *id)
+        .ok_or_else(|| AppError::Internal(format!("{call} is in no entry of SUBMIT_CALLS")))?;
     let journey = quote::journey(state, &quote)?;
     let step = journey
         .steps
