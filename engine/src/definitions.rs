@@ -107,6 +107,19 @@ pub struct Step {
     pub exits: Vec<Exit>,
     #[serde(default)]
     pub terminal: bool,
+    /// Question sets the step's page edits in place (its modals): answering one changes the
+    /// document but does not submit the step.
+    #[serde(default)]
+    pub edits: Vec<Edit>,
+}
+
+/// A question set a page edits in place, with the named rules its answers must also pass.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Edit {
+    pub questions: String,
+    #[serde(default)]
+    pub rules: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

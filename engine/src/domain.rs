@@ -17,6 +17,8 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
     match name {
         "pet_age_window" => Some(pet_age_window),
         "pet_breed_eligibility" => Some(pet_breed_eligibility),
+        "start_date_window" => Some(start_date_in_window),
+        "assumptions_ticked" => Some(assumptions_ticked),
         _ => None,
     }
 }
@@ -30,12 +32,19 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "pet.breed.excluded",
     "pet.xl_bully.refused",
     "pet.remove.not_allowed",
+    "start_date.invalid",
+    "assumptions.confirm.required",
     "error.required",
     "error.invalid",
 ];
 
 /// Names of every domain rule, for the lint's messages.
-pub const DOMAIN_RULES: &[&str] = &["pet_age_window", "pet_breed_eligibility"];
+pub const DOMAIN_RULES: &[&str] = &[
+    "pet_age_window",
+    "pet_breed_eligibility",
+    "start_date_window",
+    "assumptions_ticked",
+];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
 const MIN_AGE_DAYS: i64 = 26;
@@ -106,6 +115,110 @@ pub fn derive_pet_fields(defs: &Definitions, document: &mut Value) {
                 map.remove("breed_category");
             }
         }
+    }
+}
+
+/// The underwriting referral code for a pet whose owner reports an injury or illness: the
+/// pre-existing conditions prompt follows it (journey.md §4 Assumptions and health questions).
+pub const REFER_PRE_EXISTING: &str = "RA008";
+
+/// Fields the server owns over the whole quote, derived after every change: each pet's
+/// `refer_code` (RA008 while its owner answers yes to injury or illness, none otherwise; the
+/// rating engine may refer for other reasons later), and the cover start date lifted to the
+/// earliest allowed when it falls before it (journey.md §4 Policy start date: "A chosen date
+/// earlier than the minimum is lifted to the minimum").
+pub fn derive_quote_fields(defs: &Definitions, document: &mut Value, ctx: &RuleContext) {
+    if let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) {
+        for pet in pets.iter_mut().filter_map(Value::as_object_mut) {
+            derive_vet_fields(pet);
+            let ill = pet.get("pet_any_injury_illness").and_then(Value::as_str) == Some("yes");
+            if ill {
+                pet.insert("refer_code".into(), Value::from(REFER_PRE_EXISTING));
+            } else if pet.get("refer_code").and_then(Value::as_str) == Some(REFER_PRE_EXISTING) {
+                pet.remove("refer_code");
+            }
+        }
+    }
+    let stored = document
+        .pointer("/owner/pet_policy_start_date")
+        .and_then(Value::as_str)
+        .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok());
+    if let Some(stored) = stored {
+        let window = start_date_window(defs, document, ctx.today);
+        if stored < window.earliest
+            && let Some(owner) = document.get_mut("owner").and_then(Value::as_object_mut)
+        {
+            owner.insert(
+                "pet_policy_start_date".into(),
+                Value::from(window.earliest.format("%Y-%m-%d").to_string()),
+            );
+        }
+    }
+}
+
+/// owner-payment.md §3 Vet and §4 Pre-existing conditions: a vet_name of notFound sets
+/// provide_vet_later; a vet provided later has no address or id (journey.md §4: "vet address
+/// fields are blanked if the vet is provided later").
+fn derive_vet_fields(pet: &mut serde_json::Map<String, Value>) {
+    if pet.get("vet_name").and_then(Value::as_str) == Some("notFound") {
+        pet.insert("provide_vet_later".into(), Value::Bool(true));
+    }
+    if pet.get("provide_vet_later").and_then(Value::as_bool) == Some(true) {
+        pet.insert("vet_name".into(), Value::from("notFound"));
+        for field in [
+            "vet_id",
+            "vet_address_line_1",
+            "vet_address_line_2",
+            "vet_town",
+            "vet_county",
+            "vet_postcode",
+        ] {
+            pet.remove(field);
+        }
+    }
+}
+
+/// journey.md §2 Assumptions and §5: on the assumptions page every pet's tick "Yes, they're
+/// correct" must be given ("Please confirm the assumptions are correct"). The edit modal saves
+/// the same questions without it, so the question set cannot require it; the step does.
+fn assumptions_ticked(
+    _defs: &Definitions,
+    document: &Value,
+    _ctx: &RuleContext,
+) -> Vec<FieldError> {
+    pets(document)
+        .filter(|(_, pet)| pet.get("assumptions_correct").and_then(Value::as_bool) != Some(true))
+        .map(|(i, _)| {
+            FieldError::new(
+                format!("pets[{i}].assumptions_correct"),
+                "assumptions.confirm.required",
+            )
+        })
+        .collect()
+}
+
+/// journey.md §4 Policy start date: the stored date is within the window (it is lifted to the
+/// earliest before this runs, so only a date after the latest fails).
+fn start_date_in_window(
+    defs: &Definitions,
+    document: &Value,
+    ctx: &RuleContext,
+) -> Vec<FieldError> {
+    let Some(stored) = document
+        .pointer("/owner/pet_policy_start_date")
+        .and_then(Value::as_str)
+        .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+    else {
+        return Vec::new();
+    };
+    let window = start_date_window(defs, document, ctx.today);
+    if stored > window.latest || stored < window.earliest {
+        vec![FieldError::new(
+            "owner.pet_policy_start_date",
+            "start_date.invalid",
+        )]
+    } else {
+        Vec::new()
     }
 }
 

@@ -219,6 +219,25 @@ fn lint_journey(
                 );
             }
         }
+        for (k, edit) in step.edits.iter().enumerate() {
+            if !questions.contains(&edit.questions) {
+                err(
+                    format!("/steps/{i}/edits/{k}/questions"),
+                    format!("unknown question set {:?}", edit.questions),
+                );
+            }
+            for (r, rule) in edit.rules.iter().enumerate() {
+                if crate::domain::domain_rule(rule).is_none() {
+                    err(
+                        format!("/steps/{i}/edits/{k}/rules/{r}"),
+                        format!(
+                            "unknown rule {rule:?} (known rules: {})",
+                            crate::domain::DOMAIN_RULES.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
         for (k, g) in step.requires.iter().enumerate() {
             if !known_guard(g) {
                 err(format!("/steps/{i}/requires/{k}"), guard_problem(g));

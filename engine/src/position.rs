@@ -34,14 +34,26 @@ pub fn step_errors(
     document: &Value,
     ctx: &RuleContext,
 ) -> Vec<FieldError> {
+    answer_errors(defs, step.questions.as_deref(), &step.rules, document, ctx)
+}
+
+/// The field errors of a question set and named rules over a document: the schema first; the
+/// rules only once the schema passes (they read answers the schema has checked).
+pub fn answer_errors(
+    defs: &Definitions,
+    questions: Option<&str>,
+    rules: &[String],
+    document: &Value,
+    ctx: &RuleContext,
+) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    if let Some(q) = &step.questions
+    if let Some(q) = questions
         && let Some(schema) = defs.question_schema(q)
     {
         errors.extend(schema.field_errors(document));
     }
     if errors.is_empty() {
-        for name in &step.rules {
+        for name in rules {
             if let Some(rule) = crate::domain::domain_rule(name) {
                 errors.extend(rule(defs, document, ctx));
             }

@@ -50,6 +50,9 @@ impl Lifecycle {
 pub enum Event {
     /// Answers for a step, from its form.
     Submit { step: StepId, answers: Value },
+    /// Answers from a modal that edits part of the quote in place (a step's `edits`): stored
+    /// when valid, without submitting any step.
+    Edit { questions: String, answers: Value },
     /// The quote was bought.
     Purchase,
     /// The quote passed its validity.
@@ -65,6 +68,7 @@ impl Event {
     pub fn name(&self) -> String {
         match self {
             Event::Submit { step, .. } => format!("submit:{step}"),
+            Event::Edit { questions, .. } => format!("edit:{questions}"),
             Event::Purchase => "purchase".into(),
             Event::Expire => "expire".into(),
             Event::Reset => "reset".into(),
@@ -158,6 +162,8 @@ pub enum EngineError {
     UnknownJourney(String),
     #[error("step {0:?} is not a step of this journey")]
     UnknownStep(String),
+    #[error("no step of this journey edits the question set {0:?}")]
+    UnknownEdit(String),
     #[error(transparent)]
     Guard(#[from] UnknownGuard),
 }
@@ -229,6 +235,15 @@ impl QuoteMachine {
                     Ok(StepOutcome::Stay(s)) => Transition(State::in_step(s)),
                     Ok(StepOutcome::Blocked(s)) => Transition(State::blocked(s)),
                     Ok(StepOutcome::Unchanged) => Handled,
+                    Err(e) => {
+                        context.error = Some(e);
+                        Handled
+                    }
+                }
+            }
+            MachineEvent::Customer(Event::Edit { questions, answers }) => {
+                match context.edit(questions, answers) {
+                    Ok(()) => Transition(State::in_step(context.record.to.clone())),
                     Err(e) => {
                         context.error = Some(e);
                         Handled
@@ -317,6 +332,7 @@ impl Ctx<'_> {
             pets.remove(id - 1);
         }
         crate::domain::derive_pet_fields(self.defs, &mut self.document);
+        crate::domain::derive_quote_fields(self.defs, &mut self.document, &self.rules);
         match locate(self.defs, self.journey, &self.document, &self.rules) {
             Ok((position, _)) => {
                 self.record.to = position.furthest;
@@ -325,6 +341,66 @@ impl Ctx<'_> {
             }
             Err(e) => self.error = Some(e),
         }
+    }
+
+    /// Applies a modal's answers: the question set must be one a step the customer can open
+    /// edits; the answers are merged, the server's fields derived again, and the result must pass
+    /// the question set and the edit's rules, or nothing changes.
+    fn edit(&mut self, questions: &str, answers: &Value) -> Result<(), EngineError> {
+        let before = position::derive(self.defs, self.journey, &self.document, &self.rules)?;
+        let offered = self.journey.steps.iter().find_map(|step| {
+            step.edits
+                .iter()
+                .find(|e| e.questions == questions)
+                .map(|e| (step, e))
+        });
+        let Some((_, edit)) = offered else {
+            return Err(EngineError::UnknownEdit(questions.to_owned()));
+        };
+        let open_step = self.journey.steps.iter().find(|step| {
+            before.can_open(&step.id) && step.edits.iter().any(|e| e.questions == questions)
+        });
+        let Some(open_step) = open_step else {
+            self.record.outcome = Outcome::RefusedByGuard;
+            for step in self
+                .journey
+                .steps
+                .iter()
+                .filter(|s| s.edits.iter().any(|e| e.questions == questions))
+            {
+                for g in &step.requires {
+                    let doc = self.document.clone();
+                    self.guard(g, &doc)?;
+                }
+            }
+            return Ok(());
+        };
+        let Some(schema) = self.defs.question_schema(questions) else {
+            return Err(EngineError::UnknownEdit(questions.to_owned()));
+        };
+        let answers = project(&schema.schema, answers);
+        let mut candidate = merge(&schema.schema, &self.document, &answers);
+        crate::domain::derive_pet_fields(self.defs, &mut candidate);
+        crate::domain::derive_quote_fields(self.defs, &mut candidate, &self.rules);
+        let errors = position::answer_errors(
+            self.defs,
+            Some(questions),
+            &edit.rules,
+            &candidate,
+            &self.rules,
+        );
+        if !errors.is_empty() {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = errors;
+            return Ok(());
+        }
+        self.document = candidate;
+        self.effects.push(Effect::SaveQuote);
+        let (after, _) = locate(self.defs, self.journey, &self.document, &self.rules)?;
+        self.record.from = open_step.id.clone();
+        self.record.to = after.furthest;
+        self.record.outcome = Outcome::Moved;
+        Ok(())
     }
 
     fn reset(&mut self) {
@@ -377,6 +453,7 @@ impl Ctx<'_> {
         let answers = project(&schema.schema, answers);
         let mut candidate = merge(&schema.schema, &self.document, &answers);
         crate::domain::derive_pet_fields(self.defs, &mut candidate);
+        crate::domain::derive_quote_fields(self.defs, &mut candidate, &self.rules);
         let errors = position::step_errors(self.defs, step, &candidate, &self.rules);
         if !errors.is_empty() {
             self.record.outcome = Outcome::Invalid;
@@ -501,68 +578,57 @@ pub fn project(schema: &Value, answers: &Value) -> Value {
 }
 
 /// Writes a step's (projected) answers into the document. Each declared property is replaced or,
-/// when not given, removed; for arrays of objects the items keep, by position, the fields other
-/// steps set.
+/// when not given, removed; objects the schema describes are merged property by property, so a
+/// question set that asks one owner field leaves the others; arrays of objects keep, by
+/// position, the fields other steps set. `readOnly` properties are never written.
 pub fn merge(schema: &Value, document: &Value, answers: &Value) -> Value {
-    let mut doc = match document {
-        Value::Object(m) => m.clone(),
-        _ => Map::new(),
-    };
-    for (name, sub) in declared_properties(schema) {
-        if is_read_only(sub) {
-            continue;
+    merge_value(schema, Some(document), answers)
+}
+
+fn merge_value(schema: &Value, existing: Option<&Value>, given: &Value) -> Value {
+    match given {
+        Value::Object(given_map) => {
+            let props = declared_properties(schema);
+            if props.is_empty() {
+                return given.clone();
+            }
+            let mut base = existing
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            for (name, sub) in props {
+                if is_read_only(sub) {
+                    continue;
+                }
+                match given_map.get(&name) {
+                    Some(v) => {
+                        let merged = merge_value(sub, base.get(&name), v);
+                        base.insert(name, merged);
+                    }
+                    None => {
+                        base.remove(&name);
+                    }
+                }
+            }
+            Value::Object(base)
         }
-        let given = answers.get(&name);
-        let item_props = sub
-            .get("items")
-            .map(declared_properties)
-            .unwrap_or_default();
-        match given {
-            Some(Value::Array(items)) if !item_props.is_empty() => {
-                let existing = doc
-                    .get(&name)
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                let merged = items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, item)| {
-                        if !item.is_object() {
-                            return item.clone(); // left as given, for validation to name
-                        }
-                        let mut base = existing
-                            .get(i)
-                            .and_then(Value::as_object)
-                            .cloned()
-                            .unwrap_or_default();
-                        for (key, sub) in &item_props {
-                            if is_read_only(sub) {
-                                continue;
-                            }
-                            match item.get(key) {
-                                Some(v) => {
-                                    base.insert(key.clone(), v.clone());
-                                }
-                                None => {
-                                    base.remove(key);
-                                }
-                            }
-                        }
-                        Value::Object(base)
-                    })
-                    .collect();
-                doc.insert(name, Value::Array(merged));
+        Value::Array(items) => match schema.get("items") {
+            Some(item_schema) if item_schema.is_object() => {
+                let existing = existing.and_then(Value::as_array);
+                Value::Array(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| {
+                            merge_value(item_schema, existing.and_then(|e| e.get(i)), item)
+                        })
+                        .collect(),
+                )
             }
-            Some(v) => {
-                doc.insert(name, v.clone());
-            }
-            None => {
-                doc.remove(&name);
-            }
-        }
+            _ => given.clone(),
+        },
+        _ => given.clone(),
     }
-    Value::Object(doc)
 }
 
 /// Derives where the quote stands and whether its current step is blocked.

@@ -162,6 +162,11 @@ fn every_transition_fixture_has_its_outcome() {
                 step: step.to_owned(),
                 answers: f["event"]["answers"].clone(),
             }
+        } else if let Some(questions) = f["event"]["edit"].as_str() {
+            Event::Edit {
+                questions: questions.to_owned(),
+                answers: f["event"]["answers"].clone(),
+            }
         } else if let Some(id) = f["event"]["remove_pet"].as_u64() {
             Event::RemovePet {
                 id: usize::try_from(id).expect("id"),
