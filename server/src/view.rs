@@ -20,6 +20,17 @@ const UI_TEXT_KEYS: [&str; 4] = ["ui:title", "ui:description", "ui:help", "ui:pl
 pub const SUBMIT_CALLS: &[(&str, &str)] = &[
     ("pet_details", "/api/petdetails"),
     ("crossbreed", "/api/petownerdetails"),
+    ("assumptions", "/api/saveDeclaration"),
+];
+
+/// The call that saves each question set a page edits in place (a modal), named in the payload's
+/// `form` field: the pet update for the assumptions and the pre-existing conditions (journey.md
+/// §4: "sends the pet update", "Saving sends the pets with vet and details fields"), the owner
+/// update for the start date (§4 Policy start date).
+pub const EDIT_CALLS: &[(&str, &str)] = &[
+    ("assumptions", "/api/petdetails"),
+    ("pre_existing", "/api/petdetails"),
+    ("start_date", "/api/ownerdetail"),
 ];
 
 /// The full URL path of a step.
@@ -61,20 +72,28 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         .and_then(|q| defs.question_set(q))
     {
         Some(qs) => {
-            let mut answers = runtime::project(&qs.schema, &quote.document);
-            if let Some(pets) = answers.get_mut("pets").and_then(Value::as_array_mut)
-                && pets.is_empty()
-            {
-                pets.push(json!({}));
-            }
             let submit = SUBMIT_CALLS
                 .iter()
                 .find(|(id, _)| *id == qs.id)
                 .map(|(_, call)| *call);
-            json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(defs, language, &qs.ui), "answers": answers, "submit": submit })
+            question_view(defs, language, qs, &quote.document, submit)
         }
         None => Value::Null,
     };
+    // The modals the page offers, each with the call that saves it.
+    let mut edits = Map::new();
+    for edit in &viewing.edits {
+        if let Some(qs) = defs.question_set(&edit.questions) {
+            let call = EDIT_CALLS
+                .iter()
+                .find(|(id, _)| *id == qs.id)
+                .map(|(_, call)| *call);
+            edits.insert(
+                qs.id.clone(),
+                question_view(defs, language, qs, &quote.document, call),
+            );
+        }
+    }
 
     let blocks: Vec<Value> = engine::position::active_blocks(defs, viewing, &quote.document)?
         .into_iter()
@@ -130,12 +149,31 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
             "blocks": blocks,
         },
         "questions": questions,
+        "edits": edits,
         // journey.md §4 Policy start date: the window and the options the start-date question
         // offers, derived from the pets and the stored date.
         "start_date": engine::domain::start_date_window(defs, &quote.document, input.rules.today),
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),
     }))
+}
+
+/// A question set as a page draws it: the schema, the localised UI hints, the answers the quote
+/// holds for it, and the call that saves it.
+fn question_view(
+    defs: &Definitions,
+    language: &str,
+    qs: &engine::definitions::QuestionSet,
+    document: &Value,
+    call: Option<&str>,
+) -> Value {
+    let mut answers = runtime::project(&qs.schema, document);
+    if let Some(pets) = answers.get_mut("pets").and_then(Value::as_array_mut)
+        && pets.is_empty()
+    {
+        pets.push(json!({}));
+    }
+    json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(defs, language, &qs.ui), "answers": answers, "submit": call })
 }
 
 /// Replaces the copy keys in a uiSchema with their text in `language`.

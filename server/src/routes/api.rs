@@ -17,7 +17,7 @@ use crate::AppState;
 use crate::error::{AppError, FieldMessage};
 use crate::session::SessionToken;
 use crate::store::{QuoteRow, TransitionMeta};
-use crate::view::{self, SUBMIT_CALLS, ViewInput};
+use crate::view::{self, EDIT_CALLS, SUBMIT_CALLS, ViewInput};
 
 #[derive(Debug, Deserialize)]
 pub(super) struct SaveQuery {
@@ -26,8 +26,9 @@ pub(super) struct SaveQuery {
     norequote: Option<String>,
 }
 
-/// Fields the shared call helper adds to every payload (journey.md §7).
-const HELPER_FIELDS: [&str; 3] = ["csrf", "locale", "experiment_views"];
+/// Fields the shared call helper adds to every payload (journey.md §7), and `form`, which names
+/// the modal's question set when a call saves more than one (view::EDIT_CALLS).
+const HELPER_FIELDS: [&str; 4] = ["csrf", "locale", "experiment_views", "form"];
 
 /// POST /api/petdetails: `{csrf, pets}`.
 pub(super) async fn pet_details(
@@ -36,15 +37,40 @@ pub(super) async fn pet_details(
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    if let Some(flag) = &query.norequote
-        && flag != "1"
-        && flag != "0"
-    {
-        return Err(AppError::BadRequest(format!(
-            "norequote must be 1 or 0, not {flag:?}"
-        )));
-    }
+    check_norequote(&query)?;
     submit(&state, &headers, body, "/api/petdetails", &["pets"]).await
+}
+
+/// POST /api/saveDeclaration: `{csrf, pets}`, the assumptions page's "Go to payment" (journey.md
+/// §2 Assumptions): every pet's answers with its tick "Yes, they're correct".
+pub(super) async fn save_declaration(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    submit(&state, &headers, body, "/api/saveDeclaration", &["pets"]).await
+}
+
+/// POST /api/ownerdetail: `{csrf, form, owner}`, the owner update. It saves the cover start
+/// date (`form: "start_date"`, journey.md §4 Policy start date); the owner's own details arrive
+/// with the your-details step.
+pub(super) async fn owner_detail(
+    State(state): State<AppState>,
+    Query(query): Query<SaveQuery>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    check_norequote(&query)?;
+    submit(&state, &headers, body, "/api/ownerdetail", &["owner"]).await
+}
+
+fn check_norequote(query: &SaveQuery) -> Result<(), AppError> {
+    match query.norequote.as_deref() {
+        None | Some("1") | Some("0") => Ok(()),
+        Some(flag) => Err(AppError::BadRequest(format!(
+            "norequote must be 1 or 0, not {flag:?}"
+        ))),
+    }
 }
 
 /// POST /api/petownerdetails: `{csrf, owner, pets}`, the combined call crossbreed and mongrel
@@ -82,13 +108,49 @@ async fn submit(
             answers.insert((*field).to_owned(), v);
         }
     }
+    let journey = quote::journey(state, &quote)?;
+    // A modal's answers: `form` names the question set, one this call saves.
+    if let Some(form) = body.get("form") {
+        let form = form
+            .as_str()
+            .ok_or_else(|| AppError::BadRequest("form must be a string".into()))?;
+        let Some((questions, _)) = EDIT_CALLS
+            .iter()
+            .find(|(id, path)| *id == form && *path == call)
+        else {
+            let known: Vec<&str> = EDIT_CALLS
+                .iter()
+                .filter(|(_, path)| *path == call)
+                .map(|(id, _)| *id)
+                .collect();
+            return Err(AppError::BadRequest(format!(
+                "form {form:?} is not saved by {call} (it saves: {})",
+                known.join(", ")
+            )));
+        };
+        if !journey
+            .steps
+            .iter()
+            .any(|s| s.edits.iter().any(|e| e.questions == *questions))
+        {
+            return Err(AppError::NotFound);
+        }
+        let event = Event::Edit {
+            questions: (*questions).to_owned(),
+            answers: Value::Object(answers),
+        };
+        return run(state, quote, token, event, started).await;
+    }
     // The question set this call takes, from the one table the view data also reads.
-    let question_set = SUBMIT_CALLS
+    let Some(question_set) = SUBMIT_CALLS
         .iter()
         .find(|(_, path)| *path == call)
         .map(|(id, _)| *id)
-        .ok_or_else(|| AppError::Internal(format!("{call} is in no entry of SUBMIT_CALLS")))?;
-    let journey = quote::journey(state, &quote)?;
+    else {
+        return Err(AppError::BadRequest(format!(
+            "{call} saves a form named in the payload's form field"
+        )));
+    };
     let step = journey
         .steps
         .iter()

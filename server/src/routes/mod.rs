@@ -40,6 +40,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/petdetails", post(api::pet_details))
         .route("/api/petownerdetails", post(api::pet_owner_details))
         .route("/api/deletePet", post(api::delete_pet))
+        .route("/api/saveDeclaration", post(api::save_declaration))
+        .route("/api/ownerdetail", post(api::owner_detail))
         .route("/api/getvetlist", post(vets::vet_list))
         .route(
             "/api/getbreedlist",

@@ -188,6 +188,56 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// Writes fields into the stored quote document directly, for what no call can set yet:
+    /// until the your-details and rating steps exist (issues 4 and 5), tests that need a later
+    /// page give the owner a postcode and each pet a chosen product this way.
+    pub async fn patch_document(&self, patch: impl Fn(&mut Value)) {
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&self.database_url)
+            .await
+            .expect("connect");
+        let rows: Vec<(String, String)> = sqlx::query_as("select id, document from quotes")
+            .fetch_all(&pool)
+            .await
+            .expect("quotes");
+        for (id, document) in rows {
+            let mut doc: Value = serde_json::from_str(&document).expect("document");
+            patch(&mut doc);
+            sqlx::query(
+                "update quotes set document = $1, row_version = row_version + 1 where id = $2",
+            )
+            .bind(doc.to_string())
+            .bind(id)
+            .execute(&pool)
+            .await
+            .expect("update");
+        }
+        pool.close().await;
+    }
+
+    /// Pets saved, an owner postcode and a product for every pet: the assumptions page opens.
+    pub async fn reach_assumptions(&self, pets: Value) {
+        let (status, body) = self.save_pets(pets).await;
+        assert_eq!(status, 200, "{body}");
+        self.patch_document(|doc| {
+            doc["owner"]["customer_postcode"] = json!("SW1A 1AA");
+            for pet in doc["pets"].as_array_mut().expect("pets") {
+                pet["product"] = json!({ "Code": "LT04000" });
+            }
+        })
+        .await;
+    }
+
+    pub async fn edit(&self, call: &str, form: &str, answers: Value) -> (u16, Value) {
+        let csrf = self.csrf().await;
+        let mut body = answers;
+        body["csrf"] = json!(csrf);
+        body["form"] = json!(form);
+        self.post_json(call, &body).await
+    }
+}
+
 /// A dog that passes every rule.
 pub fn valid_pet() -> Value {
     json!({
