@@ -83,6 +83,9 @@ pub enum View {
     Form,
     /// A page that is not built yet and says which step it is.
     Pending,
+    /// The assumptions page (journey.md §2 Assumptions): each pet's answers as a summary with
+    /// its tick, the questions edited in a modal.
+    Assumptions,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

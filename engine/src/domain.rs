@@ -237,6 +237,9 @@ pub struct StartDateWindow {
     pub chosen: NaiveDate,
     /// Which option the chosen date is.
     pub chosen_option: &'static str,
+    /// Today and tomorrow in UK time, the dates the first two options stand for.
+    pub today: NaiveDate,
+    pub tomorrow: NaiveDate,
 }
 
 /// Days after the latest date of birth before cover can start (8 weeks).
@@ -302,6 +305,8 @@ pub fn start_date_window(
         options,
         chosen,
         chosen_option,
+        today,
+        tomorrow,
     }
 }
 

@@ -202,7 +202,7 @@ fn lint_journey(
                     format!("unknown question set {q:?}"),
                 );
             }
-        } else if step.view == crate::definitions::View::Form {
+        } else if step.view != crate::definitions::View::Pending {
             err(
                 format!("/steps/{i}/questions"),
                 "a form step needs a question set".into(),

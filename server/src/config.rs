@@ -46,6 +46,9 @@ pub struct Config {
     pub public_url: String,
     /// `PAWPATH_LOG_FORMAT`: `json` (default) or `pretty`.
     pub log_json: bool,
+    /// `PAWPATH_TEST_MODE`: `1` turns on the test-data call QA's scripted flows use
+    /// (journey.md §2: "a test mode loads test data"); off unless set, refused on https.
+    pub test_mode: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -127,7 +130,24 @@ impl Config {
                 "must start with http:// or https://",
             ));
         }
+        let test_mode = match get("PAWPATH_TEST_MODE").as_deref().map(str::trim) {
+            None | Some("") | Some("0") | Some("false") => false,
+            Some("1") | Some("true") => true,
+            Some(other) => {
+                return Err(err(
+                    "PAWPATH_TEST_MODE",
+                    format!("{other:?} is neither 1 nor 0"),
+                ));
+            }
+        };
+        if test_mode && public_url.starts_with("https://") {
+            return Err(err(
+                "PAWPATH_TEST_MODE",
+                "test mode is for local and test hosts; it cannot run with an https PAWPATH_PUBLIC_URL",
+            ));
+        }
         Ok(Self {
+            test_mode,
             port,
             data_dir,
             database_url,
@@ -242,6 +262,7 @@ mod tests {
             ("PAWPATH_SECRET_KEY", "c2hvcnQ="),
             ("PAWPATH_LOG_FORMAT", "xml"),
             ("PAWPATH_PUBLIC_URL", "ftp://x"),
+            ("PAWPATH_TEST_MODE", "yes"),
         ] {
             let e = with(&[(var, value)]).expect_err(var);
             assert_eq!(e.variable, var);

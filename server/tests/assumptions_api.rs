@@ -513,3 +513,17 @@ async fn a_start_date_that_takes_a_pet_past_its_maximum_age_is_refused() {
     assert_eq!(status, 422, "{body}");
     assert_eq!(first_error(&body).1, "Please enter a valid date");
 }
+
+#[tokio::test]
+async fn the_test_data_call_does_not_exist_unless_test_mode_is_on() {
+    // The call QA's scripted flows use to skip ahead is off unless PAWPATH_TEST_MODE=1.
+    let app = spawn_app().await;
+    let csrf = app.csrf().await;
+    let (status, _) = app
+        .post_json(
+            "/api/test/patch",
+            &json!({ "csrf": csrf, "owner": { "customer_postcode": "SW1A 1AA" } }),
+        )
+        .await;
+    assert_eq!(status, 404);
+}

@@ -2,6 +2,7 @@
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 
+import { AssumptionsStep } from '@/features/assumptions/AssumptionsStep';
 import { FormStep } from '@/features/form/FormStep';
 import { journeyMachine } from '@/features/journey/journey-machine';
 import { PendingStep } from '@/features/shell/PendingStep';
@@ -12,7 +13,7 @@ import { text } from '@/shared/copy';
 
 export function App() {
   const [state, send] = useMachine(journeyMachine, { input: { path: window.location.pathname } });
-  const { view, failure, failureStatus, serverErrors, submissions, viewVersion, notice } = state.context;
+  const { view, failure, failureStatus, serverErrors, submissions, viewVersion, notice, editErrors, editSubmissions } = state.context;
   const boot = useMemo(() => readBoot(), []);
   const heading = useRef<HTMLHeadingElement>(null);
   const stepId = view?.step.id;
@@ -86,7 +87,21 @@ export function App() {
                 {b.message}
               </p>
             ))}
-            {view.step.view === 'form' && view.questions ? (
+            {view.step.view === 'assumptions' && view.questions ? (
+              <AssumptionsStep
+                key={`${view.step.id}:${viewVersion}`}
+                view={view}
+                copy={copy}
+                serverErrors={serverErrors}
+                submissions={submissions}
+                editErrors={editErrors}
+                editSubmissions={editSubmissions}
+                busy={state.matches('submitting') || state.matches('removing') || state.matches('editing')}
+                onSubmit={(answers) => send({ type: 'step.submit', answers })}
+                onEdit={(request) => send({ type: 'edit.submit', ...request })}
+                onRemovePet={(id) => send({ type: 'pet.remove', id })}
+              />
+            ) : view.step.view === 'form' && view.questions ? (
               <FormStep
                 key={`${view.step.id}:${viewVersion}`}
                 questions={view.questions}

@@ -34,15 +34,25 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending';
+    view: 'form' | 'pending' | 'assumptions';
     bar_number: number | null;
     bar_label: string | null;
     blocks: Block[];
   };
   questions: QuestionsView | null;
+  /** The modals the page offers, by question set id; `submit` is the call that saves each. */
+  edits: Record<string, QuestionsView>;
   step_bar: StepBarItem[];
   /** journey.md §4 Policy start date: dates as YYYY-MM-DD. */
-  start_date: { earliest: string; latest: string; options: Array<'today' | 'tomorrow' | 'other'>; chosen: string; chosen_option: string };
+  start_date: {
+    earliest: string;
+    latest: string;
+    options: Array<'today' | 'tomorrow' | 'other'>;
+    chosen: string;
+    chosen_option: string;
+    today: string;
+    tomorrow: string;
+  };
   copy: Record<string, string>;
 }
 

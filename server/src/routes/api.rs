@@ -296,3 +296,80 @@ async fn run(
     })?;
     Ok(Json(json!({ "data": data, "outcome": result.record.outcome })).into_response())
 }
+
+/// POST /api/test/patch (test mode only, `PAWPATH_TEST_MODE=1`): `{csrf, owner?, pets?}` writes
+/// the given fields into the quote as they are, for what scripted flows need before the journey
+/// can produce it (journey.md §2: "a test mode loads test data"). Each `owner` field replaces the
+/// stored one; each object in `pets` is written, field by field, over the pet at its position.
+/// The change is recorded like any other event (`test:patch`), so the log shows it.
+pub(super) async fn test_patch(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let (quote, token) = authorise(&state, &headers, &body, &["owner", "pets"]).await?;
+    let mut document = quote.document.clone();
+    if let Some(owner) = body.get("owner") {
+        let Value::Object(fields) = owner else {
+            return Err(AppError::BadRequest("owner must be an object".into()));
+        };
+        let stored = document
+            .as_object_mut()
+            .ok_or_else(|| AppError::Internal("quote document is not an object".into()))?
+            .entry("owner")
+            .or_insert_with(|| json!({}));
+        for (k, v) in fields {
+            stored[k] = v.clone();
+        }
+    }
+    if let Some(pets) = body.get("pets") {
+        let Value::Array(items) = pets else {
+            return Err(AppError::BadRequest("pets must be an array".into()));
+        };
+        let count = document["pets"].as_array().map_or(0, Vec::len);
+        for (i, item) in items.iter().enumerate() {
+            let Value::Object(fields) = item else {
+                return Err(AppError::BadRequest(format!("pets[{i}] must be an object")));
+            };
+            if i >= count {
+                return Err(AppError::BadRequest(format!(
+                    "pets[{i}]: the quote has {count} pet(s)"
+                )));
+            }
+            for (k, v) in fields {
+                document["pets"][i][k] = v.clone();
+            }
+        }
+    }
+    let journey = quote::journey(&state, &quote)?;
+    let rules = quote::rule_context();
+    let (before, _) = runtime::locate(&state.defs, journey, &quote.document, &rules)?;
+    let (after, _) = runtime::locate(&state.defs, journey, &document, &rules)?;
+    let record = runtime::TransitionRecord {
+        journey: journey.id.clone(),
+        definition_version: state.defs.version().to_owned(),
+        event: "test:patch".into(),
+        from: before.furthest,
+        to: after.furthest,
+        from_lifecycle: quote.lifecycle,
+        to_lifecycle: quote.lifecycle,
+        outcome: Outcome::Moved,
+        guards: Vec::new(),
+        field_errors: Vec::new(),
+        blocks: Vec::new(),
+    };
+    let meta = TransitionMeta {
+        quote_id: &quote.id,
+        brand: &quote.brand,
+        channel: &quote.channel,
+        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+    };
+    state
+        .store
+        .record(&quote, Some((&document, quote.lifecycle)), &record, meta)
+        .await?;
+    tracing::warn!(quote = %quote.id, "test mode: quote patched");
+    let _ = token;
+    Ok(Json(json!({ "data": { "furthest": record.to }, "outcome": "moved" })).into_response())
+}

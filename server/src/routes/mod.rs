@@ -30,7 +30,8 @@ pub fn router(state: AppState) -> Router {
     let header = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
     };
-    Router::new()
+    let test_mode = state.config.test_mode;
+    let router = Router::new()
         .route("/healthz", get(pages::health))
         .route("/", get(pages::home))
         .route("/quote", get(pages::page))
@@ -50,7 +51,13 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/api/retrievepetswithbreeddata",
             get(breeds::breed_list).post(breeds::breed_list),
-        )
+        );
+    let router = if test_mode {
+        router.route("/api/test/patch", post(api::test_patch))
+    } else {
+        router
+    };
+    router
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(

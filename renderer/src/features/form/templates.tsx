@@ -12,7 +12,7 @@ import { CopyContext, fieldFromPath, useFieldError } from './field-errors';
 import { usePetActions } from './pet-actions';
 
 /** Widgets that draw their own fieldset and legend. */
-const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick']);
+const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick', 'vetSearch', 'startDate']);
 
 export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawHelp, hidden, uiSchema, schema, fieldPathId } = props;
@@ -113,6 +113,9 @@ export function ArrayFieldTemplate({ items, uiSchema, schema }: ArrayFieldTempla
 
 export function ArrayFieldItemTemplate({ children, index, totalItems, registry, parentUiSchema }: ArrayFieldItemTemplateProps) {
   const copy = useContext(CopyContext);
+  // A modal that edits one pet draws that pet's questions only, under the modal's own title.
+  const onlyPet = registry.formContext?.onlyPet as number | undefined;
+  if (onlyPet !== undefined) return index === onlyPet ? <div className="pet pet--modal">{children}</div> : null;
   const options = (parentUiSchema?.['ui:options'] as Record<string, unknown> | undefined) ?? {};
   const formData = registry.formContext?.formData as { pets?: Array<{ pet_name?: string }> } | undefined;
   const name = formData?.pets?.[index]?.pet_name?.trim();

@@ -18,7 +18,8 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     step: { id: stepId, path, title: stepId, view: 'form', bar_number: 1, bar_label: 'Your pets', blocks: [] },
     questions: { id: 'pet_details', schema: { $id: 'pawpath:questions/pet_details' }, ui: {}, answers: {}, submit: '/api/petdetails' },
     step_bar: [{ number: 1, label: 'Your pets', status: 'current', clickable: false, path: '/quote' }],
-    start_date: { earliest: '2026-11-22', latest: '2026-12-22', options: ['today', 'tomorrow', 'other'], chosen: '2026-11-22', chosen_option: 'today' },
+    start_date: { earliest: '2026-11-22', latest: '2026-12-22', options: ['today', 'tomorrow', 'other'], chosen: '2026-11-22', chosen_option: 'today', today: '2026-11-22', tomorrow: '2026-11-23' },
+    edits: {},
     copy: {},
     ...extra,
   };
@@ -157,5 +158,43 @@ describe('submitUrl (journey.md §4 Pet details: norequote=1 on the first page w
   });
   it('re-quotes from any other page', () => {
     expect(submitUrl(view('review', '/quote/review'))).toBe('/api/petdetails');
+  });
+});
+
+describe('a modal\'s answers (journey.md §4: assumptions, pre-existing conditions, start date)', () => {
+  const page = () => ({ kind: 'ok', data: view('assumptions', '/quote/assumptions') }) as ApiResult;
+
+  it('saves through the modal\'s call with its form, reloads the page it is on and shows its toast', async () => {
+    const load = vi.fn(async () => page());
+    const submit = vi.fn(async () => ({ kind: 'ok', data: view('payment', '/quote/payment'), outcome: 'moved' }) as ApiResult);
+    const { actor } = start(load, submit);
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'edit.submit', form: 'start_date', call: '/api/ownerdetail', answers: { owner: { pet_policy_start_date: '2026-11-23' } }, notice: 'start_date.saved' });
+    expect(actor.getSnapshot().value).toBe('editing');
+    await waitFor(actor, (s) => s.matches('showing') && load.mock.calls.length === 2);
+    expect(submit).toHaveBeenCalledWith({ url: '/api/ownerdetail', csrf: 'token', answers: { owner: { pet_policy_start_date: '2026-11-23' }, form: 'start_date' } });
+    expect(load).toHaveBeenLastCalledWith('/quote/assumptions');
+    expect(actor.getSnapshot().context.view?.step.id).toBe('assumptions');
+    expect(actor.getSnapshot().context.notice).toEqual({ kind: 'success', title: 'toast.success.title', body: 'start_date.saved' });
+  });
+
+  it('keeps the modal\'s field errors apart from the page\'s and leaves the page data untouched', async () => {
+    const errors = [{ field: 'pets[0].idd', message: "We can't provide cover, as this would not suit your needs." }];
+    const { actor } = start(async () => page(), async () => ({ kind: 'invalid', errors }));
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'edit.submit', form: 'assumptions', call: '/api/petdetails', answers: { pets: [{ idd: 'no' }] } });
+    await waitFor(actor, (s) => s.matches('showing') && s.context.editSubmissions === 1);
+    expect(actor.getSnapshot().context.editErrors).toEqual(errors);
+    expect(actor.getSnapshot().context.serverErrors).toEqual([]);
+    expect(actor.getSnapshot().context.viewVersion).toBe(1);
+  });
+
+  it('treats an answer that stored nothing as a failure: the generic toast, the page data untouched', async () => {
+    const { actor } = start(async () => page(), async () => ({ kind: 'ok', data: view('review', '/quote/review'), outcome: 'refused_by_guard' }) as ApiResult);
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'edit.submit', form: 'assumptions', call: '/api/petdetails', answers: { pets: [] } });
+    await waitFor(actor, (s) => s.matches('showing') && s.context.failure !== null);
+    expect(actor.getSnapshot().context.view?.step.id).toBe('assumptions');
+    expect(actor.getSnapshot().context.viewVersion).toBe(1);
   });
 });

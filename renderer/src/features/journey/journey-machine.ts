@@ -24,6 +24,20 @@ export interface JourneyContext {
   viewVersion: number;
   /** A toast about something the customer did (copy keys), other than the generic error. */
   notice: { kind: 'success' | 'error'; title: string; body: string } | null;
+  /** Field errors the server gave a modal's answers; the modal stays open to show them. */
+  editErrors: FieldMessage[];
+  /** Counts modal answers with field errors, so the modal can move focus after each one. */
+  editSubmissions: number;
+  /** The success toast to show once the modal's answers are saved (copy key), if any. */
+  editNotice: string | null;
+}
+
+/** A modal's answers (a step's `edits`): the question set, its call, the toast on success. */
+export interface EditRequest {
+  form: string;
+  call: string;
+  answers: Record<string, unknown>;
+  notice?: string;
 }
 
 export type JourneyEvent =
@@ -31,6 +45,7 @@ export type JourneyEvent =
   | { type: 'page.retry' }
   | { type: 'step.submit'; answers: Record<string, unknown> }
   | { type: 'pet.remove'; id: number }
+  | ({ type: 'edit.submit' } & EditRequest)
   | { type: 'toast.dismiss' };
 
 /** The result a finished actor hands to `onDone`. */
@@ -64,6 +79,11 @@ export const journeyMachine = setup({
   },
   guards: {
     answeredWithView: ({ event }) => outputOf(event)?.kind === 'ok',
+    /** A modal's answers were stored (a page not open yet answers with another outcome). */
+    editSaved: ({ event }) => {
+      const output = outputOf(event);
+      return output?.kind === 'ok' && output.outcome === 'moved';
+    },
     answeredWithFieldErrors: ({ event }) => outputOf(event)?.kind === 'invalid',
     canSubmit: ({ context }) => Boolean(context.view?.questions?.submit),
   },
@@ -72,7 +92,7 @@ export const journeyMachine = setup({
     storeView: assign(({ event, context }) => {
       const result = outputOf(event);
       return result?.kind === 'ok'
-        ? { view: result.data, path: result.data.step.path, serverErrors: [], failure: null, failureStatus: null, viewVersion: context.viewVersion + 1 }
+        ? { view: result.data, path: result.data.step.path, serverErrors: [], editErrors: [], failure: null, failureStatus: null, viewVersion: context.viewVersion + 1 }
         : {};
     }),
     storeFieldErrors: assign(({ event, context }) => {
@@ -93,6 +113,19 @@ export const journeyMachine = setup({
       notice: { kind: 'error' as const, title: 'toast.remove_pet.failure.title', body: 'toast.remove_pet.failure.body' },
     }),
     clearServerErrors: assign({ serverErrors: [] }),
+    startEdit: assign(({ event }) => ({
+      editErrors: [],
+      editNotice: event.type === 'edit.submit' ? (event.notice ?? null) : null,
+    })),
+    storeEditErrors: assign(({ event, context }) => {
+      const result = outputOf(event);
+      return result?.kind === 'invalid' ? { editErrors: result.errors, editSubmissions: context.editSubmissions + 1 } : {};
+    }),
+    noticeEdited: assign(({ context }) =>
+      context.editNotice
+        ? { notice: { kind: 'success' as const, title: 'toast.success.title', body: context.editNotice }, editNotice: null }
+        : { editNotice: null },
+    ),
     /** Shows the step's URL: a new history entry when the step moved, the same one otherwise. */
     followStep: ({ context }, params: { replace: boolean }) => {
       const path = context.view?.step.path;
@@ -105,7 +138,19 @@ export const journeyMachine = setup({
 }).createMachine({
   id: 'journey',
   initial: 'loading',
-  context: ({ input }) => ({ path: input.path, view: null, serverErrors: [], failure: null, failureStatus: null, submissions: 0, viewVersion: 0, notice: null }),
+  context: ({ input }) => ({
+    path: input.path,
+    view: null,
+    serverErrors: [],
+    failure: null,
+    failureStatus: null,
+    submissions: 0,
+    viewVersion: 0,
+    notice: null,
+    editErrors: [],
+    editSubmissions: 0,
+    editNotice: null,
+  }),
   on: {
     'page.open': { target: '.loading', actions: 'setPath' },
     'toast.dismiss': { actions: 'clearFailure' },
@@ -126,6 +171,28 @@ export const journeyMachine = setup({
       on: {
         'step.submit': { guard: 'canSubmit', target: 'submitting', actions: ['clearServerErrors', 'clearFailure'] },
         'pet.remove': { target: 'removing', actions: 'clearFailure' },
+        'edit.submit': { target: 'editing', actions: ['clearFailure', 'startEdit'] },
+      },
+    },
+    /**
+     * A modal's answers (journey.md §4: assumptions, pre-existing conditions, start date). Saved:
+     * the page is loaded again as it now stands, and the modal's toast shows. Field errors stay
+     * in the modal. Any other answer leaves the page data untouched and shows the generic toast.
+     */
+    editing: {
+      invoke: {
+        src: 'submitAnswers',
+        input: ({ context, event }) => ({
+          url: event.type === 'edit.submit' ? event.call : '',
+          csrf: context.view?.csrf ?? '',
+          answers: event.type === 'edit.submit' ? { ...event.answers, form: event.form } : {},
+        }),
+        onDone: [
+          { guard: 'editSaved', target: 'loading', actions: 'noticeEdited' },
+          { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeEditErrors' },
+          { target: 'showing', actions: 'storeFailure' },
+        ],
+        onError: { target: 'showing', actions: 'storeFailure' },
       },
     },
     /** journey.md §4 Remove pet: success shows its toast; failure, a warning or an empty answer the failure toast. */

@@ -1,10 +1,47 @@
-/** Radios in a fieldset with a legend: species, sex, and yes/no questions. */
+/**
+ * Radios in a fieldset with a legend: species, sex, and yes/no questions. An answer the schema
+ * refuses (`not: {const}` with its `x-errors` message, journey.md §4 blocking answers) shows its
+ * message as soon as it is chosen when the UI hints mark the question `refusal`; an answer with
+ * a `warnings` entry shows that notice without blocking.
+ */
 import type { WidgetProps } from '@rjsf/utils';
+import { useContext } from 'react';
 
-import { describedBy, useFieldError } from '../field-errors';
+import { text } from '@/shared/copy';
+import { CopyContext, describedBy, useFieldError } from '../field-errors';
 import { GroupHead } from '../templates';
 
-export function ChoiceWidget({ id, value, onChange, onBlur, onFocus, options, label, uiSchema, disabled, readonly }: WidgetProps) {
+/** The copy key of the message when `value` is an answer the schema refuses, if it is one. */
+export function refusalOf(schema: Record<string, unknown>, value: unknown): string | null {
+  const not = schema.not as { const?: unknown } | undefined;
+  const key = (schema['x-errors'] as Record<string, unknown> | undefined)?.not;
+  return not && 'const' in not && not.const === value && typeof key === 'string' ? key : null;
+}
+
+export function ChoiceWidget(props: WidgetProps) {
+  const copy = useContext(CopyContext);
+  const { id, value, options, schema } = props;
+  const refusal = options.refusal === true ? refusalOf(schema as Record<string, unknown>, value) : null;
+  const warnings = (options.warnings ?? {}) as Record<string, string>;
+  const warning = typeof value === 'string' ? warnings[value] : undefined;
+  return (
+    <>
+      <Choices {...props} />
+      {refusal && (
+        <div className="panel panel--stop" role="alert" id={`${id}__refusal`}>
+          <p>{text(copy, refusal)}</p>
+        </div>
+      )}
+      {warning && (
+        <div className="panel panel--info" role="status">
+          <p>{text(copy, warning)}</p>
+        </div>
+      )}
+    </>
+  );
+}
+
+function Choices({ id, value, onChange, onBlur, onFocus, options, label, uiSchema, disabled, readonly }: WidgetProps) {
   const error = useFieldError(id);
   const help = typeof uiSchema?.['ui:help'] === 'string' ? (uiSchema['ui:help'] as string) : undefined;
   const inline = (options.enumOptions ?? []).length <= 3;

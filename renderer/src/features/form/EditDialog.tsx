@@ -1,0 +1,218 @@
+/**
+ * A modal that edits part of the quote in place (a step's `edits`): the assumptions, a pet's
+ * pre-existing conditions, the cover start date. rjsf draws the question set the server sent;
+ * the same precompiled validator as every form checks it before saving; the server's field
+ * errors come back onto the same fields. A native modal dialog: focus stays inside, Escape
+ * cancels, focus returns to where it was.
+ */
+import Form from '@rjsf/core';
+import type { IChangeEvent } from '@rjsf/core';
+import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
+import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
+import { useEffect, useMemo, useRef, useState } from 'react';
+
+import { validatorsById } from '@/generated/validators';
+import { text } from '@/shared/copy';
+import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
+import { ErrorSummary, focusField } from './ErrorSummary';
+import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
+import { validateAnswers } from './FormStep';
+import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
+import { ChoiceWidget, refusalOf } from './widgets/ChoiceWidget';
+import { ConfirmTickWidget } from './widgets/ConfirmTickWidget';
+import { StartDateWidget } from './widgets/StartDateWidget';
+import { HiddenWidget, TextWidget } from './widgets/TextWidget';
+import { TextareaWidget } from './widgets/TextareaWidget';
+import { VetSearchWidget } from './widgets/VetSearchWidget';
+
+type Answers = Record<string, unknown>;
+type Pet = Record<string, unknown>;
+
+const widgets: RegistryWidgetsType = {
+  TextWidget,
+  RadioWidget: ChoiceWidget,
+  radio: ChoiceWidget,
+  yesNo: ChoiceWidget,
+  confirmTick: ConfirmTickWidget,
+  hidden: HiddenWidget,
+  HiddenWidget,
+  textarea: TextareaWidget,
+  TextareaWidget,
+  vetSearch: VetSearchWidget,
+  startDate: StartDateWidget,
+};
+
+const templates = {
+  FieldTemplate,
+  ObjectFieldTemplate,
+  ArrayFieldTemplate,
+  ArrayFieldItemTemplate,
+  ButtonTemplates: { SubmitButton: () => null },
+};
+
+/** A property's schema wherever the item schema declares it (its own properties, allOf, then/else). */
+export function propertySchema(schema: unknown, name: string): Record<string, unknown> | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const s = schema as Record<string, unknown>;
+  const own = (s.properties as Record<string, unknown> | undefined)?.[name];
+  if (own && typeof own === 'object') return own as Record<string, unknown>;
+  for (const sub of [...((s.allOf as unknown[]) ?? []), s.then, s.else]) {
+    const found = propertySchema(sub, name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The item schema and item UI hints of a question set over `pets`. */
+export function petQuestions(questions: QuestionsView): { item: unknown; ui: Record<string, Record<string, unknown>> } {
+  const pets = (questions.schema.properties as Record<string, { items?: unknown }> | undefined)?.pets;
+  const ui = ((questions.ui.pets as Record<string, unknown> | undefined)?.items ?? {}) as Record<string, Record<string, unknown>>;
+  return { item: pets?.items, ui };
+}
+
+/** The questions of a pet whose current answer the schema refuses (journey.md §4 blocking answers). */
+export function refusedAnswers(questions: QuestionsView, pet: Pet): string[] {
+  const { item, ui } = petQuestions(questions);
+  return Object.entries(ui)
+    .filter(([, hints]) => (hints?.['ui:options'] as Record<string, unknown> | undefined)?.refusal === true)
+    .filter(([name]) => {
+      const schema = propertySchema(item, name);
+      return schema ? refusalOf(schema, pet[name]) !== null : false;
+    })
+    .map(([name]) => name);
+}
+
+export function EditDialog({
+  questions,
+  title,
+  onlyPet,
+  copy,
+  view,
+  serverErrors,
+  submissions,
+  busy,
+  onSave,
+  onCancel,
+  onRemovePet,
+}: {
+  questions: QuestionsView;
+  title: string;
+  /** For a question set over pets: the one pet this modal edits. */
+  onlyPet?: number;
+  copy: Record<string, string>;
+  view: ViewData;
+  serverErrors: readonly FieldMessage[];
+  submissions: number;
+  busy: boolean;
+  onSave: (answers: Answers) => void;
+  onCancel: () => void;
+  /** Offered when an answer cannot be insured and the quote has more than one pet. */
+  onRemovePet?: (index: number) => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const validator = useMemo(() => {
+    const fns = validatorsById[questions.schema.$id];
+    if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
+    return createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
+  }, [questions.schema]);
+  const [formData, setFormData] = useState<Answers>(questions.answers);
+  const [clientErrors, setClientErrors] = useState<FieldMessage[]>([]);
+  const [attempts, setAttempts] = useState(0);
+  const errors = clientErrors.length > 0 ? clientErrors : serverErrors;
+  const errorMap = useMemo(() => toErrorMap(errors), [errors]);
+  const pets = (formData.pets as Pet[] | undefined) ?? [];
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    return () => {
+      if (d?.open) d.close();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (errors.length > 0) focusField(errors[0].field);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [attempts, submissions]);
+
+  const refused = onlyPet !== undefined && pets[onlyPet] ? refusedAnswers(questions, pets[onlyPet]) : [];
+
+  const formContext = useMemo(
+    () => ({
+      formData,
+      onlyPet,
+      startDate: view.start_date,
+      csrf: view.csrf,
+      /** Lets a widget set several of a pet's fields at once (the vet search). */
+      setPetFields: (index: number, fields: Pet) =>
+        setFormData((d) => {
+          const list = [...((d.pets as Pet[] | undefined) ?? [])];
+          const next: Pet = { ...list[index] };
+          for (const [k, v] of Object.entries(fields)) {
+            if (v === undefined) delete next[k];
+            else next[k] = v;
+          }
+          list[index] = next;
+          return { ...d, pets: list };
+        }),
+    }),
+    [formData, onlyPet, view.start_date, view.csrf],
+  );
+
+  function save(answers: Answers) {
+    const found = validateAnswers(questions, answers, copy);
+    setClientErrors(found);
+    setAttempts((n) => n + 1);
+    if (found.length === 0) onSave(answers);
+  }
+
+  const titleId = `edit-${questions.id}-title`;
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog dialog--form"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id={titleId} className="dialog__title">
+        {title}
+      </h2>
+      <CopyContext.Provider value={copy}>
+        <FieldErrorsContext.Provider value={errorMap}>
+          <ErrorSummary errors={errors} pets={pets} ui={questions.ui} copy={copy} />
+          <Form
+            schema={questions.schema as RJSFSchema}
+            uiSchema={questions.ui}
+            formData={formData}
+            formContext={formContext}
+            validator={validator}
+            widgets={widgets}
+            templates={templates}
+            noValidate
+            noHtml5Validate
+            showErrorList={false}
+            onChange={(e: IChangeEvent<Answers>) => setFormData(e.formData ?? {})}
+            onSubmit={(e: IChangeEvent<Answers>) => save(e.formData ?? {})}
+          >
+            <div className="dialog__actions">
+              <button type="submit" className="button" disabled={busy || refused.length > 0}>
+                {busy ? text(copy, 'button.saving') : text(copy, 'button.save_close')}
+              </button>
+              {refused.length > 0 && onRemovePet && onlyPet !== undefined && pets.length > 1 && (
+                <button type="button" className="button button--danger" onClick={() => onRemovePet(onlyPet)}>
+                  {text(copy, 'button.remove_pet')}
+                </button>
+              )}
+              <button type="button" className="button button--secondary" onClick={onCancel}>
+                {text(copy, 'button.cancel')}
+              </button>
+            </div>
+          </Form>
+        </FieldErrorsContext.Provider>
+      </CopyContext.Provider>
+    </dialog>
+  );
+}
