@@ -6,11 +6,11 @@
  * start date with its modal; and Go to payment.
  */
 import type { RJSFSchema } from '@rjsf/utils';
-import { getDefaultFormState, retrieveSchema } from '@rjsf/utils';
+import { retrieveSchema } from '@rjsf/utils';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 
-import { EditDialog, petQuestions } from '@/features/form/EditDialog';
+import { EditDialog, petQuestions, propertySchema } from '@/features/form/EditDialog';
 import { ErrorSummary, focusField } from '@/features/form/ErrorSummary';
 import { validateAnswers } from '@/features/form/FormStep';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
@@ -25,23 +25,35 @@ type Answers = Record<string, unknown>;
 
 type Modal = { kind: 'assumptions' | 'pre_existing'; pet: number } | { kind: 'start_date' } | null;
 
-/** The answers the page holds: the stored ones, with what we assume where nothing is stored yet. */
+/**
+ * The answers the page holds: the stored ones, with what we assume (each question's `default`)
+ * where nothing is stored yet, for the questions this pet is asked.
+ */
 function withDefaults(questions: QuestionsView): Answers {
-  const fns = validatorsById[questions.schema.$id];
-  if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
-  const validator = createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
-  return getDefaultFormState(validator, questions.schema as RJSFSchema, questions.answers) as Answers;
+  const { item } = petQuestions(questions);
+  const stored = (questions.answers.pets as Pet[] | undefined) ?? [];
+  const pets = stored.map((pet) => {
+    const next: Pet = { ...pet };
+    for (const name of askedOf(questions, pet, true)) {
+      const dflt = propertySchema(item, name)?.default;
+      if (next[name] === undefined && dflt !== undefined) next[name] = dflt;
+    }
+    return next;
+  });
+  return { ...questions.answers, pets };
 }
 
 /** The questions asked of this pet, in their order: the item schema resolved for its answers. */
-function askedOf(questions: QuestionsView, pet: Pet): string[] {
+function askedOf(questions: QuestionsView, pet: Pet, includeHidden = false): string[] {
   const fns = validatorsById[questions.schema.$id];
   const validator = createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
   const { item, ui } = petQuestions(questions);
   const resolved = retrieveSchema(validator, item as RJSFSchema, questions.schema as RJSFSchema, pet);
   const declared = Object.keys(resolved.properties ?? {});
   const order = (ui['ui:order'] as unknown as string[] | undefined) ?? declared;
-  return order.filter((name) => declared.includes(name) && ui[name]?.['ui:widget'] !== 'hidden' && ui[name]?.['ui:widget'] !== 'confirmTick');
+  const shown = (name: string) => includeHidden || (ui[name]?.['ui:widget'] !== 'hidden' && ui[name]?.['ui:widget'] !== 'confirmTick');
+  const ordered = order.includes('*') ? [...order.filter((n) => n !== '*'), ...declared.filter((n) => !order.includes(n))] : order;
+  return ordered.filter((name) => declared.includes(name) && shown(name));
 }
 
 function answerText(ui: Record<string, unknown> | undefined, schema: Record<string, unknown> | undefined, value: unknown): string {
@@ -82,7 +94,7 @@ export function AssumptionsStep({
   const [removing, setRemoving] = useState<number | null>(null);
   const errors = clientErrors.length > 0 ? clientErrors : serverErrors;
   const pets = (answers.pets as Pet[] | undefined) ?? [];
-  const { ui } = petQuestions(questions);
+  const { item, ui } = petQuestions(questions);
   const errorOf = useMemo(() => new Map(errors.map((e) => [e.field, e.message])), [errors]);
 
   useEffect(() => {
@@ -132,7 +144,7 @@ export function AssumptionsStep({
         const referred = stored.refer_code === 'RA008';
         const detailsAdded = typeof stored.vet_name === 'string' || stored.provide_vet_later === true;
         return (
-          <section className="pet card" aria-labelledby={headingId} key={String(stored.original_id ?? i)}>
+          <section className="assumption-pet card" aria-labelledby={headingId} key={String(stored.original_id ?? i)}>
             <h2 id={headingId} className="pet__heading">
               {text(copy, 'assumptions.pet_heading', { petName: name })}
             </h2>
@@ -144,11 +156,9 @@ export function AssumptionsStep({
                 return (
                   <div className="summary__row" key={q} data-field={`pets[${i}].${q}`}>
                     <dt>{String(qUi?.['ui:title'] ?? q)}</dt>
-                    <dd>
-                      {answerText(qUi, undefined, pet[q])}
-                      {warning && <span className="summary__warning">{text(copy, warning)}</span>}
-                      {qError && <span className="field__error">{qError}</span>}
-                    </dd>
+                    <dd>{answerText(qUi, propertySchema(item, q), pet[q])}</dd>
+                    {warning && <dd className="summary__warning">{text(copy, warning)}</dd>}
+                    {qError && <dd className="field__error summary__error">{qError}</dd>}
                   </div>
                 );
               })}

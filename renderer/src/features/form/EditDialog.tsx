@@ -194,6 +194,8 @@ export function EditDialog({
             noValidate
             noHtml5Validate
             showErrorList={false}
+            // A `const` is a rule, not an answer: a tick the customer must give is never pre-ticked.
+            experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
             onChange={(e: IChangeEvent<Answers>) => setFormData(e.formData ?? {})}
             onSubmit={(e: IChangeEvent<Answers>) => save(e.formData ?? {})}
           >

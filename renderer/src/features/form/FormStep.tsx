@@ -180,6 +180,8 @@ export function FormStep({
           noValidate
           noHtml5Validate
           showErrorList={false}
+          // A `const` is a rule, not an answer: a tick the customer must give is never pre-ticked.
+          experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
           onChange={(e: IChangeEvent<Answers>) => setFormData((before) => followAnswers(questions.ui, before, e.formData ?? {}))}
           onSubmit={(e: IChangeEvent<Answers>) => submit(e.formData ?? {})}
         >

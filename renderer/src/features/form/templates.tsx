@@ -115,7 +115,7 @@ export function ArrayFieldItemTemplate({ children, index, totalItems, registry, 
   const copy = useContext(CopyContext);
   // A modal that edits one pet draws that pet's questions only, under the modal's own title.
   const onlyPet = registry.formContext?.onlyPet as number | undefined;
-  if (onlyPet !== undefined) return index === onlyPet ? <div className="pet pet--modal">{children}</div> : null;
+  if (onlyPet !== undefined) return index === onlyPet ? <div className="modal-pet">{children}</div> : null;
   const options = (parentUiSchema?.['ui:options'] as Record<string, unknown> | undefined) ?? {};
   const formData = registry.formContext?.formData as { pets?: Array<{ pet_name?: string }> } | undefined;
   const name = formData?.pets?.[index]?.pet_name?.trim();

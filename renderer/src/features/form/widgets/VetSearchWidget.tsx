@@ -6,7 +6,7 @@
  * is set. The postcode rules and their messages are the server's; this widget shows them.
  */
 import type { WidgetProps } from '@rjsf/utils';
-import { useContext, useId, useRef, useState } from 'react';
+import { useContext, useEffect, useId, useRef, useState } from 'react';
 
 import { text } from '@/shared/copy';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
@@ -70,6 +70,11 @@ export function VetSearchWidget({ id, label, registry }: WidgetProps) {
   const [cantFind, setCantFind] = useState(pet.provide_vet_later === true);
   const [announcement, setAnnouncement] = useState('');
   const listRef = useRef<HTMLFieldSetElement>(null);
+  // After a search that found practices, focus moves to the first of them.
+  const [focusList, setFocusList] = useState(0);
+  useEffect(() => {
+    if (focusList > 0) listRef.current?.querySelector('input')?.focus();
+  }, [focusList]);
   const later = pet.provide_vet_later === true;
   const chosen = typeof pet.vet_name === 'string' && pet.vet_name !== 'notFound' ? pet.vet_name : null;
 
@@ -94,7 +99,7 @@ export function VetSearchWidget({ id, label, registry }: WidgetProps) {
         set({ ...CLEARED, done_vet_search: true, vets_found: true, provide_vet_later: undefined });
         setCantFind(false);
         setAnnouncement(text(copy, 'vet.search.results', { count: String(result.vets.length), postcode }));
-        requestAnimationFrame(() => listRef.current?.querySelector('input')?.focus());
+        setFocusList((n) => n + 1);
       }
     } catch {
       setPostcodeError(text(copy, 'toast.generic.body'));
