@@ -19,6 +19,7 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         "pet_breed_eligibility" => Some(pet_breed_eligibility),
         "start_date_window" => Some(start_date_in_window),
         "assumptions_ticked" => Some(assumptions_ticked),
+        "owner_age" => Some(owner_age),
         _ => None,
     }
 }
@@ -34,6 +35,8 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "pet.remove.not_allowed",
     "start_date.invalid",
     "assumptions.confirm.required",
+    "owner.dob.too_young",
+    "owner.dob.too_old",
     "error.required",
     "error.invalid",
 ];
@@ -44,6 +47,7 @@ pub const DOMAIN_RULES: &[&str] = &[
     "pet_breed_eligibility",
     "start_date_window",
     "assumptions_ticked",
+    "owner_age",
 ];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
@@ -128,6 +132,9 @@ pub const REFER_PRE_EXISTING: &str = "RA008";
 /// earliest allowed when it falls before it (journey.md §4 Policy start date: "A chosen date
 /// earlier than the minimum is lifted to the minimum").
 pub fn derive_quote_fields(defs: &Definitions, document: &mut Value, ctx: &RuleContext) {
+    if let Some(owner) = document.get_mut("owner").and_then(Value::as_object_mut) {
+        normalise_owner(owner);
+    }
     if let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) {
         for pet in pets.iter_mut().filter_map(Value::as_object_mut) {
             derive_vet_fields(pet);
@@ -153,6 +160,56 @@ pub fn derive_quote_fields(defs: &Definitions, document: &mut Value, ctx: &RuleC
                 Value::from(window.earliest.format("%Y-%m-%d").to_string()),
             );
         }
+    }
+}
+
+/// owner-payment.md §5 Owner: names and the phone number trimmed, the email trimmed and
+/// lower-cased, a valid postcode formatted (upper case, one space before the last three
+/// characters). An invalid postcode is left as typed, for the schema to name.
+fn normalise_owner(owner: &mut serde_json::Map<String, Value>) {
+    for field in [
+        "customer_first_name",
+        "customer_last_name",
+        "customer_contact_number",
+        "houseNumberName",
+        "customer_address_line_1",
+        "customer_address_line_2",
+        "customer_town",
+        "customer_county",
+    ] {
+        if let Some(Value::String(s)) = owner.get_mut(field) {
+            *s = s.trim().to_owned();
+        }
+    }
+    if let Some(Value::String(s)) = owner.get_mut("email_address") {
+        *s = s.trim().to_lowercase();
+    }
+    if let Some(Value::String(s)) = owner.get_mut("customer_postcode")
+        && let Some(postcode) = crate::postcode::Postcode::parse(s)
+    {
+        *s = postcode.to_string();
+    }
+}
+
+/// owner-payment.md §5 Owner: the policy holder is at least 18 today ("You must be 18 years old
+/// or over to buy a policy") and at most 120 ("The maximum age for a policy holder is 120
+/// years").
+fn owner_age(_defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    let Some(dob) = document
+        .pointer("/owner/customer_date_of_birth")
+        .and_then(Value::as_str)
+        .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+    else {
+        return Vec::new();
+    };
+    let field = "owner.customer_date_of_birth";
+    let years = months_between(dob, ctx.today).div_euclid(12);
+    if dob > ctx.today || years < 18 {
+        vec![FieldError::new(field, "owner.dob.too_young")]
+    } else if years > 120 {
+        vec![FieldError::new(field, "owner.dob.too_old")]
+    } else {
+        Vec::new()
     }
 }
 

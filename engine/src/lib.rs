@@ -8,6 +8,7 @@ pub mod domain;
 pub mod error;
 pub mod lint;
 pub mod position;
+pub mod postcode;
 pub mod rules;
 pub mod runtime;
 

@@ -21,6 +21,7 @@ pub const SUBMIT_CALLS: &[(&str, &str)] = &[
     ("pet_details", "/api/petdetails"),
     ("crossbreed", "/api/petownerdetails"),
     ("assumptions", "/api/saveDeclaration"),
+    ("your_details", "/api/ownerdetail"),
 ];
 
 /// The call that saves each question set a page edits in place (a modal), named in the payload's

@@ -216,12 +216,19 @@ impl TestApp {
         pool.close().await;
     }
 
-    /// Pets saved, an owner postcode and a product for every pet: the assumptions page opens.
+    pub async fn save_owner(&self, owner: Value) -> (u16, Value) {
+        let csrf = self.csrf().await;
+        self.post_json("/api/ownerdetail", &json!({ "csrf": csrf, "owner": owner }))
+            .await
+    }
+
+    /// Pets and the owner saved, and a product for every pet: the assumptions page opens.
     pub async fn reach_assumptions(&self, pets: Value) {
         let (status, body) = self.save_pets(pets).await;
         assert_eq!(status, 200, "{body}");
+        let (status, body) = self.save_owner(valid_owner()).await;
+        assert_eq!(status, 200, "{body}");
         self.patch_document(|doc| {
-            doc["owner"]["customer_postcode"] = json!("SW1A 1AA");
             for pet in doc["pets"].as_array_mut().expect("pets") {
                 pet["product"] = json!({ "Code": "LT04000" });
             }
@@ -236,6 +243,23 @@ impl TestApp {
         body["form"] = json!(form);
         self.post_json(call, &body).await
     }
+}
+
+/// An owner who passes every rule (owner-payment.md §5 Owner).
+pub fn valid_owner() -> Value {
+    json!({
+        "customer_title": "Ms",
+        "customer_first_name": "Ada",
+        "customer_last_name": "O'Neill-Smith",
+        "customer_date_of_birth": "1985-03-27",
+        "email_address": "ada@example.com",
+        "customer_contact_number": "01632960123",
+        "houseNumberName": "12",
+        "customer_address_line_1": "12 Kings Road",
+        "customer_town": "London",
+        "customer_postcode": "SW1A 1AA",
+        "marketing_preferences": { "optin_email": true, "optin_post": false, "optin_sms": false, "optin_phone": false }
+    })
 }
 
 /// A dog that passes every rule.
