@@ -27,6 +27,23 @@ impl fmt::Debug for SecretKey {
     }
 }
 
+/// Which address lookup serves /api/AddressSearch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AddressProvider {
+    BuiltIn,
+    Loqate { url: String, key: ApiKey },
+}
+
+/// A third party's API key: kept out of `Debug` output and so out of every log.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(pub String);
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(…)")
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     /// `PORT`: where the server listens (default 8080).
@@ -46,6 +63,9 @@ pub struct Config {
     pub public_url: String,
     /// `PAWPATH_LOG_FORMAT`: `json` (default) or `pretty`.
     pub log_json: bool,
+    /// `PAWPATH_ADDRESS_PROVIDER`: `builtin` (default, offline) or `loqate` (with
+    /// `PAWPATH_LOQATE_URL`, default `https://api.addressy.com`, and `PAWPATH_LOQATE_KEY`).
+    pub address_provider: AddressProvider,
     /// `PAWPATH_TEST_MODE`: `1` turns on the test-data call QA's scripted flows use
     /// (journey.md §2: "a test mode loads test data"); off unless set, refused on https.
     pub test_mode: bool,
@@ -130,6 +150,38 @@ impl Config {
                 "must start with http:// or https://",
             ));
         }
+        let address_provider = match get("PAWPATH_ADDRESS_PROVIDER").as_deref().map(str::trim) {
+            None | Some("") | Some("builtin") => AddressProvider::BuiltIn,
+            Some("loqate") => {
+                let url =
+                    get("PAWPATH_LOQATE_URL").unwrap_or_else(|| "https://api.addressy.com".into());
+                if !(url.starts_with("https://") || url.starts_with("http://")) {
+                    return Err(err(
+                        "PAWPATH_LOQATE_URL",
+                        "must start with https:// or http://",
+                    ));
+                }
+                let key = get("PAWPATH_LOQATE_KEY")
+                    .map(|k| k.trim().to_owned())
+                    .filter(|k| !k.is_empty())
+                    .ok_or_else(|| {
+                        err(
+                            "PAWPATH_LOQATE_KEY",
+                            "is required when PAWPATH_ADDRESS_PROVIDER is loqate",
+                        )
+                    })?;
+                AddressProvider::Loqate {
+                    url,
+                    key: ApiKey(key),
+                }
+            }
+            Some(other) => {
+                return Err(err(
+                    "PAWPATH_ADDRESS_PROVIDER",
+                    format!("{other:?} is neither builtin nor loqate"),
+                ));
+            }
+        };
         let test_mode = match get("PAWPATH_TEST_MODE").as_deref().map(str::trim) {
             None | Some("") | Some("0") | Some("false") => false,
             Some("1") | Some("true") => true,
@@ -148,6 +200,7 @@ impl Config {
         }
         Ok(Self {
             test_mode,
+            address_provider,
             port,
             data_dir,
             database_url,
@@ -263,6 +316,7 @@ mod tests {
             ("PAWPATH_LOG_FORMAT", "xml"),
             ("PAWPATH_PUBLIC_URL", "ftp://x"),
             ("PAWPATH_TEST_MODE", "yes"),
+            ("PAWPATH_ADDRESS_PROVIDER", "royalmail"),
         ] {
             let e = with(&[(var, value)]).expect_err(var);
             assert_eq!(e.variable, var);

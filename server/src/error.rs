@@ -34,6 +34,9 @@ pub enum AppError {
     QuoteClosed,
     #[error("internal: {0}")]
     Internal(String),
+    /// A third party (the address lookup) did not answer usefully.
+    #[error("unavailable: {0}")]
+    Unavailable(String),
 }
 
 impl AppError {
@@ -47,6 +50,7 @@ impl AppError {
             AppError::NotFound => StatusCode::NOT_FOUND,
             AppError::Conflict | AppError::QuoteClosed => StatusCode::CONFLICT,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            AppError::Unavailable(_) => StatusCode::BAD_GATEWAY,
         }
     }
 }
@@ -93,6 +97,10 @@ impl IntoResponse for AppError {
             AppError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");
                 json!({ "error": "internal", "message": "Something went wrong on our side. Please try again." })
+            }
+            AppError::Unavailable(detail) => {
+                tracing::warn!(error = %detail, "third party unavailable");
+                json!({ "error": "unavailable", "message": "This service is not available just now. Please try again, or enter the details by hand." })
             }
         };
         (status, Json(body)).into_response()

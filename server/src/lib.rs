@@ -3,6 +3,7 @@
 //! `main.rs` reads the configuration and calls [`run`]; tests call [`App::build`] and serve the
 //! router on port 0.
 
+pub mod addresses;
 pub mod config;
 pub mod error;
 pub mod routes;
@@ -27,6 +28,7 @@ pub struct AppState {
     pub defs: Arc<Definitions>,
     pub store: Store,
     pub vets: Arc<dyn vets::VetDirectory>,
+    pub addresses: Arc<addresses::AddressLookup>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +55,14 @@ impl App {
         let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
         check_server_copy(&defs)?;
         let vets = vets::BuiltInVets::load().map_err(StartError::Data)?;
+        let addresses = match &config.address_provider {
+            config::AddressProvider::BuiltIn => addresses::AddressLookup::BuiltIn(
+                addresses::BuiltInAddresses::load().map_err(StartError::Data)?,
+            ),
+            config::AddressProvider::Loqate { url, key } => addresses::AddressLookup::Loqate(
+                addresses::LoqateClient::new(url, &key.0).map_err(StartError::Data)?,
+            ),
+        };
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
         let state = AppState {
@@ -60,6 +70,7 @@ impl App {
             defs: Arc::new(defs),
             store,
             vets: Arc::new(vets),
+            addresses: Arc::new(addresses),
         };
         let router = routes::router(state.clone());
         Ok(Self { state, router })
@@ -71,6 +82,8 @@ impl App {
 pub const SERVER_COPY_KEYS: &[&str] = &[
     "vet.postcode.required",
     "vet.postcode.invalid",
+    "address.postcode_required",
+    "address.postcode_invalid",
     "app.name",
     "app.no_script",
 ];

@@ -1,5 +1,6 @@
 //! The HTTP surface: one module per resource, merged here with the layers every response gets.
 
+mod addresses;
 mod api;
 mod body;
 mod breeds;
@@ -44,6 +45,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/saveDeclaration", post(api::save_declaration))
         .route("/api/ownerdetail", post(api::owner_detail))
         .route("/api/getvetlist", post(vets::vet_list))
+        .route("/api/AddressSearch", post(addresses::address_search))
         .route(
             "/api/getbreedlist",
             get(breeds::breed_list).post(breeds::breed_list),

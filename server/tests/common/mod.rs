@@ -71,7 +71,16 @@ fn static_dir(data_dir: &Path) -> PathBuf {
 }
 
 pub fn config_for(data_dir: &Path, database_url: &str, definitions_root: &Path) -> Config {
-    let vars = [
+    config_with(data_dir, database_url, definitions_root, &[])
+}
+
+pub fn config_with(
+    data_dir: &Path,
+    database_url: &str,
+    definitions_root: &Path,
+    extra: &[(&str, String)],
+) -> Config {
+    let mut vars = vec![
         ("PORT", "0".to_owned()),
         ("PAWPATH_DATA_DIR", data_dir.display().to_string()),
         ("DATABASE_URL", database_url.to_owned()),
@@ -84,8 +93,32 @@ pub fn config_for(data_dir: &Path, database_url: &str, definitions_root: &Path) 
             static_dir(data_dir).display().to_string(),
         ),
     ];
-    Config::from_lookup(|k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()))
-        .expect("test config")
+    vars.extend(extra.iter().cloned());
+    Config::from_lookup(|k| {
+        vars.iter()
+            .rev()
+            .find(|(n, _)| *n == k)
+            .map(|(_, v)| v.clone())
+    })
+    .expect("test config")
+}
+
+/// A fresh app with extra configuration (an address provider, test mode).
+pub async fn spawn_app_with(extra: &[(&str, String)]) -> TestApp {
+    let data_dir = tempfile::tempdir().expect("tempdir").keep();
+    let database_url = fresh_database(&data_dir).await;
+    let config = config_with(&data_dir, &database_url, &repo_root(), extra);
+    start(
+        config,
+        data_dir,
+        database_url,
+        repo_root(),
+        reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .expect("client"),
+    )
+    .await
 }
 
 pub async fn spawn_app() -> TestApp {
@@ -112,6 +145,16 @@ pub async fn spawn_with(
     client: reqwest::Client,
 ) -> TestApp {
     let config = config_for(&data_dir, &database_url, &definitions_root);
+    start(config, data_dir, database_url, definitions_root, client).await
+}
+
+async fn start(
+    config: Config,
+    data_dir: PathBuf,
+    database_url: String,
+    definitions_root: PathBuf,
+    client: reqwest::Client,
+) -> TestApp {
     let app = App::build(config)
         .await
         .unwrap_or_else(|e| panic!("app builds: {e}"));
