@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, watchConsole } from './support';
+import { fillYourDetails } from './support-owner';
 
 // journey.md §2 Assumptions ("Just before you pay..."), §4 Assumptions and health questions,
 // §4 Pre-existing conditions and vet search, §4 Policy start date, §5; owner-payment.md §5 Vet
@@ -25,14 +26,14 @@ async function fillPet(page: Page, section: Locator, pet: { name: string; specie
 }
 
 /**
- * The owner's postcode and a chosen product for every pet, through test mode's test-data call:
- * the your-details and choose-policy pages that produce them are not built yet.
+ * A chosen product for every pet, through test mode's test-data call: the choose-policy page
+ * that produces them is not built yet.
  */
 async function giveEveryPetAProduct(page: Page, pets: number) {
   const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
   const csrf = (await view.json()).data.csrf as string;
   const patched = await page.request.post('/api/test/patch', {
-    data: { csrf, owner: { customer_postcode: 'BS1 4DJ' }, pets: Array.from({ length: pets }, () => ({ product: { Code: 'LT04000' } })) },
+    data: { csrf, pets: Array.from({ length: pets }, () => ({ product: { Code: 'LT04000' } })) },
   });
   expect(patched.status()).toBe(200);
 }
@@ -50,6 +51,9 @@ test('assumptions confirmed; a blocking answer; a pre-existing condition with a 
   await fillPet(page, sections.nth(1), { name: 'Tigger', species: 'Cat', type: 'Moggie', ill: 'No' });
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/your-details$/);
+  await fillYourDetails(page);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
 
   await giveEveryPetAProduct(page, 2);
   await page.goto('/quote/assumptions');

@@ -113,6 +113,7 @@ export function App() {
                 onSubmit={(answers) => send({ type: 'step.submit', answers })}
                 storedPets={view.pets.length}
                 onRemoveStoredPet={(id) => send({ type: 'pet.remove', id })}
+                onNotice={(n) => send({ type: 'notice.show', ...n })}
               />
             ) : (
               <PendingStep view={view} />

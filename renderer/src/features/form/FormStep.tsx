@@ -17,11 +17,13 @@ import { BreedsContext, cannotInsure } from '@/features/breeds/breeds-context';
 import { followAnswers } from '@/features/breeds/dependent-answers';
 import { validatorsById } from '@/generated/validators';
 import { text } from '@/shared/copy';
+import type { Notice } from '@/features/journey/journey-machine';
 import type { FieldMessage, QuestionsView } from '@/shared/types';
 import { ErrorSummary, focusField } from './ErrorSummary';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
 import { type AjvError, fieldMessages } from './messages';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
+import { AddressSearchWidget } from './widgets/AddressSearchWidget';
 import { BreedSearchWidget } from './widgets/BreedSearchWidget';
 import { ChoiceWidget } from './widgets/ChoiceWidget';
 import { ConfirmTickWidget } from './widgets/ConfirmTickWidget';
@@ -40,6 +42,9 @@ const widgets: RegistryWidgetsType = {
   breedSearch: BreedSearchWidget,
   xlBully: XlBullyWidget,
   confirmTick: ConfirmTickWidget,
+  checkbox: ConfirmTickWidget,
+  CheckboxWidget: ConfirmTickWidget,
+  addressSearch: AddressSearchWidget,
   hidden: HiddenWidget,
   HiddenWidget: HiddenWidget,
 };
@@ -73,6 +78,7 @@ export function FormStep({
   onSubmit,
   storedPets,
   onRemoveStoredPet,
+  onNotice,
 }: {
   questions: QuestionsView;
   copy: Record<string, string>;
@@ -84,6 +90,8 @@ export function FormStep({
   /** How many pets the server holds: removing one of those goes through the server. */
   storedPets: number;
   onRemoveStoredPet: (id: number) => void;
+  /** Shows a toast (copy keys), for widgets that report through one (the address search). */
+  onNotice?: (notice: Notice) => void;
 }) {
   const validator = useMemo(() => {
     const fns = validatorsById[questions.schema.$id];
@@ -173,7 +181,20 @@ export function FormStep({
           schema={questions.schema as RJSFSchema}
           uiSchema={questions.ui}
           formData={formData}
-          formContext={{ formData }}
+          formContext={{
+            formData,
+            notify: onNotice,
+            /** Sets several fields of an object at once (the address search fills the owner's address). */
+            setFields: (objectKey: string, fields: Record<string, unknown>) =>
+              setFormData((d) => {
+                const next: Answers = { ...((d[objectKey] as Answers | undefined) ?? {}) };
+                for (const [k, v] of Object.entries(fields)) {
+                  if (v === undefined || v === '') delete next[k];
+                  else next[k] = v;
+                }
+                return { ...d, [objectKey]: next };
+              }),
+          }}
           validator={validator}
           widgets={widgets}
           templates={templates}

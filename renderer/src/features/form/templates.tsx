@@ -12,7 +12,7 @@ import { CopyContext, fieldFromPath, useFieldError } from './field-errors';
 import { usePetActions } from './pet-actions';
 
 /** Widgets that draw their own fieldset and legend. */
-const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick', 'vetSearch', 'startDate']);
+const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick', 'checkbox', 'vetSearch', 'startDate', 'addressSearch']);
 
 export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawHelp, hidden, uiSchema, schema, fieldPathId } = props;
@@ -67,8 +67,26 @@ export function GroupHead({ id, label, help }: { id: string; label: string; help
   );
 }
 
-export function ObjectFieldTemplate({ properties, uiSchema }: ObjectFieldTemplateProps) {
+export function ObjectFieldTemplate({ properties, uiSchema, title, description, fieldPathId }: ObjectFieldTemplateProps) {
   const introKey = (uiSchema?.['ui:options'] as Record<string, unknown> | undefined)?.showExcludedBreeds;
+  // A titled group of questions inside a form (marketing preferences): a fieldset and legend.
+  const titled = typeof uiSchema?.['ui:title'] === 'string' && fieldPathId.path.length > 1;
+  if (titled) {
+    const help = typeof uiSchema?.['ui:help'] === 'string' ? (uiSchema['ui:help'] as string) : undefined;
+    const helpId = `${fieldPathId.$id}__help`;
+    return (
+      <fieldset className="choice group" id={fieldPathId.$id} aria-describedby={help ? helpId : undefined}>
+        <legend className="field__label">{title}</legend>
+        {help && (
+          <p className="field__help" id={helpId}>
+            {help}
+          </p>
+        )}
+        {properties.filter((p) => !p.hidden).map((p) => p.content)}
+      </fieldset>
+    );
+  }
+  void description;
   return (
     <>
       {typeof introKey === 'string' && <ExcludedBreeds introKey={introKey} />}

@@ -23,7 +23,7 @@ export interface JourneyContext {
   /** Counts view data received, so a step's form starts again from the server's answers. */
   viewVersion: number;
   /** A toast about something the customer did (copy keys), other than the generic error. */
-  notice: { kind: 'success' | 'error'; title: string; body: string } | null;
+  notice: Notice | null;
   /** Field errors the server gave a modal's answers; the modal stays open to show them. */
   editErrors: FieldMessage[];
   /** Counts modal answers with field errors, so the modal can move focus after each one. */
@@ -40,13 +40,22 @@ export interface EditRequest {
   notice?: string;
 }
 
+/** A toast (copy keys). */
+export interface Notice {
+  kind: 'success' | 'error' | 'info' | 'warning';
+  title: string;
+  body: string;
+}
+
 export type JourneyEvent =
   | { type: 'page.open'; path: string }
   | { type: 'page.retry' }
   | { type: 'step.submit'; answers: Record<string, unknown> }
   | { type: 'pet.remove'; id: number }
   | ({ type: 'edit.submit' } & EditRequest)
-  | { type: 'toast.dismiss' };
+  | { type: 'toast.dismiss' }
+  /** A toast a widget asks for (the address search's). */
+  | ({ type: 'notice.show' } & Notice);
 
 /** The result a finished actor hands to `onDone`. */
 function outputOf(event: unknown): ApiResult | undefined {
@@ -154,6 +163,11 @@ export const journeyMachine = setup({
   on: {
     'page.open': { target: '.loading', actions: 'setPath' },
     'toast.dismiss': { actions: 'clearFailure' },
+    'notice.show': {
+      actions: assign({
+        notice: ({ event }) => (event.type === 'notice.show' ? { kind: event.kind, title: event.title, body: event.body } : null),
+      }),
+    },
   },
   states: {
     loading: {

@@ -1,7 +1,12 @@
-/** The generic error toast (journey.md §8): "title: content", closing itself after 5 seconds. */
+/**
+ * Toasts (journey.md §8, owner-payment.md §8): success and error show "title: content", info and
+ * warning the content only; each closes itself after 5 seconds.
+ */
 import { useEffect } from 'react';
 
 export const TOAST_MS = 5000;
+
+export type ToastKind = 'success' | 'error' | 'info' | 'warning';
 
 export function Toast({
   title,
@@ -14,7 +19,7 @@ export function Toast({
   content: string;
   closeLabel: string;
   onClose: () => void;
-  kind?: 'success' | 'error';
+  kind?: ToastKind;
 }) {
   useEffect(() => {
     const timer = window.setTimeout(onClose, TOAST_MS);
@@ -23,7 +28,8 @@ export function Toast({
   return (
     <div className={`toast toast--${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       <p>
-        <strong>{title}:</strong> {content}
+        {(kind === 'success' || kind === 'error') && <strong>{title}: </strong>}
+        {content}
       </p>
       <button type="button" className="toast__close" onClick={onClose} aria-label={closeLabel}>
         ×

@@ -44,7 +44,9 @@ export function ChoiceWidget(props: WidgetProps) {
 function Choices({ id, value, onChange, onBlur, onFocus, options, label, uiSchema, disabled, readonly }: WidgetProps) {
   const error = useFieldError(id);
   const help = typeof uiSchema?.['ui:help'] === 'string' ? (uiSchema['ui:help'] as string) : undefined;
-  const inline = (options.enumOptions ?? []).length <= 3;
+  // A few options, or several short ones (titles), sit in a row.
+  const choices = options.enumOptions ?? [];
+  const inline = choices.length <= 3 || choices.every((o) => String(o.label).length <= 5);
   return (
     <fieldset className="choice" id={id} aria-describedby={describedBy(id, Boolean(error), Boolean(help))}>
       <GroupHead id={id} label={label} help={help} />

@@ -1,4 +1,8 @@
-/** A text box that says when it is invalid and what describes it. */
+/**
+ * A text box that says when it is invalid and what describes it. UI hints: `inputType` (email,
+ * tel), `autocomplete`, and `trim` / `lowercase`, applied as the customer leaves the box, as the
+ * server does before its rules run (owner-payment.md §5: email trimmed and lower-cased).
+ */
 import type { WidgetProps } from '@rjsf/utils';
 
 import { describedBy, useFieldError } from '../field-errors';
@@ -10,7 +14,7 @@ export function TextWidget({ id, value, onChange, onBlur, onFocus, options, uiSc
     <input
       id={id}
       name={id}
-      type="text"
+      type={options.inputType === 'email' || options.inputType === 'tel' ? options.inputType : 'text'}
       className="text-input"
       autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : undefined}
       value={typeof value === 'string' ? value : ''}
@@ -18,7 +22,14 @@ export function TextWidget({ id, value, onChange, onBlur, onFocus, options, uiSc
       aria-invalid={error ? true : undefined}
       aria-describedby={describedBy(id, Boolean(error), hasHelp)}
       onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
-      onBlur={() => onBlur(id, value)}
+      onBlur={() => {
+        if (typeof value === 'string') {
+          let tidy = options.trim === true ? value.trim() : value;
+          if (options.lowercase === true) tidy = tidy.toLowerCase();
+          if (tidy !== value) onChange(tidy === '' ? undefined : tidy);
+        }
+        onBlur(id, value);
+      }}
       onFocus={() => onFocus(id, value)}
     />
   );
