@@ -111,6 +111,16 @@ impl Definitions {
             .find(|j| j.id == id)
     }
 
+    /// The promo code a customer typed, matched without regard to case or surrounding spaces.
+    pub fn promo_code(&self, typed: &str) -> Option<&definitions::PromoCode> {
+        let wanted = typed.trim().to_uppercase();
+        self.raw
+            .promotions
+            .iter()
+            .flat_map(|f| f.value.codes.iter())
+            .find(|p| p.code == wanted)
+    }
+
     pub fn journeys(&self) -> impl Iterator<Item = &Journey> {
         self.raw.journeys.iter().map(|j| &j.value)
     }

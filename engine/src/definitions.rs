@@ -287,6 +287,31 @@ impl BreedFile {
     }
 }
 
+/// The promo codes on offer (journeys/promotions.json).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromotionFile {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub description: String,
+    pub codes: Vec<PromoCode>,
+}
+
+/// One promo code (owner-payment.md §4 Promo code): `description` and `summary` are copy keys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PromoCode {
+    pub code: String,
+    pub description: String,
+    pub summary: String,
+    pub brands: Vec<String>,
+    pub species: Vec<Species>,
+    pub discount_percent: String,
+    pub valid_from: chrono::NaiveDate,
+    pub valid_to: chrono::NaiveDate,
+    pub nectar: bool,
+}
+
 /// A definition together with the file it came from, so later checks can name it.
 #[derive(Debug, Clone)]
 pub struct Sourced<T> {
@@ -304,6 +329,7 @@ pub struct RawDefinitions {
     pub question_sets: Vec<Sourced<QuestionSet>>,
     pub copy: Vec<Sourced<CopyCatalogue>>,
     pub breeds: Vec<Sourced<BreedFile>>,
+    pub promotions: Vec<Sourced<PromotionFile>>,
     /// A digest of every file's name and bytes: the definition version quotes record.
     pub version: String,
 }
@@ -404,8 +430,10 @@ enum Kind {
     QuestionSet,
     Copy,
     Breeds,
+    Promotions,
 }
 
+const PROMOTIONS_SCHEMA: &str = include_str!("../../journeys/schemas/promotions.schema.json");
 const JOURNEY_SCHEMA: &str = include_str!("../../journeys/schemas/journey.schema.json");
 const GUARDS_SCHEMA: &str = include_str!("../../journeys/schemas/guards.schema.json");
 const QUESTION_SET_SCHEMA: &str = include_str!("../../questions/schemas/question-set.schema.json");
@@ -421,6 +449,7 @@ impl Kind {
             "question-set.schema.json" => Some(Kind::QuestionSet),
             "copy.schema.json" => Some(Kind::Copy),
             "breeds.schema.json" => Some(Kind::Breeds),
+            "promotions.schema.json" => Some(Kind::Promotions),
             _ => None,
         }
     }
@@ -432,6 +461,7 @@ impl Kind {
             Kind::QuestionSet => QUESTION_SET_SCHEMA,
             Kind::Copy => COPY_SCHEMA,
             Kind::Breeds => BREEDS_SCHEMA,
+            Kind::Promotions => PROMOTIONS_SCHEMA,
         }
     }
 }
@@ -492,6 +522,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Kind::QuestionSet => parse_into(&mut defs.question_sets, file, raw),
             Kind::Copy => parse_into(&mut defs.copy, file, raw),
             Kind::Breeds => parse_into(&mut defs.breeds, file, raw),
+            Kind::Promotions => parse_into(&mut defs.promotions, file, raw),
         };
         if let Err(e) = result {
             errors.push(e);

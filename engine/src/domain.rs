@@ -20,6 +20,7 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         "start_date_window" => Some(start_date_in_window),
         "assumptions_ticked" => Some(assumptions_ticked),
         "owner_age" => Some(owner_age),
+        "promo_code_valid" => Some(promo_code_valid),
         _ => None,
     }
 }
@@ -48,6 +49,7 @@ pub const DOMAIN_RULES: &[&str] = &[
     "start_date_window",
     "assumptions_ticked",
     "owner_age",
+    "promo_code_valid",
 ];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
@@ -176,10 +178,14 @@ fn normalise_owner(owner: &mut serde_json::Map<String, Value>) {
         "customer_address_line_2",
         "customer_town",
         "customer_county",
+        "introducer_code",
     ] {
         if let Some(Value::String(s)) = owner.get_mut(field) {
             *s = s.trim().to_owned();
         }
+    }
+    if let Some(Value::String(s)) = owner.get_mut("promotional_code") {
+        *s = s.trim().to_uppercase();
     }
     if let Some(Value::String(s)) = owner.get_mut("email_address") {
         *s = s.trim().to_lowercase();
@@ -211,6 +217,98 @@ fn owner_age(_defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<Fi
     } else {
         Vec::new()
     }
+}
+
+/// The species of the pets on the quote.
+fn species_on_quote(document: &Value) -> Vec<Species> {
+    pets(document)
+        .filter_map(|(_, p)| str_of(p, "pet_type").and_then(Species::parse))
+        .collect()
+}
+
+/// owner-payment.md §4 Promo code: the promotion a typed code names, if it runs on this brand,
+/// today (UK time), for one of these species.
+pub fn promo_offer<'d>(
+    defs: &'d Definitions,
+    typed: &str,
+    brand: &str,
+    species: &[Species],
+    today: NaiveDate,
+) -> Option<&'d crate::definitions::PromoCode> {
+    defs.promo_code(typed).filter(|p| {
+        p.brands.iter().any(|b| b == brand)
+            && p.valid_from <= today
+            && today <= p.valid_to
+            && p.species.iter().any(|s| species.contains(s))
+    })
+}
+
+/// The prefix every Nectar card number starts with; customers type the 11 digits after it
+/// (owner-payment.md §5 Promo and loyalty).
+pub const NECTAR_PREFIX: &str = "98263000";
+
+/// A Nectar card's last 11 digits: digits only, and the whole card number (prefix included)
+/// passes the Luhn check its check digit is made for.
+pub fn nectar_number_valid(last_digits: &str) -> bool {
+    if last_digits.len() != 11 || !last_digits.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let full = format!("{NECTAR_PREFIX}{last_digits}");
+    let sum: u32 = full
+        .bytes()
+        .rev()
+        .enumerate()
+        .map(|(i, b)| {
+            let d = u32::from(b - b'0');
+            if i % 2 == 1 {
+                let twice = d * 2;
+                if twice > 9 { twice - 9 } else { twice }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum.is_multiple_of(10)
+}
+
+/// owner-payment.md §4 Promo code, §5 Promo and loyalty: a promo code kept on the owner runs on
+/// this brand, today, for a pet on the quote ("Sorry, this code is not valid"); a Nectar
+/// promotion needs a valid Nectar card number.
+fn promo_code_valid(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let nectar = document
+        .pointer("/owner/nectarCardNumber")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty());
+    if let Some(n) = nectar
+        && !nectar_number_valid(n)
+    {
+        errors.push(FieldError::new("owner.nectarCardNumber", "nectar.invalid"));
+    }
+    let Some(code) = document
+        .pointer("/owner/promotional_code")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+    else {
+        return errors;
+    };
+    match promo_offer(
+        defs,
+        code,
+        &ctx.brand,
+        &species_on_quote(document),
+        ctx.today,
+    ) {
+        None => errors.insert(
+            0,
+            FieldError::new("owner.promotional_code", "promo.invalid"),
+        ),
+        Some(p) if p.nectar && nectar.is_none() => {
+            errors.push(FieldError::new("owner.nectarCardNumber", "nectar.invalid"));
+        }
+        Some(_) => {}
+    }
+    errors
 }
 
 /// owner-payment.md §3 Vet and §4 Pre-existing conditions: a vet_name of notFound sets

@@ -91,8 +91,54 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
         path: String::new(),
         key: DEFAULT_INVALID_KEY.into(),
     });
+    lint_promotions(defs, &mut errors, &mut copy_refs);
     lint_copy(defs, &copy_refs, &mut errors);
     errors
+}
+
+/// Promo codes: each once (matched without regard to case), dates the right way round, and their
+/// description and summary in every language.
+fn lint_promotions(
+    defs: &RawDefinitions,
+    errors: &mut Vec<DefinitionError>,
+    copy_refs: &mut Vec<CopyRef>,
+) {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for file in &defs.promotions {
+        for (i, promo) in file.value.codes.iter().enumerate() {
+            let here = format!("/codes/{i}");
+            if let Some(first) = seen.insert(
+                promo.code.to_uppercase(),
+                format!("{} at {here}", file.file),
+            ) {
+                errors.push(DefinitionError::new(
+                    &file.file,
+                    format!("{here}/code"),
+                    format!("code {:?} is already used by {first}", promo.code),
+                ));
+            }
+            if promo.valid_from > promo.valid_to {
+                errors.push(DefinitionError::new(
+                    &file.file,
+                    format!("{here}/valid_to"),
+                    format!(
+                        "the code ends ({}) before it starts ({})",
+                        promo.valid_to, promo.valid_from
+                    ),
+                ));
+            }
+            for (field, key) in [
+                ("description", &promo.description),
+                ("summary", &promo.summary),
+            ] {
+                copy_refs.push(CopyRef {
+                    file: file.file.clone(),
+                    path: format!("{here}/{field}"),
+                    key: key.clone(),
+                });
+            }
+        }
+    }
 }
 
 struct CopyRef {

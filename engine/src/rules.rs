@@ -214,10 +214,12 @@ pub fn field_name(pointer: &str) -> String {
 }
 
 /// What a domain rule may know besides the document.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct RuleContext {
     /// Today in UK local time.
     pub today: NaiveDate,
+    /// The brand the quote is sold under (promo codes are per brand).
+    pub brand: String,
 }
 
 /// Whole months from `from` to `to` (a birthday month counts once the day is reached).

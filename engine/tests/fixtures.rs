@@ -182,7 +182,10 @@ fn every_transition_fixture_has_its_outcome() {
             &f["document"],
             lifecycle,
             &event,
-            RuleContext { today },
+            RuleContext {
+                today,
+                brand: "pos".into(),
+            },
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));
         let exp = &f["expect"];

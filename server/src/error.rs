@@ -34,6 +34,9 @@ pub enum AppError {
     QuoteClosed,
     #[error("internal: {0}")]
     Internal(String),
+    /// Too many attempts at a code check from this caller (the message is localised).
+    #[error("rate limited")]
+    RateLimited(String),
     /// A third party (the address lookup) did not answer usefully.
     #[error("unavailable: {0}")]
     Unavailable(String),
@@ -51,6 +54,7 @@ impl AppError {
             AppError::Conflict | AppError::QuoteClosed => StatusCode::CONFLICT,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             AppError::Unavailable(_) => StatusCode::BAD_GATEWAY,
+            AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 }
@@ -97,6 +101,9 @@ impl IntoResponse for AppError {
             AppError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");
                 json!({ "error": "internal", "message": "Something went wrong on our side. Please try again." })
+            }
+            AppError::RateLimited(message) => {
+                json!({ "error": "rate_limited", "message": message })
             }
             AppError::Unavailable(detail) => {
                 tracing::warn!(error = %detail, "third party unavailable");

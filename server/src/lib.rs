@@ -84,6 +84,7 @@ pub const SERVER_COPY_KEYS: &[&str] = &[
     "vet.postcode.invalid",
     "address.postcode_required",
     "address.postcode_invalid",
+    "error.rate_limited",
     "app.name",
     "app.no_script",
 ];
@@ -120,12 +121,16 @@ pub async fn run(config: Config) -> Result<(), StartError> {
         .map_err(|source| StartError::Listen { port, source })?;
     tracing::info!(port, definitions = app.state.defs.version(), backend = ?app.state.store.backend, "pawpath listening");
     let store = app.state.store.clone();
-    axum::serve(listener, app.router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|source| StartError::Listen { port, source })?;
+    axum::serve(
+        listener,
+        app.router
+            .into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .map_err(|source| StartError::Listen { port, source })?;
     store.close().await;
     Ok(())
 }

@@ -231,6 +231,36 @@ impl Store {
             .map_err(StoreError::from)
     }
 
+    /// Counts one attempt for each key in the window starting at `window_start` and returns the
+    /// highest count among them; windows that ended before `expired_before` are forgotten.
+    pub async fn count_attempt(
+        &self,
+        keys: &[String],
+        window_start: i64,
+        expired_before: i64,
+    ) -> Result<i64, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("delete from rate_limits where window_start < $1")
+            .bind(expired_before)
+            .execute(&mut *tx)
+            .await?;
+        let mut highest = 0;
+        for key in keys {
+            let (hits,): (i64,) = sqlx::query_as(
+                "insert into rate_limits (key, window_start, hits) values ($1, $2, 1)
+                 on conflict (key, window_start) do update set hits = rate_limits.hits + 1
+                 returning hits",
+            )
+            .bind(key)
+            .bind(window_start)
+            .fetch_one(&mut *tx)
+            .await?;
+            highest = highest.max(hits);
+        }
+        tx.commit().await?;
+        Ok(highest)
+    }
+
     pub async fn close(&self) {
         self.pool.close().await;
     }

@@ -32,6 +32,8 @@ pub const EDIT_CALLS: &[(&str, &str)] = &[
     ("assumptions", "/api/petdetails"),
     ("pre_existing", "/api/petdetails"),
     ("start_date", "/api/ownerdetail"),
+    ("promo_code", "/api/ownerdetail"),
+    ("referral_code", "/api/ownerdetail"),
 ];
 
 /// The full URL path of a step.
@@ -139,7 +141,7 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "journey": journey.id,
         "language": language,
         "pets": quote.document.get("pets").cloned().unwrap_or(json!([])),
-        "owner": quote.document.get("owner").cloned().unwrap_or(json!({})),
+        "owner": owner_view(defs, language, &quote.document),
         "step": {
             "id": viewing.id,
             "path": step_url(journey, viewing),
@@ -157,6 +159,27 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),
     }))
+}
+
+/// The owner as stored, with what is derived from the promotions data on every request
+/// (owner-payment.md §3 Owner: the promo code's description and summary, whether it is a Nectar
+/// promotion), so a changed promotion never leaves stale text on a quote.
+fn owner_view(defs: &Definitions, language: &str, document: &Value) -> Value {
+    let mut owner = document.get("owner").cloned().unwrap_or(json!({}));
+    let code = owner
+        .get("promotional_code")
+        .and_then(Value::as_str)
+        .filter(|c| !c.is_empty())
+        .map(str::to_owned);
+    if let (Some(code), Some(map)) = (code, owner.as_object_mut())
+        && let Some(p) = defs.promo_code(&code)
+    {
+        let t = |k: &str| Value::String(defs.text(language, k, &Default::default()));
+        map.insert("promotional_code_description".into(), t(&p.description));
+        map.insert("promotional_code_summary".into(), t(&p.summary));
+        map.insert("isNectarPromo".into(), Value::Bool(p.nectar));
+    }
+    owner
 }
 
 /// A question set as a page draws it: the schema, the localised UI hints, the answers the quote

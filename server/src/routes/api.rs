@@ -218,14 +218,14 @@ async fn run(
     started: Instant,
 ) -> Result<Response, AppError> {
     let journey = quote::journey(state, &quote)?;
-    let rules = quote::rule_context();
+    let rules = quote::rule_context(&quote);
     let result = runtime::transition(
         &state.defs,
         &journey.id,
         &quote.document,
         quote.lifecycle,
         &event,
-        rules,
+        rules.clone(),
     )?;
 
     let update = result
@@ -343,7 +343,7 @@ pub(super) async fn test_patch(
         }
     }
     let journey = quote::journey(&state, &quote)?;
-    let rules = quote::rule_context();
+    let rules = quote::rule_context(&quote);
     let (before, _) = runtime::locate(&state.defs, journey, &quote.document, &rules)?;
     let (after, _) = runtime::locate(&state.defs, journey, &document, &rules)?;
     let record = runtime::TransitionRecord {

@@ -4,6 +4,7 @@ mod addresses;
 mod api;
 mod body;
 mod breeds;
+mod codes;
 mod pages;
 mod quote;
 mod vets;
@@ -46,6 +47,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/ownerdetail", post(api::owner_detail))
         .route("/api/getvetlist", post(vets::vet_list))
         .route("/api/AddressSearch", post(addresses::address_search))
+        .route("/api/checkoffercode", post(codes::check_offer_code))
+        .route("/api/getnectarcard", post(codes::get_nectar_card))
         .route(
             "/api/getbreedlist",
             get(breeds::breed_list).post(breeds::breed_list),

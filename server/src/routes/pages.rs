@@ -68,7 +68,7 @@ pub(super) async fn page(
     };
     let session = quote::existing_or_new(&state, &headers).await?;
     let journey = quote::journey(&state, &session.quote)?;
-    let rules = quote::rule_context();
+    let rules = quote::rule_context(&session.quote);
     let (position, _) = runtime::locate(&state.defs, journey, &session.quote.document, &rules)?;
     // A step the answers do not open yet shows the furthest open one; the renderer follows
     // `step.path`.

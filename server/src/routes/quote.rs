@@ -83,12 +83,18 @@ pub(super) fn journey<'a>(state: &'a AppState, quote: &QuoteRow) -> Result<&'a J
     })
 }
 
-/// What the domain rules know: today in UK local time.
-pub(super) fn rule_context() -> RuleContext {
+/// Today in UK local time.
+pub(super) fn uk_today() -> chrono::NaiveDate {
+    chrono::Utc::now()
+        .with_timezone(&chrono_tz::Europe::London)
+        .date_naive()
+}
+
+/// What the domain rules know: today in UK local time, and the quote's brand.
+pub(super) fn rule_context(quote: &QuoteRow) -> RuleContext {
     RuleContext {
-        today: chrono::Utc::now()
-            .with_timezone(&chrono_tz::Europe::London)
-            .date_naive(),
+        today: uk_today(),
+        brand: quote.brand.clone(),
     }
 }
 

@@ -163,7 +163,13 @@ async fn start(
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
     let server = tokio::spawn(async move {
-        axum::serve(listener, app.router).await.expect("serve");
+        axum::serve(
+            listener,
+            app.router
+                .into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await
+        .expect("serve");
     });
     TestApp {
         base: format!("http://{addr}"),

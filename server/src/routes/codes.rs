@@ -1,0 +1,156 @@
+//! The code checks (owner-payment.md §4 Promo code, Nectar card; §7 Promo code, Nectar card
+//! lookup): `POST /api/checkoffercode` and `POST /api/getnectarcard`. Each caller may try a few
+//! codes in a window and no more (issue 4: nobody enumerates promo codes), counted in the
+//! database per client address and per session, so every pawpath process shares the count.
+
+use std::net::SocketAddr;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use engine::definitions::Species;
+use engine::domain;
+
+use super::body::JsonObject;
+use super::quote::{self, LANGUAGE};
+use crate::AppState;
+use crate::error::AppError;
+use crate::session::SessionToken;
+
+/// Attempts allowed per caller and window, and the window.
+pub(super) const ATTEMPTS_PER_WINDOW: i64 = 10;
+pub(super) const WINDOW_SECONDS: i64 = 15 * 60;
+
+/// Counts an attempt at `scope` by this caller; refuses once the caller is over the limit.
+pub(super) async fn limit(
+    state: &AppState,
+    scope: &str,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+) -> Result<(), AppError> {
+    let now = chrono::Utc::now().timestamp();
+    let window = now - now.rem_euclid(WINDOW_SECONDS);
+    let mut keys = vec![format!("{scope}:ip:{}", peer.ip())];
+    if let Some(token) = SessionToken::from_headers(headers) {
+        keys.push(format!("{scope}:session:{}", token.hash()));
+    }
+    let hits = state
+        .store
+        .count_attempt(&keys, window, window - WINDOW_SECONDS)
+        .await?;
+    if hits > ATTEMPTS_PER_WINDOW {
+        tracing::warn!(scope, "code checks over the limit");
+        return Err(AppError::RateLimited(state.defs.text(
+            LANGUAGE,
+            "error.rate_limited",
+            &Default::default(),
+        )));
+    }
+    Ok(())
+}
+
+fn only(body: &Map<String, Value>, fields: &[&str]) -> Result<(), AppError> {
+    const HELPER: [&str; 3] = ["csrf", "locale", "experiment_views"];
+    match body
+        .keys()
+        .find(|k| !fields.contains(&k.as_str()) && !HELPER.contains(&k.as_str()))
+    {
+        Some(unknown) => Err(AppError::BadRequest(format!(
+            "unknown field {unknown:?}; this call takes {}",
+            fields.join(", ")
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn text<'a>(body: &'a Map<String, Value>, name: &str, max: usize) -> Result<&'a str, AppError> {
+    match body.get(name) {
+        None | Some(Value::Null) => Ok(""),
+        Some(Value::String(s)) if s.chars().count() <= max => Ok(s.as_str()),
+        Some(Value::String(_)) => Err(AppError::BadRequest(format!(
+            "{name} must be at most {max} characters"
+        ))),
+        Some(_) => Err(AppError::BadRequest(format!("{name} must be text"))),
+    }
+}
+
+/// POST /api/checkoffercode: `{offercode, species, token, brand}` → `{valid, desc, summ, nectar}`.
+/// The brand and species are the quote's when the caller has one; an empty species means the
+/// pets on the quote.
+pub(super) async fn check_offer_code(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    only(&body, &["offercode", "species", "token", "brand"])?;
+    let code = text(&body, "offercode", 40)?;
+    let species_typed = text(&body, "species", 10)?;
+    let _token = text(&body, "token", 100)?;
+    let brand_typed = text(&body, "brand", 10)?;
+    if code.trim().is_empty() {
+        return Err(AppError::BadRequest("offercode is required".into()));
+    }
+    limit(&state, "promo", peer, &headers).await?;
+    let existing = quote::existing(&state, &headers).await?;
+    let (brand, mut species) = match &existing {
+        Some((q, _)) => (
+            q.brand.clone(),
+            q.document["pets"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| p["pet_type"].as_str().and_then(Species::parse))
+                .collect::<Vec<_>>(),
+        ),
+        None => (
+            if brand_typed.is_empty() {
+                quote::DEFAULT_BRAND.to_owned()
+            } else {
+                brand_typed.to_owned()
+            },
+            Vec::new(),
+        ),
+    };
+    if !species_typed.is_empty() {
+        species = vec![Species::parse(species_typed).ok_or_else(|| {
+            AppError::BadRequest("species must be dog, cat, rabbit or empty".into())
+        })?];
+    }
+    let today = quote::uk_today();
+    let answer = match domain::promo_offer(&state.defs, code, &brand, &species, today) {
+        Some(p) => json!({
+            "valid": true,
+            "desc": state.defs.text(LANGUAGE, &p.description, &Default::default()),
+            "summ": state.defs.text(LANGUAGE, &p.summary, &Default::default()),
+            "nectar": p.nectar,
+        }),
+        None => json!({ "valid": false, "desc": "", "summ": "", "nectar": false }),
+    };
+    Ok(Json(json!({ "data": answer })).into_response())
+}
+
+/// POST /api/getnectarcard: `{nectarcard}` (the 11 digits after 9826 3000) →
+/// `{nectarCard: {valid, desc, summ}}`.
+pub(super) async fn get_nectar_card(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    only(&body, &["nectarcard"])?;
+    let number = text(&body, "nectarcard", 30)?;
+    limit(&state, "nectar", peer, &headers).await?;
+    let digits: String = number.chars().filter(|c| !c.is_whitespace()).collect();
+    let valid = domain::nectar_number_valid(&digits);
+    let t = |k: &str| state.defs.text(LANGUAGE, k, &Default::default());
+    let answer = if valid {
+        json!({ "valid": true, "desc": t("nectar.label"), "summ": format!("{} {}", t("nectar.prefix"), digits) })
+    } else {
+        json!({ "valid": false, "desc": "", "summ": "" })
+    };
+    Ok(Json(json!({ "nectarCard": answer })).into_response())
+}
