@@ -66,6 +66,10 @@ pub struct Config {
     /// `PAWPATH_ADDRESS_PROVIDER`: `builtin` (default, offline) or `loqate` (with
     /// `PAWPATH_LOQATE_URL`, default `https://api.addressy.com`, and `PAWPATH_LOQATE_KEY`).
     pub address_provider: AddressProvider,
+    /// `PAWPATH_CLIENT_IP_HEADER`: behind a load balancer, the header that carries the
+    /// customer's address (for example `x-forwarded-for`, whose first entry is taken); unset,
+    /// the connection's own address is used. The code checks' rate limit counts per address.
+    pub client_ip_header: Option<axum::http::HeaderName>,
     /// `PAWPATH_TEST_MODE`: `1` turns on the test-data call QA's scripted flows use
     /// (journey.md §2: "a test mode loads test data"); off unless set, refused on https.
     pub test_mode: bool,
@@ -182,6 +186,19 @@ impl Config {
                 ));
             }
         };
+        let client_ip_header =
+            match get("PAWPATH_CLIENT_IP_HEADER").map(|h| h.trim().to_ascii_lowercase()) {
+                None => None,
+                Some(h) if h.is_empty() => None,
+                Some(h) => Some(axum::http::HeaderName::from_bytes(h.as_bytes()).map_err(
+                    |_| {
+                        err(
+                            "PAWPATH_CLIENT_IP_HEADER",
+                            format!("{h:?} is not a header name"),
+                        )
+                    },
+                )?),
+            };
         let test_mode = match get("PAWPATH_TEST_MODE").as_deref().map(str::trim) {
             None | Some("") | Some("0") | Some("false") => false,
             Some("1") | Some("true") => true,
@@ -200,6 +217,7 @@ impl Config {
         }
         Ok(Self {
             test_mode,
+            client_ip_header,
             address_provider,
             port,
             data_dir,
@@ -317,6 +335,7 @@ mod tests {
             ("PAWPATH_PUBLIC_URL", "ftp://x"),
             ("PAWPATH_TEST_MODE", "yes"),
             ("PAWPATH_ADDRESS_PROVIDER", "royalmail"),
+            ("PAWPATH_CLIENT_IP_HEADER", "bad header"),
         ] {
             let e = with(&[(var, value)]).expect_err(var);
             assert_eq!(e.variable, var);

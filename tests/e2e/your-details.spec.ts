@@ -90,3 +90,68 @@ test('the legacy postcode search, its messages, and manual entry', async ({ page
   await screenshot(page, testInfo, 'manual-entry');
   expect(problems()).toEqual([]);
 });
+
+test('one valid and one invalid promo code, a Nectar card and a branch code', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await aCatSaved(page);
+  await fillYourDetails(page);
+
+  // An invalid code: cleared, the failure toast, the modal closes (owner-payment.md §4, §8).
+  await page.getByRole('button', { name: 'Add a promo code' }).click();
+  const promo = page.getByRole('dialog', { name: 'Add a promo code' });
+  await expect(promo.getByLabel('Promo code')).toBeFocused();
+  await page.keyboard.type('NOPE123');
+  await page.keyboard.press('Enter');
+  await expect(promo).toBeHidden();
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid promocode: An invalid promo code has been entered' })).toBeVisible();
+
+  // A valid code: kept, the toast shows the promotion, the button becomes Edit.
+  await page.getByRole('button', { name: 'Add a promo code' }).click();
+  await expect(promo.getByLabel('Promo code')).toHaveValue('');
+  await promo.getByLabel('Promo code').fill('welcome10');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'promo-modal');
+  await promo.getByRole('button', { name: 'Save and close' }).click();
+  await expect(promo).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Success: 10% off your first year: Welcome offer: 10% off your premium for the first year.' })).toBeVisible();
+  await expect(page.getByText('Promo code WELCOME10 applied')).toBeVisible();
+  // What the customer typed on the page is still there.
+  await expect(page.getByLabel('First name')).toHaveValue('Ada');
+
+  // A Nectar promotion asks for the card before the modal closes.
+  await page.getByRole('button', { name: 'Edit promo code' }).click();
+  await promo.getByLabel('Promo code').fill('NECTAR500');
+  await promo.getByRole('button', { name: 'Save and close' }).click();
+  const card = promo.getByLabel('Nectar card number');
+  await expect(card).toBeFocused();
+  await expect(promo).toContainText('Please enter a valid Nectar card number. This is the last 11 digits on the front of your Nectar card.');
+  await page.keyboard.type('12345678900'); // a wrong check digit
+  await page.keyboard.press('Enter');
+  await expect(promo).toContainText('Please enter a valid Nectar card number.');
+  await card.fill('12345678909');
+  await screenshot(page, testInfo, 'nectar');
+  await page.keyboard.press('Enter');
+  await expect(promo).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Success: Your Nectar card has been added successfully.' })).toBeVisible();
+
+  // A branch code, trimmed when saved; Cancel keeps the previous value.
+  await page.getByRole('button', { name: 'Add a referral or branch code' }).click();
+  const referral = page.getByRole('dialog', { name: 'Add a referral or branch code' });
+  await referral.getByLabel('Referral or branch code').fill('AB-1');
+  await referral.getByRole('button', { name: 'Save and close' }).click();
+  await expect(referral).toContainText('This field cannot contain special characters');
+  await referral.getByLabel('Referral or branch code').fill('  BR 12 ');
+  await referral.getByRole('button', { name: 'Save and close' }).click();
+  await expect(referral).toBeHidden();
+  await expect(page.getByText('Your referral or branch code BR 12 has been added.')).toBeVisible();
+  await page.getByRole('button', { name: 'Edit referral or branch code' }).click();
+  await referral.getByLabel('Referral or branch code').fill('ZZZ');
+  await referral.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Your referral or branch code BR 12 has been added.')).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'codes-added');
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  expect(problems()).toEqual([]);
+});

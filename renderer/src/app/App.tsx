@@ -3,6 +3,7 @@ import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 
 import { AssumptionsStep } from '@/features/assumptions/AssumptionsStep';
+import { CodesPanel } from '@/features/codes/CodesPanel';
 import { FormStep } from '@/features/form/FormStep';
 import { journeyMachine } from '@/features/journey/journey-machine';
 import { PendingStep } from '@/features/shell/PendingStep';
@@ -13,7 +14,7 @@ import { text } from '@/shared/copy';
 
 export function App() {
   const [state, send] = useMachine(journeyMachine, { input: { path: window.location.pathname } });
-  const { view, failure, failureStatus, serverErrors, submissions, viewVersion, notice, editErrors, editSubmissions } = state.context;
+  const { view, failure, failureStatus, serverErrors, submissions, viewVersion, formVersion, notice, editErrors, editSubmissions } = state.context;
   const boot = useMemo(() => readBoot(), []);
   const heading = useRef<HTMLHeadingElement>(null);
   const stepId = view?.step.id;
@@ -96,14 +97,14 @@ export function App() {
                 submissions={submissions}
                 editErrors={editErrors}
                 editSubmissions={editSubmissions}
-                busy={state.matches('submitting') || state.matches('removing') || state.matches('editing')}
+                busy={state.matches('submitting') || state.matches('removing') || state.matches('editing') || state.matches('refreshing')}
                 onSubmit={(answers) => send({ type: 'step.submit', answers })}
                 onEdit={(request) => send({ type: 'edit.submit', ...request })}
                 onRemovePet={(id) => send({ type: 'pet.remove', id })}
               />
             ) : view.step.view === 'form' && view.questions ? (
               <FormStep
-                key={`${view.step.id}:${viewVersion}`}
+                key={`${view.step.id}:${formVersion}`}
                 questions={view.questions}
                 copy={copy}
                 serverErrors={serverErrors}
@@ -114,6 +115,20 @@ export function App() {
                 storedPets={view.pets.length}
                 onRemoveStoredPet={(id) => send({ type: 'pet.remove', id })}
                 onNotice={(n) => send({ type: 'notice.show', ...n })}
+                beforeActions={
+                  view.edits.promo_code || view.edits.referral_code ? (
+                    <CodesPanel
+                      key={viewVersion}
+                      view={view}
+                      copy={copy}
+                      busy={state.matches('editing') || state.matches('refreshing')}
+                      editErrors={editErrors}
+                      editSubmissions={editSubmissions}
+                      onEdit={(request) => send({ type: 'edit.submit', ...request })}
+                      notify={(n) => send({ type: 'notice.show', ...n })}
+                    />
+                  ) : null
+                }
               />
             ) : (
               <PendingStep view={view} />

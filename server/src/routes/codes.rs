@@ -33,7 +33,18 @@ pub(super) async fn limit(
 ) -> Result<(), AppError> {
     let now = chrono::Utc::now().timestamp();
     let window = now - now.rem_euclid(WINDOW_SECONDS);
-    let mut keys = vec![format!("{scope}:ip:{}", peer.ip())];
+    // Behind a load balancer the customer's address is in the configured header.
+    let from_header = state
+        .config
+        .client_ip_header
+        .as_ref()
+        .and_then(|name| headers.get(name))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(',').next())
+        .map(str::trim)
+        .and_then(|ip| ip.parse::<std::net::IpAddr>().ok());
+    let ip = from_header.unwrap_or_else(|| peer.ip());
+    let mut keys = vec![format!("{scope}:ip:{ip}")];
     if let Some(token) = SessionToken::from_headers(headers) {
         keys.push(format!("{scope}:session:{}", token.hash()));
     }

@@ -10,6 +10,7 @@ import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 
 import { validatorsById } from '@/generated/validators';
 import { text } from '@/shared/copy';
@@ -167,7 +168,8 @@ export function EditDialog({
   }
 
   const titleId = `edit-${questions.id}-title`;
-  return (
+  // In a portal: a modal opened from inside a page's form must not be a form inside that form.
+  return createPortal(
     <dialog
       ref={dialog}
       className="dialog dialog--form"
@@ -215,6 +217,7 @@ export function EditDialog({
           </Form>
         </FieldErrorsContext.Provider>
       </CopyContext.Provider>
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }

@@ -7,7 +7,7 @@ import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
-import { useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 
 import { RemovePetDialog } from './RemovePetDialog';
 import { PetActionsContext } from './pet-actions';
@@ -79,6 +79,7 @@ export function FormStep({
   storedPets,
   onRemoveStoredPet,
   onNotice,
+  beforeActions,
 }: {
   questions: QuestionsView;
   copy: Record<string, string>;
@@ -92,6 +93,8 @@ export function FormStep({
   onRemoveStoredPet: (id: number) => void;
   /** Shows a toast (copy keys), for widgets that report through one (the address search). */
   onNotice?: (notice: Notice) => void;
+  /** Shown after the questions, before the step's button (the codes on the owner details page). */
+  beforeActions?: ReactNode;
 }) {
   const validator = useMemo(() => {
     const fns = validatorsById[questions.schema.$id];
@@ -206,6 +209,7 @@ export function FormStep({
           onChange={(e: IChangeEvent<Answers>) => setFormData((before) => followAnswers(questions.ui, before, e.formData ?? {}))}
           onSubmit={(e: IChangeEvent<Answers>) => submit(e.formData ?? {})}
         >
+          {beforeActions}
           <div className="actions">
             <button type="submit" className="button" disabled={busy || refused}>
               {busy ? text(copy, 'button.saving') : submitLabel}

@@ -20,8 +20,14 @@ export interface JourneyContext {
   failureStatus: number | null;
   /** Counts answers with field errors, so the form can move focus after each one. */
   submissions: number;
-  /** Counts view data received, so a step's form starts again from the server's answers. */
+  /** Counts view data received. */
   viewVersion: number;
+  /**
+   * Counts view data that should start a step's form again from the server's answers: every
+   * load and submission, but not the refresh after a modal saves, which keeps what the customer
+   * has typed on the page.
+   */
+  formVersion: number;
   /** A toast about something the customer did (copy keys), other than the generic error. */
   notice: Notice | null;
   /** Field errors the server gave a modal's answers; the modal stays open to show them. */
@@ -101,8 +107,22 @@ export const journeyMachine = setup({
     storeView: assign(({ event, context }) => {
       const result = outputOf(event);
       return result?.kind === 'ok'
-        ? { view: result.data, path: result.data.step.path, serverErrors: [], editErrors: [], failure: null, failureStatus: null, viewVersion: context.viewVersion + 1 }
+        ? {
+            view: result.data,
+            path: result.data.step.path,
+            serverErrors: [],
+            editErrors: [],
+            failure: null,
+            failureStatus: null,
+            viewVersion: context.viewVersion + 1,
+            formVersion: context.formVersion + 1,
+          }
         : {};
+    }),
+    /** The page as it now stands after a modal saved: the page's form keeps its typing. */
+    refreshView: assign(({ event, context }) => {
+      const result = outputOf(event);
+      return result?.kind === 'ok' ? { view: result.data, editErrors: [], viewVersion: context.viewVersion + 1 } : {};
     }),
     storeFieldErrors: assign(({ event, context }) => {
       const result = outputOf(event);
@@ -155,6 +175,7 @@ export const journeyMachine = setup({
     failureStatus: null,
     submissions: 0,
     viewVersion: 0,
+    formVersion: 0,
     notice: null,
     editErrors: [],
     editSubmissions: 0,
@@ -202,7 +223,7 @@ export const journeyMachine = setup({
           answers: event.type === 'edit.submit' ? { ...event.answers, form: event.form } : {},
         }),
         onDone: [
-          { guard: 'editSaved', target: 'loading', actions: 'noticeEdited' },
+          { guard: 'editSaved', target: 'refreshing', actions: 'noticeEdited' },
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeEditErrors' },
           { target: 'showing', actions: 'storeFailure' },
         ],
@@ -233,6 +254,18 @@ export const journeyMachine = setup({
         onDone: [
           { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeFieldErrors' },
+          { target: 'showing', actions: 'storeFailure' },
+        ],
+        onError: { target: 'showing', actions: 'storeFailure' },
+      },
+    },
+    /** After a modal saved: the page's data again, for the page the customer is on. */
+    refreshing: {
+      invoke: {
+        src: 'loadView',
+        input: ({ context }) => ({ path: context.path }),
+        onDone: [
+          { guard: 'answeredWithView', target: 'showing', actions: 'refreshView' },
           { target: 'showing', actions: 'storeFailure' },
         ],
         onError: { target: 'showing', actions: 'storeFailure' },
