@@ -70,7 +70,7 @@ test('a new customer fills the pet form by keyboard, meets an error, fixes it an
   await expect(page).toHaveURL(/\/quote\/your-details$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Your details' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Your details' })).toBeFocused();
-  await expect(page.getByRole('main').getByText('Step 2: Your details')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Title' })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, '03-your-details');
 
