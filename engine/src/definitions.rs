@@ -48,6 +48,21 @@ pub struct Journey {
     pub start: StepId,
     pub step_bar: Vec<StepBarItem>,
     pub steps: Vec<Step>,
+    /// Answers that can no longer change while a guard holds (a matched existing policy stops
+    /// name and address editing).
+    #[serde(default)]
+    pub locks: Vec<Lock>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lock {
+    pub id: String,
+    pub description: String,
+    /// The guard over the quote document that turns the lock on.
+    pub when: GuardId,
+    /// JSON pointers of the locked answers, for example `/owner/customer_first_name`.
+    pub fields: Vec<String>,
 }
 
 impl Journey {

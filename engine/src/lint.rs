@@ -235,6 +235,11 @@ fn lint_journey(
         }
     }
 
+    for (i, lock) in j.locks.iter().enumerate() {
+        if !known_guard(&lock.when) {
+            err(format!("/locks/{i}/when"), guard_problem(&lock.when));
+        }
+    }
     for (i, step) in j.steps.iter().enumerate() {
         copy_refs.push(CopyRef {
             file: file.clone(),

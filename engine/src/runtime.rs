@@ -380,6 +380,7 @@ impl Ctx<'_> {
         };
         let answers = project(&schema.schema, answers);
         let mut candidate = merge(&schema.schema, &self.document, &answers);
+        keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
         crate::domain::derive_pet_fields(self.defs, &mut candidate);
         crate::domain::derive_quote_fields(self.defs, &mut candidate, &self.rules);
         let errors = position::answer_errors(
@@ -452,6 +453,7 @@ impl Ctx<'_> {
         // knows (a pet's breed category), and nothing half-written is ever stored.
         let answers = project(&schema.schema, answers);
         let mut candidate = merge(&schema.schema, &self.document, &answers);
+        keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
         crate::domain::derive_pet_fields(self.defs, &mut candidate);
         crate::domain::derive_quote_fields(self.defs, &mut candidate, &self.rules);
         let errors = position::step_errors(self.defs, step, &candidate, &self.rules);
@@ -507,6 +509,47 @@ impl Ctx<'_> {
         self.record.to = target.id.clone();
         Ok(StepOutcome::Stay(target.id.clone()))
     }
+}
+
+/// The pointers of the answers locked in this document (each lock whose guard holds).
+pub fn locked_fields(
+    defs: &Definitions,
+    journey: &Journey,
+    document: &Value,
+) -> Result<Vec<String>, EngineError> {
+    let mut out = Vec::new();
+    for lock in &journey.locks {
+        if defs.guard(&lock.when, document)? {
+            out.extend(lock.fields.iter().cloned());
+        }
+    }
+    Ok(out)
+}
+
+/// Puts back, in a changed document, the answers a lock on the stored document keeps.
+fn keep_locked(
+    defs: &Definitions,
+    journey: &Journey,
+    stored: &Value,
+    candidate: &mut Value,
+) -> Result<(), EngineError> {
+    for pointer in locked_fields(defs, journey, stored)? {
+        let kept = stored.pointer(&pointer).cloned();
+        let Some((parent, key)) = pointer.rsplit_once('/') else {
+            continue;
+        };
+        if let Some(Value::Object(map)) = candidate.pointer_mut(parent) {
+            match kept {
+                Some(v) => {
+                    map.insert(key.to_owned(), v);
+                }
+                None => {
+                    map.remove(key);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A new quote's document.

@@ -6,6 +6,7 @@
 pub mod addresses;
 pub mod config;
 pub mod error;
+pub mod policies;
 pub mod routes;
 pub mod session;
 pub mod store;
@@ -29,6 +30,7 @@ pub struct AppState {
     pub store: Store,
     pub vets: Arc<dyn vets::VetDirectory>,
     pub addresses: Arc<addresses::AddressLookup>,
+    pub policies: Arc<policies::ExistingPolicies>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +57,7 @@ impl App {
         let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
         check_server_copy(&defs)?;
         let vets = vets::BuiltInVets::load().map_err(StartError::Data)?;
+        let policies = policies::ExistingPolicies::load().map_err(StartError::Data)?;
         let addresses = match &config.address_provider {
             config::AddressProvider::BuiltIn => addresses::AddressLookup::BuiltIn(
                 addresses::BuiltInAddresses::load().map_err(StartError::Data)?,
@@ -71,6 +74,7 @@ impl App {
             store,
             vets: Arc::new(vets),
             addresses: Arc::new(addresses),
+            policies: Arc::new(policies),
         };
         let router = routes::router(state.clone());
         Ok(Self { state, router })

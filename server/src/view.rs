@@ -69,7 +69,9 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
     } = *input;
     let text = |key: &str| defs.text(language, key, &Default::default());
 
-    let questions = match viewing
+    // Answers a lock keeps (a matched existing policy): shown read-only.
+    let locked = runtime::locked_fields(defs, journey, &quote.document)?;
+    let mut questions = match viewing
         .questions
         .as_deref()
         .and_then(|q| defs.question_set(q))
@@ -83,6 +85,11 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         }
         None => Value::Null,
     };
+    if let Some(ui) = questions.get_mut("ui") {
+        for pointer in &locked {
+            mark_read_only(ui, pointer);
+        }
+    }
     // The modals the page offers, each with the call that saves it.
     let mut edits = Map::new();
     for edit in &viewing.edits {
@@ -153,6 +160,9 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         },
         "questions": questions,
         "edits": edits,
+        "locked": locked,
+        // owner-payment.md §7 Load view data: whether an existing policy matched.
+        "existing_policy_valid": quote.document.pointer("/owner/existing_policy_number").and_then(Value::as_str).is_some_and(|s| !s.is_empty()),
         // journey.md §4 Policy start date: the window and the options the start-date question
         // offers, derived from the pets and the stored date.
         "start_date": engine::domain::start_date_window(defs, &quote.document, input.rules.today),
@@ -180,6 +190,20 @@ fn owner_view(defs: &Definitions, language: &str, document: &Value) -> Value {
         map.insert("isNectarPromo".into(), Value::Bool(p.nectar));
     }
     owner
+}
+
+/// Marks the UI hints at a document pointer (`/owner/customer_first_name`) read-only.
+fn mark_read_only(ui: &mut Value, pointer: &str) {
+    let mut node = ui;
+    for segment in pointer.split('/').skip(1) {
+        let Value::Object(map) = node else {
+            return;
+        };
+        node = map.entry(segment.to_owned()).or_insert_with(|| json!({}));
+    }
+    if let Some(map) = node.as_object_mut() {
+        map.insert("ui:readonly".into(), Value::Bool(true));
+    }
 }
 
 /// A question set as a page draws it: the schema, the localised UI hints, the answers the quote

@@ -253,3 +253,69 @@ async fn a_referral_or_branch_code_is_trimmed_and_checked() {
         "Zoë 12"
     );
 }
+
+#[tokio::test]
+async fn an_existing_policy_is_found_by_number_brand_and_postcode_and_locks_name_and_address() {
+    let app = spawn_app().await;
+    app.save_pets(json!([valid_pet()])).await;
+    app.save_owner(valid_owner()).await; // SW1A 1AA
+    let csrf = app.csrf().await;
+    let check = |body: Value| {
+        let app = &app;
+        async move { app.post_json("/api/CheckExistingPolicy", &body).await }
+    };
+    // owner-payment.md §5: required.
+    let (status, body) = check(json!({ "csrf": csrf, "policyno": " " })).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["errors"][0]["message"], "This field is required");
+    // Not found: another postcode, another brand's prefix, a number of the wrong form.
+    for (case, number, postcode) in [
+        ("another postcode", "PETPO0098765", "BS11 8NN"),
+        ("another brand's prefix", "PETSB1234567", ""),
+        ("not the brand's form", "PETXX0098765", ""),
+    ] {
+        let (status, body) =
+            check(json!({ "csrf": csrf, "policyno": number, "postcode": postcode })).await;
+        assert_eq!(status, 200, "{case}: {body}");
+        assert_eq!(body["data"]["existing_policy_valid"], false, "{case}");
+    }
+    assert_eq!(
+        app.view("/quote/your-details").await["existing_policy_valid"],
+        false
+    );
+    // Found with the owner's postcode (any case, spaces ignored): stored on the quote.
+    let (status, body) =
+        check(json!({ "csrf": csrf, "policyno": "petpo 0098765", "brand": "pos", "postcode": "" }))
+            .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["existing_policy_valid"], true);
+    let view = app.view("/quote/your-details").await;
+    assert_eq!(view["owner"]["existing_policy_number"], "PETPO0098765");
+    // owner-payment.md §4: a match stops name and address editing for that quote.
+    assert!(
+        view["locked"]
+            .as_array()
+            .expect("locked")
+            .contains(&json!("/owner/customer_first_name"))
+    );
+    assert_eq!(
+        view["questions"]["ui"]["owner"]["customer_first_name"]["ui:readonly"],
+        true
+    );
+    let mut changed = valid_owner();
+    changed["customer_first_name"] = json!("Eve");
+    changed["customer_postcode"] = json!("BS11 8NN");
+    changed["email_address"] = json!("eve@example.com");
+    let (status, body) = app.save_owner(changed).await;
+    assert_eq!(status, 200, "{body}");
+    let owner = &app.view("/quote/your-details").await["owner"];
+    assert_eq!(owner["customer_first_name"], "Ada", "the name is kept");
+    assert_eq!(
+        owner["customer_postcode"], "SW1A 1AA",
+        "the address is kept"
+    );
+    assert_eq!(
+        owner["email_address"], "eve@example.com",
+        "other details still change"
+    );
+}

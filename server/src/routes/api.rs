@@ -183,7 +183,7 @@ pub(super) async fn delete_pet(
 }
 
 /// The request's quote, once its session, CSRF token and fields check out.
-async fn authorise(
+pub(super) async fn authorise(
     state: &AppState,
     headers: &HeaderMap,
     body: &Map<String, Value>,
@@ -210,7 +210,7 @@ async fn authorise(
 
 /// Runs an event through the engine, stores the result and its transition record in one
 /// transaction, and answers with the new view data (or the field errors).
-async fn run(
+pub(super) async fn run(
     state: &AppState,
     quote: QuoteRow,
     token: SessionToken,

@@ -165,3 +165,73 @@ pub(super) async fn get_nectar_card(
     };
     Ok(Json(json!({ "nectarCard": answer })).into_response())
 }
+
+/// POST /api/CheckExistingPolicy: `{policyno, brand, postcode}` → `{existing_policy_valid}`
+/// (owner-payment.md §5 Existing policy number, §7 Existing policy check). The brand is the
+/// quote's and the postcode the owner's when the caller has a quote. A match on a quote (with its
+/// CSRF token) is stored there, which stops name and address editing (journeys/direct.json
+/// `locks`); the answer is then the new view data.
+pub(super) async fn check_existing_policy(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    only(&body, &["policyno", "brand", "postcode"])?;
+    let number = text(&body, "policyno", 40)?;
+    let brand_typed = text(&body, "brand", 10)?;
+    let postcode_typed = text(&body, "postcode", 20)?;
+    let field_error = |field: &str, key: &str| {
+        AppError::Validation(vec![crate::error::FieldMessage {
+            field: field.into(),
+            message: state.defs.text(LANGUAGE, key, &Default::default()),
+        }])
+    };
+    if number.trim().is_empty() {
+        return Err(field_error("policyno", "error.required"));
+    }
+    limit(&state, "policy", peer, &headers).await?;
+    let existing = quote::existing(&state, &headers).await?;
+    let brand = match &existing {
+        Some((q, _)) => q.brand.clone(),
+        None if brand_typed.is_empty() => quote::DEFAULT_BRAND.to_owned(),
+        None => brand_typed.to_owned(),
+    };
+    let stored_postcode = existing
+        .as_ref()
+        .and_then(|(q, _)| q.document.pointer("/owner/customer_postcode"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let typed = if postcode_typed.trim().is_empty() {
+        stored_postcode.as_str()
+    } else {
+        postcode_typed
+    };
+    let postcode = engine::postcode::Postcode::parse(typed)
+        .ok_or_else(|| field_error("postcode", "owner.postcode.invalid"))?;
+    let valid = state.policies.matches(number, &brand, &postcode);
+    tracing::info!(valid, "existing policy check");
+    let normalised: String = number
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase();
+    let csrf_ok = body.get("csrf").is_some();
+    match existing {
+        Some(_) if valid && csrf_ok => {
+            let mut answers = Map::new();
+            answers.insert(
+                "csrf".into(),
+                body.get("csrf").cloned().unwrap_or(Value::Null),
+            );
+            let (quote, token) = super::api::authorise(&state, &headers, &answers, &[]).await?;
+            let event = engine::runtime::Event::Edit {
+                questions: "existing_policy".into(),
+                answers: json!({ "owner": { "existing_policy_number": normalised } }),
+            };
+            super::api::run(&state, quote, token, event, std::time::Instant::now()).await
+        }
+        _ => Ok(Json(json!({ "data": { "existing_policy_valid": valid } })).into_response()),
+    }
+}

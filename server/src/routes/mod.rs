@@ -50,6 +50,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/checkoffercode", post(codes::check_offer_code))
         .route("/api/getnectarcard", post(codes::get_nectar_card))
         .route(
+            "/api/CheckExistingPolicy",
+            post(codes::check_existing_policy),
+        )
+        .route(
             "/api/getbreedlist",
             get(breeds::breed_list).post(breeds::breed_list),
         )
