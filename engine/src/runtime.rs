@@ -526,7 +526,8 @@ pub fn locked_fields(
     Ok(out)
 }
 
-/// Puts back, in a changed document, the answers a lock on the stored document keeps.
+/// Puts back, in a changed document, the answers a lock on the stored document keeps. An answer
+/// not given yet can still be given: a lock keeps what is there.
 fn keep_locked(
     defs: &Definitions,
     journey: &Journey,
@@ -538,15 +539,8 @@ fn keep_locked(
         let Some((parent, key)) = pointer.rsplit_once('/') else {
             continue;
         };
-        if let Some(Value::Object(map)) = candidate.pointer_mut(parent) {
-            match kept {
-                Some(v) => {
-                    map.insert(key.to_owned(), v);
-                }
-                None => {
-                    map.remove(key);
-                }
-            }
+        if let (Some(v), Some(Value::Object(map))) = (kept, candidate.pointer_mut(parent)) {
+            map.insert(key.to_owned(), v);
         }
     }
     Ok(())

@@ -153,5 +153,23 @@ test('one valid and one invalid promo code, a Nectar card and a branch code', as
 
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+
+  // Back on your details, an existing policy (owner-payment.md §5, §8): not found, then found,
+  // which stops name and address editing.
+  await page.getByRole('link', { name: /Your details/ }).click();
+  await page.getByRole('button', { name: 'Add an existing policy' }).click();
+  const policy = page.getByRole('dialog', { name: 'Add an existing policy' });
+  await policy.getByLabel('Existing policy number').fill('PETPS9999999');
+  await policy.getByRole('button', { name: 'Check policy' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Policy not found: We could not find your policy number.' })).toBeVisible();
+  await expect(policy).toContainText('does not exist or does not match your details');
+  await policy.getByLabel('Existing policy number').fill('petps0012345');
+  await policy.getByRole('button', { name: 'Check policy' }).click();
+  await expect(policy).toBeHidden();
+  await expect(page.getByText('We found your policy PETPS0012345.')).toBeVisible();
+  await expect(page.getByLabel('First name')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Edit address' })).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'existing-policy');
   expect(problems()).toEqual([]);
 });

@@ -116,7 +116,7 @@ export function App() {
                 onRemoveStoredPet={(id) => send({ type: 'pet.remove', id })}
                 onNotice={(n) => send({ type: 'notice.show', ...n })}
                 beforeActions={
-                  view.edits.promo_code || view.edits.referral_code ? (
+                  view.edits.promo_code || view.edits.referral_code || view.edits.existing_policy ? (
                     <CodesPanel
                       key={viewVersion}
                       view={view}
@@ -126,6 +126,7 @@ export function App() {
                       editSubmissions={editSubmissions}
                       onEdit={(request) => send({ type: 'edit.submit', ...request })}
                       notify={(n) => send({ type: 'notice.show', ...n })}
+                      onRefresh={(notice) => send({ type: 'page.refresh', notice })}
                     />
                   ) : null
                 }

@@ -223,6 +223,117 @@ function PromoDialog({
   );
 }
 
+function PolicyDialog({
+  view,
+  copy,
+  onClose,
+  onFound,
+  notify,
+}: {
+  view: ViewData;
+  copy: Record<string, string>;
+  onClose: () => void;
+  onFound: () => void;
+  notify: (n: Notice) => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [number, setNumber] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    return () => {
+      if (d?.open) d.close();
+    };
+  }, []);
+
+  async function submit() {
+    setError(null);
+    setChecking(true);
+    try {
+      const answer = await postJson<{ data?: { existing_policy_valid?: boolean }; errors?: FieldMessage[]; message?: string }>(
+        '/api/CheckExistingPolicy',
+        { csrf: view.csrf, policyno: number, brand: view.brand, postcode: '' },
+      );
+      if (answer.status === 422 || answer.status === 429) {
+        setError(answer.body?.errors?.[0]?.message ?? answer.body?.message ?? text(copy, 'policy.invalid'));
+        return;
+      }
+      if (answer.status !== 200) {
+        notify({ kind: 'error', title: 'toast.generic.title', body: 'toast.generic.body' });
+        return;
+      }
+      if (answer.body?.data?.existing_policy_valid) {
+        onFound();
+      } else {
+        setError(text(copy, 'policy.invalid'));
+        notify({ kind: 'error', title: 'policy.toast.not_found.title', body: 'policy.toast.not_found.body' });
+      }
+    } catch {
+      notify({ kind: 'error', title: 'toast.generic.title', body: 'toast.generic.body' });
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  return createPortal(
+    <dialog
+      ref={dialog}
+      className="dialog dialog--form"
+      aria-labelledby="policy-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id="policy-title" className="dialog__title">
+        {text(copy, 'policy.title')}
+      </h2>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <div className={`field${error ? ' field--error' : ''}`}>
+          <label className="field__label" htmlFor="policy-number">
+            {text(copy, 'policy.label')}
+          </label>
+          <p className="field__help" id="policy-number__help">
+            {text(copy, 'policy.hint')}
+          </p>
+          {error && (
+            <p className="field__error" id="policy-number__error">
+              <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
+              {error}
+            </p>
+          )}
+          <input
+            id="policy-number"
+            className="text-input"
+            autoComplete="off"
+            value={number}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`policy-number__help${error ? ' policy-number__error' : ''}`}
+            onChange={(e) => setNumber(e.target.value)}
+          />
+        </div>
+        <div className="dialog__actions">
+          <button type="submit" className="button" disabled={checking}>
+            {checking ? text(copy, 'button.saving') : text(copy, 'policy.check')}
+          </button>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {text(copy, 'button.cancel')}
+          </button>
+        </div>
+      </form>
+    </dialog>,
+    document.body,
+  );
+}
+
 export function CodesPanel({
   view,
   copy,
@@ -231,6 +342,7 @@ export function CodesPanel({
   editSubmissions,
   onEdit,
   notify,
+  onRefresh,
 }: {
   view: ViewData;
   copy: Record<string, string>;
@@ -239,8 +351,11 @@ export function CodesPanel({
   editSubmissions: number;
   onEdit: (request: EditRequest) => void;
   notify: (n: Notice) => void;
+  /** The quote changed outside a form (an existing policy matched): load the page again. */
+  onRefresh: (notice: Notice) => void;
 }) {
-  const [open, setOpen] = useState<'promo' | 'referral' | null>(null);
+  const [open, setOpen] = useState<'promo' | 'referral' | 'policy' | null>(null);
+  const policy = typeof view.owner.existing_policy_number === 'string' ? view.owner.existing_policy_number : null;
   const owner = view.owner;
   const promo = typeof owner.promotional_code === 'string' && owner.promotional_code ? owner.promotional_code : null;
   const referral = typeof owner.introducer_code === 'string' && owner.introducer_code ? owner.introducer_code : null;
@@ -271,6 +386,30 @@ export function CodesPanel({
             {text(copy, referral ? 'referral.edit' : 'referral.add')}
           </button>
         </section>
+      )}
+      {/* The check needs the owner's postcode, so it is offered once the owner's details are saved. */}
+      {view.edits.existing_policy && typeof view.owner.customer_postcode === 'string' && (
+        <section className="codes__item" aria-labelledby="codes-policy">
+          <h2 id="codes-policy" className="codes__title">
+            {text(copy, 'policy.label')}
+          </h2>
+          {policy ? (
+            <p className="panel panel--info">{text(copy, 'policy.found', { number: policy })}</p>
+          ) : (
+            <button type="button" className="button button--secondary" onClick={() => setOpen('policy')}>
+              {text(copy, 'policy.add')}
+            </button>
+          )}
+        </section>
+      )}
+      {open === 'policy' && (
+        <PolicyDialog
+          view={view}
+          copy={copy}
+          onClose={() => setOpen(null)}
+          onFound={() => onRefresh({ kind: 'success', title: 'policy.toast.found.title', body: 'policy.toast.found.body' })}
+          notify={notify}
+        />
       )}
       {open === 'promo' && (
         <PromoDialog

@@ -60,6 +60,8 @@ export type JourneyEvent =
   | { type: 'pet.remove'; id: number }
   | ({ type: 'edit.submit' } & EditRequest)
   | { type: 'toast.dismiss' }
+  /** Something changed the quote outside a form (an existing policy matched): load the page again. */
+  | ({ type: 'page.refresh' } & { notice?: Notice })
   /** A toast a widget asks for (the address search's). */
   | ({ type: 'notice.show' } & Notice);
 
@@ -207,6 +209,10 @@ export const journeyMachine = setup({
         'step.submit': { guard: 'canSubmit', target: 'submitting', actions: ['clearServerErrors', 'clearFailure'] },
         'pet.remove': { target: 'removing', actions: 'clearFailure' },
         'edit.submit': { target: 'editing', actions: ['clearFailure', 'startEdit'] },
+        'page.refresh': {
+          target: 'refreshing',
+          actions: assign({ notice: ({ event }) => (event.type === 'page.refresh' ? (event.notice ?? null) : null) }),
+        },
       },
     },
     /**

@@ -47,7 +47,7 @@ async function post<T>(body: Record<string, unknown>): Promise<{ ok: true; data:
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-export function AddressSearchWidget({ id, label, registry }: WidgetProps) {
+export function AddressSearchWidget({ id, label, registry, readonly }: WidgetProps) {
   const copy = useContext(CopyContext);
   const uid = useId();
   const context = registry.formContext as {
@@ -173,6 +173,7 @@ export function AddressSearchWidget({ id, label, registry }: WidgetProps) {
               </span>
             ))}
           </address>
+          {!readonly && (
           <div className="address-search__links">
             <button type="button" className="link-button" onClick={() => setMode('manual')}>
               {text(copy, 'address.edit')}
@@ -181,6 +182,7 @@ export function AddressSearchWidget({ id, label, registry }: WidgetProps) {
               {text(copy, 'address.search_again')}
             </button>
           </div>
+          )}
         </div>
       )}
 
