@@ -111,6 +111,11 @@ impl Definitions {
             .find(|j| j.id == id)
     }
 
+    /// The rate table (the lint makes sure there is exactly one).
+    pub fn rates(&self) -> Option<&crate::rating::RateFile> {
+        self.raw.rates.first().map(|r| &r.value)
+    }
+
     /// The promo code a customer typed, matched without regard to case or surrounding spaces.
     pub fn promo_code(&self, typed: &str) -> Option<&definitions::PromoCode> {
         let wanted = typed.trim().to_uppercase();

@@ -345,6 +345,7 @@ pub struct RawDefinitions {
     pub copy: Vec<Sourced<CopyCatalogue>>,
     pub breeds: Vec<Sourced<BreedFile>>,
     pub promotions: Vec<Sourced<PromotionFile>>,
+    pub rates: Vec<Sourced<crate::rating::RateFile>>,
     /// A digest of every file's name and bytes: the definition version quotes record.
     pub version: String,
 }
@@ -368,8 +369,9 @@ impl FsLoader {
     }
 }
 
-const DEFINITION_FOLDERS: [&str; 4] = [
+const DEFINITION_FOLDERS: [&str; 5] = [
     "journeys",
+    "journeys/products",
     "questions",
     "questions/copy",
     "questions/breeds",
@@ -446,7 +448,10 @@ enum Kind {
     Copy,
     Breeds,
     Promotions,
+    Rates,
 }
+
+const RATES_SCHEMA: &str = include_str!("../../journeys/schemas/rates.schema.json");
 
 const PROMOTIONS_SCHEMA: &str = include_str!("../../journeys/schemas/promotions.schema.json");
 const JOURNEY_SCHEMA: &str = include_str!("../../journeys/schemas/journey.schema.json");
@@ -465,6 +470,7 @@ impl Kind {
             "copy.schema.json" => Some(Kind::Copy),
             "breeds.schema.json" => Some(Kind::Breeds),
             "promotions.schema.json" => Some(Kind::Promotions),
+            "rates.schema.json" => Some(Kind::Rates),
             _ => None,
         }
     }
@@ -477,6 +483,7 @@ impl Kind {
             Kind::Copy => COPY_SCHEMA,
             Kind::Breeds => BREEDS_SCHEMA,
             Kind::Promotions => PROMOTIONS_SCHEMA,
+            Kind::Rates => RATES_SCHEMA,
         }
     }
 }
@@ -538,6 +545,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Kind::Copy => parse_into(&mut defs.copy, file, raw),
             Kind::Breeds => parse_into(&mut defs.breeds, file, raw),
             Kind::Promotions => parse_into(&mut defs.promotions, file, raw),
+            Kind::Rates => parse_into(&mut defs.rates, file, raw),
         };
         if let Err(e) = result {
             errors.push(e);

@@ -92,8 +92,104 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
         key: DEFAULT_INVALID_KEY.into(),
     });
     lint_promotions(defs, &mut errors, &mut copy_refs);
+    lint_rates(defs, &mut errors);
     lint_copy(defs, &copy_refs, &mut errors);
     errors
+}
+
+/// The rate table: one of it; a base premium for every product offered; every UK postcode area
+/// in a band that has a factor; age bands in order; each default excess and co-insurance among
+/// the options.
+fn lint_rates(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
+    if defs.rates.len() > 1 {
+        for extra in &defs.rates[1..] {
+            errors.push(DefinitionError::new(
+                &extra.file,
+                "",
+                format!("a second rate table; {} is the one", defs.rates[0].file),
+            ));
+        }
+    }
+    for file in &defs.rates {
+        let r = &file.value;
+        let mut err = |path: String, problem: String| {
+            errors.push(DefinitionError::new(&file.file, path, problem));
+        };
+        for (species, groups) in &r.products {
+            for (group, limits) in groups {
+                for (i, limit) in limits.iter().enumerate() {
+                    let has = r
+                        .base_annual
+                        .get(species)
+                        .and_then(|g| g.get(group))
+                        .is_some_and(|l| l.contains_key(limit));
+                    if !has {
+                        err(
+                            format!("/products/{}/{}/{i}", species.as_str(), group.as_str()),
+                            format!(
+                                "no base premium at /base_annual/{}/{}/{limit}",
+                                species.as_str(),
+                                group.as_str()
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        for area in crate::postcode::UK_POSTCODE_AREAS {
+            match r.area_bands.areas.get(area) {
+                None => err(
+                    "/area_bands/areas".into(),
+                    format!("postcode area {area} is in no band"),
+                ),
+                Some(band) if !r.area_bands.factors.contains_key(band) => err(
+                    format!("/area_bands/areas/{area}"),
+                    format!("band {band:?} has no factor in /area_bands/factors"),
+                ),
+                Some(_) => {}
+            }
+        }
+        for area in r.area_bands.areas.keys() {
+            if !crate::postcode::UK_POSTCODE_AREAS.contains(&area.as_str()) {
+                err(
+                    format!("/area_bands/areas/{area}"),
+                    "not a UK postcode area".into(),
+                );
+            }
+        }
+        for (species, bands) in &r.age_bands {
+            if bands
+                .windows(2)
+                .any(|w| w[0].below_years >= w[1].below_years)
+            {
+                err(
+                    format!("/age_bands/{}", species.as_str()),
+                    "the bands must go up in age".into(),
+                );
+            }
+        }
+        for (species, excess) in &r.excess {
+            if !excess
+                .options
+                .contains_key(&excess.default.normalize().to_string())
+            {
+                err(
+                    format!("/excess/{}/default", species.as_str()),
+                    "the default is not one of the options".into(),
+                );
+            }
+        }
+        if !r
+            .coinsurance
+            .options
+            .contains_key(&r.coinsurance.default.normalize().to_string())
+        {
+            err(
+                "/coinsurance/default".into(),
+                "the default is not one of the options".into(),
+            );
+        }
+    }
 }
 
 /// Promo codes: each once (matched without regard to case), dates the right way round, and their

@@ -1,0 +1,70 @@
+//! Prices a two-pet quote (a dog and a cat) with every product, again and again, and prints quotes
+//! per second (issue 5). Run: `cargo bench -p pawpath-engine --bench rating`.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use chrono::NaiveDate;
+use engine::Definitions;
+use engine::definitions::{FsLoader, Species};
+use engine::rating::{ExcessChoice, PetFacts, QuoteFacts};
+use rust_decimal::Decimal;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let defs = Definitions::load(&FsLoader::new(root)).expect("repository definitions");
+    let rates = defs.rates().expect("rate table");
+    let date = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date");
+    let pets = [
+        PetFacts {
+            species: Species::Dog,
+            breed: defs.breed("D406").expect("Cockapoo"),
+            date_of_birth: date("2023-06-01"),
+            neutered: true,
+            cost: Decimal::from(1200),
+        },
+        PetFacts {
+            species: Species::Cat,
+            breed: defs.breed("C206").expect("Bengal"),
+            date_of_birth: date("2021-04-01"),
+            neutered: true,
+            cost: Decimal::from(700),
+        },
+    ];
+    let quote = QuoteFacts {
+        cover_start: date("2026-12-01"),
+        postcode_area: Some("BS".into()),
+        pets: 2,
+        promo_percent: Some(Decimal::from(10)),
+        loyal: false,
+    };
+    let products: Vec<_> = pets.iter().map(|p| rates.products_for(p.species)).collect();
+    let per_quote: usize = products.iter().map(Vec::len).sum();
+    let run = || {
+        for (pet, list) in pets.iter().zip(&products) {
+            for product in list {
+                let price = rates
+                    .price(pet, &quote, *product, &ExcessChoice::default())
+                    .expect("price");
+                black_box(price);
+            }
+        }
+    };
+    // Warm up, then time for about two seconds.
+    for _ in 0..200 {
+        run();
+    }
+    let started = Instant::now();
+    let mut quotes = 0u64;
+    while started.elapsed() < Duration::from_secs(2) {
+        run();
+        quotes += 1;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "rating: {quotes} two-pet quotes ({per_quote} products each) in {secs:.2} s = {:.0} quotes/s, {:.0} prices/s",
+        quotes as f64 / secs,
+        (quotes as f64 * per_quote as f64) / secs
+    );
+}

@@ -1,0 +1,574 @@
+//! Rating (issue 5; journey.md §3 Product, §9; owner-payment.md §4 Prices): every product for a
+//! pet priced from the rate table (`journeys/products/rates.json`), pure and exact. Money is
+//! rust_decimal throughout and is rounded once, to pennies, at the monthly price; the annual
+//! price is 12 times the monthly (owner-payment.md §4). Every price carries the factors that made
+//! it, so a product team can see why a price is what it is.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::{Deserialize, Serialize};
+
+use crate::definitions::{Breed, Species};
+use crate::rules::months_between;
+
+/// The rate table, as a product team writes it (its JSON Schema is
+/// `journeys/schemas/rates.schema.json`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateFile {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub description: String,
+    pub ipt_percent: Decimal,
+    /// species → cover group → vet fee limits offered.
+    pub products: BTreeMap<Species, BTreeMap<CoverGroup, Vec<String>>>,
+    /// species → cover group → limit → annual premium before IPT.
+    pub base_annual: BTreeMap<Species, BTreeMap<CoverGroup, BTreeMap<String, Decimal>>>,
+    pub age_bands: BTreeMap<Species, Vec<AgeBand>>,
+    pub breed_factors: BreedFactors,
+    pub area_bands: AreaBands,
+    pub neutered: Neutered,
+    pub pet_cost_bands: Vec<CostBand>,
+    pub excess: BTreeMap<Species, ExcessOptions>,
+    pub coinsurance: Coinsurance,
+    pub exclude_tpl_factor: Decimal,
+    pub discounts: Discounts,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum CoverGroup {
+    /// Lifetime.
+    LT,
+    /// Max Benefit.
+    MB,
+    /// Time Limited.
+    TL,
+}
+
+impl CoverGroup {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CoverGroup::LT => "LT",
+            CoverGroup::MB => "MB",
+            CoverGroup::TL => "TL",
+        }
+    }
+
+    /// The name customers see (journey.md §3 Product Type).
+    pub fn type_name(self) -> &'static str {
+        match self {
+            CoverGroup::LT => "Lifetime",
+            CoverGroup::MB => "Max Benefit",
+            CoverGroup::TL => "Time Limited",
+        }
+    }
+
+    /// The order the groups are shown in (GidOrderShow).
+    pub fn order(self) -> u32 {
+        match self {
+            CoverGroup::LT => 1,
+            CoverGroup::MB => 2,
+            CoverGroup::TL => 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgeBand {
+    /// The band holds pets younger than this many whole years at cover start.
+    pub below_years: u32,
+    pub factor: Decimal,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BreedFactors {
+    pub dog_group: BTreeMap<String, Decimal>,
+    pub dog_kind: BTreeMap<String, Decimal>,
+    pub dog_size: BTreeMap<String, Decimal>,
+    pub cat: BTreeMap<String, Decimal>,
+    pub rabbit: BTreeMap<String, Decimal>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AreaBands {
+    pub factors: BTreeMap<String, Decimal>,
+    pub areas: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Neutered {
+    pub yes: Decimal,
+    pub no: Decimal,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CostBand {
+    pub up_to: Decimal,
+    pub factor: Decimal,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExcessOptions {
+    pub default: Decimal,
+    /// Set excess (pounds, as written) → factor.
+    pub options: BTreeMap<String, Decimal>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Coinsurance {
+    pub default: Decimal,
+    /// Percentage (as written) → factor.
+    pub options: BTreeMap<String, Decimal>,
+    /// Cover groups (`MB`) or product codes (`LT10000`) offered without co-insurance.
+    pub not_for: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discounts {
+    pub multipet_monthly_per_pet: Decimal,
+    pub loyalty_percent: Decimal,
+}
+
+/// One product on offer: a cover group at a vet fee limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ProductKey {
+    pub group: CoverGroup,
+    pub limit: u32,
+}
+
+impl ProductKey {
+    /// journey.md §3: the group and the limit zero-padded to five digits (LT01000).
+    pub fn code(self) -> String {
+        format!("{}{:05}", self.group.as_str(), self.limit)
+    }
+}
+
+/// What the rating needs to know about a pet.
+#[derive(Debug, Clone)]
+pub struct PetFacts<'b> {
+    pub species: Species,
+    pub breed: &'b Breed,
+    pub date_of_birth: NaiveDate,
+    pub neutered: bool,
+    pub cost: Decimal,
+}
+
+/// What the rating needs to know about the quote.
+#[derive(Debug, Clone)]
+pub struct QuoteFacts {
+    pub cover_start: NaiveDate,
+    /// The owner's postcode area (`BS` of `BS11 8NN`); none yet means the reference band.
+    pub postcode_area: Option<String>,
+    /// How many pets the quote insures (the multi-pet discount applies above one).
+    pub pets: usize,
+    /// A valid promo code's percentage off.
+    pub promo_percent: Option<Decimal>,
+    /// The owner has an existing policy (loyalty).
+    pub loyal: bool,
+}
+
+/// The customer's choice of excess for a pet; none means the defaults.
+#[derive(Debug, Clone, Default)]
+pub struct ExcessChoice {
+    pub set_excess: Option<Decimal>,
+    /// Percentage, for example 10 for 10 %.
+    pub coinsurance_percent: Option<Decimal>,
+}
+
+/// One step of a price's working.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Factor {
+    pub name: String,
+    /// What the factor was chosen by (`Gundog`, `band C (BS)`, `3 years`).
+    pub by: String,
+    pub value: Decimal,
+}
+
+/// The discounts on a price, per month (owner-payment.md §3 Product discounts).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct DiscountAmounts {
+    pub multipet: Decimal,
+    pub offer_code: Decimal,
+    pub loyalty: Decimal,
+}
+
+/// A priced product.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Price {
+    pub code: String,
+    pub group: CoverGroup,
+    pub limit: u32,
+    pub set_excess: Decimal,
+    pub coinsurance_percent: Decimal,
+    /// The monthly price the customer pays, IPT included, to the penny.
+    pub monthly: Decimal,
+    /// 12 × monthly.
+    pub annual: Decimal,
+    /// The monthly price before discounts, IPT included.
+    pub monthly_before_discounts: Decimal,
+    /// Discounts per month, IPT included.
+    pub discounts_monthly: DiscountAmounts,
+    /// The IPT in the annual price.
+    pub annual_ipt: Decimal,
+    /// Every factor applied, in order, starting from the base premium.
+    pub factors: Vec<Factor>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RatingError {
+    #[error("the rate table has no {0}")]
+    Missing(String),
+    #[error("set excess {0} is not offered for this species")]
+    Excess(Decimal),
+    #[error("co-insurance of {0}% is not offered for {1}")]
+    Coinsurance(Decimal, String),
+}
+
+fn hundred() -> Decimal {
+    Decimal::from(100)
+}
+
+fn twelve() -> Decimal {
+    Decimal::from(12)
+}
+
+/// Rounds to pennies, halves away from zero, as a price is shown.
+pub fn pennies(amount: Decimal) -> Decimal {
+    amount.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
+}
+
+/// The key of a decimal in a table written as text (`99`, `10`): no trailing zeros.
+fn key_of(d: Decimal) -> String {
+    d.normalize().to_string()
+}
+
+impl RateFile {
+    /// The products offered for a species, in display order.
+    pub fn products_for(&self, species: Species) -> Vec<ProductKey> {
+        let mut out: Vec<ProductKey> = self
+            .products
+            .get(&species)
+            .into_iter()
+            .flat_map(|groups| {
+                groups.iter().flat_map(|(group, limits)| {
+                    limits.iter().filter_map(|l| {
+                        l.parse::<u32>().ok().map(|limit| ProductKey {
+                            group: *group,
+                            limit,
+                        })
+                    })
+                })
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Whether co-insurance is offered on a product (journey.md §9; issue 5: not for Lifetime
+    /// 10k, Max Benefit or Time Limited).
+    pub fn coinsurance_offered(&self, product: ProductKey) -> bool {
+        !self
+            .coinsurance
+            .not_for
+            .iter()
+            .any(|n| n == product.group.as_str() || *n == product.code())
+    }
+
+    /// Prices one product for one pet.
+    pub fn price(
+        &self,
+        pet: &PetFacts<'_>,
+        quote: &QuoteFacts,
+        product: ProductKey,
+        choice: &ExcessChoice,
+    ) -> Result<Price, RatingError> {
+        let species = pet.species;
+        let missing = |what: String| RatingError::Missing(what);
+        let limit_key = product.limit.to_string();
+        let base = *self
+            .base_annual
+            .get(&species)
+            .and_then(|g| g.get(&product.group))
+            .and_then(|l| l.get(&limit_key))
+            .ok_or_else(|| {
+                missing(format!(
+                    "base premium for {} {}",
+                    species.as_str(),
+                    product.code()
+                ))
+            })?;
+        let mut factors = vec![Factor {
+            name: "base annual premium".into(),
+            by: format!("{} {}", species.as_str(), product.code()),
+            value: base,
+        }];
+
+        // Age at cover start, in whole years.
+        let years = u32::try_from(months_between(pet.date_of_birth, quote.cover_start).max(0) / 12)
+            .unwrap_or(0);
+        let band = self
+            .age_bands
+            .get(&species)
+            .and_then(|bands| bands.iter().find(|b| years < b.below_years))
+            .ok_or_else(|| {
+                missing(format!(
+                    "age band for a {years}-year-old {}",
+                    species.as_str()
+                ))
+            })?;
+        factors.push(Factor {
+            name: "age".into(),
+            by: format!("{years} years"),
+            value: band.factor,
+        });
+
+        // Breed.
+        let bf = &self.breed_factors;
+        match species {
+            Species::Dog => {
+                let kind = if pet.breed.breed_type == "mongrel" {
+                    "mongrel".to_owned()
+                } else {
+                    pet.breed.category.clone()
+                };
+                let value = *bf
+                    .dog_kind
+                    .get(&kind)
+                    .ok_or_else(|| missing(format!("dog_kind factor for {kind}")))?;
+                factors.push(Factor {
+                    name: "breed kind".into(),
+                    by: kind,
+                    value,
+                });
+                if let Some(group) = &pet.breed.group
+                    && let Some(value) = bf.dog_group.get(group)
+                {
+                    factors.push(Factor {
+                        name: "breed group".into(),
+                        by: group.clone(),
+                        value: *value,
+                    });
+                }
+                if let Some(size) = &pet.breed.size {
+                    let value = *bf
+                        .dog_size
+                        .get(size)
+                        .ok_or_else(|| missing(format!("dog_size factor for {size}")))?;
+                    factors.push(Factor {
+                        name: "size".into(),
+                        by: size.clone(),
+                        value,
+                    });
+                }
+            }
+            Species::Cat => {
+                let kind = if pet.breed.breed_type == "pedigree" {
+                    "pedigree"
+                } else {
+                    "other"
+                };
+                let value = *bf
+                    .cat
+                    .get(kind)
+                    .ok_or_else(|| missing(format!("cat factor for {kind}")))?;
+                factors.push(Factor {
+                    name: "breed".into(),
+                    by: kind.into(),
+                    value,
+                });
+            }
+            Species::Rabbit => {
+                let value = *bf
+                    .rabbit
+                    .get("all")
+                    .ok_or_else(|| missing("rabbit factor".into()))?;
+                factors.push(Factor {
+                    name: "breed".into(),
+                    by: "rabbit".into(),
+                    value,
+                });
+            }
+        }
+
+        // Area: the reference band (the one whose factor is 1) until the postcode is known.
+        let (band_name, area_label) = match &quote.postcode_area {
+            Some(area) => (
+                self.area_bands
+                    .areas
+                    .get(area)
+                    .cloned()
+                    .ok_or_else(|| missing(format!("band for postcode area {area}")))?,
+                area.clone(),
+            ),
+            None => (
+                self.area_bands
+                    .factors
+                    .iter()
+                    .find(|(_, f)| **f == Decimal::ONE)
+                    .map(|(b, _)| b.clone())
+                    .ok_or_else(|| missing("area band with factor 1".into()))?,
+                "postcode not given yet".into(),
+            ),
+        };
+        let value = *self
+            .area_bands
+            .factors
+            .get(&band_name)
+            .ok_or_else(|| missing(format!("factor for area band {band_name}")))?;
+        factors.push(Factor {
+            name: "area".into(),
+            by: format!("band {band_name} ({area_label})"),
+            value,
+        });
+
+        factors.push(Factor {
+            name: "neutered".into(),
+            by: if pet.neutered { "yes" } else { "no" }.into(),
+            value: if pet.neutered {
+                self.neutered.yes
+            } else {
+                self.neutered.no
+            },
+        });
+
+        let cost_band = self
+            .pet_cost_bands
+            .iter()
+            .find(|b| pet.cost <= b.up_to)
+            .or_else(|| self.pet_cost_bands.last())
+            .ok_or_else(|| missing("pet cost band".into()))?;
+        factors.push(Factor {
+            name: "pet cost".into(),
+            by: format!("up to £{}", cost_band.up_to),
+            value: cost_band.factor,
+        });
+
+        let excess = self
+            .excess
+            .get(&species)
+            .ok_or_else(|| missing(format!("excess for {}", species.as_str())))?;
+        let set_excess = choice.set_excess.unwrap_or(excess.default);
+        let value = *excess
+            .options
+            .get(&key_of(set_excess))
+            .ok_or(RatingError::Excess(set_excess))?;
+        factors.push(Factor {
+            name: "set excess".into(),
+            by: format!("£{}", key_of(set_excess)),
+            value,
+        });
+
+        let offered = self.coinsurance_offered(product);
+        let coins = match choice.coinsurance_percent {
+            Some(p) if !offered && !p.is_zero() => {
+                return Err(RatingError::Coinsurance(p, product.code()));
+            }
+            Some(p) => p,
+            None if offered => self.coinsurance.default,
+            None => Decimal::ZERO,
+        };
+        let value = *self
+            .coinsurance
+            .options
+            .get(&key_of(coins))
+            .ok_or_else(|| RatingError::Coinsurance(coins, product.code()))?;
+        factors.push(Factor {
+            name: "co-insurance".into(),
+            by: format!("{}%", key_of(coins)),
+            value,
+        });
+
+        if pet.breed.exclude_tpl && species == Species::Dog {
+            factors.push(Factor {
+                name: "no third party liability".into(),
+                by: pet.breed.desc.clone(),
+                value: self.exclude_tpl_factor,
+            });
+        }
+
+        let net_annual = factors.iter().skip(1).fold(base, |acc, f| acc * f.value);
+        let ipt_rate = self.ipt_percent / hundred();
+        let with_ipt = |annual_net: Decimal| annual_net * (Decimal::ONE + ipt_rate);
+        let monthly_before = pennies(with_ipt(net_annual) / twelve());
+
+        // Discounts, each per month and IPT included (owner-payment.md §3 Product discounts).
+        let mut discounts = DiscountAmounts::default();
+        if let Some(p) = quote.promo_percent {
+            discounts.offer_code = pennies(monthly_before * p / hundred());
+        }
+        if quote.loyal {
+            discounts.loyalty =
+                pennies(monthly_before * self.discounts.loyalty_percent / hundred());
+        }
+        if quote.pets > 1 {
+            discounts.multipet = self.discounts.multipet_monthly_per_pet;
+        }
+        let monthly =
+            (monthly_before - discounts.offer_code - discounts.loyalty - discounts.multipet)
+                .max(Decimal::ZERO);
+        let annual = monthly * twelve();
+        let annual_ipt = pennies(annual - annual / (Decimal::ONE + ipt_rate));
+        Ok(Price {
+            code: product.code(),
+            group: product.group,
+            limit: product.limit,
+            set_excess,
+            coinsurance_percent: coins,
+            monthly,
+            annual,
+            monthly_before_discounts: monthly_before,
+            discounts_monthly: discounts,
+            annual_ipt,
+            factors,
+        })
+    }
+}
+
+/// owner-payment.md §9 and journey.md §9 claim example: on a £1,000 claim the customer pays the
+/// set excess plus the co-insurance percentage of the rest.
+pub fn claim_example(set_excess: Decimal, coinsurance_percent: Decimal) -> (Decimal, Decimal) {
+    let claim = Decimal::from(1000);
+    let customer = pennies(set_excess + coinsurance_percent / hundred() * (claim - set_excess));
+    (customer, claim - customer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_claim_example_is_the_spec_s() {
+        // issue 5: £99 and 10% pays £189.10.
+        let (customer, insurer) = claim_example(Decimal::from(99), Decimal::from(10));
+        assert_eq!(customer.to_string(), "189.10");
+        assert_eq!(insurer.to_string(), "810.90");
+    }
+
+    #[test]
+    fn codes_pad_the_limit_to_five_digits() {
+        let key = ProductKey {
+            group: CoverGroup::LT,
+            limit: 1000,
+        };
+        assert_eq!(key.code(), "LT01000");
+        assert_eq!(
+            ProductKey {
+                group: CoverGroup::MB,
+                limit: 10000
+            }
+            .code(),
+            "MB10000"
+        );
+    }
+}
