@@ -16,6 +16,7 @@ fn copy_definitions(to: &Path) {
     for folder in [
         "journeys",
         "journeys/schemas",
+        "journeys/products",
         "questions",
         "questions/schemas",
         "questions/copy",
