@@ -220,7 +220,7 @@ fn owner_age(_defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<Fi
 }
 
 /// The species of the pets on the quote.
-fn species_on_quote(document: &Value) -> Vec<Species> {
+pub fn species_on_quote(document: &Value) -> Vec<Species> {
     pets(document)
         .filter_map(|(_, p)| str_of(p, "pet_type").and_then(Species::parse))
         .collect()

@@ -111,20 +111,7 @@ impl BuiltInAddresses {
     }
 
     pub fn from_text(text: &str) -> Result<Self, String> {
-        let raw: Value =
-            serde_json::from_str(text).map_err(|e| format!("{FILE}: not valid JSON: {e}"))?;
-        let schema: Value = serde_json::from_str(SCHEMA)
-            .map_err(|e| format!("{FILE}: its schema is not JSON: {e}"))?;
-        let validator = jsonschema::validator_for(&schema)
-            .map_err(|e| format!("{FILE}: its schema does not compile: {e}"))?;
-        if let Some(e) = validator.iter_errors(&raw).next() {
-            let path = e.instance_path().as_str().to_owned();
-            return Err(format!(
-                "{FILE} at {}: {e}",
-                if path.is_empty() { "/" } else { &path }
-            ));
-        }
-        let file: AddressFile = serde_json::from_value(raw).map_err(|e| format!("{FILE}: {e}"))?;
+        let file: AddressFile = crate::data_file::load(FILE, text, SCHEMA)?;
         let mut by_postcode = BTreeMap::new();
         for (i, street) in file.postcodes.into_iter().enumerate() {
             if street.numbers[0] > street.numbers[1] {
@@ -142,10 +129,6 @@ impl BuiltInAddresses {
             }
         }
         Ok(Self { by_postcode })
-    }
-
-    pub fn postcodes(&self) -> usize {
-        self.by_postcode.len()
     }
 
     /// Every house at the postcode, named ones first, as (id, first line).

@@ -5,6 +5,7 @@
 
 pub mod addresses;
 pub mod config;
+pub mod data_file;
 pub mod error;
 pub mod policies;
 pub mod routes;

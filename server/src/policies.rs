@@ -7,7 +7,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use engine::postcode::Postcode;
 use serde::Deserialize;
-use serde_json::Value;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -53,20 +52,7 @@ impl ExistingPolicies {
     }
 
     pub fn from_text(text: &str) -> Result<Self, String> {
-        let raw: Value =
-            serde_json::from_str(text).map_err(|e| format!("{FILE}: not valid JSON: {e}"))?;
-        let schema: Value = serde_json::from_str(SCHEMA)
-            .map_err(|e| format!("{FILE}: its schema is not JSON: {e}"))?;
-        let validator = jsonschema::validator_for(&schema)
-            .map_err(|e| format!("{FILE}: its schema does not compile: {e}"))?;
-        if let Some(e) = validator.iter_errors(&raw).next() {
-            let path = e.instance_path().as_str().to_owned();
-            return Err(format!(
-                "{FILE} at {}: {e}",
-                if path.is_empty() { "/" } else { &path }
-            ));
-        }
-        let file: PolicyFile = serde_json::from_value(raw).map_err(|e| format!("{FILE}: {e}"))?;
+        let file: PolicyFile = crate::data_file::load(FILE, text, SCHEMA)?;
         let mut out = Self {
             formats: file.brands,
             policies: BTreeSet::new(),
@@ -103,19 +89,24 @@ impl ExistingPolicies {
             }
     }
 
-    /// Whether the policy exists for this brand at this postcode. The number is compared in
-    /// capitals without spaces.
+    /// Whether the policy exists for this brand at this postcode (the number compared as
+    /// `normalise` writes it).
     pub fn matches(&self, typed: &str, brand: &str, postcode: &Postcode) -> bool {
-        let number: String = typed
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_uppercase();
+        let number = normalise(typed);
         self.format_ok(brand, &number)
             && self
                 .policies
                 .contains(&(number, brand.to_owned(), postcode.to_string()))
     }
+}
+
+/// A policy number as it is stored and compared: capitals, no spaces.
+pub fn normalise(typed: &str) -> String {
+    typed
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase()
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! of fictional practices shipped with pawpath and checked against its schema at start.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// One practice as the vet list returns it (owner-payment.md §3 Vet list items).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,20 +50,7 @@ impl BuiltInVets {
     }
 
     pub fn from_text(text: &str) -> Result<Self, String> {
-        let raw: Value =
-            serde_json::from_str(text).map_err(|e| format!("{FILE}: not valid JSON: {e}"))?;
-        let schema: Value = serde_json::from_str(SCHEMA)
-            .map_err(|e| format!("{FILE}: its schema is not JSON: {e}"))?;
-        let validator = jsonschema::validator_for(&schema)
-            .map_err(|e| format!("{FILE}: its schema does not compile: {e}"))?;
-        if let Some(e) = validator.iter_errors(&raw).next() {
-            let path = e.instance_path().as_str().to_owned();
-            return Err(format!(
-                "{FILE} at {}: {e}",
-                if path.is_empty() { "/" } else { &path }
-            ));
-        }
-        let file: VetFile = serde_json::from_value(raw).map_err(|e| format!("{FILE}: {e}"))?;
+        let file: VetFile = crate::data_file::load(FILE, text, SCHEMA)?;
         let mut seen = std::collections::BTreeSet::new();
         for (i, vet) in file.vets.iter().enumerate() {
             if !seen.insert(vet.vet_id.as_str()) {

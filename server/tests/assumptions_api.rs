@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{spawn_app, uk_today, valid_pet};
+use common::{cat, rabbit, spawn_app, uk_today, valid_pet};
 use serde_json::{Value, json};
 
 /// What we assume of a dog, as the page submits it with its tick.
@@ -26,30 +26,6 @@ fn with(mut base: Value, field: &str, value: Value) -> Value {
         base[field] = value;
     }
     base
-}
-
-fn cat() -> Value {
-    let mut pet = valid_pet();
-    pet["pet_name"] = json!("Tigger");
-    pet["pet_type"] = json!("cat");
-    pet.as_object_mut()
-        .expect("object")
-        .remove("dog_breed_type");
-    pet["cat_breed_type"] = json!("C286");
-    pet["pet_breed"] = json!("C286");
-    pet
-}
-
-fn rabbit() -> Value {
-    let mut pet = valid_pet();
-    pet["pet_name"] = json!("Thumper");
-    pet["pet_type"] = json!("rabbit");
-    pet.as_object_mut()
-        .expect("object")
-        .remove("dog_breed_type");
-    pet["rabbit_breed_type"] = json!("R338");
-    pet["pet_breed"] = json!("R338");
-    pet
 }
 
 fn first_error(body: &Value) -> (String, String) {

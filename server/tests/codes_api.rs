@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{spawn_app, valid_owner, valid_pet};
+use common::{cat, spawn_app, valid_owner, valid_pet};
 use serde_json::{Value, json};
 
 /// The last 11 digits of a Nectar card whose full number passes the Luhn check.
@@ -13,17 +13,6 @@ const NECTAR_BAD: &str = "12345678900";
 
 async fn check(app: &common::TestApp, body: Value) -> (u16, Value) {
     app.post_json("/api/checkoffercode", &body).await
-}
-
-fn cat() -> Value {
-    let mut pet = valid_pet();
-    pet["pet_type"] = json!("cat");
-    pet.as_object_mut()
-        .expect("object")
-        .remove("dog_breed_type");
-    pet["cat_breed_type"] = json!("C286");
-    pet["pet_breed"] = json!("C286");
-    pet
 }
 
 #[tokio::test]

@@ -3,32 +3,8 @@
 
 mod common;
 
-use common::{spawn_app, valid_pet};
+use common::{cat, rabbit, spawn_app, valid_pet};
 use serde_json::{Value, json};
-
-fn cat() -> Value {
-    let mut pet = valid_pet();
-    pet["pet_name"] = json!("Tigger");
-    pet["pet_type"] = json!("cat");
-    pet.as_object_mut()
-        .expect("object")
-        .remove("dog_breed_type");
-    pet["cat_breed_type"] = json!("C286");
-    pet["pet_breed"] = json!("C286");
-    pet
-}
-
-fn rabbit() -> Value {
-    let mut pet = valid_pet();
-    pet["pet_name"] = json!("Thumper");
-    pet["pet_type"] = json!("rabbit");
-    pet.as_object_mut()
-        .expect("object")
-        .remove("dog_breed_type");
-    pet["rabbit_breed_type"] = json!("R338");
-    pet["pet_breed"] = json!("R338");
-    pet
-}
 
 #[tokio::test]
 async fn a_dog_a_cat_and_a_rabbit_in_one_quote_get_ids_in_order() {

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use engine::runtime::{self, Effect, Event, Outcome};
 
-use super::body::JsonObject;
+use super::body::{JsonObject, only_fields};
 use super::quote::{self, LANGUAGE};
 use crate::AppState;
 use crate::error::{AppError, FieldMessage};
@@ -25,10 +25,6 @@ pub(super) struct SaveQuery {
     /// so both forms store the same way; the flag is accepted and checked.
     norequote: Option<String>,
 }
-
-/// Fields the shared call helper adds to every payload (journey.md §7), and `form`, which names
-/// the modal's question set when a call saves more than one (view::EDIT_CALLS).
-const HELPER_FIELDS: [&str; 4] = ["csrf", "locale", "experiment_views", "form"];
 
 /// POST /api/petdetails: `{csrf, pets}`.
 pub(super) async fn pet_details(
@@ -196,15 +192,10 @@ pub(super) async fn authorise(
         Some(given) if token.csrf_matches(&state.config.secret_key, given) => {}
         _ => return Err(AppError::Csrf),
     }
-    if let Some(unknown) = body
-        .keys()
-        .find(|k| !HELPER_FIELDS.contains(&k.as_str()) && !fields.contains(&k.as_str()))
-    {
-        return Err(AppError::BadRequest(format!(
-            "unknown field {unknown:?}; this call takes {}",
-            fields.join(", ")
-        )));
-    }
+    // `form` names the modal's question set when a call saves more than one (view::EDIT_CALLS).
+    let mut taken = fields.to_vec();
+    taken.push("form");
+    only_fields(body, &taken)?;
     Ok((quote, token))
 }
 

@@ -9,12 +9,12 @@ use axum::Json;
 use axum::extract::{ConnectInfo, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use engine::definitions::Species;
 use engine::domain;
 
-use super::body::JsonObject;
+use super::body::{JsonObject, only_fields, optional_text};
 use super::quote::{self, LANGUAGE};
 use crate::AppState;
 use crate::error::AppError;
@@ -63,31 +63,6 @@ pub(super) async fn limit(
     Ok(())
 }
 
-fn only(body: &Map<String, Value>, fields: &[&str]) -> Result<(), AppError> {
-    const HELPER: [&str; 3] = ["csrf", "locale", "experiment_views"];
-    match body
-        .keys()
-        .find(|k| !fields.contains(&k.as_str()) && !HELPER.contains(&k.as_str()))
-    {
-        Some(unknown) => Err(AppError::BadRequest(format!(
-            "unknown field {unknown:?}; this call takes {}",
-            fields.join(", ")
-        ))),
-        None => Ok(()),
-    }
-}
-
-fn text<'a>(body: &'a Map<String, Value>, name: &str, max: usize) -> Result<&'a str, AppError> {
-    match body.get(name) {
-        None | Some(Value::Null) => Ok(""),
-        Some(Value::String(s)) if s.chars().count() <= max => Ok(s.as_str()),
-        Some(Value::String(_)) => Err(AppError::BadRequest(format!(
-            "{name} must be at most {max} characters"
-        ))),
-        Some(_) => Err(AppError::BadRequest(format!("{name} must be text"))),
-    }
-}
-
 /// POST /api/checkoffercode: `{offercode, species, token, brand}` → `{valid, desc, summ, nectar}`.
 /// The brand and species are the quote's when the caller has one; an empty species means the
 /// pets on the quote.
@@ -97,26 +72,18 @@ pub(super) async fn check_offer_code(
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    only(&body, &["offercode", "species", "token", "brand"])?;
-    let code = text(&body, "offercode", 40)?;
-    let species_typed = text(&body, "species", 10)?;
-    let _token = text(&body, "token", 100)?;
-    let brand_typed = text(&body, "brand", 10)?;
+    only_fields(&body, &["offercode", "species", "token", "brand"])?;
+    let code = optional_text(&body, "offercode", 40)?.unwrap_or_default();
+    let species_typed = optional_text(&body, "species", 10)?.unwrap_or_default();
+    let _token = optional_text(&body, "token", 100)?.unwrap_or_default();
+    let brand_typed = optional_text(&body, "brand", 10)?.unwrap_or_default();
     if code.trim().is_empty() {
         return Err(AppError::BadRequest("offercode is required".into()));
     }
     limit(&state, "promo", peer, &headers).await?;
     let existing = quote::existing(&state, &headers).await?;
     let (brand, mut species) = match &existing {
-        Some((q, _)) => (
-            q.brand.clone(),
-            q.document["pets"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|p| p["pet_type"].as_str().and_then(Species::parse))
-                .collect::<Vec<_>>(),
-        ),
+        Some((q, _)) => (q.brand.clone(), domain::species_on_quote(&q.document)),
         None => (
             if brand_typed.is_empty() {
                 quote::DEFAULT_BRAND.to_owned()
@@ -152,8 +119,8 @@ pub(super) async fn get_nectar_card(
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    only(&body, &["nectarcard"])?;
-    let number = text(&body, "nectarcard", 30)?;
+    only_fields(&body, &["nectarcard"])?;
+    let number = optional_text(&body, "nectarcard", 30)?.unwrap_or_default();
     limit(&state, "nectar", peer, &headers).await?;
     let digits: String = number.chars().filter(|c| !c.is_whitespace()).collect();
     let valid = domain::nectar_number_valid(&digits);
@@ -177,10 +144,10 @@ pub(super) async fn check_existing_policy(
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    only(&body, &["policyno", "brand", "postcode"])?;
-    let number = text(&body, "policyno", 40)?;
-    let brand_typed = text(&body, "brand", 10)?;
-    let postcode_typed = text(&body, "postcode", 20)?;
+    only_fields(&body, &["policyno", "brand", "postcode"])?;
+    let number = optional_text(&body, "policyno", 40)?.unwrap_or_default();
+    let brand_typed = optional_text(&body, "brand", 10)?.unwrap_or_default();
+    let postcode_typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
     let field_error = |field: &str, key: &str| {
         AppError::Validation(vec![crate::error::FieldMessage {
             field: field.into(),
@@ -212,20 +179,12 @@ pub(super) async fn check_existing_policy(
         .ok_or_else(|| field_error("postcode", "owner.postcode.invalid"))?;
     let valid = state.policies.matches(number, &brand, &postcode);
     tracing::info!(valid, "existing policy check");
-    let normalised: String = number
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_uppercase();
-    let csrf_ok = body.get("csrf").is_some();
+    let normalised = crate::policies::normalise(number);
     match existing {
-        Some(_) if valid && csrf_ok => {
-            let mut answers = Map::new();
-            answers.insert(
-                "csrf".into(),
-                body.get("csrf").cloned().unwrap_or(Value::Null),
-            );
-            let (quote, token) = super::api::authorise(&state, &headers, &answers, &[]).await?;
+        Some(_) if valid && body.contains_key("csrf") => {
+            let (quote, token) =
+                super::api::authorise(&state, &headers, &body, &["policyno", "brand", "postcode"])
+                    .await?;
             let event = engine::runtime::Event::Edit {
                 questions: "existing_policy".into(),
                 answers: json!({ "owner": { "existing_policy_number": normalised } }),

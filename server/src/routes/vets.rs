@@ -4,9 +4,9 @@
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::body::JsonObject;
+use super::body::{JsonObject, only_fields, optional_text};
 use super::quote::LANGUAGE;
 use crate::AppState;
 use crate::error::{AppError, FieldMessage};
@@ -19,19 +19,8 @@ pub(super) async fn vet_list(
     State(state): State<AppState>,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    if let Some(unknown) = body
-        .keys()
-        .find(|k| !["postcode", "locale", "csrf", "experiment_views"].contains(&k.as_str()))
-    {
-        return Err(AppError::BadRequest(format!(
-            "unknown field {unknown:?}; this call takes postcode"
-        )));
-    }
-    let typed = match body.get("postcode") {
-        None | Some(Value::Null) => "",
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => return Err(AppError::BadRequest("postcode must be text".into())),
-    };
+    only_fields(&body, &["postcode"])?;
+    let typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
     let postcode = VetPostcode::parse(typed).map_err(|e| {
         let key = match e {
             VetPostcodeError::Required => "vet.postcode.required",

@@ -327,6 +327,32 @@ pub fn valid_pet() -> Value {
     })
 }
 
+/// A moggie that passes every rule.
+pub fn cat() -> Value {
+    let mut pet = valid_pet();
+    pet["pet_name"] = json!("Tigger");
+    pet["pet_type"] = json!("cat");
+    pet.as_object_mut()
+        .expect("object")
+        .remove("dog_breed_type");
+    pet["cat_breed_type"] = json!("C286");
+    pet["pet_breed"] = json!("C286");
+    pet
+}
+
+/// A Lionhead rabbit that passes every rule.
+pub fn rabbit() -> Value {
+    let mut pet = valid_pet();
+    pet["pet_name"] = json!("Thumper");
+    pet["pet_type"] = json!("rabbit");
+    pet.as_object_mut()
+        .expect("object")
+        .remove("dog_breed_type");
+    pet["rabbit_breed_type"] = json!("R338");
+    pet["pet_breed"] = json!("R338");
+    pet
+}
+
 /// Today in UK local time, as the server's rules see it.
 pub fn uk_today() -> chrono::NaiveDate {
     chrono::Utc::now()

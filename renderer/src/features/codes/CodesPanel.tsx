@@ -10,10 +10,10 @@
  * - Referral or branch code: a modal over the referral_code question set; closing without saving
  *   keeps the previous value.
  */
-import { useEffect, useRef, useState } from 'react';
-import { createPortal } from 'react-dom';
+import { type InputHTMLAttributes, type ReactNode, type Ref, useEffect, useRef, useState } from 'react';
 
 import { EditDialog } from '@/features/form/EditDialog';
+import { Modal } from '@/features/shell/Modal';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { text } from '@/shared/copy';
 import type { FieldMessage, ViewData } from '@/shared/types';
@@ -28,6 +28,108 @@ async function postJson<T>(url: string, body: Record<string, unknown>): Promise<
     body: JSON.stringify({ ...body, locale: 'en-GB' }),
   });
   return { status: response.status, body: (await response.json().catch(() => null)) as T | null };
+}
+
+/** A code modal: its form, the fields, then the button and Cancel. */
+function CodeForm({
+  titleId,
+  title,
+  onClose,
+  onSubmit,
+  submitLabel,
+  busy,
+  copy,
+  children,
+}: {
+  titleId: string;
+  title: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  submitLabel: string;
+  busy: boolean;
+  copy: Record<string, string>;
+  children: ReactNode;
+}) {
+  return (
+    <Modal titleId={titleId} title={title} onCancel={onClose}>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+        <div className="dialog__actions">
+          <button type="submit" className="button" disabled={busy}>
+            {busy ? text(copy, 'button.saving') : submitLabel}
+          </button>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {text(copy, 'button.cancel')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** A labelled text box with its hint and error, and an optional fixed prefix (the Nectar card's). */
+function CodeField({
+  id,
+  label,
+  help,
+  error,
+  prefix,
+  copy,
+  input,
+}: {
+  id: string;
+  label: string;
+  help?: string;
+  error: string | null;
+  prefix?: string;
+  copy: Record<string, string>;
+  input: InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
+}) {
+  const describedBy = [help ? `${id}__help` : '', error ? `${id}__error` : ''].filter(Boolean).join(' ') || undefined;
+  const box = (
+    <input
+      id={id}
+      className="text-input"
+      autoComplete="off"
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy}
+      {...input}
+    />
+  );
+  return (
+    <div className={`field${error ? ' field--error' : ''}`}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {help && (
+        <p className="field__help" id={`${id}__help`}>
+          {help}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={`${id}__error`}>
+          <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
+          {error}
+        </p>
+      )}
+      {prefix ? (
+        <div className="nectar">
+          <span className="nectar__prefix" aria-hidden="true">
+            {prefix}
+          </span>
+          {box}
+        </div>
+      ) : (
+        box
+      )}
+    </div>
+  );
 }
 
 function PromoDialog({
@@ -47,7 +149,6 @@ function PromoDialog({
   onClose: () => void;
   notify: (n: Notice) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [code, setCode] = useState(String(view.owner.promotional_code ?? ''));
   const [nectar, setNectar] = useState(String(view.owner.nectarCardNumber ?? ''));
   const [needsNectar, setNeedsNectar] = useState(false);
@@ -55,13 +156,6 @@ function PromoDialog({
   const [codeError, setCodeError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const nectarRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-    return () => {
-      if (d?.open) d.close();
-    };
-  }, []);
   useEffect(() => {
     if (needsNectar) nectarRef.current?.focus();
   }, [needsNectar]);
@@ -135,91 +229,24 @@ function PromoDialog({
   }
 
   const showNectar = needsNectar || Boolean(view.owner.nectarCardNumber) || Boolean(serverNectarError);
-  // In a portal: the page's own form must not hold this one.
-  return createPortal(
-    <dialog
-      ref={dialog}
-      className="dialog dialog--form"
-      aria-labelledby="promo-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
-      <h2 id="promo-title" className="dialog__title">
-        {text(copy, 'promo.title')}
-      </h2>
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <div className={`field${shownCodeError ? ' field--error' : ''}`}>
-          <label className="field__label" htmlFor="promo-code">
-            {text(copy, 'promo.label')}
-          </label>
-          {shownCodeError && (
-            <p className="field__error" id="promo-code__error">
-              <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
-              {shownCodeError}
-            </p>
-          )}
-          <input
-            id="promo-code"
-            className="text-input"
-            autoComplete="off"
-            value={code}
-            aria-invalid={shownCodeError ? true : undefined}
-            aria-describedby={shownCodeError ? 'promo-code__error' : undefined}
-            onChange={(e) => setCode(e.target.value)}
-          />
-        </div>
-        {showNectar && (
-          <div className={`field${shownNectarError ? ' field--error' : ''}`}>
-            <label className="field__label" htmlFor="nectar-card">
-              {text(copy, 'nectar.label')}
-            </label>
-            <p className="field__help" id="nectar-card__help">
-              {text(copy, 'nectar.hint')}
-            </p>
-            {shownNectarError && (
-              <p className="field__error" id="nectar-card__error">
-                <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
-                {shownNectarError}
-              </p>
-            )}
-            <div className="nectar">
-              <span className="nectar__prefix" aria-hidden="true">
-                {text(copy, 'nectar.prefix')}
-              </span>
-              <input
-                id="nectar-card"
-                ref={nectarRef}
-                className="text-input nectar__digits"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={11}
-                value={nectar}
-                aria-invalid={shownNectarError ? true : undefined}
-                aria-describedby={`nectar-card__help${shownNectarError ? ' nectar-card__error' : ''}`}
-                onChange={(e) => setNectar(e.target.value.replace(/[^0-9]/g, ''))}
-              />
-            </div>
-          </div>
-        )}
-        <div className="dialog__actions">
-          <button type="submit" className="button" disabled={busy || checking}>
-            {busy || checking ? text(copy, 'button.saving') : text(copy, 'button.save_close')}
-          </button>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {text(copy, 'button.cancel')}
-          </button>
-        </div>
-      </form>
-    </dialog>,
-    document.body,
+  return (
+    <CodeForm titleId="promo-title" title={text(copy, 'promo.title')} onClose={onClose} onSubmit={() => void submit()}
+      submitLabel={text(copy, 'button.save_close')} busy={busy || checking} copy={copy}>
+      <CodeField id="promo-code" label={text(copy, 'promo.label')} error={shownCodeError} copy={copy}
+        input={{ value: code, onChange: (e) => setCode(e.target.value) }} />
+      {showNectar && (
+        <CodeField id="nectar-card" label={text(copy, 'nectar.label')} help={text(copy, 'nectar.hint')} error={shownNectarError}
+          prefix={text(copy, 'nectar.prefix')} copy={copy}
+          input={{
+            ref: nectarRef,
+            className: 'text-input nectar__digits',
+            inputMode: 'numeric',
+            maxLength: 11,
+            value: nectar,
+            onChange: (e) => setNectar(e.target.value.replace(/[^0-9]/g, '')),
+          }} />
+      )}
+    </CodeForm>
   );
 }
 
@@ -236,17 +263,9 @@ function PolicyDialog({
   onFound: () => void;
   notify: (n: Notice) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [number, setNumber] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-    return () => {
-      if (d?.open) d.close();
-    };
-  }, []);
 
   async function submit() {
     setError(null);
@@ -277,60 +296,12 @@ function PolicyDialog({
     }
   }
 
-  return createPortal(
-    <dialog
-      ref={dialog}
-      className="dialog dialog--form"
-      aria-labelledby="policy-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
-      <h2 id="policy-title" className="dialog__title">
-        {text(copy, 'policy.title')}
-      </h2>
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <div className={`field${error ? ' field--error' : ''}`}>
-          <label className="field__label" htmlFor="policy-number">
-            {text(copy, 'policy.label')}
-          </label>
-          <p className="field__help" id="policy-number__help">
-            {text(copy, 'policy.hint')}
-          </p>
-          {error && (
-            <p className="field__error" id="policy-number__error">
-              <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
-              {error}
-            </p>
-          )}
-          <input
-            id="policy-number"
-            className="text-input"
-            autoComplete="off"
-            value={number}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`policy-number__help${error ? ' policy-number__error' : ''}`}
-            onChange={(e) => setNumber(e.target.value)}
-          />
-        </div>
-        <div className="dialog__actions">
-          <button type="submit" className="button" disabled={checking}>
-            {checking ? text(copy, 'button.saving') : text(copy, 'policy.check')}
-          </button>
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {text(copy, 'button.cancel')}
-          </button>
-        </div>
-      </form>
-    </dialog>,
-    document.body,
+  return (
+    <CodeForm titleId="policy-title" title={text(copy, 'policy.title')} onClose={onClose} onSubmit={() => void submit()}
+      submitLabel={text(copy, 'policy.check')} busy={checking} copy={copy}>
+      <CodeField id="policy-number" label={text(copy, 'policy.label')} help={text(copy, 'policy.hint')} error={error} copy={copy}
+        input={{ value: number, onChange: (e) => setNumber(e.target.value) }} />
+    </CodeForm>
   );
 }
 

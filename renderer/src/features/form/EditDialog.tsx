@@ -9,8 +9,9 @@ import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { createPortal } from 'react-dom';
+import { useEffect, useMemo, useState } from 'react';
+
+import { Modal } from '@/features/shell/Modal';
 
 import { validatorsById } from '@/generated/validators';
 import { text } from '@/shared/copy';
@@ -110,7 +111,6 @@ export function EditDialog({
   /** Offered when an answer cannot be insured and the quote has more than one pet. */
   onRemovePet?: (index: number) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const validator = useMemo(() => {
     const fns = validatorsById[questions.schema.$id];
     if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
@@ -122,14 +122,6 @@ export function EditDialog({
   const errors = clientErrors.length > 0 ? clientErrors : serverErrors;
   const errorMap = useMemo(() => toErrorMap(errors), [errors]);
   const pets = (formData.pets as Pet[] | undefined) ?? [];
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-    return () => {
-      if (d?.open) d.close();
-    };
-  }, []);
 
   useEffect(() => {
     if (errors.length > 0) focusField(errors[0].field);
@@ -167,21 +159,8 @@ export function EditDialog({
     if (found.length === 0) onSave(answers);
   }
 
-  const titleId = `edit-${questions.id}-title`;
-  // In a portal: a modal opened from inside a page's form must not be a form inside that form.
-  return createPortal(
-    <dialog
-      ref={dialog}
-      className="dialog dialog--form"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id={titleId} className="dialog__title">
-        {title}
-      </h2>
+  return (
+    <Modal titleId={`edit-${questions.id}-title`} title={title} onCancel={onCancel}>
       <CopyContext.Provider value={copy}>
         <FieldErrorsContext.Provider value={errorMap}>
           <ErrorSummary errors={errors} pets={pets} ui={questions.ui} copy={copy} />
@@ -217,7 +196,6 @@ export function EditDialog({
           </Form>
         </FieldErrorsContext.Provider>
       </CopyContext.Provider>
-    </dialog>,
-    document.body,
+    </Modal>
   );
 }

@@ -1,0 +1,35 @@
+/**
+ * A modal dialog (journey.md §2 Modals): a native `<dialog>` shown modally while mounted, so
+ * focus stays inside, Escape cancels and focus returns to where it was. In a portal, so a modal
+ * opened from inside a page's form is never a form inside that form.
+ */
+import { type ReactNode, useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
+
+export function Modal({ titleId, title, onCancel, children }: { titleId: string; title: string; onCancel: () => void; children: ReactNode }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    return () => {
+      if (d?.open) d.close();
+    };
+  }, []);
+  return createPortal(
+    <dialog
+      ref={dialog}
+      className="dialog dialog--form"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id={titleId} className="dialog__title">
+        {title}
+      </h2>
+      {children}
+    </dialog>,
+    document.body,
+  );
+}
