@@ -101,6 +101,11 @@ pub enum View {
     /// The assumptions page (journey.md §2 Assumptions): each pet's answers as a summary with
     /// its tick, the questions edited in a modal.
     Assumptions,
+    /// The cover select page (journey.md §2 Cover select): each pet's products by cover type,
+    /// level and excess; answers the `cover` question set.
+    ChoosePolicy,
+    /// The review page (journey.md §2 Review): the priced quote, with its modals.
+    Review,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

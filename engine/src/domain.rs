@@ -21,6 +21,8 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         "assumptions_ticked" => Some(assumptions_ticked),
         "owner_age" => Some(owner_age),
         "promo_code_valid" => Some(promo_code_valid),
+        "cover_chosen" => Some(cover_chosen),
+        "cover_offered" => Some(cover_offered),
         _ => None,
     }
 }
@@ -40,6 +42,9 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "owner.dob.too_old",
     "error.required",
     "error.invalid",
+    "cover.no_product",
+    "cover.product.not_offered",
+    "cover.excess.not_offered",
 ];
 
 /// Names of every domain rule, for the lint's messages.
@@ -50,6 +55,8 @@ pub const DOMAIN_RULES: &[&str] = &[
     "assumptions_ticked",
     "owner_age",
     "promo_code_valid",
+    "cover_chosen",
+    "cover_offered",
 ];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
@@ -650,4 +657,51 @@ mod tests {
         assert_eq!(format_years(60), "5");
         assert_eq!(format_years(10_000), "833.33");
     }
+}
+
+/// journey.md §4 Cover selection: "Asking to proceed with no product chosen shows: Please choose
+/// a product type before progressing to choose a cover level." Every pet needs one.
+fn cover_chosen(_defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Vec<FieldError> {
+    pets(document)
+        .filter(|(_, pet)| {
+            pet.pointer("/product/Code")
+                .and_then(Value::as_str)
+                .is_none()
+        })
+        .map(|(i, _)| FieldError::new(format!("pets[{i}].product.Code"), "cover.no_product"))
+        .collect()
+}
+
+/// journey.md §4 Cover selection, §9: a pet's chosen product, set excess and claim contribution
+/// are among those the rate table offers its species (a rabbit only Lifetime, up to £4,000;
+/// co-insurance not on the products that go without it). Runs after the quote is priced, so a
+/// chosen code the pet is not offered is the bare code left unpriced.
+fn cover_offered(defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Vec<FieldError> {
+    let Some(rates) = defs.rates() else {
+        return Vec::new();
+    };
+    let mut errors = Vec::new();
+    for (i, pet) in pets(document) {
+        let species = str_of(pet, "pet_type").and_then(Species::parse);
+        if let Some(product) = pet.get("product")
+            && product.get("RecurringMonthly").is_none()
+        {
+            errors.push(FieldError::new(
+                format!("pets[{i}].product.Code"),
+                "cover.product.not_offered",
+            ));
+        }
+        if let Some(excess) = pet.get("set_excess").and_then(crate::quoting::decimal_of) {
+            let offered = species
+                .and_then(|s| rates.excess.get(&s))
+                .is_some_and(|o| o.options.contains_key(&excess.normalize().to_string()));
+            if !offered {
+                errors.push(FieldError::new(
+                    format!("pets[{i}].set_excess"),
+                    "cover.excess.not_offered",
+                ));
+            }
+        }
+    }
+    errors
 }

@@ -9,6 +9,7 @@ pub mod error;
 pub mod lint;
 pub mod position;
 pub mod postcode;
+pub mod quoting;
 pub mod rating;
 pub mod rules;
 pub mod runtime;

@@ -92,7 +92,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
         key: DEFAULT_INVALID_KEY.into(),
     });
     lint_promotions(defs, &mut errors, &mut copy_refs);
-    lint_rates(defs, &mut errors);
+    lint_rates(defs, &mut errors, &mut copy_refs);
     lint_copy(defs, &copy_refs, &mut errors);
     errors
 }
@@ -100,7 +100,11 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
 /// The rate table: one of it; a base premium for every product offered; every UK postcode area
 /// in a band that has a factor; age bands in order; each default excess and co-insurance among
 /// the options.
-fn lint_rates(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
+fn lint_rates(
+    defs: &RawDefinitions,
+    errors: &mut Vec<DefinitionError>,
+    copy_refs: &mut Vec<CopyRef>,
+) {
     if defs.rates.len() > 1 {
         for extra in &defs.rates[1..] {
             errors.push(DefinitionError::new(
@@ -177,6 +181,40 @@ fn lint_rates(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                     format!("/excess/{}/default", species.as_str()),
                     "the default is not one of the options".into(),
                 );
+            }
+        }
+        // Every benefit row's copy exists, and a row valued by limit has a value at every limit
+        // its species are offered.
+        for (i, benefit) in r.benefits.iter().enumerate() {
+            let here = format!("/benefits/{i}");
+            let mut keys = vec![("desc", &benefit.desc), ("tooltip", &benefit.tooltip)];
+            if let crate::rating::BenefitValue::Text(key) = &benefit.value {
+                keys.push(("value/text", key));
+            }
+            for (field, key) in keys {
+                copy_refs.push(CopyRef {
+                    file: file.file.clone(),
+                    path: format!("{here}/{field}"),
+                    key: key.clone(),
+                });
+            }
+            if let crate::rating::BenefitValue::ByLimit(by) = &benefit.value {
+                for species in &benefit.species {
+                    for product in r.products_for(*species) {
+                        if !by.contains_key(&product.limit.to_string()) {
+                            err(
+                                format!("{here}/value/by_limit"),
+                                format!(
+                                    "no value for the {} limit {} ({} {})",
+                                    species.as_str(),
+                                    product.limit,
+                                    species.as_str(),
+                                    product.code()
+                                ),
+                            );
+                        }
+                    }
+                }
             }
         }
         if !r
@@ -349,10 +387,13 @@ fn lint_journey(
                     format!("unknown question set {q:?}"),
                 );
             }
-        } else if step.view != crate::definitions::View::Pending {
+        } else if !matches!(
+            step.view,
+            crate::definitions::View::Pending | crate::definitions::View::Review
+        ) {
             err(
                 format!("/steps/{i}/questions"),
-                "a form step needs a question set".into(),
+                format!("a {:?} step needs a question set", step.view),
             );
         }
         for (k, rule) in step.rules.iter().enumerate() {

@@ -35,6 +35,36 @@ pub struct RateFile {
     pub coinsurance: Coinsurance,
     pub exclude_tpl_factor: Decimal,
     pub discounts: Discounts,
+    /// The rows of every product's benefits table (journey.md §3 PolicyTerms, §9).
+    pub benefits: Vec<Benefit>,
+}
+
+/// One row of a benefits table, for the species it names.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Benefit {
+    /// Copy key of the row's name.
+    pub desc: String,
+    /// Copy key of its tooltip.
+    pub tooltip: String,
+    pub species: Vec<Species>,
+    pub value: BenefitValue,
+    /// Shown on the cover tiles as well as in the table.
+    pub headline: bool,
+    /// Left out for a breed whose third party liability is excluded.
+    #[serde(default)]
+    pub unless_exclude_tpl: bool,
+}
+
+/// What a benefit row is worth: the product's vet fee limit, a fixed amount, an amount by vet fee
+/// limit, or a copy key ("Included").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum BenefitValue {
+    VetFeeLimit(bool),
+    Amount(Decimal),
+    ByLimit(BTreeMap<String, Decimal>),
+    Text(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

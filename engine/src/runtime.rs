@@ -134,6 +134,9 @@ pub struct TransitionRecord {
     pub guards: Vec<GuardResult>,
     pub field_errors: Vec<FieldError>,
     pub blocks: Vec<Block>,
+    /// Every price's working when the event changed the prices (issue 5: a product team can see
+    /// why a price is what it is); empty otherwise.
+    pub pricing: Vec<crate::quoting::PriceNote>,
 }
 
 /// Work the server does after a transition.
@@ -315,6 +318,20 @@ enum StepOutcome {
 }
 
 impl Ctx<'_> {
+    /// The server's fields over a changed document: the pets' derived fields, the quote's, then
+    /// every product priced again (crate::quoting). Returns the prices' working when they changed.
+    fn derive(&self, candidate: &mut Value) -> Vec<crate::quoting::PriceNote> {
+        crate::domain::derive_pet_fields(self.defs, candidate);
+        crate::domain::derive_quote_fields(self.defs, candidate, &self.rules);
+        let notes = crate::quoting::requote(self.defs, candidate, &self.rules);
+        let before = self.document.get("products");
+        if candidate.get("products") == before {
+            Vec::new()
+        } else {
+            notes
+        }
+    }
+
     /// Removes the pet at 1-based position `id` when more than one pet exists; otherwise the
     /// event is invalid and nothing changes.
     fn remove_pet(&mut self, id: usize) {
@@ -331,8 +348,10 @@ impl Ctx<'_> {
         if let Some(pets) = self.document.get_mut("pets").and_then(Value::as_array_mut) {
             pets.remove(id - 1);
         }
-        crate::domain::derive_pet_fields(self.defs, &mut self.document);
-        crate::domain::derive_quote_fields(self.defs, &mut self.document, &self.rules);
+        let mut document = self.document.clone();
+        let pricing = self.derive(&mut document);
+        self.document = document;
+        self.record.pricing = pricing;
         match locate(self.defs, self.journey, &self.document, &self.rules) {
             Ok((position, _)) => {
                 self.record.to = position.furthest;
@@ -381,8 +400,7 @@ impl Ctx<'_> {
         let answers = project(&schema.schema, answers);
         let mut candidate = merge(&schema.schema, &self.document, &answers);
         keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
-        crate::domain::derive_pet_fields(self.defs, &mut candidate);
-        crate::domain::derive_quote_fields(self.defs, &mut candidate, &self.rules);
+        let pricing = self.derive(&mut candidate);
         let errors = position::answer_errors(
             self.defs,
             Some(questions),
@@ -396,6 +414,7 @@ impl Ctx<'_> {
             return Ok(());
         }
         self.document = candidate;
+        self.record.pricing = pricing;
         self.effects.push(Effect::SaveQuote);
         let (after, _) = locate(self.defs, self.journey, &self.document, &self.rules)?;
         self.record.from = open_step.id.clone();
@@ -454,8 +473,7 @@ impl Ctx<'_> {
         let answers = project(&schema.schema, answers);
         let mut candidate = merge(&schema.schema, &self.document, &answers);
         keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
-        crate::domain::derive_pet_fields(self.defs, &mut candidate);
-        crate::domain::derive_quote_fields(self.defs, &mut candidate, &self.rules);
+        let pricing = self.derive(&mut candidate);
         let errors = position::step_errors(self.defs, step, &candidate, &self.rules);
         if !errors.is_empty() {
             self.record.outcome = Outcome::Invalid;
@@ -463,6 +481,7 @@ impl Ctx<'_> {
             return Ok(StepOutcome::Unchanged);
         }
         self.document = candidate;
+        self.record.pricing = pricing;
         self.effects.push(Effect::SaveQuote);
 
         let document = self.document.clone();
@@ -719,6 +738,7 @@ pub fn transition(
             guards: Vec::new(),
             field_errors: Vec::new(),
             blocks: Vec::new(),
+            pricing: Vec::new(),
         },
         effects: Vec::new(),
         error: None,

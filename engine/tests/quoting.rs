@@ -1,0 +1,346 @@
+//! Quoting inside the journey (issue 5; journey.md §3 Product, §4 Cover selection, §5 Cover and
+//! start date; owner-payment.md §3 Product discounts, §4 Prices): the engine prices every product
+//! for every pet into the quote document after each change, keeps each pet's chosen product
+//! priced, and records the working in the transition record.
+
+use std::path::Path;
+
+use chrono::NaiveDate;
+use engine::Definitions;
+use engine::definitions::FsLoader;
+use engine::rules::RuleContext;
+use engine::runtime::{self, Event, Lifecycle, Outcome};
+use serde_json::{Value, json};
+
+fn defs() -> Definitions {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    Definitions::load(&FsLoader::new(root)).expect("repository definitions")
+}
+
+fn ctx() -> RuleContext {
+    RuleContext {
+        today: NaiveDate::from_ymd_opt(2026, 11, 22).expect("date"),
+        brand: "pos".into(),
+    }
+}
+
+fn dog(name: &str) -> Value {
+    json!({
+        "pet_name": name, "pet_type": "dog", "dog_breed_type": "crossbreed", "pet_breed": "D406",
+        "pet_date_of_birth": "2023-06-01", "pet_sex": "m", "pet_neutered": "yes", "pet_cost": "1200",
+        "pet_any_injury_illness": "no", "confirm_crossbreed": true, "confirm_assumptions": true
+    })
+}
+
+fn rabbit(name: &str) -> Value {
+    json!({
+        "pet_name": name, "pet_type": "rabbit", "rabbit_breed_type": "R345", "pet_breed": "R345",
+        "pet_date_of_birth": "2024-03-01", "pet_sex": "f", "pet_neutered": "yes", "pet_cost": "40",
+        "pet_any_injury_illness": "no", "confirm_assumptions": true
+    })
+}
+
+fn priced(defs: &Definitions, pets: Vec<Value>, postcode: Option<&str>) -> Value {
+    let mut owner = json!({ "pet_policy_start_date": "2026-12-01" });
+    if let Some(p) = postcode {
+        owner["customer_postcode"] = json!(p);
+    }
+    let mut doc = json!({ "pets": pets, "owner": owner });
+    engine::domain::derive_pet_fields(defs, &mut doc);
+    engine::quoting::requote(defs, &mut doc, &ctx());
+    doc
+}
+
+fn product<'a>(doc: &'a Value, pet: u64, code: &str) -> &'a Value {
+    doc["products"]
+        .as_array()
+        .expect("products")
+        .iter()
+        .find(|p| p["petid"] == json!(pet) && p["Code"] == json!(code))
+        .unwrap_or_else(|| panic!("pet {pet} has no {code}"))
+}
+
+#[test]
+fn nothing_is_priced_before_the_postcode() {
+    // The area is a rating factor (issue 5), and choose-policy waits for the postcode
+    // (journey.md §2 step bar: "the choose step needs the owner's postcode").
+    let doc = priced(&defs(), vec![dog("Rex")], None);
+    assert!(doc.get("products").is_none());
+}
+
+#[test]
+fn every_product_is_priced_with_the_fields_of_journey_md_section_3() {
+    let doc = priced(&defs(), vec![dog("Rex")], Some("le1 5ws"));
+    let products = doc["products"].as_array().expect("products");
+    assert_eq!(products.len(), 18, "LT, MB and TL at six limits");
+    let p = product(&doc, 1, "LT04000");
+    assert_eq!(p["Gid"], "LT");
+    assert_eq!(p["GidOrderShow"], 1);
+    assert_eq!(p["Type"], "Lifetime");
+    assert_eq!(p["LimitVal"], 4000);
+    assert_eq!(p["LimitDesc"], "£4,000");
+    assert_eq!(p["Excess"], "99");
+    // Reference price of the rating snapshot: 3-year-old Cockapoo in LE, £99, 10% (default).
+    assert_eq!(p["RecurringMonthly"], "28.48");
+    assert_eq!(
+        p["AnnualPremium"], "341.76",
+        "12 × monthly (owner-payment.md §4 Prices)"
+    );
+    assert_eq!(
+        p["coins"], "10",
+        "default claim contribution of 10% (journey.md §4)"
+    );
+    assert_eq!(
+        p["FlexyProductsOptions"]["options_set_excess"],
+        "99,149,199,249"
+    );
+    assert_eq!(p["FlexyProductsOptions"]["current_variable_excess"], "0.1");
+    assert_eq!(p["ClaimExample"]["Customer"], "189.10");
+    assert_eq!(p["Rated"], true);
+    // journey.md §9 PolicyTerms: third party liability £2m for dogs, boarding £1,500 at 4k.
+    let terms = p["PolicyTerms"].as_array().expect("terms");
+    let row = |key: &str| {
+        terms
+            .iter()
+            .find(|t| t["desc"] == key)
+            .map(|t| t["val"].clone())
+    };
+    assert_eq!(row("benefit.vet_fees"), Some(json!("£4,000")));
+    assert_eq!(row("benefit.tpl"), Some(json!("£2,000,000")));
+    assert_eq!(row("benefit.boarding"), Some(json!("£1,500")));
+    assert_eq!(row("benefit.physio"), Some(json!("£1,000")));
+    // Not offered with co-insurance: Lifetime 10k, Max Benefit, Time Limited.
+    for code in ["LT10000", "MB04000", "TL04000"] {
+        let p = product(&doc, 1, code);
+        assert_eq!(p["coins"], "0", "{code}");
+        assert_eq!(
+            p["excess_options"]["list"],
+            json!([{ "coins": "0" }]),
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn a_rabbit_gets_lifetime_only_without_the_rows_rabbits_do_not_have() {
+    let doc = priced(&defs(), vec![rabbit("Flopsy")], Some("BS11 8NN"));
+    let products = doc["products"].as_array().expect("products");
+    let codes: Vec<&str> = products.iter().filter_map(|p| p["Code"].as_str()).collect();
+    assert_eq!(codes, ["LT01000", "LT02000", "LT03000", "LT04000"]);
+    let p = product(&doc, 1, "LT02000");
+    let descs: Vec<&str> = p["PolicyTerms"]
+        .as_array()
+        .expect("terms")
+        .iter()
+        .filter_map(|t| t["desc"].as_str())
+        .collect();
+    for absent in [
+        "benefit.dental",
+        "benefit.hospitalisation",
+        "benefit.flexible_excess",
+        "benefit.tpl",
+    ] {
+        assert!(!descs.contains(&absent), "a rabbit has no {absent} row");
+    }
+    let boarding = p["PolicyTerms"]
+        .as_array()
+        .expect("terms")
+        .iter()
+        .find(|t| t["desc"] == "benefit.boarding")
+        .expect("boarding");
+    assert_eq!(boarding["val"], "£250");
+    assert_eq!(p["Rated"], false, "no badge for rabbits (journey.md §9)");
+    let monthly: f64 = p["RecurringMonthly"]
+        .as_str()
+        .expect("price")
+        .parse()
+        .expect("number");
+    assert!(
+        (6.0..16.0).contains(&monthly),
+        "rabbits about £10 a month, got {monthly}"
+    );
+}
+
+#[test]
+fn two_pets_each_get_the_multi_pet_discount() {
+    // journey.md §9: multi-pet discount £1 per pet per month.
+    let one = priced(&defs(), vec![dog("Rex")], Some("LE1 5WS"));
+    let two = priced(&defs(), vec![dog("Rex"), dog("Bess")], Some("LE1 5WS"));
+    let alone = product(&one, 1, "LT04000");
+    let paired = product(&two, 2, "LT04000");
+    assert_eq!(paired["Discounts"]["Monthly"]["Multipet"], "1.00");
+    assert_eq!(paired["Discounts"]["Annual"]["Multipet"], "12.00");
+    assert_eq!(alone["Discounts"]["Monthly"]["Multipet"], "0");
+    assert_eq!(paired["RecurringMonthly"], "27.48");
+}
+
+#[test]
+fn the_chosen_product_is_kept_priced_and_a_code_not_offered_is_left_bare() {
+    let defs = defs();
+    let mut pet = dog("Rex");
+    pet["product"] = json!({ "Code": "MB06000", "RecurringMonthly": "1.00" });
+    pet["set_excess"] = json!("149");
+    let doc = priced(&defs, vec![pet], Some("LE1 5WS"));
+    assert_eq!(doc["pets"][0]["product"], *product(&doc, 1, "MB06000"));
+    assert_eq!(doc["pets"][0]["product"]["Excess"], "149");
+    let mut bunny = rabbit("Flopsy");
+    bunny["product"] = json!({ "Code": "MB04000" });
+    let doc = priced(&defs, vec![bunny], Some("LE1 5WS"));
+    assert_eq!(doc["pets"][0]["product"], json!({ "Code": "MB04000" }));
+}
+
+fn at_choose_policy(defs: &Definitions, pets: Vec<Value>) -> Value {
+    let mut doc = json!({
+        "pets": pets,
+        "owner": {
+            "customer_title": "Mr", "customer_first_name": "Sam", "customer_last_name": "Jones",
+            "customer_date_of_birth": "1980-01-01", "email_address": "sam@example.com",
+            "customer_contact_number": "01632960123", "customer_address_line_1": "1 High Street",
+            "customer_town": "Leicester", "customer_postcode": "LE1 5WS",
+            "pet_policy_start_date": "2026-12-01"
+        }
+    });
+    engine::domain::derive_pet_fields(defs, &mut doc);
+    engine::quoting::requote(defs, &mut doc, &ctx());
+    doc
+}
+
+fn run(defs: &Definitions, doc: &Value, event: Event) -> runtime::TransitionResult {
+    runtime::transition(defs, "direct", doc, Lifecycle::Active, &event, ctx()).expect("transition")
+}
+
+#[test]
+fn choosing_cover_moves_to_review_and_records_the_working() {
+    // journey.md §4 Cover selection; issue 5: the working is in the transition record.
+    let defs = defs();
+    let doc = at_choose_policy(&defs, vec![dog("Rex")]);
+    let (pos, _) = runtime::locate(
+        &defs,
+        defs.journey("direct").expect("journey"),
+        &doc,
+        &ctx(),
+    )
+    .expect("locate");
+    assert_eq!(pos.furthest, "choose_policy");
+    let result = run(
+        &defs,
+        &doc,
+        Event::Submit {
+            step: "choose_policy".into(),
+            answers: json!({ "pets": [{ "product": { "Code": "LT04000" }, "set_excess": "199", "set_coins": 0.2 }] }),
+        },
+    );
+    assert_eq!(result.record.outcome, Outcome::Moved);
+    assert_eq!(result.record.to, "review");
+    let chosen = &result.document["pets"][0]["product"];
+    assert_eq!(chosen["Excess"], "199");
+    assert_eq!(chosen["coins"], "20");
+    assert!(
+        !result.record.pricing.is_empty(),
+        "a re-price records its working"
+    );
+    let note = result
+        .record
+        .pricing
+        .iter()
+        .find(|n| n.code == "LT04000")
+        .expect("note");
+    assert_eq!(note.factors[0].0, "base annual premium");
+    assert!(
+        note.factors
+            .iter()
+            .any(|f| f.0 == "set excess" && f.1 == "£199")
+    );
+}
+
+#[test]
+fn cover_choices_the_rate_table_does_not_offer_are_refused() {
+    // journey.md §4 Cover selection, §5 Cover and start date.
+    let defs = defs();
+    let doc = at_choose_policy(&defs, vec![dog("Rex"), rabbit("Flopsy")]);
+    let cases = [
+        (
+            json!({ "pets": [{}, { "product": { "Code": "LT01000" } }] }),
+            "pets[0].product.Code",
+            "cover.no_product",
+        ),
+        (
+            json!({ "pets": [{ "product": { "Code": "LT04000" } }, { "product": { "Code": "MB04000" } }] }),
+            "pets[1].product.Code",
+            "cover.product.not_offered",
+        ),
+        (
+            json!({ "pets": [{ "product": { "Code": "LT04000" }, "set_excess": "120" }, { "product": { "Code": "LT01000" } }] }),
+            "pets[0].set_excess",
+            "cover.excess.not_offered",
+        ),
+        (
+            json!({ "pets": [{ "product": { "Code": "LT04000" } }, { "product": { "Code": "LT01000" }, "set_excess": "99" }] }),
+            "pets[1].set_excess",
+            "cover.excess.not_offered",
+        ),
+        (
+            json!({ "pets": [{ "product": { "Code": "LT04000" }, "set_coins": 0.15 }, { "product": { "Code": "LT01000" } }] }),
+            "pets[0].set_coins",
+            "cover.excess.not_offered",
+        ),
+    ];
+    for (answers, field, key) in cases {
+        let result = run(
+            &defs,
+            &doc,
+            Event::Submit {
+                step: "choose_policy".into(),
+                answers: answers.clone(),
+            },
+        );
+        assert_eq!(result.record.outcome, Outcome::Invalid, "{answers}");
+        assert!(
+            result
+                .record
+                .field_errors
+                .iter()
+                .any(|e| e.field == field && e.key == key),
+            "{answers}: {:?}",
+            result.record.field_errors
+        );
+        assert_eq!(result.document, doc, "nothing changes");
+    }
+}
+
+#[test]
+fn a_changed_postcode_reprices_the_chosen_product() {
+    // owner-payment.md §4 Owner save: a changed address re-quotes.
+    let defs = defs();
+    let mut doc = at_choose_policy(&defs, vec![dog("Rex")]);
+    let chosen = run(
+        &defs,
+        &doc,
+        Event::Submit {
+            step: "choose_policy".into(),
+            answers: json!({ "pets": [{ "product": { "Code": "LT04000" } }] }),
+        },
+    );
+    doc = chosen.document;
+    let before = doc["pets"][0]["product"]["RecurringMonthly"].clone();
+    let mut owner = doc["owner"].clone();
+    owner["customer_postcode"] = json!("SW1A 1AA");
+    owner["customer_town"] = json!("London");
+    let moved = run(
+        &defs,
+        &doc,
+        Event::Submit {
+            step: "your_details".into(),
+            answers: json!({ "owner": owner }),
+        },
+    );
+    assert_eq!(
+        moved.record.outcome,
+        Outcome::Moved,
+        "{:?}",
+        moved.record.field_errors
+    );
+    let after = &moved.document["pets"][0]["product"]["RecurringMonthly"];
+    assert_ne!(*after, before, "London is dearer than Leicester");
+    assert!(!moved.record.pricing.is_empty());
+}
