@@ -590,6 +590,53 @@ fn pet_breed_eligibility(
     errors
 }
 
+/// journey.md §4 Cover selection: "Asking to proceed with no product chosen shows: Please choose
+/// a product type before progressing to choose a cover level." Every pet needs one.
+fn cover_chosen(_defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Vec<FieldError> {
+    pets(document)
+        .filter(|(_, pet)| {
+            pet.pointer("/product/Code")
+                .and_then(Value::as_str)
+                .is_none()
+        })
+        .map(|(i, _)| FieldError::new(format!("pets[{i}].product.Code"), "cover.no_product"))
+        .collect()
+}
+
+/// journey.md §4 Cover selection, §9: a pet's chosen product, set excess and claim contribution
+/// are among those the rate table offers its species (a rabbit only Lifetime, up to £4,000;
+/// co-insurance not on the products that go without it). Runs after the quote is priced, so a
+/// chosen code the pet is not offered is the bare code left unpriced.
+fn cover_offered(defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Vec<FieldError> {
+    let Some(rates) = defs.rates() else {
+        return Vec::new();
+    };
+    let mut errors = Vec::new();
+    for (i, pet) in pets(document) {
+        let species = str_of(pet, "pet_type").and_then(Species::parse);
+        if let Some(product) = pet.get("product")
+            && product.get("RecurringMonthly").is_none()
+        {
+            errors.push(FieldError::new(
+                format!("pets[{i}].product.Code"),
+                "cover.product.not_offered",
+            ));
+        }
+        if let Some(excess) = pet.get("set_excess").and_then(crate::quoting::decimal_of) {
+            let offered = species
+                .and_then(|s| rates.excess.get(&s))
+                .is_some_and(|o| o.options.contains_key(&excess.normalize().to_string()));
+            if !offered {
+                errors.push(FieldError::new(
+                    format!("pets[{i}].set_excess"),
+                    "cover.excess.not_offered",
+                ));
+            }
+        }
+    }
+    errors
+}
+
 #[cfg(test)]
 mod tests {
     use super::format_years;
@@ -657,51 +704,4 @@ mod tests {
         assert_eq!(format_years(60), "5");
         assert_eq!(format_years(10_000), "833.33");
     }
-}
-
-/// journey.md §4 Cover selection: "Asking to proceed with no product chosen shows: Please choose
-/// a product type before progressing to choose a cover level." Every pet needs one.
-fn cover_chosen(_defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Vec<FieldError> {
-    pets(document)
-        .filter(|(_, pet)| {
-            pet.pointer("/product/Code")
-                .and_then(Value::as_str)
-                .is_none()
-        })
-        .map(|(i, _)| FieldError::new(format!("pets[{i}].product.Code"), "cover.no_product"))
-        .collect()
-}
-
-/// journey.md §4 Cover selection, §9: a pet's chosen product, set excess and claim contribution
-/// are among those the rate table offers its species (a rabbit only Lifetime, up to £4,000;
-/// co-insurance not on the products that go without it). Runs after the quote is priced, so a
-/// chosen code the pet is not offered is the bare code left unpriced.
-fn cover_offered(defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Vec<FieldError> {
-    let Some(rates) = defs.rates() else {
-        return Vec::new();
-    };
-    let mut errors = Vec::new();
-    for (i, pet) in pets(document) {
-        let species = str_of(pet, "pet_type").and_then(Species::parse);
-        if let Some(product) = pet.get("product")
-            && product.get("RecurringMonthly").is_none()
-        {
-            errors.push(FieldError::new(
-                format!("pets[{i}].product.Code"),
-                "cover.product.not_offered",
-            ));
-        }
-        if let Some(excess) = pet.get("set_excess").and_then(crate::quoting::decimal_of) {
-            let offered = species
-                .and_then(|s| rates.excess.get(&s))
-                .is_some_and(|o| o.options.contains_key(&excess.normalize().to_string()));
-            if !offered {
-                errors.push(FieldError::new(
-                    format!("pets[{i}].set_excess"),
-                    "cover.excess.not_offered",
-                ));
-            }
-        }
-    }
-    errors
 }
