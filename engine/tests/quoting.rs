@@ -344,3 +344,54 @@ fn a_changed_postcode_reprices_the_chosen_product() {
     assert_ne!(*after, before, "London is dearer than Leicester");
     assert!(!moved.record.pricing.is_empty());
 }
+
+#[test]
+fn the_summary_sums_premiums_and_discounts_as_owner_payment_md_section_4_says() {
+    let defs = defs();
+    let mut rex = dog("Rex");
+    rex["product"] = json!({ "Code": "LT04000" });
+    let mut bess = dog("Bess");
+    bess["product"] = json!({ "Code": "TL02000" });
+    let doc = priced(&defs, vec![rex, bess], Some("LE1 5WS"));
+    let s = engine::quoting::summary(&doc);
+    let a = product(&doc, 1, "LT04000")["RecurringMonthly"]
+        .as_str()
+        .expect("a")
+        .parse::<rust_decimal::Decimal>()
+        .expect("a");
+    let b = product(&doc, 2, "TL02000")["RecurringMonthly"]
+        .as_str()
+        .expect("b")
+        .parse::<rust_decimal::Decimal>()
+        .expect("b");
+    assert_eq!(s.monthly, a + b);
+    assert_eq!(s.annual, (a + b) * rust_decimal::Decimal::from(12));
+    assert_eq!(
+        s.discounts_monthly,
+        vec![(
+            "review.discount.multipet".to_owned(),
+            "2.00".parse().expect("d")
+        )],
+        "£1 per pet, the same description summed"
+    );
+    assert_eq!(
+        s.discounts_annual,
+        vec![(
+            "review.discount.multipet".to_owned(),
+            "24.00".parse().expect("d")
+        )]
+    );
+    assert!(!s.multipet_pending);
+
+    let mut only_one = doc.clone();
+    only_one["pets"][1]
+        .as_object_mut()
+        .expect("pet")
+        .remove("product");
+    let s = engine::quoting::summary(&only_one);
+    assert!(
+        s.multipet_pending,
+        "a line says the multi-pet discount will be applied"
+    );
+    assert!(!s.every_pet_chosen);
+}

@@ -73,6 +73,9 @@ pub struct Config {
     /// `PAWPATH_TEST_MODE`: `1` turns on the test-data call QA's scripted flows use
     /// (journey.md §2: "a test mode loads test data"); off unless set, refused on https.
     pub test_mode: bool,
+    /// `PAWPATH_ADMIN_TOKEN`: the bearer token of the internal endpoints (a quote's pricing
+    /// working); unset, they are off. At least 32 characters; never logged.
+    pub admin_token: Option<ApiKey>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -215,7 +218,16 @@ impl Config {
                 "test mode is for local and test hosts; it cannot run with an https PAWPATH_PUBLIC_URL",
             ));
         }
+        let admin_token = match get("PAWPATH_ADMIN_TOKEN").map(|t| t.trim().to_owned()) {
+            None => None,
+            Some(t) if t.is_empty() => None,
+            Some(t) if t.len() < 32 => {
+                return Err(err("PAWPATH_ADMIN_TOKEN", "must be at least 32 characters"));
+            }
+            Some(t) => Some(ApiKey(t)),
+        };
         Ok(Self {
+            admin_token,
             test_mode,
             client_ip_header,
             address_provider,

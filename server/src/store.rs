@@ -46,6 +46,8 @@ pub struct QuoteRow {
     pub lifecycle: Lifecycle,
     pub document: Value,
     pub row_version: i64,
+    /// When the quote was made (RFC 3339, UTC): its validity runs from here.
+    pub created_at: String,
 }
 
 /// What the server adds to the engine's transition record.
@@ -106,7 +108,8 @@ impl Store {
         session_hash: &str,
     ) -> Result<Option<QuoteRow>, StoreError> {
         let row = sqlx::query(
-            "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version
+            "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version,
+                    created_at
              from quotes where session_hash = $1",
         )
         .bind(session_hash)
@@ -155,6 +158,7 @@ impl Store {
             lifecycle: Lifecycle::Active,
             document: document.clone(),
             row_version: 1,
+            created_at: now,
         })
     }
 
@@ -193,8 +197,8 @@ impl Store {
         }
         sqlx::query(
             "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
-                                           from_step, to_step, outcome, guards, field_errors, blocks, duration_us)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                                           from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
         )
         .bind(meta.quote_id)
         .bind(&now)
@@ -210,10 +214,83 @@ impl Store {
         .bind(json(&record.field_errors))
         .bind(json(&record.blocks))
         .bind(meta.duration_us)
+        .bind((!record.pricing.is_empty()).then(|| json(&record.pricing)))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(version)
+    }
+
+    /// A quote by the reference the customer sees.
+    pub async fn quote_by_ref(&self, quote_ref: &str) -> Result<Option<QuoteRow>, StoreError> {
+        let row = sqlx::query(
+            "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version,
+                    created_at
+             from quotes where quote_ref = $1",
+        )
+        .bind(quote_ref)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(quote_from_row).transpose()
+    }
+
+    /// The working of the quote's prices as last priced: the pricing of its latest transition
+    /// that changed them, with when and on which definitions.
+    pub async fn latest_pricing(
+        &self,
+        quote_id: &str,
+    ) -> Result<Option<(String, String, Value)>, StoreError> {
+        let row = sqlx::query(
+            "select created_at, definition_version, pricing from step_transitions
+             where quote_id = $1 and pricing is not null order by id desc limit 1",
+        )
+        .bind(quote_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let pricing: String = row.try_get("pricing")?;
+        let pricing = serde_json::from_str(&pricing)
+            .map_err(|e| StoreError::Corrupt(format!("pricing: {e}")))?;
+        Ok(Some((
+            row.try_get("created_at")?,
+            row.try_get("definition_version")?,
+            pricing,
+        )))
+    }
+
+    /// Records the products a customer was shown: (pet's original id, product code) pairs.
+    pub async fn record_product_views(
+        &self,
+        quote_id: &str,
+        views: &[(i64, String)],
+    ) -> Result<(), StoreError> {
+        let now = now();
+        let mut tx = self.pool.begin().await?;
+        for (pet, code) in views {
+            sqlx::query(
+                "insert into product_views (quote_id, viewed_at, pet_original_id, product_code)
+                 values ($1, $2, $3, $4)",
+            )
+            .bind(quote_id)
+            .bind(&now)
+            .bind(*pet)
+            .bind(code)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// How many product views a quote has recorded (for tests and analysts).
+    pub async fn product_view_count(&self, quote_id: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query("select count(*) as n from product_views where quote_id = $1")
+            .bind(quote_id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
     }
 
     /// The transitions of one quote, oldest first: (event, from, to, outcome).
@@ -286,6 +363,7 @@ fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
         document: serde_json::from_str(&document)
             .map_err(|e| StoreError::Corrupt(format!("document: {e}")))?,
         row_version: row.try_get("row_version")?,
+        created_at: row.try_get("created_at")?,
     })
 }
 

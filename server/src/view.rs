@@ -22,6 +22,7 @@ pub const SUBMIT_CALLS: &[(&str, &str)] = &[
     ("crossbreed", "/api/petownerdetails"),
     ("assumptions", "/api/saveDeclaration"),
     ("your_details", "/api/ownerdetail"),
+    ("cover", "/api/saveCover"),
 ];
 
 /// The call that saves each question set a page edits in place (a modal), named in the payload's
@@ -166,9 +167,22 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         // journey.md §4 Policy start date: the window and the options the start-date question
         // offers, derived from the pets and the stored date.
         "start_date": engine::domain::start_date_window(defs, &quote.document, input.rules.today),
+        // journey.md §3 Quote view data: every product priced for every pet (the engine prices
+        // them into the quote after each change), and the totals and discounts the review shows.
+        "products": quote.document.get("products").cloned().unwrap_or(json!([])),
+        "summary": engine::quoting::summary(&quote.document),
+        "valid_until": valid_until(&quote.created_at),
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),
     }))
+}
+
+/// The last day (UK time) a quote made at `created_at` holds its prices.
+pub fn valid_until(created_at: &str) -> Option<String> {
+    let made = chrono::DateTime::parse_from_rfc3339(created_at).ok()?;
+    let day = made.with_timezone(&chrono_tz::Europe::London).date_naive()
+        + chrono::Duration::days(engine::quoting::QUOTE_VALID_DAYS);
+    Some(day.format("%Y-%m-%d").to_string())
 }
 
 /// The owner as stored, with what is derived from the promotions data on every request

@@ -89,7 +89,7 @@ pub(super) async fn pet_owner_details(
 
 /// Checks the session and CSRF token, runs the engine on the step's answers, stores the result
 /// and the transition record, and answers with the new view data.
-async fn submit(
+pub(super) async fn submit(
     state: &AppState,
     headers: &HeaderMap,
     mut body: Map<String, Value>,
@@ -335,6 +335,9 @@ pub(super) async fn test_patch(
     }
     let journey = quote::journey(&state, &quote)?;
     let rules = quote::rule_context(&quote);
+    // Patched answers are priced like any others.
+    engine::domain::derive_pet_fields(&state.defs, &mut document);
+    let pricing = engine::quoting::requote(&state.defs, &mut document, &rules);
     let (before, _) = runtime::locate(&state.defs, journey, &quote.document, &rules)?;
     let (after, _) = runtime::locate(&state.defs, journey, &document, &rules)?;
     let record = runtime::TransitionRecord {
@@ -349,6 +352,7 @@ pub(super) async fn test_patch(
         guards: Vec::new(),
         field_errors: Vec::new(),
         blocks: Vec::new(),
+        pricing,
     };
     let meta = TransitionMeta {
         quote_id: &quote.id,

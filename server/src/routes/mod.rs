@@ -5,6 +5,7 @@ mod api;
 mod body;
 mod breeds;
 mod codes;
+mod cover;
 mod pages;
 mod quote;
 mod vets;
@@ -45,6 +46,18 @@ pub fn router(state: AppState) -> Router {
         .route("/api/deletePet", post(api::delete_pet))
         .route("/api/saveDeclaration", post(api::save_declaration))
         .route("/api/ownerdetail", post(api::owner_detail))
+        .route("/api/saveCover", post(cover::save_cover))
+        .route("/api/getFlexProducts", post(cover::get_flex_products))
+        .route("/api/changecoins", post(cover::change_coins))
+        .route("/api/get-products", get(cover::get_products))
+        .route(
+            "/api/trackViewedProducts",
+            post(cover::track_viewed_products),
+        )
+        .route(
+            "/internal/quotes/{reference}/pricing",
+            get(cover::internal_pricing),
+        )
         .route("/api/getvetlist", post(vets::vet_list))
         .route("/api/AddressSearch", post(addresses::address_search))
         .route("/api/checkoffercode", post(codes::check_offer_code))

@@ -238,33 +238,6 @@ impl TestApp {
 }
 
 impl TestApp {
-    /// Writes fields into the stored quote document directly, for what no call can set yet:
-    /// until the your-details and rating steps exist (issues 4 and 5), tests that need a later
-    /// page give the owner a postcode and each pet a chosen product this way.
-    pub async fn patch_document(&self, patch: impl Fn(&mut Value)) {
-        sqlx::any::install_default_drivers();
-        let pool = sqlx::AnyPool::connect(&self.database_url)
-            .await
-            .expect("connect");
-        let rows: Vec<(String, String)> = sqlx::query_as("select id, document from quotes")
-            .fetch_all(&pool)
-            .await
-            .expect("quotes");
-        for (id, document) in rows {
-            let mut doc: Value = serde_json::from_str(&document).expect("document");
-            patch(&mut doc);
-            sqlx::query(
-                "update quotes set document = $1, row_version = row_version + 1 where id = $2",
-            )
-            .bind(doc.to_string())
-            .bind(id)
-            .execute(&pool)
-            .await
-            .expect("update");
-        }
-        pool.close().await;
-    }
-
     pub async fn save_owner(&self, owner: Value) -> (u16, Value) {
         let csrf = self.csrf().await;
         self.post_json("/api/ownerdetail", &json!({ "csrf": csrf, "owner": owner }))
@@ -277,12 +250,21 @@ impl TestApp {
         assert_eq!(status, 200, "{body}");
         let (status, body) = self.save_owner(valid_owner()).await;
         assert_eq!(status, 200, "{body}");
-        self.patch_document(|doc| {
-            for pet in doc["pets"].as_array_mut().expect("pets") {
-                pet["product"] = json!({ "Code": "LT04000" });
-            }
-        })
-        .await;
+        let count = body["data"]["pets"].as_array().map_or(0, Vec::len);
+        let (status, body) = self
+            .save_cover(json!(vec![
+                json!({ "product": { "Code": "LT04000" } });
+                count
+            ]))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+
+    /// The choose-policy step's Continue: each pet's cover.
+    pub async fn save_cover(&self, pets: Value) -> (u16, Value) {
+        let csrf = self.csrf().await;
+        self.post_json("/api/saveCover", &json!({ "csrf": csrf, "pets": pets }))
+            .await
     }
 
     pub async fn edit(&self, call: &str, form: &str, answers: Value) -> (u16, Value) {

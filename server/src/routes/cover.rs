@@ -1,0 +1,265 @@
+//! The cover calls (journey.md §7): saving each pet's cover, re-quoting one pet with a new excess
+//! (`/api/getFlexProducts`), changing the claim contribution on review (`/api/changecoins`),
+//! loading the products (`/api/get-products`), the viewed-products beacon
+//! (`/api/trackViewedProducts`), and the internal pricing working a product team reads.
+
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+use subtle::ConstantTimeEq;
+
+use engine::runtime::Event;
+
+use super::api::{authorise, run, submit};
+use super::body::JsonObject;
+use super::quote;
+use crate::AppState;
+use crate::error::AppError;
+
+/// The question set every cover call answers.
+const COVER: &str = "cover";
+
+/// POST /api/saveCover: `{csrf, pets: [{product: {Code}, set_excess, set_coins}]}`, the
+/// choose-policy step's Continue (journey.md §4 Cover selection: "The last pet shows Continue and
+/// submits"). The spec does not name this call; it is the cover form's own.
+pub(super) async fn save_cover(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    submit(&state, &headers, body, "/api/saveCover", &["pets"]).await
+}
+
+/// The cover answers the quote holds, one object per pet, for a call that changes one pet's: the
+/// cover question set replaces what it declares, so every pet's current choice is sent with it.
+fn stored_cover(document: &Value) -> Vec<Map<String, Value>> {
+    document
+        .get("pets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|pet| {
+            let mut out = Map::new();
+            if let Some(code) = pet.pointer("/product/Code") {
+                out.insert("product".into(), json!({ "Code": code }));
+            }
+            for field in ["set_excess", "set_coins"] {
+                if let Some(v) = pet.get(field) {
+                    out.insert(field.into(), v.clone());
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The 1-based pet id of a request, checked against the quote.
+fn pet_index(value: Option<&Value>, field: &str, pets: usize) -> Result<usize, AppError> {
+    let id = match value {
+        Some(Value::Number(n)) => n.as_u64(),
+        Some(Value::String(s)) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    }
+    .and_then(|n| usize::try_from(n).ok())
+    .ok_or_else(|| AppError::BadRequest(format!("{field} must be the pet's id, 1 or more")))?;
+    if id == 0 || id > pets {
+        return Err(AppError::BadRequest(format!(
+            "{field}: the quote has no pet {id} (it has {pets})"
+        )));
+    }
+    Ok(id - 1)
+}
+
+/// POST /api/getFlexProducts: `{csrf, pets: [{id, set_excess, set_coins}]}` (journey.md §7: only
+/// the changed pet, the claim contribution as a fraction). Re-quotes that pet; the answer is the
+/// new view data, products included.
+pub(super) async fn get_flex_products(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let (quote, token) = authorise(&state, &headers, &body, &["pets"]).await?;
+    let Some(Value::Array(changed)) = body.get("pets") else {
+        return Err(AppError::BadRequest("pets must be an array".into()));
+    };
+    let mut cover = stored_cover(&quote.document);
+    for (i, pet) in changed.iter().enumerate() {
+        let Value::Object(fields) = pet else {
+            return Err(AppError::BadRequest(format!("pets[{i}] must be an object")));
+        };
+        let index = pet_index(fields.get("id"), &format!("pets[{i}].id"), cover.len())?;
+        for field in ["set_excess", "set_coins"] {
+            match fields.get(field) {
+                Some(v) => {
+                    cover[index].insert(field.into(), v.clone());
+                }
+                None => {
+                    cover[index].remove(field);
+                }
+            }
+        }
+    }
+    let event = Event::Edit {
+        questions: COVER.into(),
+        answers: json!({ "pets": cover }),
+    };
+    run(&state, quote, token, event, started).await
+}
+
+/// POST /api/changecoins: `{csrf, pet_id, co_insurance}`, the review page's claim contribution
+/// chooser (journey.md §4: "Choosing a co-insurance option on the review page immediately updates
+/// the view data"). `co_insurance` is the percentage shown (0, 10 or 20).
+pub(super) async fn change_coins(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let (quote, token) = authorise(&state, &headers, &body, &["pet_id", "co_insurance"]).await?;
+    let mut cover = stored_cover(&quote.document);
+    let index = pet_index(body.get("pet_id"), "pet_id", cover.len())?;
+    let percent = body
+        .get("co_insurance")
+        .and_then(engine::quoting::decimal_of)
+        .ok_or_else(|| AppError::BadRequest("co_insurance must be a percentage".into()))?;
+    let fraction = (percent / rust_decimal::Decimal::from(100)).normalize();
+    // The cover question set takes the fraction as a JSON number (0, 0.1, 0.2); any other
+    // percentage is refused there with the field's message.
+    let number: Value = serde_json::from_str(&fraction.to_string())
+        .map_err(|_| AppError::BadRequest("co_insurance must be a percentage".into()))?;
+    cover[index].insert("set_coins".into(), number);
+    let event = Event::Edit {
+        questions: COVER.into(),
+        answers: json!({ "pets": cover }),
+    };
+    run(&state, quote, token, event, started).await
+}
+
+/// GET /api/get-products: the quote's products and each pet's chosen one (journey.md §7).
+pub(super) async fn get_products(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let Some((quote, token)) = quote::existing(&state, &headers).await? else {
+        return Err(AppError::NotFound);
+    };
+    let pets: Vec<Value> = quote
+        .document
+        .get("pets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|p| json!({ "id": p.get("id"), "product": p.get("product") }))
+        .collect();
+    Ok(Json(json!({ "data": {
+        "qidu": quote.quote_ref,
+        "csrf": token.csrf(&state.config.secret_key),
+        "products": quote.document.get("products").cloned().unwrap_or(json!([])),
+        "pets": pets,
+    }}))
+    .into_response())
+}
+
+/// The most keys one beacon may carry (ten pets of eighteen products each, with room).
+const MAX_VIEWED_KEYS: usize = 200;
+
+/// POST /api/trackViewedProducts (a beacon): `{csrf, key: ["{original pet id}_{product code}"]}`
+/// (journey.md §7). Each key must name a pet of the quote and a product it is offered.
+pub(super) async fn track_viewed_products(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let (quote, _) = authorise(&state, &headers, &body, &["key"]).await?;
+    let Some(Value::Array(keys)) = body.get("key") else {
+        return Err(AppError::BadRequest(
+            "key must be a list of \"{pet}_{code}\"".into(),
+        ));
+    };
+    if keys.len() > MAX_VIEWED_KEYS {
+        return Err(AppError::BadRequest(format!(
+            "key: at most {MAX_VIEWED_KEYS} products at once"
+        )));
+    }
+    let pets = quote.document.get("pets").and_then(Value::as_array);
+    let products = quote.document.get("products").and_then(Value::as_array);
+    let mut views = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        let parsed = key
+            .as_str()
+            .and_then(|k| k.split_once('_'))
+            .and_then(|(pet, code)| pet.parse::<i64>().ok().map(|p| (p, code.to_owned())));
+        let Some((original, code)) = parsed else {
+            return Err(AppError::BadRequest(format!(
+                "key[{i}] must be \"{{pet}}_{{code}}\", for example 1_LT04000"
+            )));
+        };
+        let pet_id = pets
+            .into_iter()
+            .flatten()
+            .find(|p| p.get("original_id").and_then(Value::as_i64) == Some(original))
+            .and_then(|p| p.get("id").cloned());
+        let offered = pet_id.is_some_and(|id| {
+            products.into_iter().flatten().any(|p| {
+                p.get("petid") == Some(&id)
+                    && p.get("Code").and_then(Value::as_str) == Some(code.as_str())
+            })
+        });
+        if !offered {
+            return Err(AppError::BadRequest(format!(
+                "key[{i}]: the quote offers no {code} to pet {original}"
+            )));
+        }
+        views.push((original, code));
+    }
+    state.store.record_product_views(&quote.id, &views).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// GET /internal/quotes/{reference}/pricing (`Authorization: Bearer <PAWPATH_ADMIN_TOKEN>`): the
+/// working of every price on the quote as last priced, factor by factor (issue 5). Off (404)
+/// when no admin token is configured; a wrong or missing token is 401 and reveals nothing.
+pub(super) async fn internal_pricing(
+    State(state): State<AppState>,
+    Path(reference): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let Some(expected) = &state.config.admin_token else {
+        return Err(AppError::NotFound);
+    };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    let matches: bool = given.as_bytes().ct_eq(expected.0.as_bytes()).into();
+    if !matches {
+        return Ok((
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            Json(json!({ "error": "unauthorised" })),
+        )
+            .into_response());
+    }
+    let Some(quote) = state.store.quote_by_ref(reference.trim()).await? else {
+        return Err(AppError::NotFound);
+    };
+    let Some((priced_at, definition_version, pricing)) =
+        state.store.latest_pricing(&quote.id).await?
+    else {
+        return Ok(Json(json!({ "qidu": quote.quote_ref, "priced": false })).into_response());
+    };
+    Ok(Json(json!({
+        "qidu": quote.quote_ref,
+        "priced": true,
+        "priced_at": priced_at,
+        "definition_version": definition_version,
+        "prices": pricing,
+    }))
+    .into_response())
+}
