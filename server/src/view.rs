@@ -35,6 +35,8 @@ pub const EDIT_CALLS: &[(&str, &str)] = &[
     ("start_date", "/api/ownerdetail"),
     ("promo_code", "/api/ownerdetail"),
     ("referral_code", "/api/ownerdetail"),
+    // The review page's owner modals (owner-payment.md §2: address only, full, add phone).
+    ("your_details", "/api/ownerdetail"),
 ];
 
 /// The full URL path of a step.

@@ -4,8 +4,10 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 
 import { AssumptionsStep } from '@/features/assumptions/AssumptionsStep';
 import { CodesPanel } from '@/features/codes/CodesPanel';
+import { ChoosePolicyStep } from '@/features/cover/ChoosePolicyStep';
 import { FormStep } from '@/features/form/FormStep';
 import { journeyMachine } from '@/features/journey/journey-machine';
+import { ReviewStep } from '@/features/review/ReviewStep';
 import { PendingStep } from '@/features/shell/PendingStep';
 import { StepBar } from '@/features/shell/StepBar';
 import { Toast } from '@/features/shell/Toast';
@@ -101,6 +103,32 @@ export function App() {
                 onSubmit={(answers) => send({ type: 'step.submit', answers })}
                 onEdit={(request) => send({ type: 'edit.submit', ...request })}
                 onRemovePet={(id) => send({ type: 'pet.remove', id })}
+              />
+            ) : view.step.view === 'choose_policy' && view.questions ? (
+              <ChoosePolicyStep
+                key={`${view.step.id}:${formVersion}`}
+                view={view}
+                copy={copy}
+                busy={state.matches('submitting')}
+                requoting={state.matches('editing') || state.matches('refreshing')}
+                serverErrors={serverErrors}
+                onSubmit={(answers) => send({ type: 'step.submit', answers })}
+                onChange={(request) => send({ type: 'edit.submit', ...request })}
+                notify={(n) => send({ type: 'notice.show', ...n })}
+              />
+            ) : view.step.view === 'review' ? (
+              <ReviewStep
+                key={`${view.step.id}:${viewVersion}`}
+                view={view}
+                copy={copy}
+                busy={state.matches('editing') || state.matches('refreshing') || state.matches('removing')}
+                editErrors={editErrors}
+                editSubmissions={editSubmissions}
+                onEdit={(request) => send({ type: 'edit.submit', ...request })}
+                onRemovePet={(id) => send({ type: 'pet.remove', id })}
+                onOpen={open}
+                notify={(n) => send({ type: 'notice.show', ...n })}
+                onRefresh={(notice) => send({ type: 'page.refresh', notice })}
               />
             ) : view.step.view === 'form' && view.questions ? (
               <FormStep

@@ -34,7 +34,7 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending' | 'assumptions';
+    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review';
     bar_number: number | null;
     bar_label: string | null;
     blocks: Block[];
@@ -53,7 +53,65 @@ export interface ViewData {
     today: string;
     tomorrow: string;
   };
+  /** journey.md §3 Quote view data: every product priced for every pet. */
+  products: Product[];
+  /** owner-payment.md §4 Prices: totals and discounts of the chosen products. */
+  summary: QuoteSummary;
+  /** The last day the quote's prices hold (YYYY-MM-DD). */
+  valid_until: string | null;
   copy: Record<string, string>;
+}
+
+/** A benefit row of a product (journey.md §3 PolicyTerms): `desc`, `tt` and `val_key` are copy keys. */
+export interface PolicyTerm {
+  desc: string;
+  tt: string;
+  val?: string;
+  val_key?: string;
+  biline: boolean;
+  show: boolean;
+}
+
+type Discounts = { Multipet: string; OfferCode: string; Loyalty: string };
+
+/** A priced product (journey.md §3 Product); money as decimal strings in pounds. */
+export interface Product {
+  Code: string;
+  Gid: 'LT' | 'MB' | 'TL';
+  GidOrderShow: number;
+  Type: string;
+  Limit: string;
+  LimitVal: number;
+  LimitDesc: string;
+  Excess: string;
+  coins: string;
+  RecurringMonthly: string;
+  AnnualPremium: string;
+  PremiumLessDiscount: string;
+  PremiumBeforeDiscount: { Monthly: string; Annual: string };
+  petid: number;
+  species: string;
+  Rated: boolean;
+  PolicyTerms: PolicyTerm[];
+  FlexyProductsOptions: {
+    current_set_excess: string;
+    current_variable_excess: string;
+    options_set_excess: string;
+    options_variable_excess: string;
+  };
+  excess_options: { list: Array<{ coins: string }> };
+  ClaimExample: { Customer: string; Insurer: string; Warnings: string[] };
+  Monthly: { Multipet: string };
+  Discounts: { Annual: Discounts; Monthly: Discounts };
+}
+
+export interface QuoteSummary {
+  monthly: string;
+  annual: string;
+  discounts_monthly: Array<[string, string]>;
+  discounts_annual: Array<[string, string]>;
+  multipet_pending: boolean;
+  every_pet_chosen: boolean;
 }
 
 export interface FieldMessage {

@@ -18,7 +18,7 @@ import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
 import { ErrorSummary, focusField } from './ErrorSummary';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
-import { validateAnswers } from './FormStep';
+import { validateAnswers, widgets as formWidgets } from './FormStep';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
 import { ChoiceWidget, refusalOf } from './widgets/ChoiceWidget';
 import { ConfirmTickWidget } from './widgets/ConfirmTickWidget';
@@ -31,6 +31,7 @@ type Answers = Record<string, unknown>;
 type Pet = Record<string, unknown>;
 
 const widgets: RegistryWidgetsType = {
+  ...formWidgets,
   TextWidget,
   RadioWidget: ChoiceWidget,
   radio: ChoiceWidget,
@@ -51,6 +52,30 @@ const templates = {
   ArrayFieldItemTemplate,
   ButtonTemplates: { SubmitButton: () => null },
 };
+
+/** A field that draws nothing: a modal that shows part of a question set keeps the rest as stored. */
+const fields = { nothing: () => null };
+
+/**
+ * The UI hints of a question set over `owner` showing only `shown` (the review page's owner
+ * modals: address only, the full details, add a phone number). The other answers are still
+ * sent, as stored, so the whole owner is checked as one.
+ */
+export function onlyOwnerFields(questions: QuestionsView, shown: readonly string[]): Record<string, unknown> {
+  const ui = { ...questions.ui } as Record<string, Record<string, unknown>>;
+  const owner = { ...(ui.owner ?? {}) } as Record<string, unknown>;
+  const declared = Object.keys(
+    ((questions.schema.properties as Record<string, { properties?: Record<string, unknown> }> | undefined)?.owner?.properties) ?? {},
+  );
+  for (const name of declared) {
+    if (shown.includes(name)) continue;
+    // The address search draws the address lines and postcode it fills.
+    if (shown.includes('customer_address_line_1') && ['houseNumberName', 'customer_address_line_2', 'customer_town', 'customer_county', 'customer_postcode'].includes(name)) continue;
+    owner[name] = { ...((owner[name] as Record<string, unknown>) ?? {}), 'ui:field': 'nothing' };
+  }
+  ui.owner = owner;
+  return ui;
+}
 
 /** A property's schema wherever the item schema declares it (its own properties, allOf, then/else). */
 export function propertySchema(schema: unknown, name: string): Record<string, unknown> | undefined {
@@ -96,8 +121,14 @@ export function EditDialog({
   onSave,
   onCancel,
   onRemovePet,
+  onNotice,
+  ui,
 }: {
   questions: QuestionsView;
+  /** UI hints in place of the question set's own (onlyOwnerFields). */
+  ui?: Record<string, unknown>;
+  /** Shows a toast a widget asks for (the address search's). */
+  onNotice?: (notice: { kind: 'success' | 'error' | 'info' | 'warning'; title: string; body: string }) => void;
   title: string;
   /** For a question set over pets: the one pet this modal edits. */
   onlyPet?: number;
@@ -136,6 +167,17 @@ export function EditDialog({
       onlyPet,
       startDate: view.start_date,
       csrf: view.csrf,
+      notify: onNotice,
+      /** Sets several fields of an object at once (the address search fills the owner's address). */
+      setFields: (objectKey: string, fields: Record<string, unknown>) =>
+        setFormData((d) => {
+          const next: Answers = { ...((d[objectKey] as Answers | undefined) ?? {}) };
+          for (const [k, v] of Object.entries(fields)) {
+            if (v === undefined || v === '') delete next[k];
+            else next[k] = v;
+          }
+          return { ...d, [objectKey]: next };
+        }),
       /** Lets a widget set several of a pet's fields at once (the vet search). */
       setPetFields: (index: number, fields: Pet) =>
         setFormData((d) => {
@@ -149,7 +191,7 @@ export function EditDialog({
           return { ...d, pets: list };
         }),
     }),
-    [formData, onlyPet, view.start_date, view.csrf],
+    [formData, onlyPet, view.start_date, view.csrf, onNotice],
   );
 
   function save(answers: Answers) {
@@ -166,7 +208,8 @@ export function EditDialog({
           <ErrorSummary errors={errors} pets={pets} ui={questions.ui} copy={copy} />
           <Form
             schema={questions.schema as RJSFSchema}
-            uiSchema={questions.ui}
+            uiSchema={ui ?? questions.ui}
+            fields={fields}
             formData={formData}
             formContext={formContext}
             validator={validator}

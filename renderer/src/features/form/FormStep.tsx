@@ -32,7 +32,8 @@ import { DatePartsWidget } from './widgets/DatePartsWidget';
 import { HiddenWidget, TextWidget } from './widgets/TextWidget';
 import { XlBullyWidget } from './widgets/XlBullyWidget';
 
-const widgets: RegistryWidgetsType = {
+/** Every widget a question set can name; modals use the same ones. */
+export const widgets: RegistryWidgetsType = {
   TextWidget: TextWidget,
   RadioWidget: ChoiceWidget,
   radio: ChoiceWidget,

@@ -18,7 +18,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawHelp, hidden, uiSchema, schema, fieldPathId } = props;
   const error = useFieldError(id);
   const copy = useContext(CopyContext);
-  if (hidden || uiSchema?.['ui:widget'] === 'hidden') return <div hidden>{children}</div>;
+  if (hidden || uiSchema?.['ui:widget'] === 'hidden' || uiSchema?.['ui:field'] === 'nothing') return <div hidden>{children}</div>;
   if (schema.type === 'object' || schema.type === 'array') return children;
   const widget = String(uiSchema?.['ui:widget'] ?? '');
   const grouped = GROUP_WIDGETS.has(widget);

@@ -20,6 +20,9 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     step_bar: [{ number: 1, label: 'Your pets', status: 'current', clickable: false, path: '/quote' }],
     start_date: { earliest: '2026-11-22', latest: '2026-12-22', options: ['today', 'tomorrow', 'other'], chosen: '2026-11-22', chosen_option: 'today', today: '2026-11-22', tomorrow: '2026-11-23' },
     edits: {},
+    products: [],
+    summary: { monthly: '0', annual: '0', discounts_monthly: [], discounts_annual: [], multipet_pending: false, every_pet_chosen: false },
+    valid_until: '2026-12-22',
     copy: {},
     ...extra,
   };
@@ -196,5 +199,18 @@ describe('a modal\'s answers (journey.md §4: assumptions, pre-existing conditio
     await waitFor(actor, (s) => s.matches('showing') && s.context.failure !== null);
     expect(actor.getSnapshot().context.view?.step.id).toBe('assumptions');
     expect(actor.getSnapshot().context.viewVersion).toBe(1);
+  });
+
+  it('sends a change without a form name as it is (journey.md §7 /api/getFlexProducts) and loads the page again', async () => {
+    const submit = vi.fn(async () => ({ kind: 'ok' as const, data: view('choose_policy', '/quote/choose-policy'), outcome: 'moved' }));
+    const loads: string[] = [];
+    const { actor } = start(async (path) => {
+      loads.push(path);
+      return { kind: 'ok', data: view('choose_policy', '/quote/choose-policy') };
+    }, submit);
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'edit.submit', call: '/api/getFlexProducts', answers: { pets: [{ id: 1, set_excess: '149', set_coins: 0.1 }] } });
+    await waitFor(actor, (s) => s.matches('showing') && loads.length === 2);
+    expect(submit).toHaveBeenCalledWith({ url: '/api/getFlexProducts', csrf: 'token', answers: { pets: [{ id: 1, set_excess: '149', set_coins: 0.1 }] } });
   });
 });

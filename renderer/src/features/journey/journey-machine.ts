@@ -34,16 +34,21 @@ export interface JourneyContext {
   editErrors: FieldMessage[];
   /** Counts modal answers with field errors, so the modal can move focus after each one. */
   editSubmissions: number;
-  /** The success toast to show once the modal's answers are saved (copy key), if any. */
-  editNotice: string | null;
+  /** The toast to show once the modal's answers are saved (copy key), if any. */
+  editNotice: { body: string; kind: 'success' | 'info' } | null;
 }
 
-/** A modal's answers (a step's `edits`): the question set, its call, the toast on success. */
+/**
+ * A change made in place (a step's `edits`): the question set named in the payload's `form` (a
+ * call that takes one set, like the re-quote, needs none), its call, the toast on success.
+ */
 export interface EditRequest {
-  form: string;
+  form?: string;
   call: string;
   answers: Record<string, unknown>;
   notice?: string;
+  /** The toast's kind: success (the default) shows "title: content", info only the content. */
+  noticeKind?: 'success' | 'info';
 }
 
 /** A toast (copy keys). */
@@ -146,7 +151,7 @@ export const journeyMachine = setup({
     clearServerErrors: assign({ serverErrors: [] }),
     startEdit: assign(({ event }) => ({
       editErrors: [],
-      editNotice: event.type === 'edit.submit' ? (event.notice ?? null) : null,
+      editNotice: event.type === 'edit.submit' && event.notice ? { body: event.notice, kind: event.noticeKind ?? 'success' } : null,
     })),
     storeEditErrors: assign(({ event, context }) => {
       const result = outputOf(event);
@@ -154,7 +159,7 @@ export const journeyMachine = setup({
     }),
     noticeEdited: assign(({ context }) =>
       context.editNotice
-        ? { notice: { kind: 'success' as const, title: 'toast.success.title', body: context.editNotice }, editNotice: null }
+        ? { notice: { kind: context.editNotice.kind, title: 'toast.success.title', body: context.editNotice.body }, editNotice: null }
         : { editNotice: null },
     ),
     /** Shows the step's URL: a new history entry when the step moved, the same one otherwise. */
@@ -226,7 +231,7 @@ export const journeyMachine = setup({
         input: ({ context, event }) => ({
           url: event.type === 'edit.submit' ? event.call : '',
           csrf: context.view?.csrf ?? '',
-          answers: event.type === 'edit.submit' ? { ...event.answers, form: event.form } : {},
+          answers: event.type === 'edit.submit' ? (event.form ? { ...event.answers, form: event.form } : event.answers) : {},
         }),
         onDone: [
           { guard: 'editSaved', target: 'refreshing', actions: 'noticeEdited' },

@@ -1,0 +1,437 @@
+/**
+ * The review page (journey.md §2 Review; owner-payment.md §2 Review quote header, §4 Prices):
+ * the header with up to four pet icons, the quote reference, cover start, valid until and, with
+ * more than one pet, the totals; a block per pet with its prices and cover, the claim
+ * contribution chooser (re-priced at once through /api/changecoins), edit, change cover and
+ * remove; the cover start date and the owner's details, each with its modal (the owner's in
+ * three forms: address, full details, add a phone number); pre-existing conditions; the
+ * discounts; the discount code block; add another pet; Continue.
+ */
+import { useState } from 'react';
+
+import { CodesPanel } from '@/features/codes/CodesPanel';
+import { EditDialog, onlyOwnerFields } from '@/features/form/EditDialog';
+import { RemovePetDialog } from '@/features/form/RemovePetDialog';
+import { ukDate } from '@/features/form/widgets/StartDateWidget';
+import type { EditRequest, Notice } from '@/features/journey/journey-machine';
+import { text } from '@/shared/copy';
+import { amount, price } from '@/shared/money';
+import type { FieldMessage, Product, ViewData } from '@/shared/types';
+
+type OwnerModal = 'address' | 'full' | 'phone';
+type Modal = { kind: 'owner'; variant: OwnerModal } | { kind: 'start_date' } | { kind: 'pre_existing'; pet: number } | null;
+
+/** The owner fields each of the review's owner modals shows (issue 4: address-only and full). */
+const OWNER_FIELDS: Record<OwnerModal, string[]> = {
+  address: ['email_address', 'customer_address_line_1'],
+  full: ['customer_title', 'customer_first_name', 'customer_last_name', 'customer_date_of_birth', 'email_address', 'customer_contact_number', 'customer_address_line_1'],
+  phone: ['customer_contact_number'],
+};
+
+/** A decorative outline of the pet's species; the pet's name is beside it. */
+export function PetIcon({ species }: { species: string }) {
+  const paths: Record<string, string> = {
+    dog: 'M12 30c0-8 5-14 12-14s12 6 12 14-5 10-12 10-12-2-12-10Zm-2-12 6-8 4 8M38 18l-6-8-4 8M20 28h.01M28 28h.01M22 34c1 1 3 1 4 0',
+    cat: 'M12 32c0-8 5-14 12-14s12 6 12 14-5 9-12 9-12-1-12-9Zm1-12-1-10 8 6M35 20l1-10-8 6M20 29h.01M28 29h.01M22 34l2 1 2-1',
+    rabbit: 'M14 32c0-7 4-12 10-12s10 5 10 12-4 9-10 9-10-2-10-9Zm6-12-3-14 6 12M28 20l3-14-6 12M21 30h.01M27 30h.01M23 35h2',
+  };
+  return (
+    <svg className="pet-icon" viewBox="0 0 48 48" width="40" height="40" aria-hidden="true" focusable="false">
+      <path d={paths[species] ?? paths.dog} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function ownerName(owner: Record<string, unknown>): string {
+  return [owner.customer_title, owner.customer_first_name, owner.customer_last_name].filter(Boolean).join(' ');
+}
+
+function ownerAddress(owner: Record<string, unknown>): string {
+  return [owner.customer_address_line_1, owner.customer_address_line_2, owner.customer_town, owner.customer_county, owner.customer_postcode]
+    .filter((x) => typeof x === 'string' && x.trim())
+    .join(', ');
+}
+
+export function ReviewStep({
+  view,
+  copy,
+  busy,
+  editErrors,
+  editSubmissions,
+  onEdit,
+  onRemovePet,
+  onOpen,
+  notify,
+  onRefresh,
+}: {
+  view: ViewData;
+  copy: Record<string, string>;
+  busy: boolean;
+  editErrors: readonly FieldMessage[];
+  editSubmissions: number;
+  onEdit: (request: EditRequest) => void;
+  onRemovePet: (id: number) => void;
+  onOpen: (path: string) => void;
+  notify: (notice: Notice) => void;
+  onRefresh: (notice?: Notice) => void;
+}) {
+  const [modal, setModal] = useState<Modal>(null);
+  const [removing, setRemoving] = useState<number | null>(null);
+  const [annual, setAnnual] = useState(false);
+  const pets = view.pets;
+  const owner = view.owner;
+  const summary = view.summary;
+  const base = view.step.path.replace(/\/review$/, '');
+  const productsOf = (i: number) => view.products.filter((p) => p.petid === i + 1);
+  const discounts = annual ? summary.discounts_annual : summary.discounts_monthly;
+
+  function saveOwner(answers: Record<string, unknown>) {
+    const before = view.owner;
+    const after = (answers.owner ?? {}) as Record<string, unknown>;
+    const moved = ['customer_postcode', 'customer_address_line_1', 'houseNumberName'].some((k) => (before[k] ?? '') !== (after[k] ?? ''));
+    // owner-payment.md §4 Owner save, §8: a changed address re-quotes; once prices exist the
+    // information toast says the price may have changed.
+    onEdit(
+      moved && view.products.length > 0
+        ? { form: 'your_details', call: view.edits.your_details?.submit ?? '', answers, notice: 'review.address_changed', noticeKind: 'info' }
+        : { form: 'your_details', call: view.edits.your_details?.submit ?? '', answers, notice: 'owner.saved' },
+    );
+  }
+
+  return (
+    <div className="review">
+      <section className="card review__header" aria-labelledby="review-quote-heading">
+        <h2 id="review-quote-heading" className="visually-hidden">
+          {text(copy, 'review.heading')}
+        </h2>
+        <ul className="review__pets">
+          {pets.slice(0, 4).map((p, i) => (
+            <li key={String(p.original_id ?? i)}>
+              <PetIcon species={String(p.pet_type ?? '')} />
+              <span>{String(p.pet_name ?? '')}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="quote-facts">
+          <div>
+            <dt>{text(copy, 'cover.quote_reference')}</dt>
+            <dd>{view.qidu}</dd>
+          </div>
+          <div>
+            <dt>{text(copy, 'cover.starts')}</dt>
+            <dd>{ukDate(view.start_date.chosen)}</dd>
+          </div>
+          {view.valid_until && (
+            <div>
+              <dt>{text(copy, 'cover.valid_until')}</dt>
+              <dd>{ukDate(view.valid_until)}</dd>
+            </div>
+          )}
+          {pets.length > 1 && (
+            <div className="quote-facts__total">
+              <dt>{text(copy, 'review.total')}</dt>
+              <dd>
+                <strong>{price(summary.monthly)}</strong> {text(copy, 'cover.per_month')} · {price(summary.annual)} {text(copy, 'cover.per_year')}
+              </dd>
+            </div>
+          )}
+        </dl>
+      </section>
+
+      {pets.map((pet, i) => {
+        const product = pet.product as Product | undefined;
+        const name = String(pet.pet_name ?? '');
+        const id = `review-pet-${i}`;
+        const referred = pet.refer_code === 'RA008';
+        const detailsAdded = typeof pet.vet_name === 'string' || pet.provide_vet_later === true;
+        const coins = product ? product.excess_options.list.map((o) => o.coins) : [];
+        return (
+          <section className="card review-pet" aria-labelledby={id} key={String(pet.original_id ?? i)}>
+            <div className="review-pet__top">
+              <PetIcon species={String(pet.pet_type ?? '')} />
+              <h2 id={id} className="pet__heading">
+                {name}
+              </h2>
+              {product?.Rated && <span className="badge">{text(copy, 'cover.rated')}</span>}
+            </div>
+            {product ? (
+              <>
+                <p className="review-pet__price">
+                  <strong>{price(product.RecurringMonthly)}</strong> {text(copy, 'cover.per_month')} · {price(product.AnnualPremium)} {text(copy, 'cover.per_year')}
+                </p>
+                <dl className="summary">
+                  <div className="summary__row">
+                    <dt>{text(copy, 'review.pet.cover_type')}</dt>
+                    <dd>{text(copy, 'review.pet.cover', { type: product.Type, limit: product.LimitDesc.replace('£', '') })}</dd>
+                  </div>
+                  <div className="summary__row">
+                    <dt>{text(copy, 'review.pet.vet_fees')}</dt>
+                    <dd>{product.LimitDesc}</dd>
+                  </div>
+                  <div className="summary__row">
+                    <dt>{text(copy, 'review.pet.excess')}</dt>
+                    <dd>{amount(product.Excess)}</dd>
+                  </div>
+                  {product.coins !== '0' && (
+                    <div className="summary__row">
+                      <dt>{text(copy, 'review.pet.coins')}</dt>
+                      <dd>{product.coins}%</dd>
+                    </div>
+                  )}
+                </dl>
+                {coins.length > 1 && (
+                  <fieldset className="field choice coins">
+                    <legend className="field__label">{text(copy, 'review.coins.heading', { petName: name })}</legend>
+                    <div className="choice__options choice__options--inline">
+                      {coins.map((c) => (
+                        <div className="choice__option" key={c}>
+                          <input
+                            type="radio"
+                            id={`review-coins-${i}-${c}`}
+                            name={`review-coins-${i}`}
+                            checked={product.coins === c}
+                            disabled={busy}
+                            onChange={() => onEdit({ call: '/api/changecoins', answers: { pet_id: i + 1, co_insurance: Number(c) }, notice: 'review.updated' })}
+                          />
+                          <label htmlFor={`review-coins-${i}-${c}`}>{c === '0' ? text(copy, 'cover.excess.coins.none') : text(copy, 'cover.excess.coins.option', { percent: c })}</label>
+                        </div>
+                      ))}
+                    </div>
+                  </fieldset>
+                )}
+                {product.ClaimExample.Warnings.length > 0 && (
+                  <div className="panel panel--warning">
+                    {product.ClaimExample.Warnings.map((w) => (
+                      <p key={w}>{text(copy, w)}</p>
+                    ))}
+                  </div>
+                )}
+              </>
+            ) : (
+              <p className="panel panel--warning">{text(copy, 'review.pet.no_cover')}</p>
+            )}
+            {referred && view.edits.pre_existing && (
+              <div className={`panel ${detailsAdded ? 'panel--info' : 'panel--warning'}`}>
+                <p>{text(copy, detailsAdded ? 'pre_existing.added' : 'pre_existing.prompt', { petName: name })}</p>
+                <button type="button" className="link-button" onClick={() => setModal({ kind: 'pre_existing', pet: i })}>
+                  {text(copy, detailsAdded ? 'pre_existing.edit' : 'pre_existing.add')}
+                  <span className="visually-hidden"> – {name}</span>
+                </button>
+              </div>
+            )}
+            <div className="review-pet__actions">
+              <a
+                className="link-button"
+                href={`${base}/`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  onOpen(`${base}`);
+                }}
+              >
+                {text(copy, 'review.pet.edit', { petName: name })}
+              </a>
+              {productsOf(i).length > 1 && (
+                <a
+                  className="link-button"
+                  href={`${base}/choose-policy`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    onOpen(`${base}/choose-policy`);
+                  }}
+                >
+                  {text(copy, 'review.pet.change_cover')}
+                  <span className="visually-hidden"> – {name}</span>
+                </a>
+              )}
+              {pets.length > 1 && (
+                <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(i)}>
+                  {text(copy, 'review.pet.remove', { petName: name })}
+                </button>
+              )}
+            </div>
+          </section>
+        );
+      })}
+
+      <section className="card" aria-labelledby="review-start-heading">
+        <h2 id="review-start-heading" className="pet__heading">
+          {text(copy, 'review.start.heading')}
+        </h2>
+        <p>{text(copy, 'start_date.current', { date: ukDate(view.start_date.chosen) })}</p>
+        {view.edits.start_date && (
+          <button type="button" className="button button--secondary" onClick={() => setModal({ kind: 'start_date' })}>
+            {text(copy, 'review.start.change')}
+          </button>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="review-details-heading">
+        <h2 id="review-details-heading" className="pet__heading">
+          {text(copy, 'review.details.heading')}
+        </h2>
+        <dl className="summary">
+          <div className="summary__row">
+            <dt>{text(copy, 'review.details.name')}</dt>
+            <dd>{ownerName(owner)}</dd>
+          </div>
+          {typeof owner.customer_date_of_birth === 'string' && (
+            <div className="summary__row">
+              <dt>{text(copy, 'owner.dob.label')}</dt>
+              <dd>{ukDate(owner.customer_date_of_birth)}</dd>
+            </div>
+          )}
+          <div className="summary__row">
+            <dt>{text(copy, 'owner.email.label')}</dt>
+            <dd>{String(owner.email_address ?? '')}</dd>
+          </div>
+          {typeof owner.customer_contact_number === 'string' && owner.customer_contact_number && (
+            <div className="summary__row">
+              <dt>{text(copy, 'owner.phone.label')}</dt>
+              <dd>{owner.customer_contact_number}</dd>
+            </div>
+          )}
+          <div className="summary__row">
+            <dt>{text(copy, 'review.details.address')}</dt>
+            <dd>{ownerAddress(owner)}</dd>
+          </div>
+        </dl>
+        {view.edits.your_details && (
+          <div className="review-pet__actions">
+            <button type="button" className="button button--secondary" onClick={() => setModal({ kind: 'owner', variant: 'full' })}>
+              {text(copy, 'review.details.edit')}
+            </button>
+            <button type="button" className="link-button" onClick={() => setModal({ kind: 'owner', variant: 'address' })}>
+              {text(copy, 'review.details.edit_address')}
+            </button>
+            {!owner.customer_contact_number && (
+              <button type="button" className="link-button" onClick={() => setModal({ kind: 'owner', variant: 'phone' })}>
+                {text(copy, 'review.details.add_phone')}
+              </button>
+            )}
+          </div>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="review-discounts-heading">
+        <h2 id="review-discounts-heading" className="pet__heading">
+          {text(copy, 'review.discounts.heading')}
+        </h2>
+        <fieldset className="field choice">
+          <legend className="visually-hidden">{text(copy, 'review.discounts.view')}</legend>
+          <div className="choice__options choice__options--inline">
+            {[false, true].map((a) => (
+              <div className="choice__option" key={String(a)}>
+                <input type="radio" id={`discounts-${a ? 'annual' : 'monthly'}`} name="discounts-view" checked={annual === a} onChange={() => setAnnual(a)} />
+                <label htmlFor={`discounts-${a ? 'annual' : 'monthly'}`}>{text(copy, a ? 'review.discounts.annual' : 'review.discounts.monthly')}</label>
+              </div>
+            ))}
+          </div>
+        </fieldset>
+        {discounts.length > 0 ? (
+          <dl className="summary">
+            {discounts.map(([key, value]) => (
+              <div className="summary__row" key={key}>
+                <dt>{text(copy, key)}</dt>
+                <dd>
+                  −{price(value)} {text(copy, annual ? 'cover.per_year' : 'cover.per_month')}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          <p>{text(copy, 'review.discount.none')}</p>
+        )}
+        {summary.multipet_pending && <p className="hint">{text(copy, 'review.discount.multipet_pending')}</p>}
+      </section>
+
+      {(view.edits.promo_code || view.edits.referral_code) && (
+        <CodesPanel
+          view={view}
+          copy={copy}
+          busy={busy}
+          editErrors={editErrors}
+          editSubmissions={editSubmissions}
+          onEdit={onEdit}
+          notify={notify}
+          onRefresh={onRefresh}
+        />
+      )}
+
+      <section className="card" aria-labelledby="review-add-pet-heading">
+        <h2 id="review-add-pet-heading" className="pet__heading">
+          {text(copy, 'review.add_pet')}
+        </h2>
+        <p>{text(copy, 'review.add_pet.body')}</p>
+        <a
+          className="button button--secondary"
+          href={base || '/'}
+          onClick={(e) => {
+            e.preventDefault();
+            onOpen(base);
+          }}
+        >
+          {text(copy, 'review.add_pet')}
+        </a>
+      </section>
+
+      <div className="actions">
+        <button type="button" className="button" disabled={busy || !summary.every_pet_chosen} onClick={() => onOpen(`${base}/assumptions`)}>
+          {text(copy, 'review.continue')}
+        </button>
+      </div>
+
+      {modal?.kind === 'owner' && view.edits.your_details && (
+        <EditDialog
+          questions={view.edits.your_details}
+          ui={onlyOwnerFields(view.edits.your_details, OWNER_FIELDS[modal.variant])}
+          title={text(copy, `review.details.${modal.variant === 'full' ? 'edit' : modal.variant === 'address' ? 'edit_address' : 'add_phone'}`)}
+          copy={copy}
+          view={view}
+          serverErrors={editErrors}
+          submissions={editSubmissions}
+          busy={busy}
+          onNotice={notify}
+          onCancel={() => setModal(null)}
+          onSave={saveOwner}
+        />
+      )}
+      {modal?.kind === 'start_date' && view.edits.start_date && (
+        <EditDialog
+          questions={{ ...view.edits.start_date, answers: { owner: { pet_policy_start_date: view.start_date.chosen } } }}
+          title={text(copy, 'start_date.title')}
+          copy={copy}
+          view={view}
+          serverErrors={editErrors}
+          submissions={editSubmissions}
+          busy={busy}
+          onCancel={() => setModal(null)}
+          onSave={(a) => onEdit({ form: 'start_date', call: view.edits.start_date.submit ?? '', answers: a, notice: 'start_date.saved' })}
+        />
+      )}
+      {modal?.kind === 'pre_existing' && view.edits.pre_existing && (
+        <EditDialog
+          questions={view.edits.pre_existing}
+          title={text(copy, 'pre_existing.title', { petName: String(pets[modal.pet]?.pet_name ?? '') })}
+          onlyPet={modal.pet}
+          copy={copy}
+          view={view}
+          serverErrors={editErrors}
+          submissions={editSubmissions}
+          busy={busy}
+          onCancel={() => setModal(null)}
+          onSave={(a) => onEdit({ form: 'pre_existing', call: view.edits.pre_existing.submit ?? '', answers: a, notice: 'pre_existing.saved' })}
+        />
+      )}
+      <RemovePetDialog
+        name={removing === null ? null : String(pets[removing]?.pet_name ?? '')}
+        copy={copy}
+        onConfirm={() => {
+          if (removing !== null) onRemovePet(removing + 1);
+          setRemoving(null);
+        }}
+        onCancel={() => setRemoving(null)}
+      />
+    </div>
+  );
+}
+

@@ -1,0 +1,165 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+
+import { expectAccessible, screenshot, watchConsole } from './support';
+import { fillYourDetails } from './support-owner';
+
+// journey.md §2 Cover select and Review, §4 Cover selection; owner-payment.md §2 Review quote
+// header, §4 Prices and Owner save, in a browser: two pets through choose policy with keyboard
+// and mouse, an excess change re-quotes, the upsell changes level, review shows totals and
+// discounts, a changed address re-quotes with its information toast.
+
+async function fillPet(page: Page, section: Locator, pet: { name: string; species: string; type: string; breed?: [string, string] }) {
+  await section.getByLabel("What is your pet's name?").fill(pet.name);
+  await section.getByRole('radio', { name: pet.species, exact: true }).check();
+  await section.getByRole('radio', { name: pet.type, exact: true }).check();
+  if (pet.breed) {
+    const box = section.getByRole('combobox', { name: 'What breed is your pet?' });
+    await box.pressSequentially(pet.breed[0]);
+    await page.getByRole('option', { name: pet.breed[1], exact: true }).click();
+  }
+  await section.getByRole('textbox', { name: 'Day' }).fill('01');
+  await section.getByRole('textbox', { name: 'Month' }).fill('02');
+  await section.getByRole('textbox', { name: 'Year' }).fill('2023');
+  await section.getByRole('radio', { name: 'Male', exact: true }).check();
+  await section.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
+  await section.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
+  await section.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+}
+
+function pounds(s: string | null): number {
+  const m = /£([\d,]+\.\d{2})/.exec(s ?? '');
+  if (!m) throw new Error(`no price in ${s}`);
+  return Math.round(Number(m[1].replace(/,/g, '')) * 100);
+}
+
+test('two pets through choose policy by keyboard and mouse, then review', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto('/quote');
+  const sections = page.locator('section.pet');
+  await fillPet(page, sections.nth(0), { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
+  await page.getByRole('button', { name: 'Add another pet' }).click();
+  await fillPet(page, sections.nth(1), { name: 'Tigger', species: 'Cat', type: 'Moggie' });
+  await page.getByRole('button', { name: 'Next' }).click();
+  await fillYourDetails(page);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+
+  // Rex: the cover type tiles, Lifetime already chosen for a dog (journey.md §4).
+  await expect(page.getByRole('heading', { name: "Choose Rex's cover" })).toBeVisible();
+  await expect(page.getByText('Step 1 of 3')).toBeVisible();
+  await expect(page.getByRole('tab', { name: /Cover type/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('button', { name: 'Selected – Lifetime' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'choose-policy-type');
+
+  // Keyboard: arrow to the Cover level tab.
+  await page.getByRole('tab', { name: /Cover type/ }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: /Cover level/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('Step 2 of 3')).toBeVisible();
+  // The default level is the second cheapest (£2,000) and already chosen.
+  await expect(page.getByRole('button', { name: 'Selected – £2,000' })).toBeVisible();
+  // Choose £4,000 with the keyboard.
+  await page.getByRole('button', { name: 'Select – £4,000' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Selected – £4,000' })).toBeVisible();
+  const bar = page.getByRole('region', { name: "Rex's price" });
+  const lt4000 = pounds(await bar.textContent());
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'choose-policy-level');
+
+  // Excess: a higher set excess re-quotes the pet and lowers the price (journey.md §4).
+  await page.getByRole('tab', { name: /Excess/ }).click();
+  await expect(page.getByText('Step 3 of 3')).toBeVisible();
+  const claim = page.getByRole('region', { name: 'Claim example' });
+  await expect(claim).toContainText('you pay £189.10');
+  const requote = page.waitForRequest((r) => r.url().endsWith('/api/getFlexProducts'));
+  // The radio follows the server's answer, so it is clicked and then awaited.
+  await page.getByRole('radio', { name: '£199' }).click();
+  const sent = (await requote).postDataJSON();
+  expect(sent.pets).toEqual([{ id: 1, set_excess: '199', set_coins: 0.1 }]);
+  await expect(page.getByRole('radio', { name: '£199' })).toBeChecked();
+  await expect(claim).toContainText('you pay £279.10');
+  await expect.poll(async () => pounds(await bar.textContent())).toBeLessThan(lt4000);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'choose-policy-excess');
+
+  // The benefits table modal.
+  await page.getByRole('button', { name: "Find out what is and isn't covered" }).click();
+  const benefits = page.getByRole('dialog', { name: 'Benefits by cover level' });
+  await expect(benefits.getByRole('tab', { name: 'Lifetime £4,000' })).toHaveAttribute('aria-selected', 'true');
+  await expect(benefits).toContainText('Third party liability');
+  await expectAccessible(page);
+  await benefits.getByRole('button', { name: 'Close' }).click();
+
+  // The upsell: a higher limit, its toast, the level updated (journey.md §4 Upsell).
+  const upsell = page.getByRole('region', { name: 'Other cover options' });
+  await upsell.getByRole('button', { name: 'Choose £6,000 cover' }).click();
+  await expect(page.getByText('Your cover level has been updated.')).toBeVisible();
+  await expect(page.getByRole('tab', { name: /Cover level/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('button', { name: 'Selected – £6,000' })).toBeVisible();
+  await expect(upsell).toHaveCount(0);
+
+  // Next: Tigger's cover.
+  await page.getByRole('region', { name: "What's included?" }).scrollIntoViewIfNeeded();
+  // journey.md §7: the viewed products of pets other than the first, by beacon; the server
+  // checks each "{pet}_{code}" key against the quote and answers 204.
+  const viewed = page.waitForResponse((r) => r.url().endsWith('/api/trackViewedProducts'));
+  await page.getByRole('button', { name: "Next: Tigger's cover" }).click();
+  await expect(page.getByRole('heading', { name: "Choose Tigger's cover" })).toBeVisible();
+  // A cat chooses its group: Cover level asks for one first.
+  await page.getByRole('tab', { name: /Cover level/ }).click();
+  await expect(page.getByRole('alert').getByText('Please choose a product type before progressing to choose a cover level.')).toBeVisible();
+  await page.getByRole('button', { name: 'Choose cover level – Time Limited' }).click();
+  await expect(page.getByRole('tab', { name: /Cover level/ })).toHaveAttribute('aria-selected', 'true');
+  expect((await viewed).status()).toBe(204);
+  await page.getByRole('button', { name: 'Select – £2,000' }).click();
+  await page.getByRole('region', { name: "What's included?" }).scrollIntoViewIfNeeded();
+  await expect(page.getByRole('button', { name: "Back to Rex's cover" })).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  // Review: totals, discounts, both pets (owner-payment.md §2, §4 Prices).
+  await expect(page).toHaveURL(/\/quote\/review$/);
+  await expect(page.getByRole('heading', { level: 2, name: 'Rex' })).toBeVisible();
+  const rex = page.getByRole('region', { name: 'Rex' });
+  const tigger = page.getByRole('region', { name: 'Tigger' });
+  await expect(rex).toContainText('Lifetime £6,000');
+  await expect(rex).toContainText('£199');
+  await expect(tigger).toContainText('Time Limited £2,000');
+  const rexMonthly = pounds(await rex.locator('.review-pet__price').textContent());
+  const tiggerMonthly = pounds(await tigger.locator('.review-pet__price').textContent());
+  const total = page.locator('.quote-facts__total');
+  expect(pounds(await total.textContent())).toBe(rexMonthly + tiggerMonthly);
+  const discounts = page.getByRole('region', { name: 'Your discounts' });
+  await expect(discounts).toContainText('Multi-pet discount');
+  await expect(discounts).toContainText('−£2.00');
+  await discounts.getByRole('radio', { name: 'Annual' }).check();
+  await expect(discounts).toContainText('−£24.00');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'review');
+
+  // The claim contribution changes at once (journey.md §4).
+  await rex.getByRole('radio', { name: 'No contribution' }).click();
+  await expect(rex.getByRole('radio', { name: 'No contribution' })).toBeChecked();
+  await expect.poll(async () => pounds(await rex.locator('.review-pet__price').textContent())).toBeGreaterThan(rexMonthly);
+
+  // The address modal: a new address re-quotes, with the information toast (owner-payment.md §8).
+  await page.getByRole('button', { name: 'Change address' }).click();
+  const owner = page.getByRole('dialog', { name: 'Change address' });
+  await expect(owner.getByLabel('Email address')).toBeVisible();
+  await expect(owner.getByLabel('First name')).toHaveCount(0);
+  await owner.getByRole('button', { name: 'Search again' }).click();
+  await owner.getByLabel('House name or number').fill('3');
+  await owner.getByLabel('Postcode').fill('LE5 5PL');
+  await owner.getByLabel('Postcode').press('Enter');
+  await expect(owner.locator('address')).toContainText('LE5 5PL');
+  await expectAccessible(page);
+  await owner.getByRole('button', { name: 'Save and close' }).click();
+  await expect(page.getByText('Your address has been changed. Please note as a result of changing your address your price may have changed.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Your details' })).toContainText('LE5 5PL');
+
+  // Continue goes on to the assumptions page.
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/quote\/assumptions$/);
+  expect(problems()).toEqual([]);
+});
