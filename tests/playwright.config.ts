@@ -40,8 +40,6 @@ export default defineConfig({
       PAWPATH_DEFINITIONS: '..',
       PAWPATH_STATIC_DIR: renderer,
       PAWPATH_LOG_FORMAT: 'pretty',
-      // The test-data call (POST /api/test/patch) gives pets products until the rating steps exist.
-      PAWPATH_TEST_MODE: '1',
       DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
     },
   },

@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, watchConsole } from './support';
+import { chooseLifetimeForEveryPet } from './support-cover';
 import { fillYourDetails } from './support-owner';
 
 // journey.md §2 Assumptions ("Just before you pay..."), §4 Assumptions and health questions,
@@ -25,19 +26,6 @@ async function fillPet(page: Page, section: Locator, pet: { name: string; specie
   await section.getByRole('checkbox', { name: "I didn't pay anything" }).check();
 }
 
-/**
- * A chosen product for every pet, through test mode's test-data call: the choose-policy page
- * that produces them is not built yet.
- */
-async function giveEveryPetAProduct(page: Page, pets: number) {
-  const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
-  const csrf = (await view.json()).data.csrf as string;
-  const patched = await page.request.post('/api/test/patch', {
-    data: { csrf, pets: Array.from({ length: pets }, () => ({ product: { Code: 'LT04000' } })) },
-  });
-  expect(patched.status()).toBe(200);
-}
-
 function ukDate(d: Date): string {
   return `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
 }
@@ -55,8 +43,9 @@ test('assumptions confirmed; a blocking answer; a pre-existing condition with a 
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/choose-policy$/);
 
-  await giveEveryPetAProduct(page, 2);
-  await page.goto('/quote/assumptions');
+  await chooseLifetimeForEveryPet(page, ['Rex', 'Tigger']);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/quote\/assumptions$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Just before you pay...' })).toBeVisible();
   const rex = page.getByRole('region', { name: "What we've assumed about Rex" });
   const tigger = page.getByRole('region', { name: "What we've assumed about Tigger" });
