@@ -112,6 +112,11 @@ impl Definitions {
     }
 
     /// The rate table (the lint makes sure there is exactly one).
+    /// The product documents (journeys/products/documents.json).
+    pub fn documents(&self) -> Option<&crate::documents::DocumentFile> {
+        self.raw.documents.first().map(|d| &d.value)
+    }
+
     pub fn rates(&self) -> Option<&crate::rating::RateFile> {
         self.raw.rates.first().map(|r| &r.value)
     }

@@ -351,6 +351,7 @@ pub struct RawDefinitions {
     pub breeds: Vec<Sourced<BreedFile>>,
     pub promotions: Vec<Sourced<PromotionFile>>,
     pub rates: Vec<Sourced<crate::rating::RateFile>>,
+    pub documents: Vec<Sourced<crate::documents::DocumentFile>>,
     /// A digest of every file's name and bytes: the definition version quotes record.
     pub version: String,
 }
@@ -454,8 +455,10 @@ enum Kind {
     Breeds,
     Promotions,
     Rates,
+    Documents,
 }
 
+const DOCUMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/documents.schema.json");
 const RATES_SCHEMA: &str = include_str!("../../journeys/schemas/rates.schema.json");
 
 const PROMOTIONS_SCHEMA: &str = include_str!("../../journeys/schemas/promotions.schema.json");
@@ -476,6 +479,7 @@ impl Kind {
             "breeds.schema.json" => Some(Kind::Breeds),
             "promotions.schema.json" => Some(Kind::Promotions),
             "rates.schema.json" => Some(Kind::Rates),
+            "documents.schema.json" => Some(Kind::Documents),
             _ => None,
         }
     }
@@ -489,6 +493,7 @@ impl Kind {
             Kind::Breeds => BREEDS_SCHEMA,
             Kind::Promotions => PROMOTIONS_SCHEMA,
             Kind::Rates => RATES_SCHEMA,
+            Kind::Documents => DOCUMENTS_SCHEMA,
         }
     }
 }
@@ -551,6 +556,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Kind::Breeds => parse_into(&mut defs.breeds, file, raw),
             Kind::Promotions => parse_into(&mut defs.promotions, file, raw),
             Kind::Rates => parse_into(&mut defs.rates, file, raw),
+            Kind::Documents => parse_into(&mut defs.documents, file, raw),
         };
         if let Err(e) = result {
             errors.push(e);

@@ -4,6 +4,7 @@
 
 pub mod compiled;
 pub mod definitions;
+pub mod documents;
 pub mod domain;
 pub mod error;
 pub mod lint;

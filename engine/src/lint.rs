@@ -93,6 +93,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
     });
     lint_promotions(defs, &mut errors, &mut copy_refs);
     lint_rates(defs, &mut errors, &mut copy_refs);
+    lint_documents(defs, &mut errors, &mut copy_refs);
     lint_copy(defs, &copy_refs, &mut errors);
     errors
 }
@@ -226,6 +227,90 @@ fn lint_rates(
                 "/coinsurance/default".into(),
                 "the default is not one of the options".into(),
             );
+        }
+    }
+}
+
+/// Product documents: one file; every species and cover group the rate table offers has exactly
+/// one document of each kind; each version name is used once; titles exist in every language.
+fn lint_documents(
+    defs: &RawDefinitions,
+    errors: &mut Vec<DefinitionError>,
+    copy_refs: &mut Vec<CopyRef>,
+) {
+    use crate::documents::DocumentKind;
+    for extra in defs.documents.iter().skip(1) {
+        errors.push(DefinitionError::new(
+            &extra.file,
+            "",
+            format!(
+                "a second documents file; {} is the one",
+                defs.documents[0].file
+            ),
+        ));
+    }
+    let Some(file) = defs.documents.first() else {
+        return;
+    };
+    let mut names: BTreeMap<&str, String> = BTreeMap::new();
+    for (i, d) in file.value.documents.iter().enumerate() {
+        let here = format!("/documents/{i}");
+        copy_refs.push(CopyRef {
+            file: file.file.clone(),
+            path: format!("{here}/title"),
+            key: d.title.clone(),
+        });
+        for (field, name) in [
+            (
+                "on_or_post_date_document_name",
+                &d.on_or_post_date_document_name,
+            ),
+            ("pre_date_document_name", &d.pre_date_document_name),
+        ] {
+            if let Some(first) = names.insert(name, format!("{here}/{field}")) {
+                errors.push(DefinitionError::new(
+                    &file.file,
+                    format!("{here}/{field}"),
+                    format!("document name {name:?} is already used at {first}"),
+                ));
+            }
+        }
+        if d.terms.pre.effective_from >= d.file_change_date {
+            errors.push(DefinitionError::new(
+                &file.file,
+                format!("{here}/terms/pre/effective_from"),
+                "the earlier version must take effect before file_change_date".to_owned(),
+            ));
+        }
+    }
+    for rates in &defs.rates {
+        for (species, groups) in &rates.value.products {
+            for group in groups.keys() {
+                for kind in [DocumentKind::PolicyWording, DocumentKind::Ipid] {
+                    let count = file
+                        .value
+                        .documents
+                        .iter()
+                        .filter(|d| {
+                            d.kind == kind
+                                && d.species.contains(species)
+                                && d.groups.contains(group)
+                        })
+                        .count();
+                    if count != 1 {
+                        errors.push(DefinitionError::new(
+                            &file.file,
+                            "/documents",
+                            format!(
+                                "{} {} has {count} {} documents; it needs exactly one",
+                                species.as_str(),
+                                group.as_str(),
+                                kind.as_str()
+                            ),
+                        ));
+                    }
+                }
+            }
         }
     }
 }

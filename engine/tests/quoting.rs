@@ -395,3 +395,49 @@ fn the_summary_sums_premiums_and_discounts_as_owner_payment_md_section_4_says() 
     );
     assert!(!s.every_pet_chosen);
 }
+
+#[test]
+fn documents_follow_the_start_date_and_the_product_code() {
+    // owner-payment.md Documents: "The policy document version is chosen by the pet's policy
+    // start date: on or after file_change_date gives the on-or-post-date document, otherwise the
+    // earlier one. The IPID is chosen by pet type and the first two characters of the product
+    // code."
+    use engine::definitions::Species;
+    use engine::documents::DocumentKind;
+    let defs = defs();
+    let docs = defs.documents().expect("documents");
+    let d = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date");
+    let before = docs.for_product(Species::Dog, "LT04000", d("2026-11-30"));
+    let on = docs.for_product(Species::Dog, "LT04000", d("2026-12-01"));
+    assert_eq!(
+        before.iter().map(|g| g.name).collect::<Vec<_>>(),
+        ["policy-wording-dog-cat-2026-06", "ipid-dog-lt-2026-06"]
+    );
+    assert_eq!(
+        on.iter().map(|g| g.name).collect::<Vec<_>>(),
+        ["policy-wording-dog-cat-2026-12", "ipid-dog-lt-2026-12"]
+    );
+    assert_eq!(on[0].kind, DocumentKind::PolicyWording);
+    let cat_tl = docs.for_product(Species::Cat, "TL02000", d("2026-12-05"));
+    assert_eq!(cat_tl[1].name, "ipid-cat-tl-2026-12");
+    let rabbit = docs.for_product(Species::Rabbit, "LT02000", d("2026-12-05"));
+    assert_eq!(
+        rabbit.iter().map(|g| g.name).collect::<Vec<_>>(),
+        ["policy-wording-rabbit-2026-12", "ipid-rabbit-lt-2026-12"]
+    );
+    assert!(
+        docs.for_product(Species::Dog, "XX01000", d("2026-12-05"))
+            .is_empty()
+    );
+    let version = docs
+        .version("policy-wording-dog-cat-2026-06")
+        .expect("version");
+    assert_eq!(version.terms.older_pet_share_percent, "20");
+    assert_eq!(
+        docs.version("policy-wording-dog-cat-2026-12")
+            .expect("v")
+            .terms
+            .older_pet_share_percent,
+        "25"
+    );
+}

@@ -401,3 +401,50 @@ fn a_rate_table_missing_an_area_or_a_base_premium_is_refused_naming_the_place() 
         assert!(errors.contains(expected), "{expected} in:\n{errors}");
     }
 }
+
+#[test]
+fn benefits_and_documents_are_checked_against_the_products() {
+    // journey.md §3 PolicyTerms and owner-payment.md §3 Documents: a benefit valued by limit
+    // needs a value at every limit offered; every species and cover group needs one policy
+    // wording and one IPID; a document name is used once.
+    use engine::definitions::{Loader, MemoryLoader};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = FsLoader::new(root).files().expect("files");
+    for (name, text) in &mut files {
+        if name.ends_with("products/rates.json") {
+            let mut rates: Value = serde_json::from_str(text).expect("json");
+            let boarding = rates["benefits"]
+                .as_array_mut()
+                .expect("benefits")
+                .iter_mut()
+                .find(|b| b["desc"] == "benefit.boarding")
+                .expect("boarding");
+            boarding["value"]["by_limit"]
+                .as_object_mut()
+                .expect("by")
+                .remove("6000");
+            *text = rates.to_string();
+        }
+        if name.ends_with("products/documents.json") {
+            let mut docs: Value = serde_json::from_str(text).expect("json");
+            let list = docs["documents"].as_array_mut().expect("documents");
+            list.retain(|d| {
+                !(d["kind"] == "ipid"
+                    && d["species"] == json!(["cat"])
+                    && d["groups"] == json!(["MB"]))
+            });
+            list[0]["pre_date_document_name"] = json!("ipid-dog-lt-2026-12");
+            *text = docs.to_string();
+        }
+    }
+    let errors = Definitions::load(&MemoryLoader { files })
+        .expect_err("refused")
+        .to_string();
+    for expected in [
+        "no value for the dog limit 6000",
+        "cat MB has 0 ipid documents; it needs exactly one",
+        "document name \"ipid-dog-lt-2026-12\" is already used",
+    ] {
+        assert!(errors.contains(expected), "{expected} in:\n{errors}");
+    }
+}

@@ -174,9 +174,55 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "products": quote.document.get("products").cloned().unwrap_or(json!([])),
         "summary": engine::quoting::summary(&quote.document),
         "valid_until": valid_until(&quote.created_at),
+        "documents": documents_view(defs, language, &quote.document, input.rules),
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),
     }))
+}
+
+/// Each pet's documents for its chosen product (owner-payment.md §3 Documents): the policy
+/// wording by species and the IPID by species and product code, in the version for the cover
+/// start date.
+fn documents_view(
+    defs: &Definitions,
+    language: &str,
+    document: &Value,
+    rules: &RuleContext,
+) -> Value {
+    let Some(docs) = defs.documents() else {
+        return json!([]);
+    };
+    let start = engine::domain::cover_start(document, rules);
+    let pets = document
+        .get("pets")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let out: Vec<Value> = pets
+        .iter()
+        .filter_map(|pet| {
+            let species = pet
+                .get("pet_type")
+                .and_then(Value::as_str)
+                .and_then(engine::definitions::Species::parse)?;
+            let code = pet.pointer("/product/Code").and_then(Value::as_str)?;
+            pet.pointer("/product/RecurringMonthly")?;
+            let items: Vec<Value> = docs
+                .for_product(species, code, start)
+                .into_iter()
+                .map(|g| {
+                    json!({
+                        "kind": g.kind,
+                        "title": defs.text(language, g.title, &Default::default()),
+                        "name": g.name,
+                        "url": format!("/quote/documents/{}", g.name),
+                    })
+                })
+                .collect();
+            Some(json!({ "petid": pet.get("id"), "items": items }))
+        })
+        .collect();
+    Value::Array(out)
 }
 
 /// The last day (UK time) a quote made at `created_at` holds its prices.

@@ -374,3 +374,108 @@ async fn the_pricing_working_is_internal_and_behind_a_token() {
         .expect("get");
     assert_eq!(r.status(), 404);
 }
+
+#[tokio::test]
+async fn review_gives_each_pet_its_documents_for_the_start_date() {
+    // owner-payment.md Documents: the policy wording by start date against file_change_date;
+    // the IPID by species and the first two characters of the product code.
+    let app = at_choose_policy(json!([valid_pet(), rabbit()])).await;
+    let (status, body) = app
+        .save_cover(
+            json!([{ "product": { "Code": "MB04000" } }, { "product": { "Code": "LT02000" } }]),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let change = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).expect("date");
+    let view = app.view("/quote/review").await;
+    let start = chrono::NaiveDate::parse_from_str(
+        view["start_date"]["chosen"].as_str().expect("start"),
+        "%Y-%m-%d",
+    )
+    .expect("date");
+    let suffix = if start >= change {
+        "2026-12"
+    } else {
+        "2026-06"
+    };
+    let names = |pet: usize| -> Vec<String> {
+        view["documents"][pet]["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .map(|d| d["name"].as_str().expect("name").to_owned())
+            .collect()
+    };
+    assert_eq!(
+        names(0),
+        [
+            format!("policy-wording-dog-cat-{suffix}"),
+            format!("ipid-dog-mb-{suffix}")
+        ]
+    );
+    assert_eq!(
+        names(1),
+        [
+            format!("policy-wording-rabbit-{suffix}"),
+            format!("ipid-rabbit-lt-{suffix}")
+        ]
+    );
+
+    // The latest start date the window allows is after the change: the new versions.
+    let latest = view["start_date"]["latest"]
+        .as_str()
+        .expect("latest")
+        .to_owned();
+    let (status, body) = app
+        .edit(
+            "/api/ownerdetail",
+            "start_date",
+            json!({ "owner": { "pet_policy_start_date": latest } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let view = app.view("/quote/review").await;
+    assert_eq!(
+        view["documents"][0]["items"][1]["name"],
+        "ipid-dog-mb-2026-12"
+    );
+    assert_eq!(
+        view["documents"][0]["items"][1]["url"],
+        "/quote/documents/ipid-dog-mb-2026-12"
+    );
+
+    // Each version is a page of its own, saying what differs (journey.md §9: 25%, older copy 20%).
+    let page = |name: &str| {
+        let client = app.client.clone();
+        let url = format!("{}/quote/documents/{name}", app.base);
+        async move {
+            let r = client.get(url).send().await.expect("get");
+            // The page is HTML-escaped throughout (minijinja writes "/" as "&#x2f;").
+            (
+                r.status().as_u16(),
+                r.text().await.expect("text").replace("&#x2f;", "/"),
+            )
+        }
+    };
+    let (status, html) = page("policy-wording-dog-cat-2026-12").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("Policy wording"), "{html}");
+    assert!(html.contains("Version December 2026"));
+    assert!(html.contains("you pay 25% of each claim"));
+    assert!(
+        html.contains("£2,000,000"),
+        "third party liability from the rate table"
+    );
+    let (_, older) = page("policy-wording-dog-cat-2026-06").await;
+    assert!(older.contains("you pay 20% of each claim"));
+    assert!(older.contains("before 01/12/2026"));
+    let (status, ipid) = page("ipid-rabbit-lt-2026-12").await;
+    assert_eq!(status, 200);
+    assert!(ipid.contains("Insurance product information document"));
+    assert!(
+        !ipid.contains("Third party liability"),
+        "no third party liability for rabbits"
+    );
+    assert_eq!(page("no-such-document").await.0, 404);
+    assert_eq!(page("document.css").await.0, 200);
+}

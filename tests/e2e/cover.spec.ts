@@ -138,6 +138,20 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   await expectAccessible(page);
   await screenshot(page, testInfo, 'review');
 
+  // Important documents: each pet's policy wording and its IPID by species and cover type
+  // (owner-payment.md Documents), each a page of its own.
+  const documents = page.getByRole('region', { name: 'Important documents' });
+  const ipid = documents.getByRole('link', { name: /Insurance product information document \(IPID\) – Tigger/ });
+  await expect(ipid).toHaveAttribute('href', /\/quote\/documents\/ipid-cat-tl-2026-(06|12)$/);
+  await expect(documents.getByRole('link', { name: /Policy wording – Rex/ })).toHaveAttribute('href', /policy-wording-dog-cat-2026-(06|12)$/);
+  const [doc] = await Promise.all([page.context().waitForEvent('page'), ipid.click()]);
+  await doc.waitForLoadState();
+  await expect(doc.getByRole('heading', { level: 1, name: 'Insurance product information document (IPID)' })).toBeVisible();
+  await expect(doc.getByText('Time Limited cover for cats')).toBeVisible();
+  await expectAccessible(doc);
+  await screenshot(doc, testInfo, 'document-ipid');
+  await doc.close();
+
   // The claim contribution changes at once (journey.md §4).
   await rex.getByRole('radio', { name: 'No contribution' }).click();
   await expect(rex.getByRole('radio', { name: 'No contribution' })).toBeChecked();

@@ -6,6 +6,7 @@ mod body;
 mod breeds;
 mod codes;
 mod cover;
+mod documents;
 mod pages;
 mod quote;
 mod vets;
@@ -41,6 +42,8 @@ pub fn router(state: AppState) -> Router {
         .route("/quote/", get(pages::page))
         .route("/quote/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
+        .route("/quote/documents/document.css", get(documents::styles))
+        .route("/quote/documents/{name}", get(documents::document))
         .route("/api/petdetails", post(api::pet_details))
         .route("/api/petownerdetails", post(api::pet_owner_details))
         .route("/api/deletePet", post(api::delete_pet))

@@ -344,6 +344,36 @@ export function ReviewStep({
         {summary.multipet_pending && <p className="hint">{text(copy, 'review.discount.multipet_pending')}</p>}
       </section>
 
+      {view.documents.length > 0 && (
+        <section className="card" aria-labelledby="review-documents-heading">
+          <h2 id="review-documents-heading" className="pet__heading">
+            {text(copy, 'review.documents.heading')}
+          </h2>
+          <p>{text(copy, 'review.documents.intro')}</p>
+          {view.documents.map((d) => {
+            const name = String(pets[d.petid - 1]?.pet_name ?? '');
+            return (
+              <div key={d.petid} className="documents">
+                <h3 className="documents__pet">{name}</h3>
+                <ul className="documents__list">
+                  {d.items.map((item) => (
+                    <li key={item.name}>
+                      <a href={item.url} target="_blank" rel="noopener">
+                        {item.title}
+                        <span className="visually-hidden">
+                          {' '}
+                          – {name} {text(copy, 'link.new_tab')}
+                        </span>
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            );
+          })}
+        </section>
+      )}
+
       {(view.edits.promo_code || view.edits.referral_code) && (
         <CodesPanel
           view={view}
