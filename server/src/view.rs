@@ -37,6 +37,9 @@ pub const EDIT_CALLS: &[(&str, &str)] = &[
     ("referral_code", "/api/ownerdetail"),
     // The review page's owner modals (owner-payment.md §2: address only, full, add phone).
     ("your_details", "/api/ownerdetail"),
+    ("quote_reminder", "/api/ownerdetail"),
+    // The review page's change-cover modal (journey.md §2 Modals: choose cover).
+    ("cover", "/api/saveCover"),
 ];
 
 /// The full URL path of a step.
@@ -164,6 +167,8 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "questions": questions,
         "edits": edits,
         "locked": locked,
+        // journey.md §3 Quote view data: the customer asked for no quote reminders.
+        "no_quote_chase_email": quote.document.pointer("/owner/no_quote_chase_email").and_then(Value::as_bool).unwrap_or(false),
         // owner-payment.md §7 Load view data: whether an existing policy matched.
         "existing_policy_valid": quote.document.pointer("/owner/existing_policy_number").and_then(Value::as_str).is_some_and(|s| !s.is_empty()),
         // journey.md §4 Policy start date: the window and the options the start-date question

@@ -479,3 +479,72 @@ async fn review_gives_each_pet_its_documents_for_the_start_date() {
     assert_eq!(page("no-such-document").await.0, 404);
     assert_eq!(page("document.css").await.0, 200);
 }
+
+#[tokio::test]
+async fn review_modals_change_cover_reminders_and_marketing_in_place() {
+    // journey.md §2 Review and Modals: choose cover, quote reminder opt-out, marketing
+    // preferences; each saved in place, the rest of the quote kept.
+    let app = at_choose_policy(json!([valid_pet(), cat()])).await;
+    let (status, _) = app
+        .save_cover(json!([{ "product": { "Code": "LT04000" }, "set_excess": "149" }, { "product": { "Code": "LT04000" } }]))
+        .await;
+    assert_eq!(status, 200);
+
+    // The change-cover modal: one pet's product, through the cover call with form "cover".
+    let (status, body) = app
+        .edit(
+            "/api/saveCover",
+            "cover",
+            json!({ "pets": [{ "product": { "Code": "LT04000" }, "set_excess": "149" }, { "product": { "Code": "MB02000" } }] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let view = app.view("/quote/review").await;
+    assert_eq!(view["step"]["id"], "review");
+    assert_eq!(view["pets"][0]["product"]["Code"], "LT04000");
+    assert_eq!(
+        view["pets"][0]["product"]["Excess"], "149",
+        "the other pet's excess kept"
+    );
+    assert_eq!(view["pets"][1]["product"]["Code"], "MB02000");
+
+    // Quote reminders: off, and the owner's details untouched.
+    assert_eq!(view["no_quote_chase_email"], false);
+    let (status, body) = app
+        .edit(
+            "/api/ownerdetail",
+            "quote_reminder",
+            json!({ "owner": { "no_quote_chase_email": true } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let view = app.view("/quote/review").await;
+    assert_eq!(view["no_quote_chase_email"], true);
+    assert_eq!(view["owner"]["customer_first_name"], "Ada");
+    let (status, _) = app
+        .edit(
+            "/api/ownerdetail",
+            "quote_reminder",
+            json!({ "owner": { "no_quote_chase_email": "yes" } }),
+        )
+        .await;
+    assert_eq!(status, 422, "a tick is true or false");
+
+    // Marketing preferences: the owner modal sends the whole owner with the new choices.
+    let mut owner = view["owner"].clone();
+    owner["marketing_preferences"] = json!({ "optin_email": false, "optin_post": true, "optin_sms": false, "optin_phone": false });
+    let (status, body) = app
+        .edit(
+            "/api/ownerdetail",
+            "your_details",
+            json!({ "owner": owner }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let view = app.view("/quote/review").await;
+    assert_eq!(view["owner"]["marketing_preferences"]["optin_post"], true);
+    assert_eq!(
+        view["no_quote_chase_email"], true,
+        "the reminder choice is not the owner modal's to clear"
+    );
+}

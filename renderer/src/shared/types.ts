@@ -57,6 +57,8 @@ export interface ViewData {
   products: Product[];
   /** owner-payment.md §4 Prices: totals and discounts of the chosen products. */
   summary: QuoteSummary;
+  /** journey.md §3 Quote view data: the customer asked for no quote reminders. */
+  no_quote_chase_email: boolean;
   /** owner-payment.md §3 Documents: each pet's policy wording and IPID for its product. */
   documents: Array<{ petid: number; items: Array<{ kind: 'policy_wording' | 'ipid'; title: string; name: string; url: string }> }>;
   /** The last day the quote's prices hold (YYYY-MM-DD). */

@@ -97,6 +97,17 @@ export function petQuestions(questions: QuestionsView): { item: unknown; ui: Rec
   return { item: pets?.items, ui };
 }
 
+/**
+ * The warnings a pet's answers carry (journey.md §4 Assumptions: warnings that do not block), as
+ * copy keys: each question's `ui:options.warnings` for the answer given.
+ */
+export function answerWarnings(questions: QuestionsView, pet: Pet): string[] {
+  const { ui } = petQuestions(questions);
+  return Object.entries(ui)
+    .map(([name, hints]) => ((hints?.['ui:options'] as Record<string, unknown> | undefined)?.warnings as Record<string, string> | undefined)?.[String(pet[name])])
+    .filter((w): w is string => typeof w === 'string');
+}
+
 /** The questions of a pet whose current answer the schema refuses (journey.md §4 blocking answers). */
 export function refusedAnswers(questions: QuestionsView, pet: Pet): string[] {
   const { item, ui } = petQuestions(questions);

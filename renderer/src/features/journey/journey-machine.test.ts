@@ -24,6 +24,7 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     summary: { monthly: '0', annual: '0', discounts_monthly: [], discounts_annual: [], multipet_pending: false, every_pet_chosen: false },
     valid_until: '2026-12-22',
     documents: [],
+    no_quote_chase_email: false,
     copy: {},
     ...extra,
   };

@@ -10,7 +10,8 @@
 import { useState } from 'react';
 
 import { CodesPanel } from '@/features/codes/CodesPanel';
-import { EditDialog, onlyOwnerFields } from '@/features/form/EditDialog';
+import { ChooseCoverModal, coverAnswers } from '@/features/cover/ChooseCoverModal';
+import { EditDialog, answerWarnings, onlyOwnerFields } from '@/features/form/EditDialog';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
@@ -18,14 +19,28 @@ import { text } from '@/shared/copy';
 import { amount, price } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
 
-type OwnerModal = 'address' | 'full' | 'phone';
-type Modal = { kind: 'owner'; variant: OwnerModal } | { kind: 'start_date' } | { kind: 'pre_existing'; pet: number } | null;
+type OwnerModal = 'address' | 'full' | 'phone' | 'marketing';
+type Modal =
+  | { kind: 'owner'; variant: OwnerModal }
+  | { kind: 'start_date' }
+  | { kind: 'pre_existing'; pet: number }
+  | { kind: 'cover'; pet: number }
+  | { kind: 'reminder' }
+  | null;
+
+const OWNER_TITLES: Record<OwnerModal, string> = {
+  full: 'review.details.edit',
+  address: 'review.details.edit_address',
+  phone: 'review.details.add_phone',
+  marketing: 'review.marketing.change',
+};
 
 /** The owner fields each of the review's owner modals shows (issue 4: address-only and full). */
 const OWNER_FIELDS: Record<OwnerModal, string[]> = {
   address: ['email_address', 'customer_address_line_1'],
   full: ['customer_title', 'customer_first_name', 'customer_last_name', 'customer_date_of_birth', 'email_address', 'customer_contact_number', 'customer_address_line_1'],
   phone: ['customer_contact_number'],
+  marketing: ['marketing_preferences'],
 };
 
 /** A decorative outline of the pet's species; the pet's name is beside it. */
@@ -44,6 +59,12 @@ export function PetIcon({ species }: { species: string }) {
 
 function ownerName(owner: Record<string, unknown>): string {
   return [owner.customer_title, owner.customer_first_name, owner.customer_last_name].filter(Boolean).join(' ');
+}
+
+function marketingSummary(copy: Record<string, string>, owner: Record<string, unknown>): string {
+  const prefs = (owner.marketing_preferences ?? {}) as Record<string, unknown>;
+  const on = ['email', 'post', 'sms', 'phone'].filter((k) => prefs[`optin_${k}`] === true).map((k) => text(copy, `owner.marketing.${k}`));
+  return on.length > 0 ? text(copy, 'review.marketing.on', { ways: on.join(', ') }) : text(copy, 'review.marketing.none');
 }
 
 function ownerAddress(owner: Record<string, unknown>): string {
@@ -210,6 +231,13 @@ export function ReviewStep({
             ) : (
               <p className="panel panel--warning">{text(copy, 'review.pet.no_cover')}</p>
             )}
+            {view.edits.assumptions && answerWarnings(view.edits.assumptions, pet).length > 0 && (
+              <div className="panel panel--warning review-pet__warnings">
+                {answerWarnings(view.edits.assumptions, pet).map((w) => (
+                  <p key={w}>{text(copy, w)}</p>
+                ))}
+              </div>
+            )}
             {referred && view.edits.pre_existing && (
               <div className={`panel ${detailsAdded ? 'panel--info' : 'panel--warning'}`}>
                 <p>{text(copy, detailsAdded ? 'pre_existing.added' : 'pre_existing.prompt', { petName: name })}</p>
@@ -230,18 +258,11 @@ export function ReviewStep({
               >
                 {text(copy, 'review.pet.edit', { petName: name })}
               </a>
-              {productsOf(i).length > 1 && (
-                <a
-                  className="link-button"
-                  href={`${base}/choose-policy`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    onOpen(`${base}/choose-policy`);
-                  }}
-                >
+              {productsOf(i).length > 1 && view.edits.cover && (
+                <button type="button" className="link-button" onClick={() => setModal({ kind: 'cover', pet: i })}>
                   {text(copy, 'review.pet.change_cover')}
                   <span className="visually-hidden"> – {name}</span>
-                </a>
+                </button>
               )}
               {pets.length > 1 && (
                 <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(i)}>
@@ -311,6 +332,30 @@ export function ReviewStep({
           </div>
         )}
       </section>
+
+      {view.edits.your_details && (
+        <section className="card" aria-labelledby="review-marketing-heading">
+          <h2 id="review-marketing-heading" className="pet__heading">
+            {text(copy, 'review.marketing.heading')}
+          </h2>
+          <p>{marketingSummary(copy, owner)}</p>
+          <button type="button" className="button button--secondary" onClick={() => setModal({ kind: 'owner', variant: 'marketing' })}>
+            {text(copy, 'review.marketing.change')}
+          </button>
+        </section>
+      )}
+
+      {view.edits.quote_reminder && (
+        <section className="card" aria-labelledby="review-reminder-heading">
+          <h2 id="review-reminder-heading" className="pet__heading">
+            {text(copy, 'review.reminder.heading')}
+          </h2>
+          <p>{text(copy, view.no_quote_chase_email ? 'review.reminder.off' : 'review.reminder.on')}</p>
+          <button type="button" className="link-button" onClick={() => setModal({ kind: 'reminder' })}>
+            {text(copy, 'review.reminder.change')}
+          </button>
+        </section>
+      )}
 
       <section className="card" aria-labelledby="review-discounts-heading">
         <h2 id="review-discounts-heading" className="pet__heading">
@@ -414,7 +459,7 @@ export function ReviewStep({
         <EditDialog
           questions={view.edits.your_details}
           ui={onlyOwnerFields(view.edits.your_details, OWNER_FIELDS[modal.variant])}
-          title={text(copy, `review.details.${modal.variant === 'full' ? 'edit' : modal.variant === 'address' ? 'edit_address' : 'add_phone'}`)}
+          title={text(copy, OWNER_TITLES[modal.variant])}
           copy={copy}
           view={view}
           serverErrors={editErrors}
@@ -450,6 +495,29 @@ export function ReviewStep({
           busy={busy}
           onCancel={() => setModal(null)}
           onSave={(a) => onEdit({ form: 'pre_existing', call: view.edits.pre_existing.submit ?? '', answers: a, notice: 'pre_existing.saved' })}
+        />
+      )}
+      {modal?.kind === 'cover' && view.edits.cover && (
+        <ChooseCoverModal
+          view={view}
+          copy={copy}
+          index={modal.pet}
+          busy={busy}
+          onCancel={() => setModal(null)}
+          onSave={(code) => onEdit({ form: 'cover', call: view.edits.cover.submit ?? '', answers: coverAnswers(view, modal.pet, code), notice: 'review.updated' })}
+        />
+      )}
+      {modal?.kind === 'reminder' && view.edits.quote_reminder && (
+        <EditDialog
+          questions={view.edits.quote_reminder}
+          title={text(copy, 'review.reminder.heading')}
+          copy={copy}
+          view={view}
+          serverErrors={editErrors}
+          submissions={editSubmissions}
+          busy={busy}
+          onCancel={() => setModal(null)}
+          onSave={(a) => onEdit({ form: 'quote_reminder', call: view.edits.quote_reminder.submit ?? '', answers: a, notice: 'review.reminder.saved' })}
         />
       )}
       <RemovePetDialog
