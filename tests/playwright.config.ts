@@ -40,6 +40,8 @@ export default defineConfig({
       PAWPATH_DEFINITIONS: '..',
       PAWPATH_STATIC_DIR: renderer,
       PAWPATH_LOG_FORMAT: 'pretty',
+      // QA's scripted flows choose an experiment's variation through the test-data call.
+      PAWPATH_TEST_MODE: '1',
       DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
     },
   },

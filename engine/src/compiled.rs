@@ -112,6 +112,11 @@ impl Definitions {
     }
 
     /// The rate table (the lint makes sure there is exactly one).
+    /// The experiments (journeys/experiments.json).
+    pub fn experiments(&self) -> Option<&crate::experiments::ExperimentFile> {
+        self.raw.experiments.first().map(|e| &e.value)
+    }
+
     /// The product documents (journeys/products/documents.json).
     pub fn documents(&self) -> Option<&crate::documents::DocumentFile> {
         self.raw.documents.first().map(|d| &d.value)

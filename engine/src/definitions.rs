@@ -352,6 +352,7 @@ pub struct RawDefinitions {
     pub promotions: Vec<Sourced<PromotionFile>>,
     pub rates: Vec<Sourced<crate::rating::RateFile>>,
     pub documents: Vec<Sourced<crate::documents::DocumentFile>>,
+    pub experiments: Vec<Sourced<crate::experiments::ExperimentFile>>,
     /// A digest of every file's name and bytes: the definition version quotes record.
     pub version: String,
 }
@@ -456,8 +457,10 @@ enum Kind {
     Promotions,
     Rates,
     Documents,
+    Experiments,
 }
 
+const EXPERIMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/experiments.schema.json");
 const DOCUMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/documents.schema.json");
 const RATES_SCHEMA: &str = include_str!("../../journeys/schemas/rates.schema.json");
 
@@ -480,6 +483,7 @@ impl Kind {
             "promotions.schema.json" => Some(Kind::Promotions),
             "rates.schema.json" => Some(Kind::Rates),
             "documents.schema.json" => Some(Kind::Documents),
+            "experiments.schema.json" => Some(Kind::Experiments),
             _ => None,
         }
     }
@@ -494,6 +498,7 @@ impl Kind {
             Kind::Promotions => PROMOTIONS_SCHEMA,
             Kind::Rates => RATES_SCHEMA,
             Kind::Documents => DOCUMENTS_SCHEMA,
+            Kind::Experiments => EXPERIMENTS_SCHEMA,
         }
     }
 }
@@ -557,6 +562,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Kind::Promotions => parse_into(&mut defs.promotions, file, raw),
             Kind::Rates => parse_into(&mut defs.rates, file, raw),
             Kind::Documents => parse_into(&mut defs.documents, file, raw),
+            Kind::Experiments => parse_into(&mut defs.experiments, file, raw),
         };
         if let Err(e) = result {
             errors.push(e);

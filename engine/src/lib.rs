@@ -7,6 +7,7 @@ pub mod definitions;
 pub mod documents;
 pub mod domain;
 pub mod error;
+pub mod experiments;
 pub mod lint;
 pub mod position;
 pub mod postcode;

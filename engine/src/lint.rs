@@ -94,6 +94,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
     lint_promotions(defs, &mut errors, &mut copy_refs);
     lint_rates(defs, &mut errors, &mut copy_refs);
     lint_documents(defs, &mut errors, &mut copy_refs);
+    lint_experiments(defs, &mut errors);
     lint_copy(defs, &copy_refs, &mut errors);
     errors
 }
@@ -226,6 +227,58 @@ fn lint_rates(
             err(
                 "/coinsurance/default".into(),
                 "the default is not one of the options".into(),
+            );
+        }
+    }
+}
+
+/// Experiments: one file; ids used once; pinned and weighted variations exist; some weight.
+fn lint_experiments(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
+    for extra in defs.experiments.iter().skip(1) {
+        errors.push(DefinitionError::new(
+            &extra.file,
+            "",
+            format!(
+                "a second experiments file; {} is the one",
+                defs.experiments[0].file
+            ),
+        ));
+    }
+    let Some(file) = defs.experiments.first() else {
+        return;
+    };
+    let mut seen = BTreeSet::new();
+    for (i, e) in file.value.experiments.iter().enumerate() {
+        let here = format!("/experiments/{i}");
+        let mut err = |path: String, problem: String| {
+            errors.push(DefinitionError::new(&file.file, path, problem));
+        };
+        if !seen.insert(e.id.clone()) {
+            err(
+                format!("{here}/id"),
+                format!("experiment {:?} is defined twice", e.id),
+            );
+        }
+        for (brand, v) in &e.brands {
+            if !e.variations.contains(v) {
+                err(
+                    format!("{here}/brands/{brand}"),
+                    format!("{v:?} is not a variation of {}", e.id),
+                );
+            }
+        }
+        for v in e.weights.keys() {
+            if !e.variations.contains(v) {
+                err(
+                    format!("{here}/weights/{v}"),
+                    format!("{v:?} is not a variation of {}", e.id),
+                );
+            }
+        }
+        if e.weights.values().all(|w| *w == 0) {
+            err(
+                format!("{here}/weights"),
+                "the weights add up to nothing".into(),
             );
         }
     }

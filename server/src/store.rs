@@ -57,6 +57,8 @@ pub struct TransitionMeta<'a> {
     pub brand: &'a str,
     pub channel: &'a str,
     pub duration_us: i64,
+    /// The variations the page showed (journey.md §6: experiment views added to payloads).
+    pub experiment_views: &'a [String],
 }
 
 impl Store {
@@ -197,8 +199,9 @@ impl Store {
         }
         sqlx::query(
             "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
-                                           from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                                           from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
+                                           experiment_views)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         )
         .bind(meta.quote_id)
         .bind(&now)
@@ -215,6 +218,7 @@ impl Store {
         .bind(json(&record.blocks))
         .bind(meta.duration_us)
         .bind((!record.pricing.is_empty()).then(|| json(&record.pricing)))
+        .bind(json(&meta.experiment_views))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

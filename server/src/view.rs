@@ -180,6 +180,7 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "summary": engine::quoting::summary(&quote.document),
         "valid_until": valid_until(&quote.created_at),
         "documents": documents_view(defs, language, &quote.document, input.rules),
+        "experiments": experiments_view(defs, quote),
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),
     }))
@@ -228,6 +229,24 @@ fn documents_view(
         })
         .collect();
     Value::Array(out)
+}
+
+/// The variation of each experiment this quote is shown (journeys/experiments.json): the one
+/// given when the quote was made, or, for an experiment added since, its stable assignment.
+fn experiments_view(defs: &Definitions, quote: &QuoteRow) -> Value {
+    let Some(file) = defs.experiments() else {
+        return json!({});
+    };
+    let mut out = Map::new();
+    for (id, assigned) in file.assign(&quote.id, &quote.brand) {
+        let stored = quote
+            .document
+            .pointer(&format!("/experiments/{id}"))
+            .and_then(Value::as_str)
+            .filter(|v| file.knows_view(&format!("{id}:{v}")));
+        out.insert(id, Value::from(stored.map_or(assigned, str::to_owned)));
+    }
+    Value::Object(out)
 }
 
 /// The last day (UK time) a quote made at `created_at` holds its prices.

@@ -548,3 +548,91 @@ async fn review_modals_change_cover_reminders_and_marketing_in_place() {
         "the reminder choice is not the owner modal's to clear"
     );
 }
+
+#[tokio::test]
+async fn experiment_views_are_kept_with_the_transition() {
+    // journey.md §4 Cover selection (the alternate guide, an experiment variation), §6 and §7
+    // (experiment views added to payloads).
+    let app = at_choose_policy(json!([valid_pet()])).await;
+    let view = app.view("/quote/choose-policy").await;
+    let variation = view["experiments"]["cover_type_guide"]
+        .as_str()
+        .expect("variation")
+        .to_owned();
+    assert!(["tiles", "guide"].contains(&variation.as_str()));
+    assert_eq!(
+        app.view("/quote/choose-policy").await["experiments"]["cover_type_guide"],
+        json!(variation),
+        "stable"
+    );
+    let csrf = app.csrf().await;
+    let shown = format!("cover_type_guide:{variation}");
+    let (status, body) = app
+        .post_json(
+            "/api/saveCover",
+            &json!({ "csrf": csrf, "pets": [{ "product": { "Code": "LT04000" } }], "experiment_views": [shown] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .post_json(
+            "/api/saveCover",
+            &json!({ "csrf": csrf, "pets": [{ "product": { "Code": "LT04000" } }], "experiment_views": ["cover_type_guide:carousel"] }),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("experiment_views[0]")
+    );
+
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&app.database_url)
+        .await
+        .expect("connect");
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("select event, experiment_views from step_transitions order by id")
+            .fetch_all(&pool)
+            .await
+            .expect("rows");
+    pool.close().await;
+    let last = rows.last().expect("a transition");
+    assert_eq!(last.0, "submit:choose_policy");
+    assert_eq!(last.1, format!("[\"{shown}\"]"));
+    assert!(rows.iter().take(rows.len() - 1).all(|(_, v)| v == "[]"));
+}
+
+#[tokio::test]
+async fn scripted_flows_can_choose_a_variation_in_test_mode_only() {
+    // journey.md §2 ("a test mode loads test data"): QA's flows pick the page they test.
+    let app = spawn_app_with(&[("PAWPATH_TEST_MODE", "1".to_owned())]).await;
+    let csrf = app.csrf().await;
+    for variation in ["guide", "tiles"] {
+        let (status, body) = app
+            .post_json(
+                "/api/test/patch",
+                &json!({ "csrf": csrf, "experiments": { "cover_type_guide": variation } }),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(
+            app.view("/quote").await["experiments"]["cover_type_guide"],
+            variation
+        );
+    }
+    let (status, body) = app
+        .post_json(
+            "/api/test/patch",
+            &json!({ "csrf": csrf, "experiments": { "cover_type_guide": "carousel" } }),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("experiments.cover_type_guide")
+    );
+}

@@ -32,9 +32,20 @@ function pounds(s: string | null): number {
   return Math.round(Number(m[1].replace(/,/g, '')) * 100);
 }
 
+/** Test mode's test-data call: the quote is shown this variation of the cover type experiment. */
+async function showVariation(page: Page, variation: 'tiles' | 'guide') {
+  // The page has its session first, so the call below is made on the same quote.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
+  const csrf = (await view.json()).data.csrf as string;
+  const patched = await page.request.post('/api/test/patch', { data: { csrf, experiments: { cover_type_guide: variation } } });
+  expect(patched.status()).toBe(200);
+}
+
 test('two pets through choose policy by keyboard and mouse, then review', async ({ page }, testInfo) => {
   const problems = watchConsole(page);
   await page.goto('/quote');
+  await showVariation(page, 'tiles');
   const sections = page.locator('section.pet');
   await fillPet(page, sections.nth(0), { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
   await page.getByRole('button', { name: 'Add another pet' }).click();
@@ -193,5 +204,43 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   // Continue goes on to the assumptions page.
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page).toHaveURL(/\/quote\/assumptions$/);
+  expect(problems()).toEqual([]);
+});
+
+test('the two-question guide chooses the cover type (journey.md §4 Cover selection, an experiment variation)', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto('/quote');
+  await showVariation(page, 'guide');
+  await fillPet(page, page.locator('section.pet').nth(0), { name: 'Tigger', species: 'Cat', type: 'Moggie' });
+  await page.getByRole('button', { name: 'Next' }).click();
+  await fillYourDetails(page);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  const longShort = page.getByRole('group', { name: 'Do you want cover for short-term and long-term ongoing conditions?' });
+  await expect(longShort).toBeVisible();
+  await expect(page.getByRole('button', { name: /Choose cover level – / })).toHaveCount(0);
+  // No: Time Limited.
+  await longShort.getByRole('radio', { name: 'No' }).check();
+  await expect(page.getByRole('status').filter({ hasText: 'We suggest Time Limited cover.' })).toBeVisible();
+  // Yes: the group is cleared and the second question asked; no every year: Max Benefit.
+  await longShort.getByRole('radio', { name: 'Yes' }).check();
+  await expect(page.getByText('We suggest')).toHaveCount(0);
+  const everyYear = page.getByRole('group', { name: 'Do you want to cover ongoing conditions every year?' });
+  await everyYear.getByRole('radio', { name: 'No' }).check();
+  await expect(page.getByText('We suggest Max Benefit cover.')).toBeVisible();
+  await everyYear.getByRole('radio', { name: 'Yes' }).check();
+  await expect(page.getByText('We suggest Lifetime cover.')).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'choose-policy-guide');
+  await page.getByRole('button', { name: 'Choose cover level' }).click();
+  await expect(page.getByRole('tab', { name: /Cover level/ })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('button', { name: /^Select(ed)? – £2,000$/ }).click();
+  await page.getByRole('region', { name: "What's included?" }).scrollIntoViewIfNeeded();
+  // The page it was shown goes with the call (journey.md §6: experiment views in payloads).
+  const saved = page.waitForRequest((r) => r.url().endsWith('/api/saveCover'));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  expect((await saved).postDataJSON().experiment_views).toEqual(['cover_type_guide:guide']);
+  await expect(page).toHaveURL(/\/quote\/review$/);
+  await expect(page.getByRole('region', { name: 'Tigger' })).toContainText('Lifetime £2,000');
   expect(problems()).toEqual([]);
 });

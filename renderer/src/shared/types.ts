@@ -57,6 +57,8 @@ export interface ViewData {
   products: Product[];
   /** owner-payment.md §4 Prices: totals and discounts of the chosen products. */
   summary: QuoteSummary;
+  /** The variation of each experiment this quote is shown (journeys/experiments.json). */
+  experiments: Record<string, string>;
   /** journey.md §3 Quote view data: the customer asked for no quote reminders. */
   no_quote_chase_email: boolean;
   /** owner-payment.md §3 Documents: each pet's policy wording and IPID for its product. */

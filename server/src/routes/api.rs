@@ -97,14 +97,14 @@ pub(super) async fn submit(
     answer_fields: &[&str],
 ) -> Result<Response, AppError> {
     let started = Instant::now();
-    let (quote, token) = authorise(state, headers, &body, answer_fields).await?;
+    let auth = authorise(state, headers, &body, answer_fields).await?;
     let mut answers = Map::new();
     for field in answer_fields {
         if let Some(v) = body.remove(*field) {
             answers.insert((*field).to_owned(), v);
         }
     }
-    let journey = quote::journey(state, &quote)?;
+    let journey = quote::journey(state, &auth.quote)?;
     // A modal's answers: `form` names the question set, one this call saves.
     if let Some(form) = body.get("form") {
         let form = form
@@ -135,7 +135,7 @@ pub(super) async fn submit(
             questions: (*questions).to_owned(),
             answers: Value::Object(answers),
         };
-        return run(state, quote, token, event, started).await;
+        return run(state, auth, event, started).await;
     }
     // The question set this call takes, from the one table the view data also reads.
     let Some(question_set) = SUBMIT_CALLS
@@ -156,7 +156,7 @@ pub(super) async fn submit(
         step: step.id.clone(),
         answers: Value::Object(answers),
     };
-    run(state, quote, token, event, started).await
+    run(state, auth, event, started).await
 }
 
 /// POST /api/deletePet: `{id, csrf}`, the pet's 1-based id (journey.md §4 Remove pet, §7).
@@ -167,7 +167,7 @@ pub(super) async fn delete_pet(
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let started = Instant::now();
-    let (quote, token) = authorise(&state, &headers, &body, &["id"]).await?;
+    let auth = authorise(&state, &headers, &body, &["id"]).await?;
     let id = match body.get("id") {
         Some(Value::Number(n)) => n.as_u64(),
         Some(Value::String(s)) => s.trim().parse::<u64>().ok(),
@@ -175,7 +175,15 @@ pub(super) async fn delete_pet(
     }
     .and_then(|n| usize::try_from(n).ok())
     .ok_or_else(|| AppError::BadRequest("id must be the pet's number, 1 or more".into()))?;
-    run(&state, quote, token, Event::RemovePet { id }, started).await
+    run(&state, auth, Event::RemovePet { id }, started).await
+}
+
+/// A request whose session, CSRF token and fields checked out: its quote, its session, and the
+/// experiment views the call helper sent (journey.md §6, §7), kept with the transition record.
+pub(super) struct Authorised {
+    pub quote: QuoteRow,
+    pub token: SessionToken,
+    pub experiment_views: Vec<String>,
 }
 
 /// The request's quote, once its session, CSRF token and fields check out.
@@ -184,7 +192,7 @@ pub(super) async fn authorise(
     headers: &HeaderMap,
     body: &Map<String, Value>,
     fields: &[&str],
-) -> Result<(QuoteRow, SessionToken), AppError> {
+) -> Result<Authorised, AppError> {
     let Some((quote, token)) = quote::existing(state, headers).await? else {
         return Err(AppError::Csrf);
     };
@@ -196,18 +204,56 @@ pub(super) async fn authorise(
     let mut taken = fields.to_vec();
     taken.push("form");
     only_fields(body, &taken)?;
-    Ok((quote, token))
+    let experiment_views = experiment_views(state, body)?;
+    Ok(Authorised {
+        quote,
+        token,
+        experiment_views,
+    })
+}
+
+/// The most experiment views one call may carry.
+const MAX_EXPERIMENT_VIEWS: usize = 20;
+
+/// `experiment_views`: the variations the page showed, each `"{experiment}:{variation}"` of a
+/// defined experiment; absent means none.
+fn experiment_views(state: &AppState, body: &Map<String, Value>) -> Result<Vec<String>, AppError> {
+    let items = match body.get("experiment_views") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) if items.len() <= MAX_EXPERIMENT_VIEWS => items,
+        Some(_) => {
+            return Err(AppError::BadRequest(format!(
+                "experiment_views must be a list of at most {MAX_EXPERIMENT_VIEWS} \"experiment:variation\" names"
+            )));
+        }
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v.as_str() {
+            Some(view) if state.defs.experiments().is_some_and(|e| e.knows_view(view)) => {
+                Ok(view.to_owned())
+            }
+            _ => Err(AppError::BadRequest(format!(
+                "experiment_views[{i}] is not a variation of a defined experiment"
+            ))),
+        })
+        .collect()
 }
 
 /// Runs an event through the engine, stores the result and its transition record in one
 /// transaction, and answers with the new view data (or the field errors).
 pub(super) async fn run(
     state: &AppState,
-    quote: QuoteRow,
-    token: SessionToken,
+    auth: Authorised,
     event: Event,
     started: Instant,
 ) -> Result<Response, AppError> {
+    let Authorised {
+        quote,
+        token,
+        experiment_views,
+    } = auth;
     let journey = quote::journey(state, &quote)?;
     let rules = quote::rule_context(&quote);
     let result = runtime::transition(
@@ -228,6 +274,7 @@ pub(super) async fn run(
         brand: &quote.brand,
         channel: &quote.channel,
         duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+        experiment_views: &experiment_views,
     };
     let duration_us = meta.duration_us;
     state
@@ -288,10 +335,11 @@ pub(super) async fn run(
     Ok(Json(json!({ "data": data, "outcome": result.record.outcome })).into_response())
 }
 
-/// POST /api/test/patch (test mode only, `PAWPATH_TEST_MODE=1`): `{csrf, owner?, pets?}` writes
-/// the given fields into the quote as they are, for what scripted flows need before the journey
-/// can produce it (journey.md §2: "a test mode loads test data"). Each `owner` field replaces the
-/// stored one; each object in `pets` is written, field by field, over the pet at its position.
+/// POST /api/test/patch (test mode only, `PAWPATH_TEST_MODE=1`): `{csrf, owner?, pets?,
+/// experiments?}` writes the given fields into the quote as they are, for what scripted flows
+/// need (journey.md §2: "a test mode loads test data"). Each `owner` field replaces the stored
+/// one; each object in `pets` is written, field by field, over the pet at its position;
+/// `experiments` sets the variation of named experiments (each must exist).
 /// The change is recorded like any other event (`test:patch`), so the log shows it.
 pub(super) async fn test_patch(
     State(state): State<AppState>,
@@ -299,8 +347,31 @@ pub(super) async fn test_patch(
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let started = Instant::now();
-    let (quote, token) = authorise(&state, &headers, &body, &["owner", "pets"]).await?;
+    let Authorised {
+        quote,
+        experiment_views,
+        ..
+    } = authorise(&state, &headers, &body, &["owner", "pets", "experiments"]).await?;
     let mut document = quote.document.clone();
+    if let Some(experiments) = body.get("experiments") {
+        let Value::Object(chosen) = experiments else {
+            return Err(AppError::BadRequest("experiments must be an object".into()));
+        };
+        for (id, variation) in chosen {
+            let known = variation.as_str().is_some_and(|v| {
+                state
+                    .defs
+                    .experiments()
+                    .is_some_and(|e| e.knows_view(&format!("{id}:{v}")))
+            });
+            if !known {
+                return Err(AppError::BadRequest(format!(
+                    "experiments.{id}: not a variation of a defined experiment"
+                )));
+            }
+            document["experiments"][id] = variation.clone();
+        }
+    }
     if let Some(owner) = body.get("owner") {
         let Value::Object(fields) = owner else {
             return Err(AppError::BadRequest("owner must be an object".into()));
@@ -359,12 +430,12 @@ pub(super) async fn test_patch(
         brand: &quote.brand,
         channel: &quote.channel,
         duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+        experiment_views: &experiment_views,
     };
     state
         .store
         .record(&quote, Some((&document, quote.lifecycle)), &record, meta)
         .await?;
     tracing::warn!(quote = %quote.id, "test mode: quote patched");
-    let _ = token;
     Ok(Json(json!({ "data": { "furthest": record.to }, "outcome": "moved" })).into_response())
 }

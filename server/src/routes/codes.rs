@@ -182,14 +182,14 @@ pub(super) async fn check_existing_policy(
     let normalised = crate::policies::normalise(number);
     match existing {
         Some(_) if valid && body.contains_key("csrf") => {
-            let (quote, token) =
+            let auth =
                 super::api::authorise(&state, &headers, &body, &["policyno", "brand", "postcode"])
                     .await?;
             let event = engine::runtime::Event::Edit {
                 questions: "existing_policy".into(),
                 answers: json!({ "owner": { "existing_policy_number": normalised } }),
             };
-            super::api::run(&state, quote, token, event, std::time::Instant::now()).await
+            super::api::run(&state, auth, event, std::time::Instant::now()).await
         }
         _ => Ok(Json(json!({ "data": { "existing_policy_valid": valid } })).into_response()),
     }

@@ -83,11 +83,11 @@ pub(super) async fn get_flex_products(
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let started = Instant::now();
-    let (quote, token) = authorise(&state, &headers, &body, &["pets"]).await?;
+    let auth = authorise(&state, &headers, &body, &["pets"]).await?;
     let Some(Value::Array(changed)) = body.get("pets") else {
         return Err(AppError::BadRequest("pets must be an array".into()));
     };
-    let mut cover = stored_cover(&quote.document);
+    let mut cover = stored_cover(&auth.quote.document);
     for (i, pet) in changed.iter().enumerate() {
         let Value::Object(fields) = pet else {
             return Err(AppError::BadRequest(format!("pets[{i}] must be an object")));
@@ -108,7 +108,7 @@ pub(super) async fn get_flex_products(
         questions: COVER.into(),
         answers: json!({ "pets": cover }),
     };
-    run(&state, quote, token, event, started).await
+    run(&state, auth, event, started).await
 }
 
 /// POST /api/changecoins: `{csrf, pet_id, co_insurance}`, the review page's claim contribution
@@ -120,8 +120,8 @@ pub(super) async fn change_coins(
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let started = Instant::now();
-    let (quote, token) = authorise(&state, &headers, &body, &["pet_id", "co_insurance"]).await?;
-    let mut cover = stored_cover(&quote.document);
+    let auth = authorise(&state, &headers, &body, &["pet_id", "co_insurance"]).await?;
+    let mut cover = stored_cover(&auth.quote.document);
     let index = pet_index(body.get("pet_id"), "pet_id", cover.len())?;
     let percent = body
         .get("co_insurance")
@@ -137,7 +137,7 @@ pub(super) async fn change_coins(
         questions: COVER.into(),
         answers: json!({ "pets": cover }),
     };
-    run(&state, quote, token, event, started).await
+    run(&state, auth, event, started).await
 }
 
 /// GET /api/get-products: the quote's products and each pet's chosen one (journey.md §7).
@@ -175,7 +175,7 @@ pub(super) async fn track_viewed_products(
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    let (quote, _) = authorise(&state, &headers, &body, &["key"]).await?;
+    let quote = authorise(&state, &headers, &body, &["key"]).await?.quote;
     let Some(Value::Array(keys)) = body.get("key") else {
         return Err(AppError::BadRequest(
             "key must be a list of \"{pet}_{code}\"".into(),

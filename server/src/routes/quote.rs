@@ -53,17 +53,24 @@ pub(super) async fn existing_or_new(
         });
     }
     let token = SessionToken::generate();
+    let id = random_id();
+    // Each experiment's variation is given when the quote is made and kept with it, so a change
+    // of weights never moves a customer to another page mid-quote.
+    let mut document = runtime::empty_document();
+    if let Some(experiments) = state.defs.experiments() {
+        document["experiments"] = serde_json::json!(experiments.assign(&id, DEFAULT_BRAND));
+    }
     let quote = state
         .store
         .insert_quote(
-            &random_id(),
+            &id,
             &quote_reference(),
             &token.hash(),
             DEFAULT_BRAND,
             "direct",
             DEFAULT_JOURNEY,
             state.defs.version(),
-            &runtime::empty_document(),
+            &document,
         )
         .await?;
     let cookie = token.set_cookie(state.config.secure_cookies());

@@ -16,6 +16,8 @@ import { Modal } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
 import { amount, fromPence, price, toPence } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
+import { markViewed } from '@/shared/experiments';
+import { CoverGuide } from './CoverGuide';
 import { type Group, defaultProduct, excessOptions, groupsOf, initialGroup, inGroup, percentOf, productsOf, upsells } from './cover';
 
 type Tab = 'type' | 'level' | 'excess';
@@ -112,6 +114,11 @@ export function ChoosePolicyStep({
   const seenBenefits = useSeen(included, `${current}:${choice.code ?? ''}`);
   const headingId = useId();
   const last = current === pets.length - 1;
+  // journey.md §4: the cover type tiles, or the two-question guide (an experiment variation).
+  const guide = view.experiments?.cover_type_guide === 'guide';
+  useEffect(() => {
+    if (tab === 'type') markViewed('cover_type_guide', guide ? 'guide' : 'tiles');
+  }, [tab, guide]);
 
   const setChoice = (next: Partial<Choice>) =>
     setChoices((all) => all.map((c, i) => (i === current ? { ...c, ...next } : c)));
@@ -223,7 +230,21 @@ export function ChoosePolicyStep({
         <Tabs tabs={tabs} current={tab} copy={copy} onOpen={openTab} labelledBy={headingId} />
       </div>
       <section className="cover__panel" role="tabpanel" id={`cover-panel-${tab}`} aria-labelledby={`cover-tab-${tab}`} tabIndex={0}>
-        {tab === 'type' && (
+        {tab === 'type' && guide && (
+          <CoverGuide
+            key={current}
+            groups={groups}
+            chosen={choice.group}
+            copy={copy}
+            onGroup={(group) => {
+              // journey.md §4: a new cover type clears the level.
+              setChoice({ group, code: group === choice.group ? choice.code : null });
+              setClientError(null);
+            }}
+            onContinue={() => setTab('level')}
+          />
+        )}
+        {tab === 'type' && !guide && (
           <TypeTiles products={mine} chosen={choice.group} copy={copy} busy={requoting} onChoose={chooseGroup} onBenefits={() => setBenefitsOpen(true)} />
         )}
         {tab === 'level' && (

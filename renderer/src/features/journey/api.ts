@@ -2,6 +2,7 @@
  * The API client: JSON over fetch, same-origin cookies. It returns results and never decides
  * what the customer sees; the journey machine does.
  */
+import { experimentViews } from '@/shared/experiments';
 import type { FieldMessage, ViewData } from '@/shared/types';
 
 export type ApiResult =
@@ -24,6 +25,12 @@ async function read(response: Response): Promise<ApiResult> {
   return { kind: 'failed', status: response.status, message: b.message ?? b.error ?? 'Unknown error' };
 }
 
+/** What the shared helper adds to every payload besides the token and locale (journey.md §7). */
+function helperFields(): { experiment_views?: string[] } {
+  const views = experimentViews();
+  return views.length > 0 ? { experiment_views: views } : {};
+}
+
 /** Loads a page's view data. */
 export async function loadView(path: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
   const response = await fetcher(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
@@ -41,7 +48,7 @@ export async function submitAnswers(
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     credentials: 'same-origin',
-    body: JSON.stringify({ csrf, locale: LOCALE, ...answers }),
+    body: JSON.stringify({ csrf, locale: LOCALE, ...helperFields(), ...answers }),
   });
   return read(response);
 }
@@ -52,7 +59,7 @@ export async function removePet(id: number, csrf: string, fetcher: typeof fetch 
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     credentials: 'same-origin',
-    body: JSON.stringify({ id, csrf, locale: LOCALE }),
+    body: JSON.stringify({ id, csrf, locale: LOCALE, ...helperFields() }),
   });
   return read(response);
 }

@@ -25,6 +25,7 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     valid_until: '2026-12-22',
     documents: [],
     no_quote_chase_email: false,
+    experiments: {},
     copy: {},
     ...extra,
   };
