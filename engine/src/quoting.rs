@@ -266,9 +266,10 @@ pub fn money_text(amount: Decimal) -> String {
     }
 }
 
-/// The age at which a pet counts as older for the claim example's warning (journey.md §9 Excess
-/// at renewal: dogs after the 8th birthday, cats after the 10th, rabbits after the 5th).
-fn overage_years(species: Species) -> i64 {
+/// The birthday from which a pet counts as older: it pays a share of each claim, and the claim
+/// example's co-insurance warning starts at 25 rather than 20 (journey.md §9 Excess at renewal:
+/// dogs after the 8th birthday, cats after the 10th, rabbits after the 5th).
+pub fn older_pet_age(species: Species) -> u32 {
     match species {
         Species::Dog => 8,
         Species::Cat => 10,
@@ -374,7 +375,7 @@ fn product_json(
 
     let (customer, insurer) = claim_example(price.set_excess, price.coinsurance_percent);
     let years = months_between(pet.date_of_birth, quote.cover_start).div_euclid(12);
-    let coins_limit = if years >= overage_years(species) {
+    let coins_limit = if years >= i64::from(older_pet_age(species)) {
         Decimal::from(25)
     } else {
         Decimal::from(20)

@@ -186,9 +186,10 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
     }))
 }
 
-/// Each pet's documents for its chosen product (owner-payment.md §3 Documents): the policy
-/// wording by species and the IPID by species and product code, in the version for the cover
-/// start date.
+/// Each pet's documents (owner-payment.md §3 Documents): the policy wording by species and the
+/// IPID by species and product code, in the version for the cover start date; for the chosen
+/// product (`items`) and for each cover type (`by_group`, the benefits table's links); and the
+/// older pet's share of each claim that wording sets (journey.md §9 Excess at renewal).
 fn documents_view(
     defs: &Definitions,
     language: &str,
@@ -204,6 +205,19 @@ fn documents_view(
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
+    let given = |species, code: &str| -> Vec<Value> {
+        docs.for_product(species, code, start)
+            .into_iter()
+            .map(|g| {
+                json!({
+                    "kind": g.kind,
+                    "title": defs.text(language, g.title, &Default::default()),
+                    "name": g.name,
+                    "url": format!("/quote/documents/{}", g.name),
+                })
+            })
+            .collect()
+    };
     let out: Vec<Value> = pets
         .iter()
         .filter_map(|pet| {
@@ -211,21 +225,37 @@ fn documents_view(
                 .get("pet_type")
                 .and_then(Value::as_str)
                 .and_then(engine::definitions::Species::parse)?;
-            let code = pet.pointer("/product/Code").and_then(Value::as_str)?;
-            pet.pointer("/product/RecurringMonthly")?;
-            let items: Vec<Value> = docs
-                .for_product(species, code, start)
+            // The chosen product's documents; and each cover type's, for the benefits table.
+            let chosen = pet
+                .pointer("/product/RecurringMonthly")
+                .and_then(|_| pet.pointer("/product/Code"))
+                .and_then(Value::as_str);
+            let items = chosen.map(|code| given(species, code)).unwrap_or_default();
+            let by_group: Map<String, Value> = ["LT", "MB", "TL"]
                 .into_iter()
-                .map(|g| {
-                    json!({
-                        "kind": g.kind,
-                        "title": defs.text(language, g.title, &Default::default()),
-                        "name": g.name,
-                        "url": format!("/quote/documents/{}", g.name),
-                    })
-                })
+                .map(|g| (g.to_owned(), Value::from(given(species, g))))
+                .filter(|(_, v)| v.as_array().is_some_and(|a| !a.is_empty()))
                 .collect();
-            Some(json!({ "petid": pet.get("id"), "items": items }))
+            // The older pet's share of each claim, as the policy wording given says it.
+            let share = items
+                .iter()
+                .chain(
+                    by_group
+                        .get("LT")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten(),
+                )
+                .filter_map(|d| d.get("name").and_then(Value::as_str))
+                .find_map(|name| docs.version(name))
+                .map(|v| v.terms.older_pet_share_percent.clone());
+            Some(json!({
+                "petid": pet.get("id"),
+                "items": items,
+                "by_group": by_group,
+                "older_pet_share_percent": share,
+                "older_pet_age": engine::quoting::older_pet_age(species),
+            }))
         })
         .collect();
     Value::Array(out)

@@ -100,6 +100,7 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   const benefits = page.getByRole('dialog', { name: 'Benefits by cover level' });
   await expect(benefits.getByRole('tab', { name: 'Lifetime £4,000' })).toHaveAttribute('aria-selected', 'true');
   await expect(benefits).toContainText('Third party liability');
+  await expect(benefits.getByRole('link', { name: /Insurance product information document \(IPID\) – Lifetime/ })).toHaveAttribute('href', /ipid-dog-lt-2026-(06|12)$/);
   await expectAccessible(page);
   await benefits.getByRole('button', { name: 'Close' }).click();
 
@@ -162,6 +163,12 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   await expectAccessible(doc);
   await screenshot(doc, testInfo, 'document-ipid');
   await doc.close();
+  await documents.getByRole('button', { name: 'Documents and excess explained' }).click();
+  const excess = page.getByRole('dialog', { name: 'Documents and excess explained' });
+  await expect(excess.getByRole('region', { name: 'Rex' })).toContainText('You pay the first £199 of each condition');
+  await expect(excess.getByRole('region', { name: 'Rex' })).toContainText("From your pet's 8th birthday");
+  await expectAccessible(page);
+  await excess.getByRole('button', { name: 'Close' }).click();
 
   // The claim contribution changes at once (journey.md §4).
   await rex.getByRole('radio', { name: 'No contribution' }).click();

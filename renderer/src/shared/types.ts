@@ -62,10 +62,26 @@ export interface ViewData {
   /** journey.md §3 Quote view data: the customer asked for no quote reminders. */
   no_quote_chase_email: boolean;
   /** owner-payment.md §3 Documents: each pet's policy wording and IPID for its product. */
-  documents: Array<{ petid: number; items: Array<{ kind: 'policy_wording' | 'ipid'; title: string; name: string; url: string }> }>;
+  documents: PetDocuments[];
   /** The last day the quote's prices hold (YYYY-MM-DD). */
   valid_until: string | null;
   copy: Record<string, string>;
+}
+
+export interface DocumentLink {
+  kind: 'policy_wording' | 'ipid';
+  title: string;
+  name: string;
+  url: string;
+}
+
+/** A pet's documents: for its chosen product, for each cover type, and the older pet's share. */
+export interface PetDocuments {
+  petid: number;
+  items: DocumentLink[];
+  by_group: Partial<Record<'LT' | 'MB' | 'TL', DocumentLink[]>>;
+  older_pet_share_percent: string | null;
+  older_pet_age: number;
 }
 
 /** A benefit row of a product (journey.md §3 PolicyTerms): `desc`, `tt` and `val_key` are copy keys. */

@@ -47,15 +47,6 @@ fn species_plural(s: Species) -> &'static str {
     }
 }
 
-/// journey.md §9 Excess at renewal: dogs after the 8th birthday, cats the 10th, rabbits the 5th.
-fn older_age(s: Species) -> u32 {
-    match s {
-        Species::Dog => 8,
-        Species::Cat => 10,
-        Species::Rabbit => 5,
-    }
-}
-
 /// GET /quote/documents/{name}: one version of a document, as a page.
 pub(super) async fn document(
     State(state): State<AppState>,
@@ -130,7 +121,7 @@ pub(super) async fn document(
     let older: Vec<minijinja::Value> = d
         .species
         .iter()
-        .map(|s| context! { species => species_plural(*s), age => older_age(*s) })
+        .map(|s| context! { species => species_plural(*s), age => engine::quoting::older_pet_age(*s) })
         .collect();
     let until = (version.name == d.pre_date_document_name).then(|| uk(d.file_change_date));
     let cover_blurb = d

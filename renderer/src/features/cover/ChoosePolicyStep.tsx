@@ -15,7 +15,7 @@ import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { Modal } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
 import { amount, fromPence, price, toPence } from '@/shared/money';
-import type { FieldMessage, Product, ViewData } from '@/shared/types';
+import type { FieldMessage, PetDocuments, Product, ViewData } from '@/shared/types';
 import { markViewed } from '@/shared/experiments';
 import { CoverGuide } from './CoverGuide';
 import { type Group, defaultProduct, excessOptions, groupsOf, initialGroup, inGroup, percentOf, productsOf, upsells } from './cover';
@@ -352,7 +352,13 @@ export function ChoosePolicyStep({
         </div>
       </div>
       {benefitsOpen && (
-        <BenefitsModal products={shownGroup.length > 0 ? shownGroup : mine} copy={copy} chosen={choice.code} onClose={() => setBenefitsOpen(false)} />
+        <BenefitsModal
+          products={shownGroup.length > 0 ? shownGroup : mine}
+          copy={copy}
+          chosen={choice.code}
+          documents={view.documents.find((d) => d.petid === current + 1)}
+          onClose={() => setBenefitsOpen(false)}
+        />
       )}
     </div>
   );
@@ -659,7 +665,19 @@ function ExcessPanel({
 }
 
 /** The benefits table (journey.md §2): a tab per vet fee limit. */
-function BenefitsModal({ products, copy, chosen, onClose }: { products: Product[]; copy: Record<string, string>; chosen: string | null; onClose: () => void }) {
+function BenefitsModal({
+  products,
+  copy,
+  chosen,
+  documents,
+  onClose,
+}: {
+  products: Product[];
+  copy: Record<string, string>;
+  chosen: string | null;
+  documents: PetDocuments | undefined;
+  onClose: () => void;
+}) {
   const [index, setIndex] = useState(() => Math.max(0, products.findIndex((p) => p.Code === chosen)));
   const p = products[index] ?? products[0];
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
@@ -712,6 +730,21 @@ function BenefitsModal({ products, copy, chosen, onClose }: { products: Product[
           </tbody>
         </table>
       </div>
+      {(documents?.by_group[p.Gid] ?? []).length > 0 && (
+        <>
+          <h3 className="documents__pet">{text(copy, 'cover.benefits.documents')}</h3>
+          <ul className="documents__list">
+            {(documents?.by_group[p.Gid] ?? []).map((d) => (
+              <li key={d.name}>
+                <a href={d.url} target="_blank" rel="noopener">
+                  {d.title} – {p.Type}
+                  <span className="visually-hidden"> {text(copy, 'link.new_tab')}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       <div className="dialog__actions">
         <button type="button" className="button" onClick={onClose}>
           {text(copy, 'button.close')}

@@ -15,6 +15,7 @@ import { EditDialog, answerWarnings, onlyOwnerFields } from '@/features/form/Edi
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
+import { Modal as Dialog } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
 import { amount, price } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
@@ -26,6 +27,7 @@ type Modal =
   | { kind: 'pre_existing'; pet: number }
   | { kind: 'cover'; pet: number }
   | { kind: 'reminder' }
+  | { kind: 'excess' }
   | null;
 
 const OWNER_TITLES: Record<OwnerModal, string> = {
@@ -389,13 +391,13 @@ export function ReviewStep({
         {summary.multipet_pending && <p className="hint">{text(copy, 'review.discount.multipet_pending')}</p>}
       </section>
 
-      {view.documents.length > 0 && (
+      {view.documents.some((d) => d.items.length > 0) && (
         <section className="card" aria-labelledby="review-documents-heading">
           <h2 id="review-documents-heading" className="pet__heading">
             {text(copy, 'review.documents.heading')}
           </h2>
           <p>{text(copy, 'review.documents.intro')}</p>
-          {view.documents.map((d) => {
+          {view.documents.filter((d) => d.items.length > 0).map((d) => {
             const name = String(pets[d.petid - 1]?.pet_name ?? '');
             return (
               <div key={d.petid} className="documents">
@@ -416,6 +418,9 @@ export function ReviewStep({
               </div>
             );
           })}
+          <button type="button" className="link-button" onClick={() => setModal({ kind: 'excess' })}>
+            {text(copy, 'review.documents.excess_link')}
+          </button>
         </section>
       )}
 
@@ -507,6 +512,7 @@ export function ReviewStep({
           onSave={(code) => onEdit({ form: 'cover', call: view.edits.cover.submit ?? '', answers: coverAnswers(view, modal.pet, code), notice: 'review.updated' })}
         />
       )}
+      {modal?.kind === 'excess' && <DocumentsExcessModal view={view} copy={copy} onClose={() => setModal(null)} />}
       {modal?.kind === 'reminder' && view.edits.quote_reminder && (
         <EditDialog
           questions={view.edits.quote_reminder}
@@ -533,3 +539,51 @@ export function ReviewStep({
   );
 }
 
+
+/**
+ * Documents and excess (journey.md §2 Review "documents-and-excess link", Modals "documents and
+ * excess"): each pet's excess, claim contribution and older pet's share as its policy wording
+ * sets them, with the documents to read.
+ */
+function DocumentsExcessModal({ view, copy, onClose }: { view: ViewData; copy: Record<string, string>; onClose: () => void }) {
+  return (
+    <Dialog titleId="documents-excess-title" title={text(copy, 'review.documents.excess_link')} onCancel={onClose}>
+      {view.pets.map((pet, i) => {
+        const product = pet.product as Product | undefined;
+        const docs = view.documents.find((d) => d.petid === i + 1);
+        if (!product || !docs) return null;
+        const name = String(pet.pet_name ?? '');
+        return (
+          <section key={String(pet.original_id ?? i)} aria-labelledby={`excess-${i}`} className="excess-explained">
+            <h3 id={`excess-${i}`} className="documents__pet">
+              {name}
+            </h3>
+            <p>{text(copy, 'excess.set', { excess: amount(product.Excess) })}</p>
+            {product.coins !== '0' && <p>{text(copy, 'excess.coins', { percent: product.coins })}</p>}
+            {docs.older_pet_share_percent && (
+              <p>{text(copy, 'excess.older', { age: String(docs.older_pet_age), share: docs.older_pet_share_percent })}</p>
+            )}
+            <ul className="documents__list">
+              {docs.items.map((d) => (
+                <li key={d.name}>
+                  <a href={d.url} target="_blank" rel="noopener">
+                    {d.title}
+                    <span className="visually-hidden">
+                      {' '}
+                      – {name} {text(copy, 'link.new_tab')}
+                    </span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+      <div className="dialog__actions">
+        <button type="button" className="button" onClick={onClose}>
+          {text(copy, 'button.close')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
