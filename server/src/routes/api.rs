@@ -21,8 +21,10 @@ use crate::view::{self, EDIT_CALLS, SUBMIT_CALLS, ViewInput};
 
 #[derive(Debug, Deserialize)]
 pub(super) struct SaveQuery {
-    /// `norequote=1`: save without re-pricing (journey.md §4 Pet details). Nothing is priced yet,
-    /// so both forms store the same way; the flag is accepted and checked.
+    /// `norequote=1` (journey.md §7, owner-payment.md §7): the browser's hint that nothing needs
+    /// pricing (the first page with no products; an owner with no postcode). The engine prices a
+    /// quote only once the postcode is known and always from the stored answers, so a stored price
+    /// can never lag the answers; the flag is accepted and checked, and changes nothing.
     norequote: Option<String>,
 }
 

@@ -12,6 +12,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ErrorSummary } from '@/features/form/ErrorSummary';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
+import { DocumentLinks } from '@/features/shell/DocumentLinks';
 import { Modal } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
 import { amount, fromPence, price, toPence } from '@/shared/money';
@@ -733,16 +734,7 @@ function BenefitsModal({
       {(documents?.by_group[p.Gid] ?? []).length > 0 && (
         <>
           <h3 className="documents__pet">{text(copy, 'cover.benefits.documents')}</h3>
-          <ul className="documents__list">
-            {(documents?.by_group[p.Gid] ?? []).map((d) => (
-              <li key={d.name}>
-                <a href={d.url} target="_blank" rel="noopener">
-                  {d.title} – {p.Type}
-                  <span className="visually-hidden"> {text(copy, 'link.new_tab')}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
+          <DocumentLinks documents={documents?.by_group[p.Gid] ?? []} copy={copy} suffix={p.Type} />
         </>
       )}
       <div className="dialog__actions">

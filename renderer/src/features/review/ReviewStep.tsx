@@ -15,6 +15,7 @@ import { EditDialog, answerWarnings, onlyOwnerFields } from '@/features/form/Edi
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
+import { DocumentLinks } from '@/features/shell/DocumentLinks';
 import { Modal as Dialog } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
 import { amount, price } from '@/shared/money';
@@ -402,19 +403,7 @@ export function ReviewStep({
             return (
               <div key={d.petid} className="documents">
                 <h3 className="documents__pet">{name}</h3>
-                <ul className="documents__list">
-                  {d.items.map((item) => (
-                    <li key={item.name}>
-                      <a href={item.url} target="_blank" rel="noopener">
-                        {item.title}
-                        <span className="visually-hidden">
-                          {' '}
-                          – {name} {text(copy, 'link.new_tab')}
-                        </span>
-                      </a>
-                    </li>
-                  ))}
-                </ul>
+                <DocumentLinks documents={d.items} copy={copy} suffix={name} />
               </div>
             );
           })}
@@ -563,19 +552,7 @@ function DocumentsExcessModal({ view, copy, onClose }: { view: ViewData; copy: R
             {docs.older_pet_share_percent && (
               <p>{text(copy, 'excess.older', { age: String(docs.older_pet_age), share: docs.older_pet_share_percent })}</p>
             )}
-            <ul className="documents__list">
-              {docs.items.map((d) => (
-                <li key={d.name}>
-                  <a href={d.url} target="_blank" rel="noopener">
-                    {d.title}
-                    <span className="visually-hidden">
-                      {' '}
-                      – {name} {text(copy, 'link.new_tab')}
-                    </span>
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <DocumentLinks documents={docs.items} copy={copy} suffix={name} />
           </section>
         );
       })}
