@@ -37,7 +37,7 @@ pub const EDIT_CALLS: &[(&str, &str)] = &[
     ("referral_code", "/api/ownerdetail"),
     // The review page's owner modals (owner-payment.md §2: address only, full, add phone).
     ("your_details", "/api/ownerdetail"),
-    ("quote_reminder", "/api/ownerdetail"),
+    ("quote_reminder", "/api/noquotechaseemail"),
     // The review page's change-cover modal (journey.md §2 Modals: choose cover).
     ("cover", "/api/saveCover"),
 ];

@@ -508,13 +508,18 @@ async fn review_modals_change_cover_reminders_and_marketing_in_place() {
     );
     assert_eq!(view["pets"][1]["product"]["Code"], "MB02000");
 
-    // Quote reminders: off, and the owner's details untouched.
+    // Quote reminders (owner-payment.md §7 /api/noquotechaseemail): off, and the owner's
+    // details untouched.
     assert_eq!(view["no_quote_chase_email"], false);
+    assert_eq!(
+        view["edits"]["quote_reminder"]["submit"],
+        "/api/noquotechaseemail"
+    );
+    let csrf = app.csrf().await;
     let (status, body) = app
-        .edit(
-            "/api/ownerdetail",
-            "quote_reminder",
-            json!({ "owner": { "no_quote_chase_email": true } }),
+        .post_json(
+            "/api/noquotechaseemail",
+            &json!({ "csrf": csrf, "noquotechaseemail": true }),
         )
         .await;
     assert_eq!(status, 200, "{body}");
@@ -522,13 +527,19 @@ async fn review_modals_change_cover_reminders_and_marketing_in_place() {
     assert_eq!(view["no_quote_chase_email"], true);
     assert_eq!(view["owner"]["customer_first_name"], "Ada");
     let (status, _) = app
-        .edit(
-            "/api/ownerdetail",
-            "quote_reminder",
-            json!({ "owner": { "no_quote_chase_email": "yes" } }),
+        .post_json(
+            "/api/noquotechaseemail",
+            &json!({ "csrf": csrf, "noquotechaseemail": "yes" }),
         )
         .await;
-    assert_eq!(status, 422, "a tick is true or false");
+    assert_eq!(status, 400, "true or false");
+    let (status, _) = app
+        .post_json(
+            "/api/noquotechaseemail",
+            &json!({ "noquotechaseemail": true }),
+        )
+        .await;
+    assert_eq!(status, 403, "the CSRF token");
 
     // Marketing preferences: the owner modal sends the whole owner with the new choices.
     let mut owner = view["owner"].clone();

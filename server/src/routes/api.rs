@@ -62,6 +62,33 @@ pub(super) async fn owner_detail(
     submit(&state, &headers, body, "/api/ownerdetail", &["owner"]).await
 }
 
+/// POST /api/noquotechaseemail: `{csrf, noquotechaseemail}` (owner-payment.md §7), the review's
+/// quote reminder opt-out: true asks for no reminder emails about this quote. Stored through the
+/// `quote_reminder` question set; answers the new view data.
+pub(super) async fn no_quote_chase_email(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let auth = authorise(&state, &headers, &body, &["noquotechaseemail"]).await?;
+    let opt_out = match body.get("noquotechaseemail") {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) if n.as_u64() == Some(1) => true,
+        Some(Value::Number(n)) if n.as_u64() == Some(0) => false,
+        _ => {
+            return Err(AppError::BadRequest(
+                "noquotechaseemail must be true or false".into(),
+            ));
+        }
+    };
+    let event = Event::Edit {
+        questions: "quote_reminder".into(),
+        answers: json!({ "owner": { "no_quote_chase_email": opt_out } }),
+    };
+    run(&state, auth, event, started).await
+}
+
 fn check_norequote(query: &SaveQuery) -> Result<(), AppError> {
     match query.norequote.as_deref() {
         None | Some("1") | Some("0") => Ok(()),

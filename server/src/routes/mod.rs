@@ -49,6 +49,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/deletePet", post(api::delete_pet))
         .route("/api/saveDeclaration", post(api::save_declaration))
         .route("/api/ownerdetail", post(api::owner_detail))
+        .route("/api/noquotechaseemail", post(api::no_quote_chase_email))
         .route("/api/saveCover", post(cover::save_cover))
         .route("/api/getFlexProducts", post(cover::get_flex_products))
         .route("/api/changecoins", post(cover::change_coins))

@@ -512,7 +512,14 @@ export function ReviewStep({
           submissions={editSubmissions}
           busy={busy}
           onCancel={() => setModal(null)}
-          onSave={(a) => onEdit({ form: 'quote_reminder', call: view.edits.quote_reminder.submit ?? '', answers: a, notice: 'review.reminder.saved' })}
+          onSave={(a) =>
+            // owner-payment.md §7: /api/noquotechaseemail takes {csrf, noquotechaseemail}.
+            onEdit({
+              call: view.edits.quote_reminder.submit ?? '',
+              answers: { noquotechaseemail: (a.owner as { no_quote_chase_email?: boolean } | undefined)?.no_quote_chase_email === true },
+              notice: 'review.reminder.saved',
+            })
+          }
         />
       )}
       <RemovePetDialog
