@@ -9,6 +9,7 @@ pub mod domain;
 pub mod error;
 pub mod experiments;
 pub mod lint;
+pub mod modulus;
 pub mod position;
 pub mod postcode;
 pub mod quoting;
