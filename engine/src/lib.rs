@@ -2,6 +2,7 @@
 //! named domain rules) and the runtime that turns (definitions, quote document, event) into
 //! (new document, transition record, effects). No network, no database: the server does the I/O.
 
+pub mod collections;
 pub mod compiled;
 pub mod definitions;
 pub mod documents;
