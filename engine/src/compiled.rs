@@ -16,6 +16,8 @@ pub struct Definitions {
     pub raw: RawDefinitions,
     guards: BTreeMap<String, jsonschema::Validator>,
     questions: BTreeMap<String, CompiledSchema>,
+    /// Each question set as its answers are stored: `writeOnly` answers left out.
+    stored_questions: BTreeMap<String, CompiledSchema>,
     copy: BTreeMap<String, BTreeMap<String, String>>,
     breeds: BTreeMap<String, Breed>,
 }
@@ -62,12 +64,17 @@ impl Definitions {
             }
         }
         let mut questions = BTreeMap::new();
+        let mut stored_questions = BTreeMap::new();
         for qs in &raw.question_sets {
             match CompiledSchema::new(qs.value.schema.clone()) {
                 Ok(c) => {
                     questions.insert(qs.value.id.clone(), c);
                 }
                 Err(e) => errors.push(DefinitionError::new(&qs.file, "/schema", e)),
+            }
+            if let Ok(c) = CompiledSchema::new(crate::runtime::without_write_only(&qs.value.schema))
+            {
+                stored_questions.insert(qs.value.id.clone(), c);
             }
         }
         let copy = raw
@@ -91,6 +98,7 @@ impl Definitions {
                 raw,
                 guards,
                 questions,
+                stored_questions,
                 copy,
                 breeds,
             })
@@ -150,6 +158,12 @@ impl Definitions {
 
     pub fn question_schema(&self, id: &str) -> Option<&CompiledSchema> {
         self.questions.get(id)
+    }
+
+    /// The question set as its answers are stored (its `writeOnly` answers are never stored):
+    /// what a stored document is checked against to tell whether a step is complete.
+    pub fn stored_question_schema(&self, id: &str) -> Option<&CompiledSchema> {
+        self.stored_questions.get(id)
     }
 
     /// Whether the document passes the named guard.

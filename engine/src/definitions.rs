@@ -106,6 +106,11 @@ pub enum View {
     ChoosePolicy,
     /// The review page (journey.md §2 Review): the priced quote, with its modals.
     Review,
+    /// The payment page (owner-payment.md §2 Payment page): the quote summary and the Direct
+    /// Debit form (a payment question set).
+    Payment,
+    /// The bank details panel (owner-payment.md §2 Bank details panel), before buying.
+    PaymentConfirmation,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -23,6 +23,7 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         "promo_code_valid" => Some(promo_code_valid),
         "cover_chosen" => Some(cover_chosen),
         "cover_offered" => Some(cover_offered),
+        "bank_details_valid" => Some(bank_details_valid),
         _ => None,
     }
 }
@@ -45,6 +46,7 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "cover.no_product",
     "cover.product.not_offered",
     "cover.excess.not_offered",
+    "payment.bank.invalid",
 ];
 
 /// Names of every domain rule, for the lint's messages.
@@ -57,6 +59,7 @@ pub const DOMAIN_RULES: &[&str] = &[
     "promo_code_valid",
     "cover_chosen",
     "cover_offered",
+    "bank_details_valid",
 ];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
@@ -635,6 +638,33 @@ fn cover_offered(defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Ve
         }
     }
     errors
+}
+
+/// owner-payment.md §4 Bank validation, §8: the sort code and account number pass Vocalink's
+/// modulus checks ("You've entered an invalid bank account number and/or sort code. Please check
+/// and try again."). Details the tables cannot check are accepted, as Vocalink says. Runs on the
+/// answers as submitted: the account number is write-only, never in a stored document.
+fn bank_details_valid(_defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    let (Some(sort_code), Some(account)) = (
+        document
+            .pointer("/payment/sort_code")
+            .and_then(Value::as_str),
+        document
+            .pointer("/payment/account_number")
+            .and_then(Value::as_str),
+    ) else {
+        return Vec::new();
+    };
+    let Some(tables) = &ctx.bank else {
+        return Vec::new();
+    };
+    match tables.check(sort_code, account) {
+        Ok(outcome) if outcome.accepted() => Vec::new(),
+        _ => vec![FieldError::new(
+            "payment.account_number",
+            "payment.bank.invalid",
+        )],
+    }
 }
 
 #[cfg(test)]

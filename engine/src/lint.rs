@@ -527,7 +527,9 @@ fn lint_journey(
             }
         } else if !matches!(
             step.view,
-            crate::definitions::View::Pending | crate::definitions::View::Review
+            crate::definitions::View::Pending
+                | crate::definitions::View::Review
+                | crate::definitions::View::PaymentConfirmation
         ) {
             err(
                 format!("/steps/{i}/questions"),

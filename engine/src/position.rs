@@ -46,11 +46,29 @@ pub fn answer_errors(
     document: &Value,
     ctx: &RuleContext,
 ) -> Vec<FieldError> {
+    checked_errors(defs, questions, rules, document, ctx, false)
+}
+
+/// As [`answer_errors`], over the answers as submitted (`stored` false: every question) or as
+/// stored (`stored` true: `writeOnly` answers, which are never stored, left out).
+fn checked_errors(
+    defs: &Definitions,
+    questions: Option<&str>,
+    rules: &[String],
+    document: &Value,
+    ctx: &RuleContext,
+    stored: bool,
+) -> Vec<FieldError> {
     let mut errors = Vec::new();
-    if let Some(q) = questions
-        && let Some(schema) = defs.question_schema(q)
-    {
-        errors.extend(schema.field_errors(document));
+    if let Some(q) = questions {
+        let schema = if stored {
+            defs.stored_question_schema(q)
+        } else {
+            defs.question_schema(q)
+        };
+        if let Some(schema) = schema {
+            errors.extend(schema.field_errors(document));
+        }
     }
     if errors.is_empty() {
         for name in rules {
@@ -74,7 +92,16 @@ pub fn is_complete(
     if step.questions.is_none() && step.complete_when.is_none() {
         return Ok(false);
     }
-    if !step_errors(defs, step, document, ctx).is_empty() {
+    if !checked_errors(
+        defs,
+        step.questions.as_deref(),
+        &step.rules,
+        document,
+        ctx,
+        true,
+    )
+    .is_empty()
+    {
         return Ok(false);
     }
     if let Some(g) = &step.complete_when

@@ -220,6 +220,9 @@ pub struct RuleContext {
     pub today: NaiveDate,
     /// The brand the quote is sold under (promo codes are per brand).
     pub brand: String,
+    /// Vocalink's modulus tables, for the bank details rule; none where no bank details are
+    /// checked.
+    pub bank: Option<std::sync::Arc<crate::modulus::ModulusTables>>,
 }
 
 /// Whole months from `from` to `to` (a birthday month counts once the day is reached).

@@ -157,6 +157,9 @@ pub struct TransitionResult {
     pub effects: Vec<Effect>,
     /// Where the quote stands after the event.
     pub position: Position,
+    /// Write-only answers the event gave, taken out of the document: the server keeps them
+    /// encrypted and never logs them.
+    pub secrets: Vec<Secret>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -180,6 +183,7 @@ struct Ctx<'a> {
     record: TransitionRecord,
     effects: Vec<Effect>,
     error: Option<EngineError>,
+    secrets: Vec<Secret>,
 }
 
 /// Where the machine resumes: the stored lifecycle and the derived position.
@@ -414,6 +418,7 @@ impl Ctx<'_> {
             return Ok(());
         }
         self.document = candidate;
+        self.secrets = take_write_only(&schema.schema, &mut self.document);
         self.record.pricing = pricing;
         self.effects.push(Effect::SaveQuote);
         let (after, _) = locate(self.defs, self.journey, &self.document, &self.rules)?;
@@ -481,6 +486,7 @@ impl Ctx<'_> {
             return Ok(StepOutcome::Unchanged);
         }
         self.document = candidate;
+        self.secrets = take_write_only(&schema.schema, &mut self.document);
         self.record.pricing = pricing;
         self.effects.push(Effect::SaveQuote);
 
@@ -601,6 +607,110 @@ fn collect_properties<'s>(schema: &'s Value, out: &mut Vec<(String, &'s Value)>)
         if let Some(sub) = schema.get(key) {
             collect_properties(sub, out);
         }
+    }
+}
+
+/// A property the server checks but never stores (`"writeOnly": true`): a bank account number.
+fn is_write_only(schema: &Value) -> bool {
+    schema.get("writeOnly").and_then(Value::as_bool) == Some(true)
+}
+
+/// The schema as answers are stored: every `writeOnly` property left out of `properties` and
+/// `required`, wherever it is declared.
+pub fn without_write_only(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let write_only: Vec<String> = map
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| {
+                    p.iter()
+                        .filter(|(_, s)| is_write_only(s))
+                        .map(|(n, _)| n.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut out = Map::new();
+            for (k, v) in map {
+                let v = match k.as_str() {
+                    "properties" => Value::Object(
+                        v.as_object()
+                            .into_iter()
+                            .flatten()
+                            .filter(|(n, _)| !write_only.contains(n))
+                            .map(|(n, s)| (n.clone(), without_write_only(s)))
+                            .collect(),
+                    ),
+                    "required" => Value::Array(
+                        v.as_array()
+                            .into_iter()
+                            .flatten()
+                            .filter(|n| {
+                                n.as_str()
+                                    .is_none_or(|n| !write_only.iter().any(|w| w == n))
+                            })
+                            .cloned()
+                            .collect(),
+                    ),
+                    _ => without_write_only(v),
+                };
+                out.insert(k.clone(), v);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(without_write_only).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A write-only answer taken out of the document: where it was, and what it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    pub pointer: String,
+    pub value: String,
+}
+
+/// `****5678`: what a stored document keeps of a write-only answer.
+pub fn mask(value: &str) -> String {
+    let chars: Vec<char> = value.chars().collect();
+    let tail: String = chars[chars.len().saturating_sub(4)..].iter().collect();
+    format!("****{tail}")
+}
+
+/// Takes every write-only answer the schema declares out of the document, leaving beside it
+/// `<name>_masked`, and returns them for the server to keep encrypted.
+pub fn take_write_only(schema: &Value, document: &mut Value) -> Vec<Secret> {
+    let mut out = Vec::new();
+    take_at(schema, document, String::new(), &mut out);
+    out
+}
+
+fn take_at(schema: &Value, node: &mut Value, pointer: String, out: &mut Vec<Secret>) {
+    match node {
+        Value::Object(map) => {
+            for (name, sub) in declared_properties(schema) {
+                let here = format!("{pointer}/{name}");
+                if is_write_only(sub) {
+                    if let Some(Value::String(value)) = map.remove(&name) {
+                        map.insert(format!("{name}_masked"), Value::String(mask(&value)));
+                        out.push(Secret {
+                            pointer: here,
+                            value,
+                        });
+                    }
+                } else if let Some(child) = map.get_mut(&name) {
+                    take_at(sub, child, here, out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_schema) = schema.get("items").filter(|i| i.is_object()) {
+                for (i, item) in items.iter_mut().enumerate() {
+                    take_at(item_schema, item, format!("{pointer}/{i}"), out);
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -742,6 +852,7 @@ pub fn transition(
         },
         effects: Vec::new(),
         error: None,
+        secrets: Vec::new(),
     };
 
     let mut machine = QuoteMachine
@@ -759,5 +870,6 @@ pub fn transition(
         record: ctx.record,
         effects: ctx.effects,
         position: after,
+        secrets: ctx.secrets,
     })
 }

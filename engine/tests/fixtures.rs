@@ -185,6 +185,7 @@ fn every_transition_fixture_has_its_outcome() {
             RuleContext {
                 today,
                 brand: "pos".into(),
+                bank: None,
             },
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -21,6 +21,7 @@ fn ctx() -> RuleContext {
     RuleContext {
         today: NaiveDate::from_ymd_opt(2026, 11, 22).expect("date"),
         brand: "pos".into(),
+        bank: None,
     }
 }
 

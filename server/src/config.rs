@@ -73,6 +73,12 @@ pub struct Config {
     /// `PAWPATH_TEST_MODE`: `1` turns on the test-data call QA's scripted flows use
     /// (journey.md §2: "a test mode loads test data"); off unless set, refused on https.
     pub test_mode: bool,
+    /// `PAWPATH_ENCRYPTION_KEY`: base64 of 32 bytes, the key bank account numbers are encrypted
+    /// with at rest; generated once and kept in `<data dir>/encryption.key` when unset.
+    pub encryption_key: crate::crypto::EncryptionKey,
+    /// `PAWPATH_MODULUS_TABLES`: the folder holding Vocalink's `valacdos.txt` and `scsubtab.txt`
+    /// (default `server/data/vocalink` under `PAWPATH_DEFINITIONS`); read at start.
+    pub modulus_tables: PathBuf,
     /// `PAWPATH_ADMIN_TOKEN`: the bearer token of the internal endpoints (a quote's pricing
     /// working); unset, they are off. At least 32 characters; never logged.
     pub admin_token: Option<ApiKey>,
@@ -226,7 +232,23 @@ impl Config {
             }
             Some(t) => Some(ApiKey(t)),
         };
+        let definitions_root =
+            PathBuf::from(get("PAWPATH_DEFINITIONS").unwrap_or_else(|| ".".into()));
+        let encryption_key = match get("PAWPATH_ENCRYPTION_KEY") {
+            Some(value) => parse_secret(&value)
+                .map_err(|p| err("PAWPATH_ENCRYPTION_KEY", p))
+                .and_then(|k| exactly_32("PAWPATH_ENCRYPTION_KEY", &k.0))?,
+            None => {
+                let k = load_or_create_key(&data_dir, "encryption.key", "PAWPATH_ENCRYPTION_KEY")?;
+                exactly_32("PAWPATH_ENCRYPTION_KEY", &k.0)?
+            }
+        };
+        let modulus_tables = get("PAWPATH_MODULUS_TABLES")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| definitions_root.join("server/data/vocalink"));
         Ok(Self {
+            encryption_key,
+            modulus_tables,
             admin_token,
             test_mode,
             client_ip_header,
@@ -235,9 +257,7 @@ impl Config {
             data_dir,
             database_url,
             secret_key,
-            definitions_root: PathBuf::from(
-                get("PAWPATH_DEFINITIONS").unwrap_or_else(|| ".".into()),
-            ),
+            definitions_root,
             static_dir: PathBuf::from(
                 get("PAWPATH_STATIC_DIR").unwrap_or_else(|| "renderer/dist".into()),
             ),
@@ -261,15 +281,35 @@ fn parse_secret(value: &str) -> Result<SecretKey, String> {
     Ok(SecretKey(bytes))
 }
 
-fn load_or_create_secret(data_dir: &Path) -> Result<SecretKey, ConfigError> {
-    let path = data_dir.join("secret.key");
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        return parse_secret(&text).map_err(|p| {
+fn exactly_32(
+    variable: &'static str,
+    bytes: &[u8],
+) -> Result<crate::crypto::EncryptionKey, ConfigError> {
+    <[u8; 32]>::try_from(bytes)
+        .map(crate::crypto::EncryptionKey)
+        .map_err(|_| {
             err(
-                "PAWPATH_SECRET_KEY",
-                format!("unset, and {} {p}", path.display()),
+                variable,
+                format!("is {} bytes; exactly 32 are needed", bytes.len()),
             )
-        });
+        })
+}
+
+fn load_or_create_secret(data_dir: &Path) -> Result<SecretKey, ConfigError> {
+    load_or_create_key(data_dir, "secret.key", "PAWPATH_SECRET_KEY")
+}
+
+/// A key from `<data dir>/<file>`, made (32 random bytes, readable by the owner only) the first
+/// time.
+fn load_or_create_key(
+    data_dir: &Path,
+    file: &str,
+    variable: &'static str,
+) -> Result<SecretKey, ConfigError> {
+    let path = data_dir.join(file);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return parse_secret(&text)
+            .map_err(|p| err(variable, format!("unset, and {} {p}", path.display())));
     }
     std::fs::create_dir_all(data_dir).map_err(|e| {
         err(

@@ -5,8 +5,10 @@
 
 pub mod addresses;
 pub mod config;
+pub mod crypto;
 pub mod data_file;
 pub mod error;
+pub mod holidays;
 pub mod policies;
 pub mod routes;
 pub mod session;
@@ -32,6 +34,10 @@ pub struct AppState {
     pub vets: Arc<dyn vets::VetDirectory>,
     pub addresses: Arc<addresses::AddressLookup>,
     pub policies: Arc<policies::ExistingPolicies>,
+    /// Vocalink's modulus tables (bank details checking), read at start.
+    pub bank: Arc<engine::modulus::ModulusTables>,
+    /// England and Wales bank holidays, for Direct Debit collection dates.
+    pub holidays: Arc<engine::collections::BankHolidays>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -59,6 +65,8 @@ impl App {
         check_server_copy(&defs)?;
         let vets = vets::BuiltInVets::load().map_err(StartError::Data)?;
         let policies = policies::ExistingPolicies::load().map_err(StartError::Data)?;
+        let bank = load_modulus_tables(&config.modulus_tables)?;
+        let holidays = holidays::load().map_err(StartError::Data)?;
         let addresses = match &config.address_provider {
             config::AddressProvider::BuiltIn => addresses::AddressLookup::BuiltIn(
                 addresses::BuiltInAddresses::load().map_err(StartError::Data)?,
@@ -76,10 +84,37 @@ impl App {
             vets: Arc::new(vets),
             addresses: Arc::new(addresses),
             policies: Arc::new(policies),
+            bank: Arc::new(bank),
+            holidays: Arc::new(holidays),
         };
         let router = routes::router(state.clone());
         Ok(Self { state, router })
     }
+}
+
+/// Reads Vocalink's weight and substitution tables; a missing file or a bad line stops start-up
+/// naming the file and line.
+fn load_modulus_tables(
+    dir: &std::path::Path,
+) -> Result<engine::modulus::ModulusTables, StartError> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read_to_string(&path)
+            .map_err(|e| StartError::Data(format!("{}: cannot read: {e}", path.display())))
+    };
+    let weights = read("valacdos.txt")?;
+    let substitutions = read("scsubtab.txt")?;
+    engine::modulus::ModulusTables::parse(&weights, &substitutions).map_err(|errors| {
+        StartError::Data(format!(
+            "{}: {}",
+            dir.display(),
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))
+    })
 }
 
 /// Copy keys the server's own code gives as messages; like the definitions' keys, each must

@@ -173,6 +173,7 @@ impl Store {
         update: Option<(&Value, Lifecycle)>,
         record: &TransitionRecord,
         meta: TransitionMeta<'_>,
+        secrets: &[(String, String)],
     ) -> Result<i64, StoreError> {
         let now = now();
         let mut tx = self.pool.begin().await?;
@@ -196,6 +197,22 @@ impl Store {
                 return Err(StoreError::Conflict);
             }
             version += 1;
+        }
+        for (field, ciphertext) in secrets {
+            sqlx::query("delete from quote_secrets where quote_id = $1 and field = $2")
+                .bind(&quote.id)
+                .bind(field)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "insert into quote_secrets (quote_id, field, ciphertext, updated_at) values ($1, $2, $3, $4)",
+            )
+            .bind(&quote.id)
+            .bind(field)
+            .bind(ciphertext)
+            .bind(&now)
+            .execute(&mut *tx)
+            .await?;
         }
         sqlx::query(
             "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
@@ -223,6 +240,19 @@ impl Store {
         .await?;
         tx.commit().await?;
         Ok(version)
+    }
+
+    /// A write-only answer of a quote, as stored (encrypted).
+    pub async fn secret(&self, quote_id: &str, field: &str) -> Result<Option<String>, StoreError> {
+        let row =
+            sqlx::query("select ciphertext from quote_secrets where quote_id = $1 and field = $2")
+                .bind(quote_id)
+                .bind(field)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|r| r.try_get("ciphertext"))
+            .transpose()
+            .map_err(Into::into)
     }
 
     /// A quote by the reference the customer sees.

@@ -23,6 +23,7 @@ pub const SUBMIT_CALLS: &[(&str, &str)] = &[
     ("assumptions", "/api/saveDeclaration"),
     ("your_details", "/api/ownerdetail"),
     ("cover", "/api/saveCover"),
+    ("payment", "/api/setup-payment"),
 ];
 
 /// The call that saves each question set a page edits in place (a modal), named in the payload's
@@ -60,6 +61,35 @@ pub struct ViewInput<'a> {
     pub csrf: &'a str,
     pub language: &'a str,
     pub rules: &'a RuleContext,
+    /// England and Wales bank holidays, for the payment page's collection dates.
+    pub holidays: &'a engine::collections::BankHolidays,
+    /// The full account number, decrypted, only for the one page that shows it (the bank
+    /// details panel); everywhere else the document's masked copy is all there is.
+    pub account_number: Option<String>,
+}
+
+/// The decrypted account number when the page is the bank details panel (owner-payment.md §2
+/// Bank details panel), and only then.
+pub async fn account_number_for(
+    state: &crate::AppState,
+    viewing: &Step,
+    quote: &QuoteRow,
+) -> Result<Option<String>, crate::error::AppError> {
+    if viewing.view != engine::definitions::View::PaymentConfirmation {
+        return Ok(None);
+    }
+    const FIELD: &str = "/payment/account_number";
+    let Some(sealed) = state.store.secret(&quote.id, FIELD).await? else {
+        return Ok(None);
+    };
+    state
+        .config
+        .encryption_key
+        .decrypt(&quote.id, FIELD, &sealed)
+        .map(Some)
+        .map_err(|e| {
+            crate::error::AppError::Internal(format!("quote {}: account number {e}", quote.id))
+        })
 }
 
 pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::EngineError> {
@@ -180,6 +210,10 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "summary": engine::quoting::summary(&quote.document),
         "valid_until": valid_until(&quote.created_at),
         "documents": documents_view(defs, language, &quote.document, input.rules),
+        // owner-payment.md §3 Payment, as stored: the account number only masked.
+        "payment": quote.document.get("payment").cloned().unwrap_or(json!({})),
+        "collections": collections_view(input),
+        "bank_details": bank_details_view(input),
         "experiments": experiments_view(defs, quote),
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),
@@ -277,6 +311,68 @@ fn experiments_view(defs: &Definitions, quote: &QuoteRow) -> Value {
         out.insert(id, Value::from(stored.map_or(assigned, str::to_owned)));
     }
     Value::Object(out)
+}
+
+/// The payment page's payment-date notice (owner-payment.md §2, §4 Direct Debit date): for each
+/// frequency and each collection day, the first collection (date, amount, how many payments it
+/// takes) and the regular amount, for a mandate set up today.
+fn collections_view(input: &ViewInput<'_>) -> Value {
+    use engine::collections::{Frequency, schedule};
+    if input.viewing.view != engine::definitions::View::Payment {
+        return Value::Null;
+    }
+    let summary = engine::quoting::summary(&input.quote.document);
+    if !summary.every_pet_chosen {
+        return Value::Null;
+    }
+    let start = engine::domain::cover_start(&input.quote.document, input.rules);
+    let mut out = Map::new();
+    for (key, frequency, amount) in [
+        ("MP", Frequency::Monthly, summary.monthly),
+        ("AP", Frequency::Annual, summary.annual),
+    ] {
+        let mut days = Map::new();
+        for day in 1..=28u32 {
+            let plan = schedule(
+                input.rules.today,
+                start,
+                day,
+                frequency,
+                amount,
+                input.holidays,
+            );
+            if let Some(first) = plan.first() {
+                days.insert(
+                    day.to_string(),
+                    json!({ "date": first.date, "amount": first.amount, "payments": first.payments, "regular": amount }),
+                );
+            }
+        }
+        out.insert(key.to_owned(), Value::Object(days));
+    }
+    Value::Object(out)
+}
+
+/// The bank details panel (owner-payment.md §2): the account name, the full account number,
+/// the sort code as 2-2-2 with hyphens and the cover start date, on that page only.
+fn bank_details_view(input: &ViewInput<'_>) -> Value {
+    let Some(number) = &input.account_number else {
+        return Value::Null;
+    };
+    let payment = input
+        .quote
+        .document
+        .get("payment")
+        .cloned()
+        .unwrap_or(json!({}));
+    json!({
+        "account_name": payment.get("account_name"),
+        "account_number": number,
+        "sort_code": payment.get("sort_code"),
+        "cover_start": engine::domain::cover_start(&input.quote.document, input.rules),
+        "payment_frequency": payment.get("payment_frequency"),
+        "payment_day": payment.get("payment_day"),
+    })
 }
 
 /// The last day (UK time) a quote made at `created_at` holds its prices.

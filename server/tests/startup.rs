@@ -21,6 +21,7 @@ fn copy_definitions(to: &Path) {
         "questions/schemas",
         "questions/copy",
         "questions/breeds",
+        "server/data/vocalink",
     ] {
         std::fs::create_dir_all(to.join(folder)).expect("mkdir");
         for entry in std::fs::read_dir(root.join(folder))
@@ -130,6 +131,24 @@ fn a_copy_key_the_server_uses_missing_from_a_language_stops_start_up() {
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains("questions/copy/en-GB.json at /messages: copy key \"vet.postcode.invalid\", which the server uses, is missing"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_bad_line_in_the_modulus_tables_stops_start_up_naming_file_and_line() {
+    // Issue 6: Vocalink's tables are data read at start; a table pawpath cannot read never
+    // checks a customer's bank details.
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_definitions(dir.path());
+    let path = dir.path().join("server/data/vocalink/valacdos.txt");
+    let mut table = std::fs::read_to_string(&path).expect("table");
+    table = table.replacen("040003,040003,DBLAL", "040003,040003,DBLAX", 1);
+    std::fs::write(&path, table).expect("write");
+    let (code, stderr) = start_pawpath(dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("valacdos.txt line 2: unknown method \"DBLAX\""),
         "{stderr}"
     );
 }

@@ -284,7 +284,7 @@ pub(super) async fn run(
         experiment_views,
     } = auth;
     let journey = quote::journey(state, &quote)?;
-    let rules = quote::rule_context(&quote);
+    let rules = quote::rule_context(state, &quote);
     let result = runtime::transition(
         &state.defs,
         &journey.id,
@@ -306,6 +306,19 @@ pub(super) async fn run(
         experiment_views: &experiment_views,
     };
     let duration_us = meta.duration_us;
+    // Write-only answers (a bank account number) are kept only encrypted, beside the quote.
+    let secrets = result
+        .secrets
+        .iter()
+        .map(|s| {
+            state
+                .config
+                .encryption_key
+                .encrypt(&quote.id, &s.pointer, &s.value)
+                .map(|c| (s.pointer.clone(), c))
+                .map_err(AppError::Internal)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     state
         .store
         .record(
@@ -313,6 +326,7 @@ pub(super) async fn run(
             update.then_some((&result.document, result.lifecycle)),
             &result.record,
             meta,
+            &secrets,
         )
         .await?;
     tracing::info!(
@@ -360,6 +374,8 @@ pub(super) async fn run(
         csrf: &csrf,
         language: LANGUAGE,
         rules: &rules,
+        holidays: &state.holidays,
+        account_number: view::account_number_for(state, viewing, &saved).await?,
     })?;
     Ok(Json(json!({ "data": data, "outcome": result.record.outcome })).into_response())
 }
@@ -434,7 +450,7 @@ pub(super) async fn test_patch(
         }
     }
     let journey = quote::journey(&state, &quote)?;
-    let rules = quote::rule_context(&quote);
+    let rules = quote::rule_context(&state, &quote);
     // Patched answers are priced like any others.
     engine::domain::derive_pet_fields(&state.defs, &mut document);
     let pricing = engine::quoting::requote(&state.defs, &mut document, &rules);
@@ -463,7 +479,13 @@ pub(super) async fn test_patch(
     };
     state
         .store
-        .record(&quote, Some((&document, quote.lifecycle)), &record, meta)
+        .record(
+            &quote,
+            Some((&document, quote.lifecycle)),
+            &record,
+            meta,
+            &[],
+        )
         .await?;
     tracing::warn!(quote = %quote.id, "test mode: quote patched");
     Ok(Json(json!({ "data": { "furthest": record.to }, "outcome": "moved" })).into_response())

@@ -8,6 +8,7 @@ mod codes;
 mod cover;
 mod documents;
 mod pages;
+mod payment;
 mod quote;
 mod vets;
 
@@ -50,6 +51,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/saveDeclaration", post(api::save_declaration))
         .route("/api/ownerdetail", post(api::owner_detail))
         .route("/api/noquotechaseemail", post(api::no_quote_chase_email))
+        .route("/api/bankvalidation", post(payment::bank_validation))
+        .route("/api/setup-payment", post(payment::setup_payment))
         .route("/api/saveCover", post(cover::save_cover))
         .route("/api/getFlexProducts", post(cover::get_flex_products))
         .route("/api/changecoins", post(cover::change_coins))

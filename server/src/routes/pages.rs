@@ -68,7 +68,7 @@ pub(super) async fn page(
     };
     let session = quote::existing_or_new(&state, &headers).await?;
     let journey = quote::journey(&state, &session.quote)?;
-    let rules = quote::rule_context(&session.quote);
+    let rules = quote::rule_context(&state, &session.quote);
     let (position, _) = runtime::locate(&state.defs, journey, &session.quote.document, &rules)?;
     // A step the answers do not open yet shows the furthest open one; the renderer follows
     // `step.path`.
@@ -88,6 +88,8 @@ pub(super) async fn page(
         csrf: &csrf,
         language: LANGUAGE,
         rules: &rules,
+        holidays: &state.holidays,
+        account_number: view::account_number_for(&state, viewing, &session.quote).await?,
     })?;
     let mut response = Json(json!({ "data": data })).into_response();
     response.headers_mut().insert(

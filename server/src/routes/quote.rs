@@ -98,10 +98,11 @@ pub(super) fn uk_today() -> chrono::NaiveDate {
 }
 
 /// What the domain rules know: today in UK local time, and the quote's brand.
-pub(super) fn rule_context(quote: &QuoteRow) -> RuleContext {
+pub(super) fn rule_context(state: &AppState, quote: &QuoteRow) -> RuleContext {
     RuleContext {
         today: uk_today(),
         brand: quote.brand.clone(),
+        bank: Some(state.bank.clone()),
     }
 }
 
