@@ -7,6 +7,8 @@ import { CodesPanel } from '@/features/codes/CodesPanel';
 import { ChoosePolicyStep } from '@/features/cover/ChoosePolicyStep';
 import { FormStep } from '@/features/form/FormStep';
 import { journeyMachine } from '@/features/journey/journey-machine';
+import { PaymentConfirmationStep } from '@/features/payment/PaymentConfirmationStep';
+import { PaymentStep } from '@/features/payment/PaymentStep';
 import { ReviewStep } from '@/features/review/ReviewStep';
 import { PendingStep } from '@/features/shell/PendingStep';
 import { StepBar } from '@/features/shell/StepBar';
@@ -130,6 +132,20 @@ export function App() {
                 notify={(n) => send({ type: 'notice.show', ...n })}
                 onRefresh={(notice) => send({ type: 'page.refresh', notice })}
               />
+            ) : view.step.view === 'payment' && view.questions ? (
+              <PaymentStep
+                key={`${view.step.id}:${formVersion}`}
+                view={view}
+                copy={copy}
+                busy={state.matches('submitting')}
+                serverErrors={serverErrors}
+                submissions={submissions}
+                onSubmit={(answers) => send({ type: 'step.submit', answers })}
+                onOpen={open}
+                onNotice={(n) => send({ type: 'notice.show', ...n })}
+              />
+            ) : view.step.view === 'payment_confirmation' && view.bank_details ? (
+              <PaymentConfirmationStep view={view} copy={copy} onOpen={open} />
             ) : view.step.view === 'form' && view.questions ? (
               <FormStep
                 key={`${view.step.id}:${formVersion}`}

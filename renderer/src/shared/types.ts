@@ -34,7 +34,7 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review';
+    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation';
     bar_number: number | null;
     bar_label: string | null;
     blocks: Block[];
@@ -57,6 +57,12 @@ export interface ViewData {
   products: Product[];
   /** owner-payment.md §4 Prices: totals and discounts of the chosen products. */
   summary: QuoteSummary;
+  /** owner-payment.md §3 Payment as stored: the account number only masked. */
+  payment: Record<string, unknown>;
+  /** The payment page's first collection for each frequency and day (owner-payment.md §4). */
+  collections: Record<'MP' | 'AP', Record<string, { date: string; amount: string; payments: number; regular: string }>> | null;
+  /** The bank details panel, on that page only (owner-payment.md §2). */
+  bank_details: { account_name: string; account_number: string; sort_code: string; cover_start: string } | null;
   /** The variation of each experiment this quote is shown (journeys/experiments.json). */
   experiments: Record<string, string>;
   /** journey.md §3 Quote view data: the customer asked for no quote reminders. */

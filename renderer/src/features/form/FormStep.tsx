@@ -31,6 +31,8 @@ import { CurrencyWidget } from './widgets/CurrencyWidget';
 import { DatePartsWidget } from './widgets/DatePartsWidget';
 import { HiddenWidget, TextWidget } from './widgets/TextWidget';
 import { XlBullyWidget } from './widgets/XlBullyWidget';
+import { DaySelectWidget } from './widgets/DaySelectWidget';
+import { SortCodeWidget } from './widgets/SortCodeWidget';
 
 /** Every widget a question set can name; modals use the same ones. */
 export const widgets: RegistryWidgetsType = {
@@ -46,6 +48,8 @@ export const widgets: RegistryWidgetsType = {
   checkbox: ConfirmTickWidget,
   CheckboxWidget: ConfirmTickWidget,
   addressSearch: AddressSearchWidget,
+  sortCode: SortCodeWidget,
+  daySelect: DaySelectWidget,
   hidden: HiddenWidget,
   HiddenWidget: HiddenWidget,
 };
@@ -81,6 +85,7 @@ export function FormStep({
   onRemoveStoredPet,
   onNotice,
   beforeActions,
+  secondaryAction,
 }: {
   questions: QuestionsView;
   copy: Record<string, string>;
@@ -94,8 +99,13 @@ export function FormStep({
   onRemoveStoredPet: (id: number) => void;
   /** Shows a toast (copy keys), for widgets that report through one (the address search). */
   onNotice?: (notice: Notice) => void;
-  /** Shown after the questions, before the step's button (the codes on the owner details page). */
-  beforeActions?: ReactNode;
+  /**
+   * Shown after the questions, before the step's button (the codes on the owner details page;
+   * the payment page's notices, which follow the answers as they are given).
+   */
+  beforeActions?: ReactNode | ((answers: Answers) => ReactNode);
+  /** A second action beside the step's button (the payment page's Back). */
+  secondaryAction?: ReactNode;
 }) {
   const validator = useMemo(() => {
     const fns = validatorsById[questions.schema.$id];
@@ -210,11 +220,12 @@ export function FormStep({
           onChange={(e: IChangeEvent<Answers>) => setFormData((before) => followAnswers(questions.ui, before, e.formData ?? {}))}
           onSubmit={(e: IChangeEvent<Answers>) => submit(e.formData ?? {})}
         >
-          {beforeActions}
+          {typeof beforeActions === 'function' ? beforeActions(formData) : beforeActions}
           <div className="actions">
             <button type="submit" className="button" disabled={busy || refused}>
               {busy ? text(copy, 'button.saving') : submitLabel}
             </button>
+            {secondaryAction}
           </div>
         </Form>
       </FieldErrorsContext.Provider>

@@ -12,7 +12,7 @@ import { CopyContext, fieldFromPath, useFieldError } from './field-errors';
 import { usePetActions } from './pet-actions';
 
 /** Widgets that draw their own fieldset and legend. */
-const GROUP_WIDGETS = new Set(['radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick', 'checkbox', 'vetSearch', 'startDate', 'addressSearch']);
+const GROUP_WIDGETS = new Set(['sortCode', 'radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick', 'checkbox', 'vetSearch', 'startDate', 'addressSearch']);
 
 export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawHelp, hidden, uiSchema, schema, fieldPathId } = props;

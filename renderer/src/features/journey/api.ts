@@ -63,3 +63,32 @@ export async function removePet(id: number, csrf: string, fetcher: typeof fetch 
   });
   return read(response);
 }
+
+/**
+ * owner-payment.md §4 Bank validation, §7: the form's bank details (the sort code without
+ * dashes) → whether Vocalink's checks accept them; null when the server could not answer.
+ */
+export async function validateBank(
+  csrf: string,
+  payment: { sort_code?: string; account_number?: string },
+  fetcher: typeof fetch = fetch,
+): Promise<boolean | null> {
+  try {
+    const response = await fetcher('/api/bankvalidation', {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({
+        csrf,
+        locale: LOCALE,
+        ...helperFields(),
+        payment: { sort_code: (payment.sort_code ?? '').replace(/-/g, ''), account_number: payment.account_number ?? '' },
+      }),
+    });
+    if (!response.ok) return null;
+    const body = (await response.json()) as { data?: { payment?: { bank_details_valid?: boolean } } };
+    return typeof body.data?.payment?.bank_details_valid === 'boolean' ? body.data.payment.bank_details_valid : null;
+  } catch {
+    return null;
+  }
+}

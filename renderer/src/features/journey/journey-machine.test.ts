@@ -26,6 +26,9 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     documents: [],
     no_quote_chase_email: false,
     experiments: {},
+    payment: {},
+    collections: null,
+    bank_details: null,
     copy: {},
     ...extra,
   };

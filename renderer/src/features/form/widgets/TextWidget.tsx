@@ -1,6 +1,6 @@
 /**
  * A text box that says when it is invalid and what describes it. UI hints: `inputType` (email,
- * tel), `autocomplete`, and `trim` / `lowercase`, applied as the customer leaves the box, as the
+ * tel), `inputMode` (numeric), `autocomplete`, and `trim` / `lowercase`, applied as the customer leaves the box, as the
  * server does before its rules run (owner-payment.md §5: email trimmed and lower-cased).
  */
 import type { WidgetProps } from '@rjsf/utils';
@@ -17,6 +17,7 @@ export function TextWidget({ id, value, onChange, onBlur, onFocus, options, uiSc
       type={options.inputType === 'email' || options.inputType === 'tel' ? options.inputType : 'text'}
       className="text-input"
       autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : undefined}
+      inputMode={options.inputMode === 'numeric' ? 'numeric' : undefined}
       value={typeof value === 'string' ? value : ''}
       disabled={disabled || readonly}
       aria-invalid={error ? true : undefined}

@@ -1,0 +1,58 @@
+/**
+ * The bank details panel (owner-payment.md §2 Bank details panel): account name, account
+ * number, sort code as 2-2-2 with hyphens, cover start date, print, and an edit link back to
+ * /payment; the Direct Debit instructions follow. The account number is shown in full here and
+ * nowhere else.
+ */
+import { ukDate } from '@/features/form/widgets/StartDateWidget';
+import { text } from '@/shared/copy';
+import type { ViewData } from '@/shared/types';
+
+export function PaymentConfirmationStep({ view, copy, onOpen }: { view: ViewData; copy: Record<string, string>; onOpen: (path: string) => void }) {
+  const bank = view.bank_details;
+  const base = view.step.path.replace(/\/payment-confirmation$/, '');
+  if (!bank) return null;
+  return (
+    <div className="payment-confirmation">
+      <section className="card" aria-labelledby="bank-heading">
+        <h2 id="bank-heading" className="pet__heading">
+          {text(copy, 'payment_confirmation.heading')}
+        </h2>
+        <dl className="summary">
+          <div className="summary__row">
+            <dt>{text(copy, 'payment_confirmation.account_name')}</dt>
+            <dd>{bank.account_name}</dd>
+          </div>
+          <div className="summary__row">
+            <dt>{text(copy, 'payment_confirmation.account_number')}</dt>
+            <dd>{bank.account_number}</dd>
+          </div>
+          <div className="summary__row">
+            <dt>{text(copy, 'payment_confirmation.sort_code')}</dt>
+            <dd>{bank.sort_code}</dd>
+          </div>
+          <div className="summary__row">
+            <dt>{text(copy, 'payment_confirmation.cover_start')}</dt>
+            <dd>{ukDate(bank.cover_start)}</dd>
+          </div>
+        </dl>
+        <div className="review-pet__actions">
+          <button type="button" className="button button--secondary" onClick={() => window.print()}>
+            {text(copy, 'payment_confirmation.print')}
+          </button>
+          <a
+            className="link-button"
+            href={`${base}/payment`}
+            onClick={(e) => {
+              e.preventDefault();
+              onOpen(`${base}/payment`);
+            }}
+          >
+            {text(copy, 'payment_confirmation.edit')}
+          </a>
+        </div>
+      </section>
+      <p>{text(copy, 'payment_confirmation.instructions', { brand: text(copy, 'app.brand') })}</p>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * The payment page (owner-payment.md §2 Payment page, §4 Direct Debit date): the quote summary
+ * collapsed into an accordion; the Direct Debit form (the payment question set, drawn like any
+ * step); the payment-date notice, following the frequency and day as they are chosen, from the
+ * schedule the server works out; the Direct Debit Guarantee modal with the brand as originator;
+ * important information, keeping in touch and the Insurance Premium Tax note; Confirm payment
+ * and Back.
+ */
+import { useState } from 'react';
+
+import { FormStep } from '@/features/form/FormStep';
+import { ukDate } from '@/features/form/widgets/StartDateWidget';
+import { validateBank } from '@/features/journey/api';
+import type { Notice } from '@/features/journey/journey-machine';
+import { Modal } from '@/features/shell/Modal';
+import { text } from '@/shared/copy';
+import { price } from '@/shared/money';
+import type { FieldMessage, Product, ViewData } from '@/shared/types';
+
+type Answers = Record<string, unknown>;
+
+function ordinal(day: number): string {
+  const tens = day % 100;
+  if (tens >= 11 && tens <= 13) return `${day}th`;
+  return `${day}${{ 1: 'st', 2: 'nd', 3: 'rd' }[day % 10] ?? 'th'}`;
+}
+
+function DateNotice({ view, copy, answers }: { view: ViewData; copy: Record<string, string>; answers: Answers }) {
+  const payment = (answers.payment ?? {}) as { payment_frequency?: string; payment_day?: number };
+  const frequency = payment.payment_frequency === 'AP' ? 'AP' : 'MP';
+  const day = payment.payment_day;
+  const first = typeof day === 'number' ? view.collections?.[frequency]?.[String(day)] : undefined;
+  if (!first) return null;
+  const key = frequency === 'AP' ? 'payment.notice.annual' : first.payments > 1 ? 'payment.notice.monthly_double' : 'payment.notice.monthly';
+  return (
+    <p className="panel panel--info" role="status">
+      {text(copy, key, { first: price(first.amount), date: ukDate(first.date), amount: price(first.regular), day: ordinal(day ?? 1) })}
+    </p>
+  );
+}
+
+export function PaymentStep({
+  view,
+  copy,
+  busy,
+  serverErrors,
+  submissions,
+  onSubmit,
+  onOpen,
+  onNotice,
+}: {
+  view: ViewData;
+  copy: Record<string, string>;
+  busy: boolean;
+  serverErrors: readonly FieldMessage[];
+  submissions: number;
+  onSubmit: (answers: Answers) => void;
+  onOpen: (path: string) => void;
+  onNotice: (n: Notice) => void;
+}) {
+  const [guarantee, setGuarantee] = useState(false);
+  const brand = text(copy, 'app.brand');
+  const base = view.step.path.replace(/\/payment$/, '');
+  const questions = view.questions;
+  if (!questions) return null;
+  return (
+    <div className="payment">
+      <details className="card accordion">
+        <summary className="accordion__summary">
+          {text(copy, 'payment.summary')}: {price(view.summary.monthly)} {text(copy, 'cover.per_month')}
+        </summary>
+        <dl className="summary">
+          {view.pets.map((pet, i) => {
+            const product = pet.product as Product | undefined;
+            return product ? (
+              <div className="summary__row" key={String(pet.original_id ?? i)}>
+                <dt>
+                  {String(pet.pet_name ?? '')}: {product.Type} {product.LimitDesc}
+                </dt>
+                <dd>
+                  {price(product.RecurringMonthly)} {text(copy, 'cover.per_month')}
+                </dd>
+              </div>
+            ) : null;
+          })}
+          <div className="summary__row">
+            <dt>{text(copy, 'review.total')}</dt>
+            <dd>
+              {price(view.summary.monthly)} {text(copy, 'cover.per_month')} · {price(view.summary.annual)} {text(copy, 'cover.per_year')}
+            </dd>
+          </div>
+        </dl>
+      </details>
+      <FormStep
+        questions={questions}
+        copy={copy}
+        serverErrors={serverErrors}
+        submissions={submissions}
+        busy={busy}
+        submitLabel={text(copy, 'payment.confirm')}
+        onSubmit={async (answers) => {
+          // owner-payment.md §4 Bank validation: checked first; if invalid, an error toast and
+          // nothing is sent. The server checks again when the form is saved.
+          const payment = (answers.payment ?? {}) as { sort_code?: string; account_number?: string };
+          const valid = await validateBank(view.csrf, payment);
+          if (valid === false) {
+            onNotice({ kind: 'error', title: 'payment.bank.invalid.title', body: 'payment.bank.invalid' });
+            return;
+          }
+          onSubmit(answers);
+        }}
+        storedPets={view.pets.length}
+        onRemoveStoredPet={() => undefined}
+        onNotice={onNotice}
+        beforeActions={(answers) => (
+          <>
+            <DateNotice view={view} copy={copy} answers={answers} />
+            <p>
+              <button type="button" className="link-button" onClick={() => setGuarantee(true)}>
+                {text(copy, 'payment.guarantee.link')}
+              </button>
+            </p>
+            <section className="card" aria-labelledby="important-heading">
+              <h2 id="important-heading" className="pet__heading">
+                {text(copy, 'payment.important.title')}
+              </h2>
+              <p>{text(copy, 'payment.important.body')}</p>
+              <p>{text(copy, 'payment.keeping_in_touch')}</p>
+              <p className="hint">{text(copy, 'payment.ipt')}</p>
+            </section>
+          </>
+        )}
+        secondaryAction={
+          <button type="button" className="button button--secondary" onClick={() => onOpen(`${base}/review`)}>
+            {text(copy, 'payment.back')}
+          </button>
+        }
+      />
+      {guarantee && (
+        <Modal titleId="guarantee-title" title={text(copy, 'payment.guarantee.title')} onCancel={() => setGuarantee(false)}>
+          {[1, 2, 3, 4, 5].map((n) => (
+            <p key={n}>{text(copy, `payment.guarantee.body.${n}`, { brand })}</p>
+          ))}
+          <div className="dialog__actions">
+            <button type="button" className="button" onClick={() => setGuarantee(false)}>
+              {text(copy, 'button.close')}
+            </button>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { expect, type Page, test } from '@playwright/test';
+
+import { expectAccessible, screenshot, watchConsole } from './support';
+import { chooseLifetimeForEveryPet } from './support-cover';
+import { fillYourDetails } from './support-owner';
+
+// owner-payment.md §2 Payment page and Bank details panel, §4 Bank validation and Direct Debit
+// date, §5 Payment, in a browser: the Direct Debit form by keyboard, the bank check's toast, the
+// Guarantee, the payment-date notice, the bank details panel.
+
+async function oneDogToPayment(page: Page) {
+  await page.goto('/quote');
+  await page.getByLabel("What is your pet's name?").fill('Rex');
+  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
+  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
+  await page.getByRole('combobox', { name: 'What breed is your pet?' }).pressSequentially('beag');
+  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Day' }).fill('01');
+  await page.getByRole('textbox', { name: 'Month' }).fill('02');
+  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
+  await page.getByRole('radio', { name: 'Male', exact: true }).check();
+  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
+  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await fillYourDetails(page);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await chooseLifetimeForEveryPet(page, ['Rex']);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/quote\/assumptions$/);
+  await page.getByRole('checkbox', { name: /Yes, they're correct/ }).check();
+  await page.getByRole('button', { name: 'Go to payment' }).click();
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+}
+
+test('the Direct Debit form by keyboard, a refused account, then the bank details panel', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await oneDogToPayment(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Monthly' })).toBeChecked();
+  await expectAccessible(page);
+
+  // Keyboard: the account holder, the sort code boxes that move on, the account number.
+  await page.getByLabel('Account holder name').focus();
+  await page.keyboard.type('Ada ONeill');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Sort code digits 1 of 3')).toBeFocused();
+  await page.keyboard.type('203099'); // a sort code and account Vocalink's checks refuse
+  await expect(page.getByLabel('Sort code digits 3 of 3')).toHaveValue('99');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Account number')).toBeFocused();
+  await page.keyboard.type('66831036');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Preferred collection day')).toBeFocused();
+  await page.getByLabel('Preferred collection day').selectOption('15');
+  // The payment-date notice follows the day (owner-payment.md §4 Direct Debit date).
+  await expect(page.getByRole('status').filter({ hasText: 'on or shortly after the 15th' })).toBeVisible();
+
+  // Without the authority tick: the spec's message, focus on the tick.
+  await page.getByRole('button', { name: 'Confirm payment' }).click();
+  await expect(page.getByText('You must check the box above to confirm authority to create this Direct Debit agreement.').first()).toBeVisible();
+  await page.getByRole('checkbox', { name: /I confirm authority to create this Direct Debit agreement/ }).check();
+
+  // The bank check refuses the details: the error toast, and nothing is saved.
+  await page.getByRole('button', { name: 'Confirm payment' }).click();
+  await expect(page.getByText("Bank details incorrect: You've entered an invalid bank account number and/or sort code. Please check and try again.")).toBeVisible();
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+  await screenshot(page, testInfo, 'payment-refused');
+
+  // The Direct Debit Guarantee names the brand as originator.
+  await page.getByRole('button', { name: 'The Direct Debit Guarantee' }).click();
+  const guarantee = page.getByRole('dialog', { name: 'The Direct Debit Guarantee' });
+  await expect(guarantee).toContainText('pawpath will notify you 10 working days in advance');
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+
+  // Good details.
+  for (const [i, part] of ['08', '99', '99'].entries()) await page.getByLabel(`Sort code digits ${i + 1} of 3`).fill(part);
+  await page.getByLabel('Account number').fill('66374958');
+  await screenshot(page, testInfo, 'payment');
+  await page.getByRole('button', { name: 'Confirm payment' }).click();
+
+  // The bank details panel: the whole account number, here only.
+  await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
+  const panel = page.getByRole('region', { name: 'Your bank details' });
+  await expect(panel).toContainText('66374958');
+  await expect(panel).toContainText('08-99-99');
+  await expect(panel).toContainText('Ada ONeill');
+  await expect(panel.getByRole('button', { name: 'Print' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'payment-confirmation');
+
+  // Edit goes back to the form, which never holds the account number again.
+  await panel.getByRole('link', { name: 'Edit bank details' }).click();
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+  await expect(page.getByLabel('Account number')).toHaveValue('');
+  await expect(page.getByLabel('Account holder name')).toHaveValue('Ada ONeill');
+  expect(problems()).toEqual([]);
+});
