@@ -111,6 +111,8 @@ pub enum View {
     Payment,
     /// The bank details panel (owner-payment.md §2 Bank details panel), before buying.
     PaymentConfirmation,
+    /// The confirmation page (owner-payment.md §2 Confirmation page), once bought.
+    Confirmation,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

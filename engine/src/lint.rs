@@ -530,6 +530,7 @@ fn lint_journey(
             crate::definitions::View::Pending
                 | crate::definitions::View::Review
                 | crate::definitions::View::PaymentConfirmation
+                | crate::definitions::View::Confirmation
         ) {
             err(
                 format!("/steps/{i}/questions"),

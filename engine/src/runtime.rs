@@ -264,12 +264,14 @@ impl QuoteMachine {
                     None => Transition(State::in_step(context.record.to.clone())),
                 }
             }
-            MachineEvent::Customer(Event::Purchase) => {
-                context.record.outcome = Outcome::Moved;
-                context.record.to_lifecycle = Lifecycle::Purchased;
-                context.effects.push(Effect::SaveQuote);
-                Transition(State::purchased())
-            }
+            MachineEvent::Customer(Event::Purchase) => match context.purchase() {
+                Ok(true) => Transition(State::purchased()),
+                Ok(false) => Handled,
+                Err(e) => {
+                    context.error = Some(e);
+                    Handled
+                }
+            },
             MachineEvent::Customer(Event::Expire) => {
                 context.record.outcome = Outcome::Moved;
                 context.record.to_lifecycle = Lifecycle::Expired;
@@ -426,6 +428,37 @@ impl Ctx<'_> {
         self.record.to = after.furthest;
         self.record.outcome = Outcome::Moved;
         Ok(())
+    }
+
+    /// Buying: only once every step before the one that leads to the journey's end is complete,
+    /// that is, once the customer can open that step (the bank details panel). Then the quote
+    /// moves to the terminal step and is purchased; otherwise the way is closed by a guard.
+    fn purchase(&mut self) -> Result<bool, EngineError> {
+        let before = position::derive(self.defs, self.journey, &self.document, &self.rules)?;
+        let last = self.journey.steps.iter().find(|step| {
+            step.exits
+                .iter()
+                .any(|exit| self.journey.step(&exit.to).is_some_and(|to| to.terminal))
+        });
+        let terminal = self.journey.steps.iter().find(|s| s.terminal);
+        let (Some(last), Some(terminal)) = (last, terminal) else {
+            self.record.outcome = Outcome::RefusedByGuard;
+            return Ok(false);
+        };
+        if !before.can_open(&last.id) {
+            self.record.outcome = Outcome::RefusedByGuard;
+            for g in &last.requires {
+                let doc = self.document.clone();
+                self.guard(g, &doc)?;
+            }
+            return Ok(false);
+        }
+        self.record.from = last.id.clone();
+        self.record.to = terminal.id.clone();
+        self.record.outcome = Outcome::Moved;
+        self.record.to_lifecycle = Lifecycle::Purchased;
+        self.effects.push(Effect::SaveQuote);
+        Ok(true)
     }
 
     fn reset(&mut self) {

@@ -47,6 +47,24 @@ pub struct ExistingPolicies {
 }
 
 impl ExistingPolicies {
+    /// A new policy number in the brand's format: its first prefix, then random digits to the
+    /// brand's length (12 characters unless the brand says otherwise). A brand with no format of
+    /// its own uses the first brand's (the default brand). Uniqueness is the database's to
+    /// enforce: a clash is retried.
+    pub fn new_number(&self, brand: &str) -> String {
+        use rand::Rng;
+        let format = self.formats.get(brand).or_else(|| self.formats.get("pos"));
+        let prefix = format
+            .and_then(|f| f.prefixes.first())
+            .map_or("PETPS", String::as_str);
+        let length = format.and_then(|f| f.length).unwrap_or(12);
+        let mut rng = rand::rng();
+        let digits: String = (prefix.len()..length)
+            .map(|_| char::from(b'0' + rng.random_range(0..10u8)))
+            .collect();
+        format!("{prefix}{digits}")
+    }
+
     pub fn load() -> Result<Self, String> {
         Self::from_text(DATA)
     }

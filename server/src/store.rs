@@ -50,6 +50,58 @@ pub struct QuoteRow {
     pub created_at: String,
 }
 
+/// A purchase to write: the policies, the mandate and its collections.
+#[derive(Debug, Clone)]
+pub struct NewPurchase {
+    pub id: String,
+    pub idempotency_key: String,
+    pub payment_frequency: String,
+    pub payment_day: i64,
+    pub cover_start: String,
+    pub policies: Vec<PolicyRow>,
+    pub mandate_reference: String,
+    pub account_name: String,
+    pub sort_code: String,
+    pub account_number_ciphertext: String,
+    pub account_number_masked: String,
+    /// (due date, amount, payments)
+    pub collections: Vec<(String, String, i64)>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PolicyRow {
+    pub policy_number: String,
+    pub pet_original_id: i64,
+    pub pet_name: String,
+    pub product_code: String,
+    pub monthly_premium: String,
+    pub annual_premium: String,
+    pub start_date: String,
+}
+
+/// A stored purchase, as the confirmation page shows it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PurchaseRow {
+    pub id: String,
+    pub created_at: String,
+    pub payment_frequency: String,
+    pub payment_day: i64,
+    pub cover_start: String,
+    pub policies: Vec<PolicyRow>,
+    pub mandate_reference: String,
+    pub account_number_masked: String,
+    /// (due date, amount, payments), in date order.
+    pub collections: Vec<(String, String, i64)>,
+}
+
+/// How a purchase attempt ended.
+#[derive(Debug)]
+pub enum PurchaseOutcome {
+    Bought,
+    /// The quote was already bought (by this request's twin): nothing was written.
+    AlreadyBought,
+}
+
 /// What the server adds to the engine's transition record.
 #[derive(Debug, Clone)]
 pub struct TransitionMeta<'a> {
@@ -214,32 +266,171 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        sqlx::query(
-            "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
-                                           from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
-                                           experiment_views)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-        )
-        .bind(meta.quote_id)
-        .bind(&now)
-        .bind(&record.definition_version)
-        .bind(meta.brand)
-        .bind(meta.channel)
-        .bind(&record.journey)
-        .bind(&record.event)
-        .bind(&record.from)
-        .bind(&record.to)
-        .bind(record.outcome.as_str())
-        .bind(json(&record.guards))
-        .bind(json(&record.field_errors))
-        .bind(json(&record.blocks))
-        .bind(meta.duration_us)
-        .bind((!record.pricing.is_empty()).then(|| json(&record.pricing)))
-        .bind(json(&meta.experiment_views))
-        .execute(&mut *tx)
-        .await?;
+        insert_transition(&mut tx, &now, record, &meta).await?;
         tx.commit().await?;
         Ok(version)
+    }
+
+    /// Buys a quote, in one transaction: the purchase (one per quote: the unique quote id is the
+    /// judge), the quote's new document and lifecycle (optimistic lock), its policies, mandate
+    /// and collections, and the transition record. A second purchase of the same quote writes
+    /// nothing and answers `AlreadyBought`.
+    pub async fn purchase(
+        &self,
+        quote: &QuoteRow,
+        document: &Value,
+        record: &TransitionRecord,
+        meta: TransitionMeta<'_>,
+        p: &NewPurchase,
+    ) -> Result<PurchaseOutcome, StoreError> {
+        let now = now();
+        let mut tx = self.pool.begin().await?;
+        let inserted = sqlx::query(
+            "insert into purchases (id, quote_id, idempotency_key, created_at, payment_frequency, payment_day, cover_start)
+             values ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&p.id)
+        .bind(&quote.id)
+        .bind(&p.idempotency_key)
+        .bind(&now)
+        .bind(&p.payment_frequency)
+        .bind(p.payment_day)
+        .bind(&p.cover_start)
+        .execute(&mut *tx)
+        .await;
+        if let Err(e) = inserted {
+            tx.rollback().await?;
+            if e.as_database_error()
+                .is_some_and(|d| d.is_unique_violation())
+            {
+                return Ok(PurchaseOutcome::AlreadyBought);
+            }
+            return Err(e.into());
+        }
+        let done = sqlx::query(
+            "update quotes set document = $1, lifecycle = $2, definition_version = $3,
+                    row_version = row_version + 1, updated_at = $4
+             where id = $5 and row_version = $6",
+        )
+        .bind(document.to_string())
+        .bind(record.to_lifecycle.as_str())
+        .bind(&record.definition_version)
+        .bind(&now)
+        .bind(&quote.id)
+        .bind(quote.row_version)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Err(StoreError::Conflict);
+        }
+        for policy in &p.policies {
+            sqlx::query(
+                "insert into policies (policy_number, purchase_id, pet_original_id, pet_name, product_code,
+                                       monthly_premium, annual_premium, start_date)
+                 values ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(&policy.policy_number)
+            .bind(&p.id)
+            .bind(policy.pet_original_id)
+            .bind(&policy.pet_name)
+            .bind(&policy.product_code)
+            .bind(&policy.monthly_premium)
+            .bind(&policy.annual_premium)
+            .bind(&policy.start_date)
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query(
+            "insert into mandates (purchase_id, reference, account_name, sort_code, account_number_ciphertext,
+                                   account_number_masked, created_at)
+             values ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&p.id)
+        .bind(&p.mandate_reference)
+        .bind(&p.account_name)
+        .bind(&p.sort_code)
+        .bind(&p.account_number_ciphertext)
+        .bind(&p.account_number_masked)
+        .bind(&now)
+        .execute(&mut *tx)
+        .await?;
+        for (due, amount, payments) in &p.collections {
+            sqlx::query("insert into collections (purchase_id, due_date, amount, payments) values ($1, $2, $3, $4)")
+                .bind(&p.id)
+                .bind(due)
+                .bind(amount)
+                .bind(*payments)
+                .execute(&mut *tx)
+                .await?;
+        }
+        insert_transition(&mut tx, &now, record, &meta).await?;
+        tx.commit().await?;
+        Ok(PurchaseOutcome::Bought)
+    }
+
+    /// The purchase of a quote, if it was bought.
+    pub async fn purchase_of(&self, quote_id: &str) -> Result<Option<PurchaseRow>, StoreError> {
+        let Some(row) = sqlx::query(
+            "select p.id, p.created_at, p.payment_frequency, p.payment_day, p.cover_start, m.reference, m.account_number_masked
+             from purchases p join mandates m on m.purchase_id = p.id where p.quote_id = $1",
+        )
+        .bind(quote_id)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let id: String = row.try_get("id")?;
+        let policies = sqlx::query(
+            "select policy_number, pet_original_id, pet_name, product_code, monthly_premium, annual_premium, start_date
+             from policies where purchase_id = $1 order by pet_original_id",
+        )
+        .bind(&id)
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .map(|r| {
+            Ok(PolicyRow {
+                policy_number: r.try_get("policy_number")?,
+                pet_original_id: r.try_get("pet_original_id")?,
+                pet_name: r.try_get("pet_name")?,
+                product_code: r.try_get("product_code")?,
+                monthly_premium: r.try_get("monthly_premium")?,
+                annual_premium: r.try_get("annual_premium")?,
+                start_date: r.try_get("start_date")?,
+            })
+        })
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        let collections = sqlx::query(
+            "select due_date, amount, payments from collections where purchase_id = $1 order by due_date",
+        )
+        .bind(&id)
+        .fetch_all(&self.pool)
+        .await?
+        .into_iter()
+        .map(|r| Ok((r.try_get("due_date")?, r.try_get("amount")?, r.try_get("payments")?)))
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        Ok(Some(PurchaseRow {
+            id,
+            created_at: row.try_get("created_at")?,
+            payment_frequency: row.try_get("payment_frequency")?,
+            payment_day: row.try_get("payment_day")?,
+            cover_start: row.try_get("cover_start")?,
+            policies,
+            mandate_reference: row.try_get("reference")?,
+            account_number_masked: row.try_get("account_number_masked")?,
+            collections,
+        }))
+    }
+
+    /// How many purchases a quote has (for tests: never more than one).
+    pub async fn purchase_count(&self, quote_id: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query("select count(*) as n from purchases where quote_id = $1")
+            .bind(quote_id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
     }
 
     /// A write-only answer of a quote, as stored (encrypted).
@@ -378,6 +569,40 @@ impl Store {
 }
 
 /// A record part as the JSON text stored in its column.
+/// One row of `step_transitions`, inside the caller's transaction.
+async fn insert_transition(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    now: &str,
+    record: &TransitionRecord,
+    meta: &TransitionMeta<'_>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
+                                       from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
+                                       experiment_views)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+    )
+    .bind(meta.quote_id)
+    .bind(now)
+    .bind(&record.definition_version)
+    .bind(meta.brand)
+    .bind(meta.channel)
+    .bind(&record.journey)
+    .bind(&record.event)
+    .bind(&record.from)
+    .bind(&record.to)
+    .bind(record.outcome.as_str())
+    .bind(json(&record.guards))
+    .bind(json(&record.field_errors))
+    .bind(json(&record.blocks))
+    .bind(meta.duration_us)
+    .bind((!record.pricing.is_empty()).then(|| json(&record.pricing)))
+    .bind(json(&meta.experiment_views))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".into())
 }

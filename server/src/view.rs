@@ -66,6 +66,8 @@ pub struct ViewInput<'a> {
     /// The full account number, decrypted, only for the one page that shows it (the bank
     /// details panel); everywhere else the document's masked copy is all there is.
     pub account_number: Option<String>,
+    /// The purchase, once the quote is bought (the confirmation page).
+    pub purchase: Option<crate::store::PurchaseRow>,
 }
 
 /// The decrypted account number when the page is the bank details panel (owner-payment.md §2
@@ -214,6 +216,7 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "payment": quote.document.get("payment").cloned().unwrap_or(json!({})),
         "collections": collections_view(input),
         "bank_details": bank_details_view(input),
+        "purchase": input.purchase,
         "experiments": experiments_view(defs, quote),
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),

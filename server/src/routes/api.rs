@@ -375,6 +375,7 @@ pub(super) async fn run(
         language: LANGUAGE,
         rules: &rules,
         holidays: &state.holidays,
+        purchase: None,
         account_number: view::account_number_for(state, viewing, &saved).await?,
     })?;
     Ok(Json(json!({ "data": data, "outcome": result.record.outcome })).into_response())

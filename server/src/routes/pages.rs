@@ -69,15 +69,27 @@ pub(super) async fn page(
     let session = quote::existing_or_new(&state, &headers).await?;
     let journey = quote::journey(&state, &session.quote)?;
     let rules = quote::rule_context(&state, &session.quote);
-    let (position, _) = runtime::locate(&state.defs, journey, &session.quote.document, &rules)?;
-    // A step the answers do not open yet shows the furthest open one; the renderer follows
-    // `step.path`.
-    let viewing = if position.can_open(&asked.id) {
-        journey.step(&asked.id)
+    let bought = session.quote.lifecycle == runtime::Lifecycle::Purchased;
+    // A bought quote shows its confirmation, whatever page is asked for.
+    let (viewing, position) = if bought {
+        quote::purchased_position(journey)?
     } else {
-        journey.step(&position.furthest)
-    }
-    .ok_or_else(|| AppError::Internal("position names an unknown step".into()))?;
+        let (position, _) = runtime::locate(&state.defs, journey, &session.quote.document, &rules)?;
+        // A step the answers do not open yet shows the furthest open one; the renderer follows
+        // `step.path`.
+        let viewing = if position.can_open(&asked.id) {
+            journey.step(&asked.id)
+        } else {
+            journey.step(&position.furthest)
+        }
+        .ok_or_else(|| AppError::Internal("position names an unknown step".into()))?;
+        (viewing, position)
+    };
+    let purchase = if bought {
+        state.store.purchase_of(&session.quote.id).await?
+    } else {
+        None
+    };
     let csrf = session.token.csrf(&state.config.secret_key);
     let data = view::view_data(&ViewInput {
         defs: &state.defs,
@@ -89,6 +101,7 @@ pub(super) async fn page(
         language: LANGUAGE,
         rules: &rules,
         holidays: &state.holidays,
+        purchase,
         account_number: view::account_number_for(&state, viewing, &session.quote).await?,
     })?;
     let mut response = Json(json!({ "data": data })).into_response();

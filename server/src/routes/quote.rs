@@ -125,3 +125,21 @@ pub(super) fn quote_reference() -> String {
         .collect::<Vec<_>>()
         .join("-")
 }
+
+/// Where a bought quote stands: on the journey's terminal step (the confirmation), every step
+/// completed and none open again.
+pub(super) fn purchased_position(
+    journey: &Journey,
+) -> Result<(&engine::definitions::Step, engine::position::Position), AppError> {
+    let terminal = journey.steps.iter().find(|s| s.terminal).ok_or_else(|| {
+        AppError::Internal(format!("journey {} has no terminal step", journey.id))
+    })?;
+    Ok((
+        terminal,
+        engine::position::Position {
+            furthest: terminal.id.clone(),
+            path: vec![terminal.id.clone()],
+            completed: journey.steps.iter().map(|s| s.id.clone()).collect(),
+        },
+    ))
+}

@@ -1,0 +1,252 @@
+//! Buying (issue 6; owner-payment.md §2 Bank details panel "continue goes to /confirmation", §4
+//! Confirmation): the policies, the Direct Debit mandate and its collection schedule, made in
+//! one database transaction, exactly once. A double click, a retry after a dropped connection,
+//! two tabs or fifty identical requests at once make one purchase and get the same answer: the
+//! database allows one purchase per quote, and every request after the first is answered with
+//! that purchase.
+
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+use engine::collections::{Frequency, schedule};
+use engine::runtime::{self, Event, Lifecycle, Outcome};
+
+use super::api::{Authorised, authorise};
+use super::body::JsonObject;
+use super::quote::{self, LANGUAGE};
+use crate::AppState;
+use crate::error::AppError;
+use crate::store::{NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError, TransitionMeta};
+use crate::view::{self, ViewInput};
+
+const ACCOUNT_NUMBER: &str = "/payment/account_number";
+
+/// POST /api/purchase: `{csrf, idempotency_key}` (a key the page makes for each purchase attempt
+/// and sends again on a retry). Answers the confirmation page's view data.
+pub(super) async fn purchase(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let Authorised {
+        mut quote,
+        token,
+        experiment_views,
+    } = authorise(&state, &headers, &body, &["idempotency_key"]).await?;
+    let key = body
+        .get("idempotency_key")
+        .and_then(Value::as_str)
+        .filter(|k| {
+            (8..=100).contains(&k.len())
+                && k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+        .ok_or_else(|| {
+            AppError::BadRequest(
+                "idempotency_key must be 8 to 100 letters, digits or hyphens".into(),
+            )
+        })?
+        .to_owned();
+    for _ in 0..5 {
+        if quote.lifecycle == Lifecycle::Purchased {
+            return confirmation(&state, &quote, &token).await;
+        }
+        match attempt(&state, &quote, &key, &experiment_views, started).await? {
+            Attempted::Bought | Attempted::Raced => {}
+            Attempted::Refused(e) => return Err(e),
+        }
+        // Bought here or by a twin request: read the quote again and answer with its purchase.
+        quote = state
+            .store
+            .quote_by_ref(&quote.quote_ref)
+            .await?
+            .ok_or(AppError::NotFound)?;
+    }
+    Err(AppError::Internal(format!(
+        "quote {}: purchase kept conflicting",
+        quote.id
+    )))
+}
+
+enum Attempted {
+    Bought,
+    /// Another request changed or bought the quote first.
+    Raced,
+    Refused(AppError),
+}
+
+async fn attempt(
+    state: &AppState,
+    quote: &QuoteRow,
+    key: &str,
+    experiment_views: &[String],
+    started: Instant,
+) -> Result<Attempted, AppError> {
+    let journey = quote::journey(state, quote)?;
+    let rules = quote::rule_context(state, quote);
+    let result = runtime::transition(
+        &state.defs,
+        &journey.id,
+        &quote.document,
+        quote.lifecycle,
+        &Event::Purchase,
+        rules.clone(),
+    )?;
+    match result.record.outcome {
+        Outcome::Moved => {}
+        Outcome::RefusedByLifecycle => return Ok(Attempted::Refused(AppError::QuoteClosed)),
+        _ => {
+            return Ok(Attempted::Refused(AppError::BadRequest(
+                "the quote cannot be bought yet: the payment details are not complete".into(),
+            )));
+        }
+    }
+    let document = &result.document;
+    let payment = document.get("payment").cloned().unwrap_or(json!({}));
+    let text = |name: &str| {
+        payment
+            .get(name)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let Some(ciphertext) = state.store.secret(&quote.id, ACCOUNT_NUMBER).await? else {
+        return Ok(Attempted::Refused(AppError::BadRequest(
+            "the quote has no bank details to buy with".into(),
+        )));
+    };
+    let frequency = text("payment_frequency");
+    let day = payment
+        .get("payment_day")
+        .and_then(Value::as_i64)
+        .unwrap_or(1);
+    let start = engine::domain::cover_start(document, &rules);
+    let summary = engine::quoting::summary(document);
+    let (freq, amount) = if frequency == "AP" {
+        (Frequency::Annual, summary.annual)
+    } else {
+        (Frequency::Monthly, summary.monthly)
+    };
+    let plan = schedule(
+        rules.today,
+        start,
+        u32::try_from(day).unwrap_or(1),
+        freq,
+        amount,
+        &state.holidays,
+    );
+    let policies: Vec<PolicyRow> = document
+        .get("pets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|pet| {
+            let product = pet.get("product").cloned().unwrap_or(json!({}));
+            let money = |name: &str| {
+                product
+                    .get(name)
+                    .and_then(engine::quoting::decimal_of)
+                    .unwrap_or(Decimal::ZERO)
+                    .to_string()
+            };
+            PolicyRow {
+                policy_number: state.policies.new_number(&quote.brand),
+                pet_original_id: pet.get("original_id").and_then(Value::as_i64).unwrap_or(0),
+                pet_name: pet
+                    .get("pet_name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                product_code: product
+                    .get("Code")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                monthly_premium: money("RecurringMonthly"),
+                annual_premium: money("AnnualPremium"),
+                start_date: start.to_string(),
+            }
+        })
+        .collect();
+    let purchase = NewPurchase {
+        id: random_id(),
+        idempotency_key: key.to_owned(),
+        payment_frequency: frequency,
+        payment_day: day,
+        cover_start: start.to_string(),
+        policies,
+        mandate_reference: format!("{}-DD", quote.quote_ref),
+        account_name: text("account_name"),
+        sort_code: text("sort_code"),
+        account_number_ciphertext: ciphertext,
+        account_number_masked: text("account_number_masked"),
+        collections: plan
+            .iter()
+            .map(|c| {
+                (
+                    c.date.to_string(),
+                    c.amount.to_string(),
+                    i64::from(c.payments),
+                )
+            })
+            .collect(),
+    };
+    let meta = TransitionMeta {
+        quote_id: &quote.id,
+        brand: &quote.brand,
+        channel: &quote.channel,
+        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+        experiment_views,
+    };
+    match state
+        .store
+        .purchase(quote, document, &result.record, meta, &purchase)
+        .await
+    {
+        Ok(PurchaseOutcome::Bought) => {
+            tracing::info!(quote = %quote.id, policies = purchase.policies.len(), "purchase");
+            Ok(Attempted::Bought)
+        }
+        Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Attempted::Raced),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn random_id() -> String {
+    use base64::Engine as _;
+    use rand::Rng;
+    let bytes: [u8; 16] = rand::rng().random();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// The confirmation page's view data for a bought quote.
+async fn confirmation(
+    state: &AppState,
+    quote: &QuoteRow,
+    token: &crate::session::SessionToken,
+) -> Result<Response, AppError> {
+    let journey = quote::journey(state, quote)?;
+    let rules = quote::rule_context(state, quote);
+    let (viewing, position) = quote::purchased_position(journey)?;
+    let csrf = token.csrf(&state.config.secret_key);
+    let data = view::view_data(&ViewInput {
+        defs: &state.defs,
+        journey,
+        quote,
+        viewing,
+        position: &position,
+        csrf: &csrf,
+        language: LANGUAGE,
+        rules: &rules,
+        holidays: &state.holidays,
+        account_number: None,
+        purchase: state.store.purchase_of(&quote.id).await?,
+    })?;
+    Ok(Json(json!({ "data": data, "outcome": "moved" })).into_response())
+}
