@@ -95,5 +95,27 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await expect(page).toHaveURL(/\/quote\/payment$/);
   await expect(page.getByLabel('Account number')).toHaveValue('');
   await expect(page.getByLabel('Account holder name')).toHaveValue('Ada ONeill');
+
+  // Buy, with a double click: one purchase (issue 6), and the confirmation page.
+  await page.getByLabel('Account number').fill('66374958');
+  await page.getByRole('button', { name: 'Confirm payment' }).click();
+  await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
+  const purchases: number[] = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith('/api/purchase')) purchases.push(r.status());
+  });
+  await page.getByRole('button', { name: 'Continue' }).dblclick();
+  await expect(page).toHaveURL(/\/quote\/confirmation$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Pawsome!' })).toBeFocused();
+  const rex = page.getByRole('region', { name: 'Rex' });
+  await expect(rex).toContainText(/PETPS\d{7}/);
+  await expect(page.getByRole('region', { name: 'Your Direct Debit' })).toContainText('****4958');
+  expect(purchases.every((s) => s === 200)).toBe(true);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'confirmation');
+  // Any page of a bought quote shows its confirmation.
+  await page.goto('/quote/review');
+  await expect(page).toHaveURL(/\/quote\/confirmation$/);
+  await expect(page.getByRole('region', { name: 'Rex' })).toContainText(/PETPS\d{7}/);
   expect(problems()).toEqual([]);
 });

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 
 import { AssumptionsStep } from '@/features/assumptions/AssumptionsStep';
 import { CodesPanel } from '@/features/codes/CodesPanel';
+import { ConfirmationStep } from '@/features/confirmation/ConfirmationStep';
 import { ChoosePolicyStep } from '@/features/cover/ChoosePolicyStep';
 import { FormStep } from '@/features/form/FormStep';
 import { journeyMachine } from '@/features/journey/journey-machine';
@@ -145,7 +146,9 @@ export function App() {
                 onNotice={(n) => send({ type: 'notice.show', ...n })}
               />
             ) : view.step.view === 'payment_confirmation' && view.bank_details ? (
-              <PaymentConfirmationStep view={view} copy={copy} onOpen={open} />
+              <PaymentConfirmationStep view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={() => send({ type: 'quote.buy' })} />
+            ) : view.step.view === 'confirmation' && view.purchase ? (
+              <ConfirmationStep view={view} copy={copy} />
             ) : view.step.view === 'form' && view.questions ? (
               <FormStep
                 key={`${view.step.id}:${formVersion}`}

@@ -34,7 +34,7 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation';
+    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'confirmation';
     bar_number: number | null;
     bar_label: string | null;
     blocks: Block[];
@@ -63,6 +63,8 @@ export interface ViewData {
   collections: Record<'MP' | 'AP', Record<string, { date: string; amount: string; payments: number; regular: string }>> | null;
   /** The bank details panel, on that page only (owner-payment.md §2). */
   bank_details: { account_name: string; account_number: string; sort_code: string; cover_start: string } | null;
+  /** The purchase, once bought (owner-payment.md §2 Confirmation page). */
+  purchase: Purchase | null;
   /** The variation of each experiment this quote is shown (journeys/experiments.json). */
   experiments: Record<string, string>;
   /** journey.md §3 Quote view data: the customer asked for no quote reminders. */
@@ -145,4 +147,17 @@ export interface QuoteSummary {
 export interface FieldMessage {
   field: string;
   message: string;
+}
+
+export interface Purchase {
+  id: string;
+  created_at: string;
+  payment_frequency: 'MP' | 'AP';
+  payment_day: number;
+  cover_start: string;
+  policies: Array<{ policy_number: string; pet_original_id: number; pet_name: string; product_code: string; monthly_premium: string; annual_premium: string; start_date: string }>;
+  mandate_reference: string;
+  account_number_masked: string;
+  /** [due date, amount, payments] */
+  collections: Array<[string, string, number]>;
 }

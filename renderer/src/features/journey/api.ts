@@ -92,3 +92,26 @@ export async function validateBank(
     return null;
   }
 }
+
+/**
+ * Buys the quote (issue 6): one key per purchase attempt, kept in session storage until the
+ * purchase is made, so a retry after a dropped connection sends the same key; the server makes
+ * one purchase whatever arrives and answers every request with it.
+ */
+export async function purchase(csrf: string, qidu: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
+  const slot = `pawpath.purchase.${qidu}`;
+  let key = sessionStorage.getItem(slot);
+  if (!key) {
+    key = crypto.randomUUID();
+    sessionStorage.setItem(slot, key);
+  }
+  const response = await fetcher('/api/purchase', {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    credentials: 'same-origin',
+    body: JSON.stringify({ csrf, locale: LOCALE, ...helperFields(), idempotency_key: key }),
+  });
+  const result = await read(response);
+  if (result.kind === 'ok') sessionStorage.removeItem(slot);
+  return result;
+}

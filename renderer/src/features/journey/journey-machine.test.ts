@@ -29,6 +29,7 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     payment: {},
     collections: null,
     bank_details: null,
+    purchase: null,
     copy: {},
     ...extra,
   };

@@ -6,7 +6,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 import type { FieldMessage, ViewData } from '@/shared/types';
-import { type ApiResult, loadView, removePet, submitAnswers } from './api';
+import { type ApiResult, loadView, purchase, removePet, submitAnswers } from './api';
 
 export interface JourneyContext {
   /** The page asked for. */
@@ -63,6 +63,8 @@ export type JourneyEvent =
   | { type: 'page.retry' }
   | { type: 'step.submit'; answers: Record<string, unknown> }
   | { type: 'pet.remove'; id: number }
+  /** Buy the quote (the bank details panel's Continue). */
+  | { type: 'quote.buy' }
   | ({ type: 'edit.submit' } & EditRequest)
   | { type: 'toast.dismiss' }
   /** Something changed the quote outside a form (an existing policy matched): load the page again. */
@@ -95,6 +97,7 @@ export const journeyMachine = setup({
   actors: {
     loadView: fromPromise<ApiResult, { path: string }>(({ input }) => loadView(input.path)),
     removePet: fromPromise<ApiResult, { id: number; csrf: string }>(({ input }) => removePet(input.id, input.csrf)),
+    purchase: fromPromise<ApiResult, { csrf: string; qidu: string }>(({ input }) => purchase(input.csrf, input.qidu)),
     submitAnswers: fromPromise<ApiResult, { url: string; csrf: string; answers: Record<string, unknown> }>(({ input }) =>
       submitAnswers(input.url, input.csrf, input.answers),
     ),
@@ -213,6 +216,7 @@ export const journeyMachine = setup({
       on: {
         'step.submit': { guard: 'canSubmit', target: 'submitting', actions: ['clearServerErrors', 'clearFailure'] },
         'pet.remove': { target: 'removing', actions: 'clearFailure' },
+        'quote.buy': { target: 'buying', actions: 'clearFailure' },
         'edit.submit': { target: 'editing', actions: ['clearFailure', 'startEdit'] },
         'page.refresh': {
           target: 'refreshing',
@@ -265,6 +269,21 @@ export const journeyMachine = setup({
         onDone: [
           { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeFieldErrors' },
+          { target: 'showing', actions: 'storeFailure' },
+        ],
+        onError: { target: 'showing', actions: 'storeFailure' },
+      },
+    },
+    /**
+     * Buying (issue 6): one request at a time (the button is disabled while it runs, and the
+     * server makes one purchase whatever arrives); the answer is the confirmation page.
+     */
+    buying: {
+      invoke: {
+        src: 'purchase',
+        input: ({ context }) => ({ csrf: context.view?.csrf ?? '', qidu: context.view?.qidu ?? '' }),
+        onDone: [
+          { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
           { target: 'showing', actions: 'storeFailure' },
         ],
         onError: { target: 'showing', actions: 'storeFailure' },

@@ -8,7 +8,19 @@ import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { text } from '@/shared/copy';
 import type { ViewData } from '@/shared/types';
 
-export function PaymentConfirmationStep({ view, copy, onOpen }: { view: ViewData; copy: Record<string, string>; onOpen: (path: string) => void }) {
+export function PaymentConfirmationStep({
+  view,
+  copy,
+  busy,
+  onOpen,
+  onBuy,
+}: {
+  view: ViewData;
+  copy: Record<string, string>;
+  busy: boolean;
+  onOpen: (path: string) => void;
+  onBuy: () => void;
+}) {
   const bank = view.bank_details;
   const base = view.step.path.replace(/\/payment-confirmation$/, '');
   if (!bank) return null;
@@ -53,6 +65,11 @@ export function PaymentConfirmationStep({ view, copy, onOpen }: { view: ViewData
         </div>
       </section>
       <p>{text(copy, 'payment_confirmation.instructions', { brand: text(copy, 'app.brand') })}</p>
+      <div className="actions">
+        <button type="button" className="button" disabled={busy} onClick={onBuy}>
+          {busy ? text(copy, 'button.saving') : text(copy, 'payment_confirmation.continue')}
+        </button>
+      </div>
     </div>
   );
 }

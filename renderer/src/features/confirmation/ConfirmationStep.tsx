@@ -1,0 +1,86 @@
+/**
+ * The confirmation page (owner-payment.md §2 Confirmation page): the welcome header with the pet
+ * icons, the policy start date, each pet's cover with its policy number, and the payment
+ * confirmation: the Direct Debit reference, the masked account and the first collection. The
+ * page's heading takes the focus (the journey does this for every new step).
+ */
+import { PetIcon } from '@/features/review/ReviewStep';
+import { ukDate } from '@/features/form/widgets/StartDateWidget';
+import { text } from '@/shared/copy';
+import { price } from '@/shared/money';
+import type { Product, ViewData } from '@/shared/types';
+
+export function ConfirmationStep({ view, copy }: { view: ViewData; copy: Record<string, string> }) {
+  const bought = view.purchase;
+  if (!bought) return null;
+  const first = bought.collections[0];
+  return (
+    <div className="confirmation">
+      <section className="card" aria-labelledby="welcome-heading">
+        <h2 id="welcome-heading" className="pet__heading">
+          {text(copy, 'confirmation.welcome', { brand: text(copy, 'app.brand') })}
+        </h2>
+        <ul className="review__pets">
+          {view.pets.slice(0, 4).map((p, i) => (
+            <li key={String(p.original_id ?? i)}>
+              <PetIcon species={String(p.pet_type ?? '')} />
+              <span>{String(p.pet_name ?? '')}</span>
+            </li>
+          ))}
+        </ul>
+        <p>{text(copy, 'confirmation.start', { date: ukDate(bought.cover_start) })}</p>
+      </section>
+      {bought.policies.map((policy) => {
+        const pet = view.pets.find((p) => p.original_id === policy.pet_original_id);
+        const product = pet?.product as Product | undefined;
+        return (
+          <section className="card" key={policy.policy_number} aria-labelledby={`policy-${policy.policy_number}`}>
+            <h2 id={`policy-${policy.policy_number}`} className="pet__heading">
+              {policy.pet_name}
+            </h2>
+            <dl className="summary">
+              <div className="summary__row">
+                <dt>{text(copy, 'confirmation.policy_number')}</dt>
+                <dd>{policy.policy_number}</dd>
+              </div>
+              {product && (
+                <div className="summary__row">
+                  <dt>{text(copy, 'review.pet.cover_type')}</dt>
+                  <dd>{text(copy, 'review.pet.cover', { type: product.Type, limit: product.LimitDesc.replace('£', '') })}</dd>
+                </div>
+              )}
+              <div className="summary__row">
+                <dt>{text(copy, bought.payment_frequency === 'AP' ? 'cover.yearly' : 'cover.monthly')}</dt>
+                <dd>{price(bought.payment_frequency === 'AP' ? policy.annual_premium : policy.monthly_premium)}</dd>
+              </div>
+            </dl>
+          </section>
+        );
+      })}
+      <section className="card" aria-labelledby="payment-heading">
+        <h2 id="payment-heading" className="pet__heading">
+          {text(copy, 'confirmation.payment')}
+        </h2>
+        <dl className="summary">
+          <div className="summary__row">
+            <dt>{text(copy, 'confirmation.reference')}</dt>
+            <dd>{bought.mandate_reference}</dd>
+          </div>
+          <div className="summary__row">
+            <dt>{text(copy, 'payment_confirmation.account_number')}</dt>
+            <dd>{bought.account_number_masked}</dd>
+          </div>
+          {first && (
+            <div className="summary__row">
+              <dt>{text(copy, 'confirmation.first_collection')}</dt>
+              <dd>
+                {price(first[1])}, {ukDate(first[0])}
+              </dd>
+            </div>
+          )}
+        </dl>
+      </section>
+      <p>{text(copy, 'confirmation.portal')}</p>
+    </div>
+  );
+}
