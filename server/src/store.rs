@@ -92,6 +92,8 @@ pub struct PurchaseRow {
     pub account_number_masked: String,
     /// (due date, amount, payments), in date order.
     pub collections: Vec<(String, String, i64)>,
+    /// Whether the customer has set a pet portal password.
+    pub portal_registered: bool,
 }
 
 /// How a purchase attempt ended.
@@ -372,7 +374,8 @@ impl Store {
     /// The purchase of a quote, if it was bought.
     pub async fn purchase_of(&self, quote_id: &str) -> Result<Option<PurchaseRow>, StoreError> {
         let Some(row) = sqlx::query(
-            "select p.id, p.created_at, p.payment_frequency, p.payment_day, p.cover_start, m.reference, m.account_number_masked
+            "select p.id, p.created_at, p.payment_frequency, p.payment_day, p.cover_start, m.reference, m.account_number_masked,
+                    (select count(*) from portal_accounts a where a.purchase_id = p.id) as portal
              from purchases p join mandates m on m.purchase_id = p.id where p.quote_id = $1",
         )
         .bind(quote_id)
@@ -421,7 +424,47 @@ impl Store {
             mandate_reference: row.try_get("reference")?,
             account_number_masked: row.try_get("account_number_masked")?,
             collections,
+            portal_registered: row.try_get::<i64, _>("portal")? > 0,
         }))
+    }
+
+    /// Stores a pet portal account's password hash; false when the purchase already has one.
+    pub async fn register_portal(
+        &self,
+        purchase_id: &str,
+        email: &str,
+        hash: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "insert into portal_accounts (purchase_id, email, password_hash, created_at) values ($1, $2, $3, $4)",
+        )
+        .bind(purchase_id)
+        .bind(email)
+        .bind(hash)
+        .bind(now())
+        .execute(&self.pool)
+        .await;
+        match done {
+            Ok(_) => Ok(true),
+            Err(e)
+                if e.as_database_error()
+                    .is_some_and(|d| d.is_unique_violation()) =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// A purchase's portal password hash (for tests and the portal).
+    pub async fn portal_hash(&self, purchase_id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("select password_hash from portal_accounts where purchase_id = $1")
+            .bind(purchase_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| r.try_get("password_hash"))
+            .transpose()
+            .map_err(Into::into)
     }
 
     /// How many purchases a quote has (for tests: never more than one).

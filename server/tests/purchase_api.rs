@@ -195,3 +195,95 @@ async fn nothing_is_bought_before_the_payment_details_are_complete() {
         .await;
     assert_eq!(status, 400, "a key of 8 or more characters");
 }
+
+#[tokio::test]
+async fn the_portal_password_is_checked_by_its_rules_and_kept_only_as_an_argon2id_hash() {
+    // owner-payment.md §5 Portal password, §7 /api/saveportalpassword.
+    let app = at_bank_details().await;
+    let (status, body) = buy(&app, "portal-0001").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["data"]["edits"]["portal_password"]["submit"],
+        "/api/saveportalpassword"
+    );
+    assert_eq!(body["data"]["purchase"]["portal_registered"], false);
+    let csrf = app.csrf().await;
+    let save = |password: &str, again: &str| json!({ "csrf": csrf, "email": "ada@example.com", "password": password, "password_confirmation": again });
+    for (password, again, field, message) in [
+        (
+            "Ab1!",
+            "Ab1!",
+            "password",
+            "Password is too short - Minimum 8 characters",
+        ),
+        (
+            "Abcdefgh1!Abcdefgh1!x",
+            "Abcdefgh1!Abcdefgh1!x",
+            "password",
+            "Password is too long - Maximum 20 characters",
+        ),
+        (
+            "abcdefg1!",
+            "abcdefg1!",
+            "password",
+            "Your password needs a capital letter",
+        ),
+        (
+            "Abcdefgh1",
+            "Abcdefgh1",
+            "password",
+            "Your password needs a special character",
+        ),
+        (
+            "Abcdefgh1#",
+            "Abcdefgh1#",
+            "password",
+            "Please use only letters, digits and @ $ % & * ! = £ ^ ( ) _ - + { } : ~ < > ? [ ]",
+        ),
+        (
+            "Abcdefgh1!",
+            "Abcdefgh1?",
+            "password_confirmation",
+            "The passwords do not match",
+        ),
+    ] {
+        let (status, body) = app
+            .post_json("/api/saveportalpassword", &save(password, again))
+            .await;
+        assert_eq!(status, 422, "{password}: {body}");
+        assert_eq!(body["errors"][0]["field"], field, "{password}");
+        assert_eq!(body["errors"][0]["message"], message, "{password}");
+    }
+    let (status, body) = app
+        .post_json("/api/saveportalpassword", &json!({ "csrf": csrf, "email": "someone@else.com", "password": "Abcdefgh1!", "password_confirmation": "Abcdefgh1!" }))
+        .await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = app
+        .post_json("/api/saveportalpassword", &save("Abcdefgh1!", "Abcdefgh1!"))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["success"], true);
+    let (status, _) = app
+        .post_json("/api/saveportalpassword", &save("Zyxwvut9$", "Zyxwvut9$"))
+        .await;
+    assert_eq!(status, 409, "only while no password exists");
+    let view = app.view("/quote/confirmation").await;
+    assert_eq!(view["purchase"]["portal_registered"], true);
+
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&app.database_url)
+        .await
+        .expect("connect");
+    let (hash,): (String,) = sqlx::query_as("select password_hash from portal_accounts")
+        .fetch_one(&pool)
+        .await
+        .expect("hash");
+    let transitions: Vec<(String,)> = sqlx::query_as("select field_errors from step_transitions")
+        .fetch_all(&pool)
+        .await
+        .expect("transitions");
+    pool.close().await;
+    assert!(hash.starts_with("$argon2id$"), "{hash}");
+    assert!(!hash.contains("Abcdefgh1!"));
+    assert!(transitions.iter().all(|(t,)| !t.contains("Abcdefgh1!")));
+}

@@ -111,8 +111,23 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await expect(rex).toContainText(/PETPS\d{7}/);
   await expect(page.getByRole('region', { name: 'Your Direct Debit' })).toContainText('****4958');
   expect(purchases.every((s) => s === 200)).toBe(true);
+  // The pet portal password (owner-payment.md §5): the live checklist, the spec's messages.
+  const portal = page.getByRole('region', { name: 'Set up your pet portal' });
+  await portal.getByLabel('Create a password').fill('abc');
+  await expect(portal.getByRole('listitem').filter({ hasText: 'A lowercase letter' })).toHaveClass(/checklist__ok/);
+  await expect(portal.getByRole('listitem').filter({ hasText: 'A capital letter' })).not.toHaveClass(/checklist__ok/);
+  await portal.getByRole('button', { name: 'Create password' }).click();
+  await expect(portal.getByText('Password is too short - Minimum 8 characters').first()).toBeVisible();
+  await expect(portal.getByLabel('Create a password')).toBeFocused();
   await expectAccessible(page);
   await screenshot(page, testInfo, 'confirmation');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('Biscuit1!');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Biscuit1!');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Your pet portal password has been set.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Set up your pet portal' })).toHaveCount(0);
   // Any page of a bought quote shows its confirmation.
   await page.goto('/quote/review');
   await expect(page).toHaveURL(/\/quote\/confirmation$/);

@@ -148,7 +148,7 @@ export function App() {
             ) : view.step.view === 'payment_confirmation' && view.bank_details ? (
               <PaymentConfirmationStep view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={() => send({ type: 'quote.buy' })} />
             ) : view.step.view === 'confirmation' && view.purchase ? (
-              <ConfirmationStep view={view} copy={copy} />
+              <ConfirmationStep view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
             ) : view.step.view === 'form' && view.questions ? (
               <FormStep
                 key={`${view.step.id}:${formVersion}`}

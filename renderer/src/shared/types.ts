@@ -160,4 +160,5 @@ export interface Purchase {
   account_number_masked: string;
   /** [due date, amount, payments] */
   collections: Array<[string, string, number]>;
+  portal_registered: boolean;
 }

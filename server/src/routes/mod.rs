@@ -9,6 +9,7 @@ mod cover;
 mod documents;
 mod pages;
 mod payment;
+mod portal;
 mod purchase;
 mod quote;
 mod vets;
@@ -55,6 +56,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/bankvalidation", post(payment::bank_validation))
         .route("/api/setup-payment", post(payment::setup_payment))
         .route("/api/purchase", post(purchase::purchase))
+        .route(
+            "/api/saveportalpassword",
+            post(portal::save_portal_password),
+        )
         .route("/api/saveCover", post(cover::save_cover))
         .route("/api/getFlexProducts", post(cover::get_flex_products))
         .route("/api/changecoins", post(cover::change_coins))

@@ -5,12 +5,13 @@
  * page's heading takes the focus (the journey does this for every new step).
  */
 import { PetIcon } from '@/features/review/ReviewStep';
+import { PortalPasswordForm } from './PortalPasswordForm';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { text } from '@/shared/copy';
 import { price } from '@/shared/money';
 import type { Product, ViewData } from '@/shared/types';
 
-export function ConfirmationStep({ view, copy }: { view: ViewData; copy: Record<string, string> }) {
+export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; copy: Record<string, string>; onRefresh: () => void }) {
   const bought = view.purchase;
   if (!bought) return null;
   const first = bought.collections[0];
@@ -81,6 +82,13 @@ export function ConfirmationStep({ view, copy }: { view: ViewData; copy: Record<
         </dl>
       </section>
       <p>{text(copy, 'confirmation.portal')}</p>
+      {bought.portal_registered ? (
+        <p className="panel panel--info" role="status">
+          {text(copy, 'portal.saved')}
+        </p>
+      ) : (
+        <PortalPasswordForm view={view} copy={copy} onSaved={onRefresh} />
+      )}
     </div>
   );
 }

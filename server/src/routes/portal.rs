@@ -1,0 +1,122 @@
+//! The pet portal password (owner-payment.md §2 Confirmation page, §5 Portal password, §7
+//! /api/saveportalpassword): offered once the quote is bought and only while no password
+//! exists. Checked by the `portal_password` question set (the same schema the browser checks)
+//! and stored only as an argon2id hash.
+
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHasher, SaltString};
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use serde_json::{Map, Value, json};
+
+use engine::rules::FieldError;
+use engine::runtime::Lifecycle;
+
+use super::api::{Authorised, authorise};
+use super::body::JsonObject;
+use super::quote::LANGUAGE;
+use crate::AppState;
+use crate::error::{AppError, FieldMessage};
+
+/// POST /api/saveportalpassword: `{csrf, email, password, password_confirmation}`.
+pub(super) async fn save_portal_password(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let Authorised { quote, token, .. } = authorise(
+        &state,
+        &headers,
+        &body,
+        &["email", "password", "password_confirmation"],
+    )
+    .await?;
+    if quote.lifecycle != Lifecycle::Purchased {
+        return Err(AppError::BadRequest(
+            "the portal password is set once the quote is bought".into(),
+        ));
+    }
+    let Some(bought) = state.store.purchase_of(&quote.id).await? else {
+        return Err(AppError::Internal(format!(
+            "quote {} is bought but has no purchase",
+            quote.id
+        )));
+    };
+    if bought.portal_registered {
+        return Err(AppError::Conflict);
+    }
+    let owner_email = quote
+        .document
+        .pointer("/owner/email_address")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let email = body
+        .get("email")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !email.trim().eq_ignore_ascii_case(owner_email) {
+        return Err(AppError::BadRequest(
+            "email must be the policy holder's email address".into(),
+        ));
+    }
+    let mut answers = Map::new();
+    for field in ["password", "password_confirmation"] {
+        if let Some(v) = body.get(field) {
+            answers.insert(field.to_owned(), v.clone());
+        }
+    }
+    let answers = Value::Object(answers);
+    let schema = state
+        .defs
+        .question_schema("portal_password")
+        .ok_or_else(|| AppError::Internal("no portal_password question set".into()))?;
+    let mut errors = schema.field_errors(&answers);
+    if errors.is_empty() && answers["password"] != answers["password_confirmation"] {
+        errors.push(FieldError::new(
+            "password_confirmation",
+            "portal.password.mismatch",
+        ));
+    }
+    if !errors.is_empty() {
+        return Err(AppError::Validation(
+            errors
+                .iter()
+                .map(|e| FieldMessage {
+                    field: e.field.clone(),
+                    message: state.defs.message(LANGUAGE, e),
+                })
+                .collect(),
+        ));
+    }
+    let password = answers["password"].as_str().unwrap_or_default().to_owned();
+    // argon2id is slow on purpose: off the request threads.
+    let hash = tokio::task::spawn_blocking(move || {
+        use rand::RngCore;
+        let mut salt = [0u8; 16];
+        rand::rng().fill_bytes(&mut salt);
+        let salt = SaltString::encode_b64(&salt).map_err(|e| e.to_string())?;
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| AppError::Internal(e.to_string()))?
+    .map_err(AppError::Internal)?;
+    if !state
+        .store
+        .register_portal(&bought.id, owner_email, &hash)
+        .await?
+    {
+        return Err(AppError::Conflict);
+    }
+    tracing::info!(quote = %quote.id, "portal password set");
+    let csrf = token.csrf(&state.config.secret_key);
+    Ok(axum::response::IntoResponse::into_response(axum::Json(
+        json!({
+            "data": { "portal_registered": true, "csrf": csrf },
+            "success": true,
+        }),
+    )))
+}
