@@ -29,20 +29,40 @@ export default defineConfig({
     { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 900 } } },
     { name: 'mobile', use: { browserName: 'chromium', viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
   ],
-  webServer: {
-    command: binary,
-    url: `http://127.0.0.1:${port}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      PAWPATH_DATA_DIR: dataDir,
-      PAWPATH_DEFINITIONS: '..',
-      PAWPATH_STATIC_DIR: renderer,
-      PAWPATH_LOG_FORMAT: 'pretty',
-      // QA's scripted flows choose an experiment's variation through the test-data call.
-      PAWPATH_TEST_MODE: '1',
-      DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
+  webServer: [
+    {
+      command: binary,
+      url: `http://127.0.0.1:${port}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(port),
+        PAWPATH_DATA_DIR: dataDir,
+        PAWPATH_DEFINITIONS: '..',
+        PAWPATH_STATIC_DIR: renderer,
+        PAWPATH_LOG_FORMAT: 'pretty',
+        // QA's scripted flows choose an experiment's variation through the test-data call.
+        PAWPATH_TEST_MODE: '1',
+        DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
+      },
     },
-  },
+    // A second server with short inactivity times (journey.md §9: "shorter test values apply on
+    // local and test hosts"), for the timeout modals.
+    {
+      command: binary,
+      url: `http://127.0.0.1:${port + 1}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(port + 1),
+        PAWPATH_DATA_DIR: `${dataDir}-short`,
+        PAWPATH_DEFINITIONS: '..',
+        PAWPATH_STATIC_DIR: renderer,
+        PAWPATH_LOG_FORMAT: 'pretty',
+        PAWPATH_SESSION_WARNING_MS: '3000',
+        PAWPATH_SESSION_RESET_MS: '7000',
+        DATABASE_URL: `sqlite://${join(`${dataDir}-short`, 'e2e.db')}?mode=rwc`,
+      },
+    },
+  ],
 });

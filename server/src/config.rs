@@ -76,6 +76,11 @@ pub struct Config {
     /// `PAWPATH_ENCRYPTION_KEY`: base64 of 32 bytes, the key bank account numbers are encrypted
     /// with at rest; generated once and kept in `<data dir>/encryption.key` when unset.
     pub encryption_key: crate::crypto::EncryptionKey,
+    /// `PAWPATH_SESSION_WARNING_MS` and `PAWPATH_SESSION_RESET_MS`: idle time before the
+    /// inactivity warning and before the quote is reset (journey.md §9: 14,280,000 and
+    /// 14,400,000 ms; shorter on test hosts). The server resets idle quotes on its own clock too.
+    pub session_warning_ms: u64,
+    pub session_reset_ms: u64,
     /// `PAWPATH_MODULUS_TABLES`: the folder holding Vocalink's `valacdos.txt` and `scsubtab.txt`
     /// (default `server/data/vocalink` under `PAWPATH_DEFINITIONS`); read at start.
     pub modulus_tables: PathBuf,
@@ -246,7 +251,33 @@ impl Config {
         let modulus_tables = get("PAWPATH_MODULUS_TABLES")
             .map(PathBuf::from)
             .unwrap_or_else(|| definitions_root.join("server/data/vocalink"));
+        let millis = |name: &'static str, default: u64| -> Result<u64, ConfigError> {
+            match get(name) {
+                None => Ok(default),
+                Some(v) => v
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| *n >= 1000)
+                    .ok_or_else(|| {
+                        err(
+                            name,
+                            format!("{v:?} is not a number of milliseconds (1000 or more)"),
+                        )
+                    }),
+            }
+        };
+        let session_warning_ms = millis("PAWPATH_SESSION_WARNING_MS", 14_280_000)?;
+        let session_reset_ms = millis("PAWPATH_SESSION_RESET_MS", 14_400_000)?;
+        if session_warning_ms >= session_reset_ms {
+            return Err(err(
+                "PAWPATH_SESSION_WARNING_MS",
+                "must be less than PAWPATH_SESSION_RESET_MS",
+            ));
+        }
         Ok(Self {
+            session_warning_ms,
+            session_reset_ms,
             encryption_key,
             modulus_tables,
             admin_token,

@@ -48,6 +48,8 @@ pub struct QuoteRow {
     pub row_version: i64,
     /// When the quote was made (RFC 3339, UTC): its validity runs from here.
     pub created_at: String,
+    /// When the customer last changed or opened it (RFC 3339, UTC): idle time runs from here.
+    pub updated_at: String,
 }
 
 /// A purchase to write: the policies, the mandate and its collections.
@@ -165,7 +167,7 @@ impl Store {
     ) -> Result<Option<QuoteRow>, StoreError> {
         let row = sqlx::query(
             "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version,
-                    created_at
+                    created_at, updated_at
              from quotes where session_hash = $1",
         )
         .bind(session_hash)
@@ -214,7 +216,8 @@ impl Store {
             lifecycle: Lifecycle::Active,
             document: document.clone(),
             row_version: 1,
-            created_at: now,
+            created_at: now.clone(),
+            updated_at: now,
         })
     }
 
@@ -476,6 +479,30 @@ impl Store {
         Ok(row.try_get("n")?)
     }
 
+    /// Notes that the customer opened the quote (idle time starts again).
+    pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
+        sqlx::query("update quotes set updated_at = $1 where id = $2")
+            .bind(now())
+            .bind(quote_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Parts a quote from its session: the cookie no longer finds it, and the next request
+    /// starts a new quote. The quote itself is kept, with its transitions.
+    pub async fn detach_session(&self, quote_id: &str) -> Result<(), StoreError> {
+        use rand::Rng;
+        let marker: [u8; 16] = rand::rng().random();
+        let marker: String = marker.iter().map(|b| format!("{b:02x}")).collect();
+        sqlx::query("update quotes set session_hash = $1 where id = $2")
+            .bind(format!("detached:{marker}"))
+            .bind(quote_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// A write-only answer of a quote, as stored (encrypted).
     pub async fn secret(&self, quote_id: &str, field: &str) -> Result<Option<String>, StoreError> {
         let row =
@@ -493,7 +520,7 @@ impl Store {
     pub async fn quote_by_ref(&self, quote_ref: &str) -> Result<Option<QuoteRow>, StoreError> {
         let row = sqlx::query(
             "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version,
-                    created_at
+                    created_at, updated_at
              from quotes where quote_ref = $1",
         )
         .bind(quote_ref)
@@ -666,6 +693,7 @@ fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
             .map_err(|e| StoreError::Corrupt(format!("document: {e}")))?,
         row_version: row.try_get("row_version")?,
         created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
     })
 }
 

@@ -70,6 +70,8 @@ pub struct ViewInput<'a> {
     pub account_number: Option<String>,
     /// The purchase, once the quote is bought (the confirmation page).
     pub purchase: Option<crate::store::PurchaseRow>,
+    /// The inactivity warning and reset times, in milliseconds.
+    pub timeouts: (u64, u64),
 }
 
 /// The decrypted account number when the page is the bank details panel (owner-payment.md §2
@@ -219,6 +221,8 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "collections": collections_view(input),
         "bank_details": bank_details_view(input),
         "purchase": input.purchase,
+        // journey.md §4 Timers, §9: the inactivity warning and reset times.
+        "timeouts": { "warning_ms": input.timeouts.0, "reset_ms": input.timeouts.1 },
         "experiments": experiments_view(defs, quote),
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),

@@ -7,10 +7,12 @@ import { CodesPanel } from '@/features/codes/CodesPanel';
 import { ConfirmationStep } from '@/features/confirmation/ConfirmationStep';
 import { ChoosePolicyStep } from '@/features/cover/ChoosePolicyStep';
 import { FormStep } from '@/features/form/FormStep';
+import { resetQuote } from '@/features/journey/api';
 import { journeyMachine } from '@/features/journey/journey-machine';
 import { PaymentConfirmationStep } from '@/features/payment/PaymentConfirmationStep';
 import { PaymentStep } from '@/features/payment/PaymentStep';
 import { ReviewStep } from '@/features/review/ReviewStep';
+import { InactivityTimer } from '@/features/shell/InactivityTimer';
 import { PendingStep } from '@/features/shell/PendingStep';
 import { StepBar } from '@/features/shell/StepBar';
 import { Toast } from '@/features/shell/Toast';
@@ -184,6 +186,9 @@ export function App() {
           </>
         )}
       </main>
+      {view && (
+        <InactivityTimer warningMs={view.timeouts.warning_ms} resetMs={view.timeouts.reset_ms} copy={copy} onReset={() => resetQuote(view.csrf)} />
+      )}
       {notice && view && (
         <Toast kind={notice.kind} title={text(copy, notice.title)} content={text(copy, notice.body)} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />
       )}

@@ -63,6 +63,8 @@ export interface ViewData {
   collections: Record<'MP' | 'AP', Record<string, { date: string; amount: string; payments: number; regular: string }>> | null;
   /** The bank details panel, on that page only (owner-payment.md §2). */
   bank_details: { account_name: string; account_number: string; sort_code: string; cover_start: string } | null;
+  /** journey.md §4 Timers: the inactivity warning and reset times. */
+  timeouts: { warning_ms: number; reset_ms: number };
   /** The purchase, once bought (owner-payment.md §2 Confirmation page). */
   purchase: Purchase | null;
   /** The variation of each experiment this quote is shown (journeys/experiments.json). */

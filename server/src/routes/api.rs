@@ -375,6 +375,10 @@ pub(super) async fn run(
         language: LANGUAGE,
         rules: &rules,
         holidays: &state.holidays,
+        timeouts: (
+            state.config.session_warning_ms,
+            state.config.session_reset_ms,
+        ),
         purchase: None,
         account_number: view::account_number_for(state, viewing, &saved).await?,
     })?;

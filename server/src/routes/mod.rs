@@ -12,6 +12,7 @@ mod payment;
 mod portal;
 mod purchase;
 mod quote;
+mod reset;
 mod vets;
 
 use axum::Router;
@@ -56,6 +57,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/bankvalidation", post(payment::bank_validation))
         .route("/api/setup-payment", post(payment::setup_payment))
         .route("/api/purchase", post(purchase::purchase))
+        .route("/api/reset", post(reset::reset))
         .route(
             "/api/saveportalpassword",
             post(portal::save_portal_password),

@@ -67,6 +67,8 @@ pub(super) async fn page(
         return Err(AppError::NotFound);
     };
     let session = quote::existing_or_new(&state, &headers).await?;
+    // Opening a page is activity: idle time starts again.
+    state.store.touch(&session.quote.id).await?;
     let journey = quote::journey(&state, &session.quote)?;
     let rules = quote::rule_context(&state, &session.quote);
     let bought = session.quote.lifecycle == runtime::Lifecycle::Purchased;
@@ -101,6 +103,10 @@ pub(super) async fn page(
         language: LANGUAGE,
         rules: &rules,
         holidays: &state.holidays,
+        timeouts: (
+            state.config.session_warning_ms,
+            state.config.session_reset_ms,
+        ),
         purchase,
         account_number: view::account_number_for(&state, viewing, &session.quote).await?,
     })?;

@@ -245,6 +245,10 @@ async fn confirmation(
         language: LANGUAGE,
         rules: &rules,
         holidays: &state.holidays,
+        timeouts: (
+            state.config.session_warning_ms,
+            state.config.session_reset_ms,
+        ),
         account_number: None,
         purchase: state.store.purchase_of(&quote.id).await?,
     })?;

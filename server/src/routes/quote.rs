@@ -33,11 +33,17 @@ pub(super) async fn existing(
     let Some(token) = SessionToken::from_headers(headers) else {
         return Ok(None);
     };
-    Ok(state
-        .store
-        .quote_by_session(&token.hash())
-        .await?
-        .map(|q| (q, token)))
+    let Some(quote) = state.store.quote_by_session(&token.hash()).await? else {
+        return Ok(None);
+    };
+    // Left idle past the reset time: reset on the server's own clock (journey.md §4 Timers),
+    // and the request goes on as a new visitor's.
+    if quote.lifecycle == runtime::Lifecycle::Active && super::reset::idle_past_reset(state, &quote)
+    {
+        super::reset::reset_quote(state, &quote, &[]).await?;
+        return Ok(None);
+    }
+    Ok(Some((quote, token)))
 }
 
 /// The request's quote, or a new quote and session for a new visitor.

@@ -115,3 +115,17 @@ export async function purchase(csrf: string, qidu: string, fetcher: typeof fetch
   if (result.kind === 'ok') sessionStorage.removeItem(slot);
   return result;
 }
+
+/** Resets the quote (the timeout modal's "Start a new quote"): the server parts it from the session. */
+export async function resetQuote(csrf: string, fetcher: typeof fetch = fetch): Promise<void> {
+  try {
+    await fetcher('/api/reset', {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({ csrf, locale: LOCALE }),
+    });
+  } catch {
+    // The server resets an idle quote on its own clock as well; /quote starts again either way.
+  }
+}

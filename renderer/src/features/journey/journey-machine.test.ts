@@ -30,6 +30,7 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     collections: null,
     bank_details: null,
     purchase: null,
+    timeouts: { warning_ms: 14280000, reset_ms: 14400000 },
     copy: {},
     ...extra,
   };

@@ -1,0 +1,90 @@
+//! Starting again (journey.md §2 Inactivity timeout, §4 Timers; owner-payment.md §4 Session, §7
+//! reset): the quote is reset (its answers cleared, the transition recorded) and parted from the
+//! session, so the next page starts a new quote. The customer asks through the timeout modal's
+//! "Start a new quote"; the server does the same on its own clock to a quote left idle past the
+//! reset time.
+
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use engine::runtime::{self, Event, Lifecycle};
+
+use super::api::authorise;
+use super::body::JsonObject;
+use super::quote;
+use crate::AppState;
+use crate::error::AppError;
+use crate::store::{QuoteRow, TransitionMeta};
+
+/// POST /api/reset: `{csrf}` → `{data: {success: true}}`. (The spec's reset is a GET; a call that
+/// changes the quote takes the CSRF token, so it is a POST here.)
+pub(super) async fn reset(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    // No quote on this session (none yet, or the server already reset it as idle): there is
+    // nothing to reset, and the answer is the same.
+    if quote::existing(&state, &headers).await?.is_none() {
+        return Ok(Json(json!({ "data": { "success": true } })).into_response());
+    }
+    let auth = authorise(&state, &headers, &body, &[]).await?;
+    reset_quote(&state, &auth.quote, &auth.experiment_views).await?;
+    Ok(Json(json!({ "data": { "success": true } })).into_response())
+}
+
+/// Resets a quote and parts it from its session. A bought quote keeps its answers (its policies
+/// stand); it is parted from the session all the same.
+pub(super) async fn reset_quote(
+    state: &AppState,
+    quote: &QuoteRow,
+    experiment_views: &[String],
+) -> Result<(), AppError> {
+    let started = Instant::now();
+    if quote.lifecycle == Lifecycle::Active {
+        let journey = quote::journey(state, quote)?;
+        let rules = quote::rule_context(state, quote);
+        let result = runtime::transition(
+            &state.defs,
+            &journey.id,
+            &quote.document,
+            quote.lifecycle,
+            &Event::Reset,
+            rules,
+        )?;
+        let meta = TransitionMeta {
+            quote_id: &quote.id,
+            brand: &quote.brand,
+            channel: &quote.channel,
+            duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+            experiment_views,
+        };
+        state
+            .store
+            .record(
+                quote,
+                Some((&result.document, result.lifecycle)),
+                &result.record,
+                meta,
+                &[],
+            )
+            .await?;
+    }
+    state.store.detach_session(&quote.id).await?;
+    tracing::info!(quote = %quote.id, "quote reset and parted from its session");
+    Ok(())
+}
+
+/// Whether a quote has been idle past the reset time (the server's own clock).
+pub(super) fn idle_past_reset(state: &AppState, quote: &QuoteRow) -> bool {
+    let Ok(last) = chrono::DateTime::parse_from_rfc3339(&quote.updated_at) else {
+        return false;
+    };
+    let idle = chrono::Utc::now().signed_duration_since(last);
+    idle.num_milliseconds() >= i64::try_from(state.config.session_reset_ms).unwrap_or(i64::MAX)
+}
