@@ -489,6 +489,21 @@ impl Store {
         Ok(())
     }
 
+    /// Joins a quote to a session (a retrieved quote); whatever session had it before loses it.
+    pub async fn attach_session(
+        &self,
+        quote_id: &str,
+        session_hash: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("update quotes set session_hash = $1, updated_at = $2 where id = $3")
+            .bind(session_hash)
+            .bind(now())
+            .bind(quote_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Parts a quote from its session: the cookie no longer finds it, and the next request
     /// starts a new quote. The quote itself is kept, with its transitions.
     pub async fn detach_session(&self, quote_id: &str) -> Result<(), StoreError> {

@@ -11,6 +11,7 @@ import { resetQuote } from '@/features/journey/api';
 import { journeyMachine } from '@/features/journey/journey-machine';
 import { PaymentConfirmationStep } from '@/features/payment/PaymentConfirmationStep';
 import { PaymentStep } from '@/features/payment/PaymentStep';
+import { RetrieveQuoteStep } from '@/features/retrieve/RetrieveQuoteStep';
 import { ReviewStep } from '@/features/review/ReviewStep';
 import { InactivityTimer } from '@/features/shell/InactivityTimer';
 import { PendingStep } from '@/features/shell/PendingStep';
@@ -151,6 +152,15 @@ export function App() {
               <PaymentConfirmationStep view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={() => send({ type: 'quote.buy' })} />
             ) : view.step.view === 'confirmation' && view.purchase ? (
               <ConfirmationStep view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
+            ) : view.step.view === 'retrieve_quote' ? (
+              <RetrieveQuoteStep
+                view={view}
+                copy={copy}
+                onRetrieved={(path, expired) => {
+                  if (expired) send({ type: 'notice.show', kind: 'info', title: 'toast.success.title', body: 'retrieve.expired' });
+                  open(path);
+                }}
+              />
             ) : view.step.view === 'form' && view.questions ? (
               <FormStep
                 key={`${view.step.id}:${formVersion}`}

@@ -34,7 +34,7 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'confirmation';
+    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'confirmation' | 'retrieve_quote';
     bar_number: number | null;
     bar_label: string | null;
     blocks: Block[];

@@ -13,6 +13,7 @@ mod portal;
 mod purchase;
 mod quote;
 mod reset;
+mod retrieve;
 mod vets;
 
 use axum::Router;
@@ -58,6 +59,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/setup-payment", post(payment::setup_payment))
         .route("/api/purchase", post(purchase::purchase))
         .route("/api/reset", post(reset::reset))
+        .route("/api/quoteretrieval", post(retrieve::quote_retrieval))
         .route(
             "/api/saveportalpassword",
             post(portal::save_portal_password),

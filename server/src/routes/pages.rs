@@ -63,8 +63,15 @@ pub(super) async fn page(
         .defs
         .journey(quote::DEFAULT_JOURNEY)
         .ok_or_else(|| AppError::Internal("no direct journey".into()))?;
-    let Some(asked) = journey.step_by_path(step_path) else {
-        return Err(AppError::NotFound);
+    // The retrieve-quote page is no step of the journey (owner-payment.md §2: no step bar, and
+    // it loads nothing but the session's token).
+    let retrieve = matches!(step_path, "/retrieve-quote" | "/retrievequote");
+    let asked = match journey.step_by_path(step_path) {
+        Some(step) => step,
+        None if retrieve => journey
+            .step(&journey.start)
+            .ok_or_else(|| AppError::Internal("journey has no start step".into()))?,
+        None => return Err(AppError::NotFound),
     };
     let session = quote::existing_or_new(&state, &headers).await?;
     // Opening a page is activity: idle time starts again.
@@ -110,6 +117,21 @@ pub(super) async fn page(
         purchase,
         account_number: view::account_number_for(&state, viewing, &session.quote).await?,
     })?;
+    let mut data = data;
+    if retrieve {
+        data["step"] = json!({
+            "id": "retrieve_quote",
+            "path": format!("{}{step_path}", journey.base_path),
+            "title": state.defs.text(LANGUAGE, "retrieve.title", &Default::default()),
+            "view": "retrieve_quote",
+            "bar_number": null,
+            "bar_label": null,
+            "blocks": [],
+        });
+        data["step_bar"] = json!([]);
+        data["questions"] = serde_json::Value::Null;
+        data["edits"] = json!({});
+    }
     let mut response = Json(json!({ "data": data })).into_response();
     response.headers_mut().insert(
         CACHE_CONTROL,

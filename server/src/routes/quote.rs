@@ -149,3 +149,27 @@ pub(super) fn purchased_position(
         },
     ))
 }
+
+/// A new quote for an existing session (a renewed expired quote), with a new reference.
+pub(super) async fn insert_for_session(
+    state: &AppState,
+    session_hash: &str,
+    brand: &str,
+    channel: &str,
+    journey: &str,
+    document: &serde_json::Value,
+) -> Result<QuoteRow, AppError> {
+    Ok(state
+        .store
+        .insert_quote(
+            &random_id(),
+            &quote_reference(),
+            session_hash,
+            brand,
+            channel,
+            journey,
+            state.defs.version(),
+            document,
+        )
+        .await?)
+}

@@ -3,6 +3,8 @@ import { text } from '@/shared/copy';
 import type { StepBarItem } from '@/shared/types';
 
 export function StepBar({ items, copy, onOpen }: { items: StepBarItem[]; copy: Record<string, string>; onOpen: (path: string) => void }) {
+  // Pages outside the journey (retrieve quote) have no step bar.
+  if (items.length === 0) return null;
   return (
     <nav className="step-bar" aria-label={text(copy, 'stepbar.label')}>
       <ol className="step-bar__list">

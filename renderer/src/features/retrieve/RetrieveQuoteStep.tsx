@@ -1,0 +1,103 @@
+/**
+ * Retrieve a quote (owner-payment.md §2 Retrieve quote): the quote reference and the email
+ * address. One message for any wrong detail (the server gives nothing away); an expired quote
+ * comes back as a new one starting today, with the spec's message.
+ */
+import { useState } from 'react';
+
+import { ErrorSummary, focusField } from '@/features/form/ErrorSummary';
+import { submitAnswers } from '@/features/journey/api';
+import { text } from '@/shared/copy';
+import type { FieldMessage, ViewData } from '@/shared/types';
+
+export function RetrieveQuoteStep({
+  view,
+  copy,
+  onRetrieved,
+}: {
+  view: ViewData;
+  copy: Record<string, string>;
+  onRetrieved: (path: string, expired: boolean) => void;
+}) {
+  const [reference, setReference] = useState('');
+  const [email, setEmail] = useState('');
+  const [errors, setErrors] = useState<FieldMessage[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  async function submit() {
+    const found: FieldMessage[] = [];
+    if (!reference.trim()) found.push({ field: 'quote_reference', message: text(copy, 'error.required') });
+    if (!email.trim()) found.push({ field: 'email', message: text(copy, 'error.required') });
+    setErrors(found);
+    if (found.length > 0) {
+      focusField(found[0].field);
+      return;
+    }
+    setBusy(true);
+    const result = await submitAnswers('/api/quoteretrieval', view.csrf, { quote_reference: reference, email });
+    setBusy(false);
+    if (result.kind === 'ok') {
+      const data = result.data as unknown as { path: string; expired: boolean };
+      onRetrieved(data.path, data.expired);
+    } else if (result.kind === 'invalid') {
+      setErrors(result.errors);
+      if (result.errors[0]) focusField(result.errors[0].field);
+    } else {
+      setErrors([{ field: 'quote_reference', message: result.status === 429 ? result.message : text(copy, 'toast.generic.body') }]);
+    }
+  }
+
+  const field = (name: 'quote_reference' | 'email', label: string, value: string, set: (v: string) => void, hint?: string) => {
+    const error = errors.find((e) => e.field === name)?.message;
+    const id = `retrieve-${name}`;
+    return (
+      <div className={`field${error ? ' field--error' : ''}`} data-field={name}>
+        <label className="field__label" htmlFor={id}>
+          {label}
+        </label>
+        {hint && (
+          <p className="field__help" id={`${id}__help`}>
+            {hint}
+          </p>
+        )}
+        {error && (
+          <p className="field__error" id={`${id}__error`}>
+            <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
+            {error}
+          </p>
+        )}
+        <input
+          id={id}
+          className="text-input"
+          type={name === 'email' ? 'email' : 'text'}
+          autoComplete={name === 'email' ? 'email' : 'off'}
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[hint ? `${id}__help` : '', error ? `${id}__error` : ''].filter(Boolean).join(' ') || undefined}
+          onChange={(e) => set(e.target.value)}
+        />
+      </div>
+    );
+  };
+
+  return (
+    <form
+      className="retrieve"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <p className="lead">{text(copy, 'retrieve.intro')}</p>
+      <ErrorSummary errors={errors} pets={[]} ui={{}} copy={copy} />
+      {field('quote_reference', text(copy, 'retrieve.reference'), reference, setReference, text(copy, 'retrieve.reference.hint'))}
+      {field('email', text(copy, 'retrieve.email'), email, setEmail)}
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? text(copy, 'button.saving') : text(copy, 'retrieve.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,176 @@
+//! Retrieve a quote (owner-payment.md §2 Retrieve quote, §4 Session; journey.md §4 Policy start
+//! date "A quote retrieved after expiry becomes a new quote with the start date set to today";
+//! §8 Quote expired): by quote reference and email. A wrong reference and a wrong email get the
+//! same answer after the same work, and each caller may try only a few times in a window, so the
+//! call tells a guesser nothing.
+
+use std::net::SocketAddr;
+
+use axum::Json;
+use axum::extract::{ConnectInfo, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use hmac::{Hmac, Mac};
+use serde_json::{Value, json};
+use sha2::Sha256;
+use subtle::ConstantTimeEq;
+
+use engine::runtime::{self, Event, Lifecycle};
+
+use super::api::authorise;
+use super::body::JsonObject;
+use super::quote::{self, LANGUAGE};
+use crate::AppState;
+use crate::error::{AppError, FieldMessage};
+use crate::store::{QuoteRow, TransitionMeta};
+
+/// A keyed digest of an email address, so both sides of the comparison cost the same.
+fn digest(state: &AppState, email: &str) -> [u8; 32] {
+    #[expect(clippy::expect_used, reason = "HMAC takes keys of any length")]
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(state.config.secret_key.bytes()).expect("any key length");
+    mac.update(b"pawpath retrieve v1:");
+    mac.update(email.as_bytes());
+    mac.finalize().into_bytes().into()
+}
+
+/// `abcd efgh-jkmn` → `ABCD-EFGH-JKMN`.
+fn normalise_reference(typed: &str) -> String {
+    let chars: Vec<char> = typed
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    chars
+        .chunks(4)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// POST /api/quoteretrieval: `{csrf, quote_reference, email}` → `{data: {path, expired}}`: the
+/// quote joins this browser's session and the page to open is its furthest step.
+pub(super) async fn quote_retrieval(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let auth = authorise(&state, &headers, &body, &["quote_reference", "email"]).await?;
+    super::codes::limit(&state, "retrieve", peer, &headers).await?;
+    let text = |name: &str, max: usize| -> Result<String, AppError> {
+        match body.get(name) {
+            Some(Value::String(s)) if s.chars().count() <= max => Ok(s.clone()),
+            _ => Err(AppError::BadRequest(format!(
+                "{name} must be text of at most {max} characters"
+            ))),
+        }
+    };
+    let reference = normalise_reference(&text("quote_reference", 40)?);
+    let email = text("email", 254)?.trim().to_lowercase();
+    let found = state.store.quote_by_ref(&reference).await?;
+    let stored = found
+        .as_ref()
+        .and_then(|q| q.document.pointer("/owner/email_address"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_lowercase();
+    // The same work either way: both digests are made and compared.
+    let same: bool = digest(&state, &email)
+        .ct_eq(&digest(&state, &stored))
+        .into();
+    let Some(found) = found.filter(|_| same && !stored.is_empty() && !email.is_empty()) else {
+        return Err(AppError::Validation(vec![FieldMessage {
+            field: "quote_reference".into(),
+            message: state
+                .defs
+                .text(LANGUAGE, "retrieve.not_found", &Default::default()),
+        }]));
+    };
+    let journey = quote::journey(&state, &found)?;
+    let today = quote::uk_today();
+    let expired = found.lifecycle == Lifecycle::Active
+        && crate::view::valid_until(&found.created_at)
+            .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
+            .is_some_and(|until| until < today);
+    let session = auth.token.hash();
+    let attached = if found.id == auth.quote.id {
+        found
+    } else if expired {
+        renew(&state, &auth.quote, &found, &session).await?
+    } else {
+        state.store.detach_session(&auth.quote.id).await?;
+        state.store.attach_session(&found.id, &session).await?;
+        found
+    };
+    let rules = quote::rule_context(&state, &attached);
+    let path = if attached.lifecycle == Lifecycle::Purchased {
+        quote::purchased_position(journey)?.0.path.clone()
+    } else {
+        let (position, _) = runtime::locate(&state.defs, journey, &attached.document, &rules)?;
+        journey
+            .step(&position.furthest)
+            .map(|s| s.path.clone())
+            .unwrap_or_default()
+    };
+    let path = if path == "/" {
+        journey.base_path.clone()
+    } else {
+        format!("{}{path}", journey.base_path)
+    };
+    tracing::info!(quote = %attached.id, expired, "quote retrieved");
+    Ok(Json(json!({ "data": { "path": path, "expired": expired } })).into_response())
+}
+
+/// An expired quote becomes a new quote with the answers it had and the start date today; the
+/// old one is marked expired. The new quote is priced afresh and joins this session.
+async fn renew(
+    state: &AppState,
+    current: &QuoteRow,
+    old: &QuoteRow,
+    session: &str,
+) -> Result<QuoteRow, AppError> {
+    let journey = quote::journey(state, old)?;
+    let rules = quote::rule_context(state, old);
+    let result = runtime::transition(
+        &state.defs,
+        &journey.id,
+        &old.document,
+        old.lifecycle,
+        &Event::Expire,
+        rules.clone(),
+    )?;
+    let meta = TransitionMeta {
+        quote_id: &old.id,
+        brand: &old.brand,
+        channel: &old.channel,
+        duration_us: 0,
+        experiment_views: &[],
+    };
+    state
+        .store
+        .record(
+            old,
+            Some((&result.document, result.lifecycle)),
+            &result.record,
+            meta,
+            &[],
+        )
+        .await?;
+    let mut document = old.document.clone();
+    document["owner"]["pet_policy_start_date"] = json!(rules.today.format("%Y-%m-%d").to_string());
+    engine::domain::derive_pet_fields(&state.defs, &mut document);
+    engine::domain::derive_quote_fields(&state.defs, &mut document, &rules);
+    engine::quoting::requote(&state.defs, &mut document, &rules);
+    state.store.detach_session(&current.id).await?;
+    let renewed = quote::insert_for_session(
+        state,
+        session,
+        &old.brand,
+        &old.channel,
+        &old.journey,
+        &document,
+    )
+    .await?;
+    Ok(renewed)
+}

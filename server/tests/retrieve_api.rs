@@ -1,0 +1,152 @@
+//! Retrieving a quote (owner-payment.md §2 Retrieve quote, §4 Session; journey.md §4 Policy
+//! start date, §8 Quote expired), from another browser.
+
+mod common;
+
+use common::{TestApp, spawn_app, valid_owner, valid_pet};
+use serde_json::{Value, json};
+
+struct Browser {
+    client: reqwest::Client,
+    base: String,
+}
+
+impl Browser {
+    fn new(app: &TestApp) -> Self {
+        Self {
+            client: reqwest::Client::builder()
+                .cookie_store(true)
+                .build()
+                .expect("client"),
+            base: app.base.clone(),
+        }
+    }
+
+    async fn view(&self, path: &str) -> Value {
+        let r = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("Accept", "application/json")
+            .send()
+            .await
+            .expect("get");
+        r.json::<Value>().await.expect("json")["data"].clone()
+    }
+
+    async fn retrieve(&self, reference: &str, email: &str) -> (u16, Value) {
+        let csrf = self.view("/quote/retrieve-quote").await["csrf"]
+            .as_str()
+            .expect("csrf")
+            .to_owned();
+        let r = self
+            .client
+            .post(format!("{}/api/quoteretrieval", self.base))
+            .json(&json!({ "csrf": csrf, "quote_reference": reference, "email": email }))
+            .send()
+            .await
+            .expect("post");
+        let status = r.status().as_u16();
+        (status, r.json::<Value>().await.unwrap_or(Value::Null))
+    }
+}
+
+async fn saved_quote() -> (TestApp, String) {
+    let app = spawn_app().await;
+    let (status, _) = app.save_pets(json!([valid_pet()])).await;
+    assert_eq!(status, 200);
+    let (status, _) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200);
+    let qidu = app.view("/quote").await["qidu"]
+        .as_str()
+        .expect("qidu")
+        .to_owned();
+    (app, qidu)
+}
+
+#[tokio::test]
+async fn a_quote_is_retrieved_in_another_browser_by_reference_and_email() {
+    let (app, qidu) = saved_quote().await;
+    let other = Browser::new(&app);
+    let page = other.view("/quote/retrieve-quote").await;
+    assert_eq!(page["step"]["view"], "retrieve_quote");
+    assert_eq!(
+        page["step_bar"],
+        json!([]),
+        "no step bar (owner-payment.md §2)"
+    );
+    // Typed loosely: lower case, spaces for hyphens, the email in capitals.
+    let typed = qidu.to_lowercase().replace('-', " ");
+    let (status, body) = other.retrieve(&typed, " ADA@example.com ").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["path"], "/quote/choose-policy");
+    assert_eq!(body["data"]["expired"], false);
+    let view = other.view("/quote/choose-policy").await;
+    assert_eq!(view["qidu"], json!(qidu));
+    assert_eq!(view["pets"][0]["pet_name"], "Biscuit");
+}
+
+#[tokio::test]
+async fn a_wrong_reference_and_a_wrong_email_get_the_same_answer() {
+    let (app, qidu) = saved_quote().await;
+    let other = Browser::new(&app);
+    let (s1, wrong_email) = other.retrieve(&qidu, "someone@example.com").await;
+    let (s2, wrong_ref) = other.retrieve("ZZZZ-ZZZZ-ZZZZ", "ada@example.com").await;
+    assert_eq!((s1, s2), (422, 422));
+    assert_eq!(
+        wrong_email, wrong_ref,
+        "nothing tells a guesser which was wrong"
+    );
+    assert_eq!(
+        wrong_email["errors"][0]["message"],
+        "We could not find a quote with that reference and email address. Please check them and try again."
+    );
+    // A few tries, then no more (owner-payment.md: rate-limited per client).
+    let mut last = 0;
+    for _ in 0..10 {
+        last = other.retrieve("ZZZZ-ZZZZ-ZZZZ", "ada@example.com").await.0;
+    }
+    assert_eq!(last, 429);
+}
+
+#[tokio::test]
+async fn an_expired_quote_becomes_a_new_quote_starting_today() {
+    // journey.md §4 Policy start date, §8: "The quote reference you have provided has expired…".
+    let (app, qidu) = saved_quote().await;
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&app.database_url)
+        .await
+        .expect("connect");
+    let old = (chrono::Utc::now() - chrono::Duration::days(40)).to_rfc3339();
+    sqlx::query("update quotes set created_at = $1 where quote_ref = $2")
+        .bind(old)
+        .bind(&qidu)
+        .execute(&pool)
+        .await
+        .expect("age the quote");
+    let other = Browser::new(&app);
+    let (status, body) = other.retrieve(&qidu, "ada@example.com").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["expired"], true);
+    let view = other.view("/quote/choose-policy").await;
+    assert_ne!(view["qidu"], json!(qidu), "a new quote");
+    assert_eq!(
+        view["pets"][0]["pet_name"], "Biscuit",
+        "with the answers it had"
+    );
+    assert_eq!(
+        view["start_date"]["chosen"], view["start_date"]["today"],
+        "starting today"
+    );
+    assert!(
+        view["products"].as_array().is_some_and(|p| !p.is_empty()),
+        "priced afresh"
+    );
+    let (lifecycle,): (String,) =
+        sqlx::query_as("select lifecycle from quotes where quote_ref = $1")
+            .bind(&qidu)
+            .fetch_one(&pool)
+            .await
+            .expect("old quote");
+    pool.close().await;
+    assert_eq!(lifecycle, "expired");
+}

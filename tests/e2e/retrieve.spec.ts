@@ -1,0 +1,49 @@
+import { expect, test } from '@playwright/test';
+
+import { expectAccessible, screenshot, watchConsole } from './support';
+import { fillYourDetails } from './support-owner';
+
+// owner-payment.md §2 Retrieve quote: a quote saved in one browser, retrieved in another by
+// reference and email; a wrong detail gets one message whichever was wrong.
+
+test('a quote retrieved in another browser opens where it was left', async ({ page, browser }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto('/quote');
+  await page.getByLabel("What is your pet's name?").fill('Rex');
+  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
+  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
+  await page.getByRole('combobox', { name: 'What breed is your pet?' }).pressSequentially('beag');
+  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Day' }).fill('01');
+  await page.getByRole('textbox', { name: 'Month' }).fill('02');
+  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
+  await page.getByRole('radio', { name: 'Male', exact: true }).check();
+  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
+  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await fillYourDetails(page);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  const reference = (await page.locator('.quote-facts dd').first().textContent()) ?? '';
+
+  // Another browser: no cookies of the first.
+  const other = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
+  const second = await other.newPage();
+  await second.goto('/quote/retrieve-quote');
+  await expect(second.getByRole('heading', { level: 1, name: 'Retrieve your quote' })).toBeVisible();
+  await expect(second.getByRole('navigation', { name: /progress/i })).toHaveCount(0);
+  await expectAccessible(second);
+  await second.getByLabel('Quote reference').fill(reference);
+  await second.getByLabel('Email address').fill('someone@example.com');
+  await second.getByRole('button', { name: 'Retrieve quote' }).click();
+  await expect(second.getByText('We could not find a quote with that reference and email address. Please check them and try again.').first()).toBeVisible();
+  await screenshot(second, testInfo, 'retrieve-refused');
+  await second.getByLabel('Email address').fill('ada@example.com');
+  await second.getByRole('button', { name: 'Retrieve quote' }).click();
+  await expect(second).toHaveURL(/\/quote\/choose-policy$/);
+  await expect(second.getByRole('heading', { name: "Choose Rex's cover" })).toBeVisible();
+  await expect(second.locator('.quote-facts dd').first()).toHaveText(reference);
+  await other.close();
+  expect(problems()).toEqual([]);
+});
