@@ -149,4 +149,15 @@ async fn an_expired_quote_becomes_a_new_quote_starting_today() {
             .expect("old quote");
     pool.close().await;
     assert_eq!(lifecycle, "expired");
+
+    // The old reference again, from a third browser: a new quote again, starting today.
+    let third = Browser::new(&app);
+    let (status, body) = third.retrieve(&qidu, "ada@example.com").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["expired"], true);
+    let again = third.view("/quote/choose-policy").await;
+    assert_ne!(again["qidu"], json!(qidu));
+    assert_ne!(again["qidu"], view["qidu"]);
+    assert_eq!(again["pets"][0]["pet_name"], "Biscuit");
+    assert_eq!(again["start_date"]["chosen"], again["start_date"]["today"]);
 }

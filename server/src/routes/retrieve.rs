@@ -89,10 +89,13 @@ pub(super) async fn quote_retrieval(
     };
     let journey = quote::journey(&state, &found)?;
     let today = quote::uk_today();
-    let expired = found.lifecycle == Lifecycle::Active
-        && crate::view::valid_until(&found.created_at)
-            .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
-            .is_some_and(|until| until < today);
+    // Past its validity, or already marked expired (retrieved once before and renewed): a new
+    // quote starting today either way.
+    let expired = found.lifecycle == Lifecycle::Expired
+        || (found.lifecycle == Lifecycle::Active
+            && crate::view::valid_until(&found.created_at)
+                .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
+                .is_some_and(|until| until < today));
     let session = auth.token.hash();
     let attached = if found.id == auth.quote.id {
         found
@@ -132,31 +135,34 @@ async fn renew(
 ) -> Result<QuoteRow, AppError> {
     let journey = quote::journey(state, old)?;
     let rules = quote::rule_context(state, old);
-    let result = runtime::transition(
-        &state.defs,
-        &journey.id,
-        &old.document,
-        old.lifecycle,
-        &Event::Expire,
-        rules.clone(),
-    )?;
-    let meta = TransitionMeta {
-        quote_id: &old.id,
-        brand: &old.brand,
-        channel: &old.channel,
-        duration_us: 0,
-        experiment_views: &[],
-    };
-    state
-        .store
-        .record(
-            old,
-            Some((&result.document, result.lifecycle)),
-            &result.record,
-            meta,
-            &[],
-        )
-        .await?;
+    // Marked expired once (an earlier retrieval): it stays so; otherwise it is marked now.
+    if old.lifecycle == Lifecycle::Active {
+        let result = runtime::transition(
+            &state.defs,
+            &journey.id,
+            &old.document,
+            old.lifecycle,
+            &Event::Expire,
+            rules.clone(),
+        )?;
+        let meta = TransitionMeta {
+            quote_id: &old.id,
+            brand: &old.brand,
+            channel: &old.channel,
+            duration_us: 0,
+            experiment_views: &[],
+        };
+        state
+            .store
+            .record(
+                old,
+                Some((&result.document, result.lifecycle)),
+                &result.record,
+                meta,
+                &[],
+            )
+            .await?;
+    }
     let mut document = old.document.clone();
     document["owner"]["pet_policy_start_date"] = json!(rules.today.format("%Y-%m-%d").to_string());
     engine::domain::derive_pet_fields(&state.defs, &mut document);
