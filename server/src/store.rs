@@ -34,6 +34,17 @@ pub enum StoreError {
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
+/// The query reading one quote row (the columns `quote_from_row` reads), with its condition.
+macro_rules! select_quote {
+    ($condition:literal) => {
+        concat!(
+            "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, ",
+            "row_version, created_at, updated_at from quotes where ",
+            $condition
+        )
+    };
+}
+
 /// A stored quote.
 #[derive(Debug, Clone)]
 pub struct QuoteRow {
@@ -165,14 +176,10 @@ impl Store {
         &self,
         session_hash: &str,
     ) -> Result<Option<QuoteRow>, StoreError> {
-        let row = sqlx::query(
-            "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version,
-                    created_at, updated_at
-             from quotes where session_hash = $1",
-        )
-        .bind(session_hash)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(select_quote!("session_hash = $1"))
+            .bind(session_hash)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(quote_from_row).transpose()
     }
 
@@ -533,14 +540,10 @@ impl Store {
 
     /// A quote by the reference the customer sees.
     pub async fn quote_by_ref(&self, quote_ref: &str) -> Result<Option<QuoteRow>, StoreError> {
-        let row = sqlx::query(
-            "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, row_version,
-                    created_at, updated_at
-             from quotes where quote_ref = $1",
-        )
-        .bind(quote_ref)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(select_quote!("quote_ref = $1"))
+            .bind(quote_ref)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(quote_from_row).transpose()
     }
 

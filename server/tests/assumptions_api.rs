@@ -6,18 +6,8 @@
 
 mod common;
 
-use common::{cat, rabbit, spawn_app, uk_today, valid_pet};
+use common::{cat, dog_answers, rabbit, spawn_app, uk_today, valid_pet};
 use serde_json::{Value, json};
-
-/// What we assume of a dog, as the page submits it with its tick.
-fn dog_answers() -> Value {
-    json!({
-        "idd": "yes", "is_working_dog": "no", "dog_behaviour": "no", "licensed_premises": "no",
-        "rescue_home": "no", "pet_reside_same_address": "yes", "pet_endemic_pandemic": "no",
-        "pet_any_injury_illness": "no", "pet_neutered": "yes", "pet_sex": "f",
-        "pet_microchipped": "yes", "confirm_assumptions": true, "assumptions_correct": true
-    })
-}
 
 fn with(mut base: Value, field: &str, value: Value) -> Value {
     if value.is_null() {

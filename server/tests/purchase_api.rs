@@ -8,26 +8,10 @@ mod common;
 use common::{TestApp, spawn_app, valid_pet};
 use serde_json::{Value, json};
 
-fn dog_answers() -> Value {
-    json!({
-        "idd": "yes", "is_working_dog": "no", "dog_behaviour": "no", "licensed_premises": "no",
-        "rescue_home": "no", "pet_reside_same_address": "yes", "pet_endemic_pandemic": "no",
-        "pet_any_injury_illness": "no", "pet_neutered": "yes", "pet_sex": "f",
-        "pet_microchipped": "yes", "confirm_assumptions": true, "assumptions_correct": true
-    })
-}
-
 async fn at_bank_details() -> TestApp {
     let app = spawn_app().await;
-    app.reach_assumptions(json!([valid_pet()])).await;
+    app.reach_payment(json!([valid_pet()])).await;
     let csrf = app.csrf().await;
-    let (status, body) = app
-        .post_json(
-            "/api/saveDeclaration",
-            &json!({ "csrf": csrf, "pets": [dog_answers()] }),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
     let payment = json!({
         "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada O'Neill",
         "sort_code": "08-99-99", "account_number": "66374958", "payment_day": 15, "dd_confirmation": true

@@ -260,6 +260,21 @@ impl TestApp {
         assert_eq!(status, 200, "{body}");
     }
 
+    /// Through assumptions (each pet a dog with the answers of `dog_answers`) to the payment page.
+    pub async fn reach_payment(&self, pets: Value) {
+        let count = pets.as_array().map_or(0, Vec::len);
+        self.reach_assumptions(pets).await;
+        let csrf = self.csrf().await;
+        let (status, body) = self
+            .post_json(
+                "/api/saveDeclaration",
+                &json!({ "csrf": csrf, "pets": vec![dog_answers(); count] }),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["data"]["step"]["id"], "payment");
+    }
+
     /// The choose-policy step's Continue: each pet's cover.
     pub async fn save_cover(&self, pets: Value) -> (u16, Value) {
         let csrf = self.csrf().await;
@@ -274,6 +289,16 @@ impl TestApp {
         body["form"] = json!(form);
         self.post_json(call, &body).await
     }
+}
+
+/// What we assume of a dog, as the assumptions page submits it with its tick.
+pub fn dog_answers() -> Value {
+    json!({
+        "idd": "yes", "is_working_dog": "no", "dog_behaviour": "no", "licensed_premises": "no",
+        "rescue_home": "no", "pet_reside_same_address": "yes", "pet_endemic_pandemic": "no",
+        "pet_any_injury_illness": "no", "pet_neutered": "yes", "pet_sex": "f",
+        "pet_microchipped": "yes", "confirm_assumptions": true, "assumptions_correct": true
+    })
 }
 
 /// An owner who passes every rule (owner-payment.md §5 Owner).
