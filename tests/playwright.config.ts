@@ -9,6 +9,9 @@ const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181);
 const dataDir = mkdtempSync(join(tmpdir(), 'pawpath-e2e-'));
 const binary = process.env.PAWPATH_BIN ?? '../target/debug/pawpath';
 const renderer = '../renderer/dist';
+// The local SMTP server the confirmation emails go to, and its HTTP window for the tests.
+const smtpPort = port + 5;
+const mailboxPort = port + 6;
 
 export default defineConfig({
   testDir: './e2e',
@@ -31,6 +34,13 @@ export default defineConfig({
   ],
   webServer: [
     {
+      command: 'node smtp-sink.mjs',
+      url: `http://127.0.0.1:${mailboxPort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { SMTP_PORT: String(smtpPort), HTTP_PORT: String(mailboxPort) },
+    },
+    {
       command: binary,
       url: `http://127.0.0.1:${port}/healthz`,
       reuseExistingServer: false,
@@ -43,6 +53,9 @@ export default defineConfig({
         PAWPATH_LOG_FORMAT: 'pretty',
         // QA's scripted flows choose an experiment's variation through the test-data call.
         PAWPATH_TEST_MODE: '1',
+        PAWPATH_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        PAWPATH_MAIL_FROM: 'policies@pawpath.invalid',
+        PAWPATH_MAIL_RETRY_MS: '500',
         DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
       },
     },

@@ -87,6 +87,16 @@ pub struct Config {
     /// `PAWPATH_ADMIN_TOKEN`: the bearer token of the internal endpoints (a quote's pricing
     /// working); unset, they are off. At least 32 characters; never logged.
     pub admin_token: Option<ApiKey>,
+    /// `PAWPATH_SMTP_URL`: the mail server, as `smtp://host:port` (plain, for a local relay),
+    /// `smtp://user:password@host:587?tls=required` (STARTTLS) or `smtps://…` (TLS); unset, emails
+    /// wait in the outbox until one is configured. Never logged.
+    pub smtp_url: Option<ApiKey>,
+    /// `PAWPATH_MAIL_FROM`: the address emails come from (default `no-reply@pawpath.invalid`);
+    /// the brand's name is shown with it.
+    pub mail_from: lettre::Address,
+    /// `PAWPATH_MAIL_RETRY_MS`: the delay before an undelivered email's first retry (default
+    /// 30,000); each later retry waits twice as long, up to an hour.
+    pub mail_retry_ms: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -275,7 +285,49 @@ impl Config {
                 "must be less than PAWPATH_SESSION_RESET_MS",
             ));
         }
+        let smtp_url = match get("PAWPATH_SMTP_URL").map(|u| u.trim().to_owned()) {
+            None => None,
+            Some(u) if u.is_empty() => None,
+            Some(u) => {
+                lettre::AsyncSmtpTransport::<lettre::Tokio1Executor>::from_url(&u).map_err(
+                    |e| {
+                        err(
+                            "PAWPATH_SMTP_URL",
+                            format!("is not an smtp:// or smtps:// address ({e})"),
+                        )
+                    },
+                )?;
+                Some(ApiKey(u))
+            }
+        };
+        let mail_from = get("PAWPATH_MAIL_FROM")
+            .unwrap_or_else(|| "no-reply@pawpath.invalid".into())
+            .trim()
+            .parse::<lettre::Address>()
+            .map_err(|e| {
+                err(
+                    "PAWPATH_MAIL_FROM",
+                    format!("is not an email address ({e})"),
+                )
+            })?;
+        let mail_retry_ms = match get("PAWPATH_MAIL_RETRY_MS") {
+            None => 30_000,
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (50..=3_600_000).contains(n))
+                .ok_or_else(|| {
+                    err(
+                        "PAWPATH_MAIL_RETRY_MS",
+                        format!("{v:?} is not a number of milliseconds from 50 to 3,600,000"),
+                    )
+                })?,
+        };
         Ok(Self {
+            smtp_url,
+            mail_from,
+            mail_retry_ms,
             session_warning_ms,
             session_reset_ms,
             encryption_key,
@@ -419,6 +471,9 @@ mod tests {
             ("PAWPATH_TEST_MODE", "yes"),
             ("PAWPATH_ADDRESS_PROVIDER", "royalmail"),
             ("PAWPATH_CLIENT_IP_HEADER", "bad header"),
+            ("PAWPATH_SMTP_URL", "mailto:someone"),
+            ("PAWPATH_MAIL_FROM", "not an address"),
+            ("PAWPATH_MAIL_RETRY_MS", "10"),
         ] {
             let e = with(&[(var, value)]).expect_err(var);
             assert_eq!(e.variable, var);

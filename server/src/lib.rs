@@ -9,6 +9,7 @@ pub mod crypto;
 pub mod data_file;
 pub mod error;
 pub mod holidays;
+pub mod mail;
 pub mod policies;
 pub mod routes;
 pub mod session;
@@ -38,6 +39,10 @@ pub struct AppState {
     pub bank: Arc<engine::modulus::ModulusTables>,
     /// England and Wales bank holidays, for Direct Debit collection dates.
     pub holidays: Arc<engine::collections::BankHolidays>,
+    /// The email templates (journeys/emails/), compiled at start.
+    pub mail_templates: Arc<mail::MailTemplates>,
+    /// The outbox's delivery worker.
+    pub mailer: Arc<mail::Mailer>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -75,11 +80,28 @@ impl App {
                 addresses::LoqateClient::new(url, &key.0).map_err(StartError::Data)?,
             ),
         };
+        let defs = Arc::new(defs);
+        let mail_templates = mail::MailTemplates::load(
+            &config.definitions_root.join("journeys/emails"),
+            Arc::clone(&defs),
+        )
+        .map_err(StartError::Data)?;
+        let mailer = Arc::new(
+            mail::Mailer::new(&mail::MailSettings {
+                smtp_url: config.smtp_url.clone(),
+                from: config.mail_from.clone(),
+                retry: std::time::Duration::from_millis(config.mail_retry_ms),
+            })
+            .map_err(StartError::Data)?,
+        );
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
+        mailer.spawn(store.clone());
         let state = AppState {
+            mail_templates: Arc::new(mail_templates),
+            mailer,
             config: Arc::new(config),
-            defs: Arc::new(defs),
+            defs,
             store,
             vets: Arc::new(vets),
             addresses: Arc::new(addresses),
@@ -127,6 +149,7 @@ pub const SERVER_COPY_KEYS: &[&str] = &[
     "error.rate_limited",
     "app.name",
     "app.no_script",
+    "email.confirmation.subject",
 ];
 
 fn check_server_copy(defs: &Definitions) -> Result<(), StartError> {

@@ -17,6 +17,7 @@ fn copy_definitions(to: &Path) {
         "journeys",
         "journeys/schemas",
         "journeys/products",
+        "journeys/emails",
         "questions",
         "questions/schemas",
         "questions/copy",
@@ -151,4 +152,52 @@ fn a_bad_line_in_the_modulus_tables_stops_start_up_naming_file_and_line() {
         stderr.contains("valacdos.txt line 2: unknown method \"DBLAX\""),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_broken_email_template_stops_start_up_naming_the_file_and_line() {
+    // owner-payment.md §4 Confirmation: the confirmation email's templates are checked at start.
+    let root = tempfile::tempdir().expect("tempdir");
+    copy_definitions(root.path());
+    let path = root.path().join("journeys/emails/confirmation.txt");
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(
+        &path,
+        text.replacen("{{ pet.policy_number }}", "{{ pet.policy_number ", 1),
+    )
+    .expect("write");
+    let (code, stderr) = start_pawpath(root.path());
+    assert_ne!(code, Some(0));
+    assert!(stderr.contains("confirmation.txt"), "{stderr}");
+    assert!(stderr.contains("line "), "{stderr}");
+}
+
+#[test]
+fn an_email_template_naming_an_unknown_value_or_copy_key_stops_start_up() {
+    for (from, to, expect) in [
+        (
+            "{{ pet.policy_number }}",
+            "{{ pet.policy_no }}",
+            "policy_no",
+        ),
+        (
+            "t(\"email.confirmation.policies\")",
+            "t(\"email.confirmation.policys\")",
+            "email.confirmation.policys",
+        ),
+    ] {
+        let root = tempfile::tempdir().expect("tempdir");
+        copy_definitions(root.path());
+        let path = root.path().join("journeys/emails/confirmation.html");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+        let (code, stderr) = start_pawpath(root.path());
+        assert_ne!(code, Some(0));
+        assert!(stderr.contains("confirmation.html"), "{stderr}");
+        assert!(
+            stderr.contains(expect) || stderr.contains("undefined"),
+            "{stderr}"
+        );
+    }
 }

@@ -28,3 +28,26 @@ export function watchConsole(page: Page): () => string[] {
 export function ymd(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
+
+/** The messages the local SMTP server has received (tests/smtp-sink.mjs), parsed. */
+export async function mailbox(): Promise<Array<{ to: string[]; subject: string; from: string; text: string; html: string }>> {
+  const { simpleParser } = await import('mailparser');
+  const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181) + 6;
+  const raw = (await (await fetch(`http://127.0.0.1:${port}/messages`)).json()) as Array<{ to: string[]; data: string }>;
+  return Promise.all(
+    raw.map(async (m) => {
+      const parsed = await simpleParser(m.data);
+      return { to: m.to, subject: parsed.subject ?? '', from: `${parsed.from?.value[0]?.name ?? ''} <${parsed.from?.value[0]?.address ?? ''}>`, text: parsed.text ?? '', html: typeof parsed.html === 'string' ? parsed.html : '' };
+    }),
+  );
+}
+
+/** Waits for the messages to one address, up to `ms`. */
+export async function mailTo(address: string, count = 1, ms = 15_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const got = (await mailbox()).filter((m) => m.to.includes(`<${address}>`));
+    if (got.length >= count || Date.now() > until) return got;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

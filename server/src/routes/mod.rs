@@ -58,6 +58,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/bankvalidation", post(payment::bank_validation))
         .route("/api/setup-payment", post(payment::setup_payment))
         .route("/api/purchase", post(purchase::purchase))
+        .route("/api/confirmation", get(purchase::confirmation_data))
+        .route("/api/confirmationEmail", post(purchase::confirmation_email))
         .route("/api/reset", post(reset::reset))
         .route("/api/quoteretrieval", post(retrieve::quote_retrieval))
         .route(

@@ -174,8 +174,10 @@ async fn attempt(
             }
         })
         .collect();
+    let email =
+        render_confirmation_email(state, quote, document, &policies, &plan, start, &frequency)?;
     let purchase = NewPurchase {
-        id: random_id(),
+        id: crate::store::random_id(),
         idempotency_key: key.to_owned(),
         payment_frequency: frequency,
         payment_day: day,
@@ -196,6 +198,7 @@ async fn attempt(
                 )
             })
             .collect(),
+        emails: vec![email],
     };
     let meta = TransitionMeta {
         quote_id: &quote.id,
@@ -211,6 +214,7 @@ async fn attempt(
     {
         Ok(PurchaseOutcome::Bought) => {
             tracing::info!(quote = %quote.id, policies = purchase.policies.len(), "purchase");
+            state.mailer.wake();
             Ok(Attempted::Bought)
         }
         Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Attempted::Raced),
@@ -218,11 +222,128 @@ async fn attempt(
     }
 }
 
-fn random_id() -> String {
-    use base64::Engine as _;
-    use rand::Rng;
-    let bytes: [u8; 16] = rand::rng().random();
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+/// How many collections the confirmation email lists (the advance notice of the first ones).
+const EMAIL_COLLECTIONS: usize = 3;
+
+/// The confirmation email a purchase owes, rendered for the outbox.
+fn render_confirmation_email(
+    state: &AppState,
+    quote: &QuoteRow,
+    document: &Value,
+    policies: &[PolicyRow],
+    plan: &[engine::collections::Collection],
+    start: chrono::NaiveDate,
+    frequency: &str,
+) -> Result<crate::store::NewEmail, AppError> {
+    use crate::mail::{
+        self, CollectionLine, ConfirmationEmail, DocumentLink, MandateLines, PetLine,
+    };
+    let uk = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
+    let field = |pointer: &str| {
+        document
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let yearly = frequency == "AP";
+    let pets_json = document
+        .get("pets")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let base = state.config.public_url.trim_end_matches('/');
+    let mut total = Decimal::ZERO;
+    let pets = policies
+        .iter()
+        .map(|policy| {
+            let pet = pets_json.iter().find(|p| {
+                p.get("original_id").and_then(Value::as_i64) == Some(policy.pet_original_id)
+            });
+            let product = pet.and_then(|p| p.get("product"));
+            let product_text = |name: &str| {
+                product
+                    .and_then(|p| p.get(name))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            let premium: Decimal = (if yearly {
+                &policy.annual_premium
+            } else {
+                &policy.monthly_premium
+            })
+            .parse()
+            .unwrap_or(Decimal::ZERO);
+            total += premium;
+            let species = pet
+                .and_then(|p| p.get("pet_type"))
+                .and_then(Value::as_str)
+                .and_then(engine::definitions::Species::parse);
+            let documents = match (state.defs.documents(), species) {
+                (Some(docs), Some(species)) => docs
+                    .for_product(species, &policy.product_code, start)
+                    .into_iter()
+                    .map(|g| DocumentLink {
+                        title: state.defs.text(LANGUAGE, g.title, &Default::default()),
+                        url: format!("{base}/quote/documents/{}", g.name),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            PetLine {
+                name: policy.pet_name.clone(),
+                policy_number: policy.policy_number.clone(),
+                cover: state.defs.text(
+                    LANGUAGE,
+                    "review.pet.cover",
+                    &[
+                        ("type".to_owned(), product_text("Type")),
+                        (
+                            "limit".to_owned(),
+                            product_text("LimitDesc").replace('£', ""),
+                        ),
+                    ]
+                    .into(),
+                ),
+                premium: mail::amount_text(premium),
+                documents,
+            }
+        })
+        .collect();
+    let message = ConfirmationEmail {
+        language: LANGUAGE.to_owned(),
+        first_name: field("/owner/customer_first_name"),
+        quote_reference: quote.quote_ref.clone(),
+        cover_start: uk(start),
+        frequency: if yearly { "AP" } else { "MP" }.to_owned(),
+        pets,
+        total: mail::amount_text(total),
+        mandate: MandateLines {
+            reference: format!("{}-DD", quote.quote_ref),
+            account_name: field("/payment/account_name"),
+            account_number: field("/payment/account_number_masked"),
+            sort_code: field("/payment/sort_code"),
+        },
+        collections: plan
+            .iter()
+            .take(EMAIL_COLLECTIONS)
+            .map(|c| CollectionLine {
+                date: uk(c.date),
+                amount: mail::amount_text(c.amount),
+                payments: i64::from(c.payments),
+            })
+            .collect(),
+    };
+    let rendered = state
+        .mail_templates
+        .confirmation(&message)
+        .map_err(|e| AppError::Internal(format!("confirmation email: {e}")))?;
+    Ok(crate::mail::Mailer::outbox_entry(
+        crate::mail::CONFIRMATION,
+        &field("/owner/email_address"),
+        rendered,
+    ))
 }
 
 /// The confirmation page's view data for a bought quote.
@@ -253,4 +374,60 @@ async fn confirmation(
         purchase: state.store.purchase_of(&quote.id).await?,
     })?;
     Ok(Json(json!({ "data": data, "outcome": "moved" })).into_response())
+}
+
+/// GET /api/confirmation (owner-payment.md §7 Confirmation: "reads csrf"): the confirmation
+/// page's view data for this session's bought quote; 404 when the session has none.
+pub(super) async fn confirmation_data(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let Some((quote, token)) = quote::existing(&state, &headers).await? else {
+        return Err(AppError::NotFound);
+    };
+    if quote.lifecycle != Lifecycle::Purchased {
+        return Err(AppError::NotFound);
+    }
+    confirmation(&state, &quote, &token).await
+}
+
+/// POST /api/confirmationEmail `{csrf, send_confirmation_email: 1}` (owner-payment.md §4
+/// Confirmation, §7 Confirmation email): the confirmation page asks for the confirmation email.
+/// The purchase already wrote it to the outbox, so asking again, from a reload or a second tab,
+/// never sends a second one; the answer says where it stands, and the worker is woken to send it
+/// now.
+pub(super) async fn confirmation_email(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let Authorised { quote, .. } =
+        authorise(&state, &headers, &body, &["send_confirmation_email"]).await?;
+    match body.get("send_confirmation_email") {
+        Some(v) if v == &json!(1) || v == &json!("1") || v == &json!(true) => {}
+        _ => {
+            return Err(AppError::BadRequest(
+                "send_confirmation_email must be 1".into(),
+            ));
+        }
+    }
+    if quote.lifecycle != Lifecycle::Purchased {
+        return Err(AppError::BadRequest(
+            "the quote has not been bought: there is no confirmation to email".into(),
+        ));
+    }
+    let purchase = state.store.purchase_of(&quote.id).await?.ok_or_else(|| {
+        AppError::Internal(format!("quote {}: bought, with no purchase", quote.id))
+    })?;
+    let status = state
+        .store
+        .request_email(&purchase.id, crate::mail::CONFIRMATION)
+        .await?
+        .ok_or_else(|| {
+            AppError::Internal(format!("purchase {}: no confirmation email", purchase.id))
+        })?;
+    if !status.sent {
+        state.mailer.wake();
+    }
+    Ok(Json(json!({ "data": { "confirmation_email": status } })).into_response())
 }

@@ -1,7 +1,6 @@
 //! Finding the quote a request belongs to, and creating one for a new visitor.
 
 use axum::http::HeaderMap;
-use base64::Engine as _;
 use rand::Rng;
 
 use engine::definitions::Journey;
@@ -59,7 +58,7 @@ pub(super) async fn existing_or_new(
         });
     }
     let token = SessionToken::generate();
-    let id = random_id();
+    let id = crate::store::random_id();
     // Each experiment's variation is given when the quote is made and kept with it, so a change
     // of weights never moves a customer to another page mid-quote.
     let mut document = runtime::empty_document();
@@ -112,11 +111,6 @@ pub(super) fn rule_context(state: &AppState, quote: &QuoteRow) -> RuleContext {
     }
 }
 
-fn random_id() -> String {
-    let bytes: [u8; 16] = rand::rng().random();
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
-}
-
 /// A quote reference customers can read aloud: 12 characters of Crockford's base32 (no I, L,
 /// O or U) in groups of four; 60 random bits, so guessing one is hopeless.
 pub(super) fn quote_reference() -> String {
@@ -162,7 +156,7 @@ pub(super) async fn insert_for_session(
     Ok(state
         .store
         .insert_quote(
-            &random_id(),
+            &crate::store::random_id(),
             &quote_reference(),
             session_hash,
             brand,

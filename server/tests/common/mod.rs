@@ -6,6 +6,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod smtp;
+
 use std::path::{Path, PathBuf};
 
 use pawpath::App;

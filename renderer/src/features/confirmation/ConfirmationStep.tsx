@@ -4,6 +4,9 @@
  * confirmation: the Direct Debit reference, the masked account and the first collection. The
  * page's heading takes the focus (the journey does this for every new step).
  */
+import { useEffect } from 'react';
+
+import { requestConfirmationEmail } from '@/features/journey/api';
 import { PetIcon } from '@/features/review/ReviewStep';
 import { PortalPasswordForm } from './PortalPasswordForm';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
@@ -13,6 +16,13 @@ import type { Product, ViewData } from '@/shared/types';
 
 export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; copy: Record<string, string>; onRefresh: () => void }) {
   const bought = view.purchase;
+  const purchaseId = bought?.id;
+  useEffect(() => {
+    // owner-payment.md §4 Confirmation: once shown, the confirmation email is requested. Asking
+    // twice (a reload, React's development double effects) sends one email: the server's outbox
+    // holds one per purchase.
+    if (purchaseId) void requestConfirmationEmail();
+  }, [purchaseId]);
   if (!bought) return null;
   const first = bought.collections[0];
   return (

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { forgetViews, markViewed } from '@/shared/experiments';
-import { submitAnswers } from './api';
+import { requestConfirmationEmail, submitAnswers } from './api';
 
 describe('the call helper (journey.md §7)', () => {
   afterEach(forgetViews);
@@ -24,5 +24,29 @@ describe('the call helper (journey.md §7)', () => {
     await submitAnswers('/api/saveCover', 'token', { pets: [] }, fetcher as unknown as typeof fetch);
     const body = JSON.parse((fetcher.mock.calls[0] as unknown as [string, RequestInit])[1].body as string);
     expect(body.experiment_views).toEqual(['cover_type_guide:guide']);
+  });
+});
+
+describe('the confirmation email request (owner-payment.md §4 Confirmation, §7)', () => {
+  it('reads the confirmation for its token, then asks with send_confirmation_email=1', async () => {
+    const fetcher = vi.fn(async (url: string) =>
+      url === '/api/confirmation'
+        ? new Response(JSON.stringify({ data: { csrf: 'fresh' } }), { status: 200 })
+        : new Response(JSON.stringify({ data: { confirmation_email: { sent: false } } }), { status: 200 }),
+    );
+    expect(await requestConfirmationEmail(fetcher as unknown as typeof fetch)).toBe(true);
+    const calls = fetcher.mock.calls as unknown as [string, RequestInit | undefined][];
+    expect(calls.map((c) => c[0])).toEqual(['/api/confirmation', '/api/confirmationEmail']);
+    expect(JSON.parse(calls[1][1]?.body as string)).toEqual({ csrf: 'fresh', locale: 'en-GB', send_confirmation_email: 1 });
+  });
+
+  it('does not ask when the confirmation cannot be read, and never throws', async () => {
+    const refused = vi.fn(async () => new Response('{}', { status: 404 }));
+    expect(await requestConfirmationEmail(refused as unknown as typeof fetch)).toBe(false);
+    expect(refused).toHaveBeenCalledTimes(1);
+    const offline = vi.fn(async () => {
+      throw new TypeError('offline');
+    });
+    expect(await requestConfirmationEmail(offline as unknown as typeof fetch)).toBe(false);
   });
 });

@@ -116,6 +116,30 @@ export async function purchase(csrf: string, qidu: string, fetcher: typeof fetch
   return result;
 }
 
+/**
+ * The confirmation page's email (owner-payment.md §4 Confirmation, §7): the confirmation is read
+ * (GET /api/confirmation, for its token), then the email is requested with
+ * send_confirmation_email=1. No spinner: the customer has nothing to wait for, and the server
+ * sends the email whether or not this call arrives (the purchase queued it). Never throws.
+ */
+export async function requestConfirmationEmail(fetcher: typeof fetch = fetch): Promise<boolean> {
+  try {
+    const read = await fetcher('/api/confirmation', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    if (!read.ok) return false;
+    const body = (await read.json()) as { data?: { csrf?: string } };
+    if (typeof body.data?.csrf !== 'string') return false;
+    const response = await fetcher('/api/confirmationEmail', {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({ csrf: body.data.csrf, locale: LOCALE, ...helperFields(), send_confirmation_email: 1 }),
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 /** Resets the quote (the timeout modal's "Start a new quote"): the server parts it from the session. */
 export async function resetQuote(csrf: string, fetcher: typeof fetch = fetch): Promise<void> {
   try {

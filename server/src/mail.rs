@@ -1,0 +1,419 @@
+//! Email (owner-payment.md §4 Confirmation: "a confirmation email is requested"): messages are
+//! rendered with minijinja from the templates under `journeys/emails/`, in the brand's words from
+//! the copy catalogue, and written to the outbox in the same database transaction as the purchase
+//! that owes them. A background worker delivers the outbox over SMTP (lettre), retrying with a
+//! doubling delay while the mail server is unreachable, so an outage delays mail and loses none.
+//!
+//! Delivery is at least once: a message is marked sent only after the SMTP server accepted it.
+//! Should the connection drop between the server's acceptance and that mark, the message is sent
+//! again with the same Message-ID, which lets mail systems recognise the repeat.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use engine::Definitions;
+use lettre::message::{Mailbox, MultiPart};
+use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use minijinja::value::Kwargs;
+use minijinja::{Environment, Error, ErrorKind, State, UndefinedBehavior};
+use serde::Serialize;
+use tokio::sync::Notify;
+
+use crate::store::{NewEmail, OutboxRow, Store};
+
+/// The confirmation email's kind in the outbox (one per purchase).
+pub const CONFIRMATION: &str = "confirmation";
+
+/// The templates of each kind: HTML (auto-escaped) and plain text.
+const TEMPLATES: &[&str] = &["confirmation.html", "confirmation.txt"];
+
+/// The longest wait between two attempts at one message.
+const MAX_RETRY: Duration = Duration::from_secs(3600);
+
+/// How long a worker holds a claimed message before another may take it.
+const LEASE: Duration = Duration::from_secs(120);
+
+/// A rendered message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub sender_name: String,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+/// What the confirmation email says (owner-payment.md §2 Confirmation page, Bank details panel).
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfirmationEmail {
+    pub language: String,
+    pub first_name: String,
+    pub quote_reference: String,
+    /// DD/MM/YYYY
+    pub cover_start: String,
+    /// MP or AP
+    pub frequency: String,
+    pub pets: Vec<PetLine>,
+    pub total: String,
+    pub mandate: MandateLines,
+    /// The first collections (the advance notice), DD/MM/YYYY.
+    pub collections: Vec<CollectionLine>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PetLine {
+    pub name: String,
+    pub policy_number: String,
+    pub cover: String,
+    pub premium: String,
+    /// The policy wording and IPID, as links.
+    pub documents: Vec<DocumentLink>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DocumentLink {
+    pub title: String,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MandateLines {
+    pub reference: String,
+    pub account_name: String,
+    /// Masked: only the last digits show.
+    pub account_number: String,
+    /// 2-2-2 with hyphens.
+    pub sort_code: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CollectionLine {
+    pub date: String,
+    pub amount: String,
+    pub payments: i64,
+}
+
+/// The email templates, compiled once at start.
+pub struct MailTemplates {
+    env: Environment<'static>,
+    defs: Arc<Definitions>,
+}
+
+impl std::fmt::Debug for MailTemplates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MailTemplates")
+    }
+}
+
+impl MailTemplates {
+    /// Reads and compiles the templates in `dir` and renders each with a sample message in every
+    /// language, so that a syntax error, an unknown variable or a missing copy key stops start-up
+    /// naming the file.
+    pub fn load(dir: &Path, defs: Arc<Definitions>) -> Result<Self, String> {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        let copy = Arc::clone(&defs);
+        env.add_function(
+            "t",
+            move |state: &State, key: &str, kwargs: Kwargs| -> Result<String, Error> {
+                let language = state
+                    .lookup("language")
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .ok_or_else(|| Error::new(ErrorKind::UndefinedError, "language is not set"))?;
+                if copy
+                    .catalogue(&language)
+                    .is_none_or(|c| !c.contains_key(key))
+                {
+                    return Err(Error::new(
+                        ErrorKind::UndefinedError,
+                        format!("copy key {key:?} is missing in {language}"),
+                    ));
+                }
+                let mut params = BTreeMap::new();
+                for name in kwargs.args() {
+                    let value: minijinja::Value = kwargs.get(name)?;
+                    params.insert(name.to_owned(), value.to_string());
+                }
+                Ok(copy.text(&language, key, &params))
+            },
+        );
+        for name in TEMPLATES {
+            let path = dir.join(name);
+            let source = std::fs::read_to_string(&path)
+                .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            env.add_template_owned(*name, source)
+                .map_err(|e| format!("{}: {}", path.display(), describe(&e)))?;
+        }
+        let templates = Self { env, defs };
+        for language in templates.defs.languages() {
+            templates
+                .confirmation(&ConfirmationEmail::sample(language))
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        Ok(templates)
+    }
+
+    /// Renders the confirmation email.
+    pub fn confirmation(&self, message: &ConfirmationEmail) -> Result<Rendered, String> {
+        let brand = self
+            .defs
+            .text(&message.language, "app.brand", &BTreeMap::new());
+        let mut context = serde_json::to_value(message).map_err(|e| e.to_string())?;
+        if let Some(fields) = context.as_object_mut() {
+            fields.insert("brand".into(), brand.clone().into());
+        }
+        let render = |name: &str| {
+            self.env
+                .get_template(name)
+                .and_then(|t| t.render(minijinja::value::Serde(&context)))
+                .map_err(|e| format!("{name}: {}", describe(&e)))
+        };
+        let params = BTreeMap::from([("brand".to_owned(), brand.clone())]);
+        Ok(Rendered {
+            subject: self
+                .defs
+                .text(&message.language, "email.confirmation.subject", &params),
+            sender_name: brand,
+            text: render("confirmation.txt")?,
+            html: render("confirmation.html")?,
+        })
+    }
+}
+
+fn describe(e: &Error) -> String {
+    match e.line() {
+        Some(line) => format!("line {line}: {e}"),
+        None => e.to_string(),
+    }
+}
+
+impl ConfirmationEmail {
+    /// A message with every part filled, for checking the templates at start.
+    fn sample(language: &str) -> Self {
+        Self {
+            language: language.to_owned(),
+            first_name: "Sam".into(),
+            quote_reference: "PP00000000".into(),
+            cover_start: "01/01/2027".into(),
+            frequency: "MP".into(),
+            pets: vec![PetLine {
+                name: "Biscuit".into(),
+                policy_number: "PETPS0000000".into(),
+                cover: "Lifetime £4,000".into(),
+                premium: "£20.00".into(),
+                documents: vec![DocumentLink {
+                    title: "Policy wording".into(),
+                    url: "http://localhost/quote/documents/sample".into(),
+                }],
+            }],
+            total: "£20.00".into(),
+            mandate: MandateLines {
+                reference: "PP00000000-DD".into(),
+                account_name: "S Smith".into(),
+                account_number: "******78".into(),
+                sort_code: "00-00-00".into(),
+            },
+            collections: vec![CollectionLine {
+                date: "01/02/2027".into(),
+                amount: "£40.00".into(),
+                payments: 2,
+            }],
+        }
+    }
+}
+
+/// Money for a payment line: pounds with thousands separators, always to the penny.
+pub fn amount_text(amount: rust_decimal::Decimal) -> String {
+    let text = engine::quoting::money_text(amount.round_dp(2));
+    if text.contains('.') {
+        text
+    } else {
+        format!("{text}.00")
+    }
+}
+
+/// Where mail goes.
+#[derive(Clone)]
+pub struct MailSettings {
+    /// `None`: no SMTP server is configured; messages wait in the outbox.
+    pub smtp_url: Option<crate::config::ApiKey>,
+    pub from: Address,
+    /// The first retry's delay; each later one doubles, up to an hour.
+    pub retry: Duration,
+}
+
+/// The outbox's delivery side: the SMTP connection and the worker's wake-up call.
+pub struct Mailer {
+    transport: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    from: Address,
+    retry: Duration,
+    wake: Notify,
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mailer")
+            .field("smtp", &self.transport.is_some())
+            .field("from", &self.from.to_string())
+            .finish()
+    }
+}
+
+impl Mailer {
+    pub fn new(settings: &MailSettings) -> Result<Self, String> {
+        let transport = match &settings.smtp_url {
+            None => None,
+            Some(url) => Some(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(&url.0)
+                    .map_err(|e| format!("PAWPATH_SMTP_URL: {e}"))?
+                    .timeout(Some(Duration::from_secs(30)))
+                    .build(),
+            ),
+        };
+        Ok(Self {
+            transport,
+            from: settings.from.clone(),
+            retry: settings.retry,
+            wake: Notify::new(),
+        })
+    }
+
+    /// An outbox row for a rendered message.
+    pub fn outbox_entry(kind: &str, recipient: &str, rendered: Rendered) -> NewEmail {
+        NewEmail {
+            id: crate::store::random_id(),
+            kind: kind.to_owned(),
+            recipient: recipient.to_owned(),
+            sender_name: rendered.sender_name,
+            subject: rendered.subject,
+            body_text: rendered.text,
+            body_html: rendered.html,
+        }
+    }
+
+    /// Asks the worker to look at the outbox now rather than at its next poll.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Starts the worker, when an SMTP server is configured.
+    pub fn spawn(self: &Arc<Self>, store: Store) {
+        if self.transport.is_none() {
+            tracing::warn!(
+                "PAWPATH_SMTP_URL is not set: emails are kept in the outbox and not sent"
+            );
+            return;
+        }
+        let mailer = Arc::clone(self);
+        tokio::spawn(async move { mailer.run(store).await });
+    }
+
+    async fn run(&self, store: Store) {
+        let poll = self.retry.min(Duration::from_secs(5));
+        loop {
+            loop {
+                match store.claim_email(lease()).await {
+                    Ok(Some(row)) => self.deliver(&store, row).await,
+                    Ok(None) => break,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "outbox: cannot read");
+                        break;
+                    }
+                }
+            }
+            tokio::select! {
+                () = self.wake.notified() => {}
+                () = tokio::time::sleep(poll) => {}
+            }
+        }
+    }
+
+    async fn deliver(&self, store: &Store, row: OutboxRow) {
+        let Some(transport) = &self.transport else {
+            return;
+        };
+        let outcome = match self.message(&row) {
+            Ok(message) => transport.send(message).await.map_err(|e| {
+                let permanent = e.is_permanent();
+                (e.to_string(), permanent)
+            }),
+            Err(e) => Err((e, true)),
+        };
+        let recorded = match outcome {
+            Ok(_) => {
+                tracing::info!(email = %row.id, attempts = row.attempts + 1, "email sent");
+                store.email_sent(&row.id).await
+            }
+            Err((error, true)) => {
+                tracing::error!(email = %row.id, %error, "email refused for good; it will not be retried");
+                store.email_failed(&row.id, &error, None).await
+            }
+            Err((error, false)) => {
+                let delay = backoff(self.retry, row.attempts);
+                tracing::warn!(email = %row.id, attempts = row.attempts + 1, %error, retry_in_ms = delay.as_millis(), "email not sent; will retry");
+                let at = chrono::Utc::now()
+                    + chrono::Duration::from_std(delay).unwrap_or(chrono::Duration::hours(1));
+                store.email_failed(&row.id, &error, Some(at)).await
+            }
+        };
+        if let Err(e) = recorded {
+            tracing::warn!(email = %row.id, error = %e, "outbox: cannot record the attempt; its lease will lapse and it will be tried again");
+        }
+    }
+
+    fn message(&self, row: &OutboxRow) -> Result<Message, String> {
+        let to: Mailbox = row
+            .recipient
+            .parse()
+            .map_err(|e| format!("recipient: {e}"))?;
+        let from = Mailbox::new(Some(row.sender_name.clone()), self.from.clone());
+        Message::builder()
+            .message_id(Some(format!("<{}@{}>", row.id, self.from.domain())))
+            .from(from)
+            .to(to)
+            .subject(row.subject.clone())
+            .multipart(MultiPart::alternative_plain_html(
+                row.body_text.clone(),
+                row.body_html.clone(),
+            ))
+            .map_err(|e| e.to_string())
+    }
+}
+
+fn lease() -> chrono::Duration {
+    chrono::Duration::from_std(LEASE).unwrap_or(chrono::Duration::minutes(2))
+}
+
+/// The delay after the `attempts`-th failure: the first retry delay, doubled for each earlier
+/// failure, at most an hour.
+pub fn backoff(first: Duration, attempts: i64) -> Duration {
+    let doublings = u32::try_from(attempts.clamp(0, 20)).unwrap_or(20);
+    first
+        .checked_mul(1u32 << doublings)
+        .unwrap_or(MAX_RETRY)
+        .min(MAX_RETRY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_double_up_to_an_hour() {
+        let first = Duration::from_secs(30);
+        assert_eq!(backoff(first, 0), Duration::from_secs(30));
+        assert_eq!(backoff(first, 1), Duration::from_secs(60));
+        assert_eq!(backoff(first, 3), Duration::from_secs(240));
+        assert_eq!(backoff(first, 7), MAX_RETRY);
+        assert_eq!(backoff(first, 1000), MAX_RETRY);
+    }
+
+    #[test]
+    fn payment_amounts_show_pence() {
+        use rust_decimal::Decimal;
+        assert_eq!(amount_text(Decimal::new(2848, 2)), "£28.48");
+        assert_eq!(amount_text(Decimal::new(30, 0)), "£30.00");
+        assert_eq!(amount_text(Decimal::new(123456, 2)), "£1,234.56");
+    }
+}

@@ -1,0 +1,158 @@
+import { expect, type Page, test } from '@playwright/test';
+
+import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { chooseOption, chooseRadio, chooseTab, press, typeInto } from './support-keys';
+
+// Issue 6, "Done when": a full direct purchase by keyboard alone, from /quote to /confirmation,
+// for one dog and for two pets, and the confirmation email arriving at the local SMTP server
+// (owner-payment.md §2 Payment page, Bank details panel, Confirmation page; §4 Confirmation:
+// "a confirmation email is requested with send_confirmation_email=1").
+
+type Pet = { name: string; species: 'Dog' | 'Cat'; type: string; breed?: [string, string] };
+
+async function petByKeyboard(page: Page, index: number, pet: Pet) {
+  const section = page.locator('section.pet').nth(index);
+  await typeInto(page, section.getByLabel("What is your pet's name?"), pet.name);
+  await chooseRadio(page, section.getByRole('group', { name: 'Is your pet a dog, cat or rabbit?' }), pet.species);
+  await chooseRadio(page, section.getByRole('group', { name: /What type of (dog|cat) is it\?/ }), pet.type);
+  if (pet.breed) {
+    const box = section.getByRole('combobox', { name: 'What breed is your pet?' });
+    await typeInto(page, box, pet.breed[0]);
+    await expect(page.getByRole('option', { name: pet.breed[1], exact: true })).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(box).toHaveValue(pet.breed[1]);
+  }
+  await typeInto(page, section.getByRole('textbox', { name: 'Day' }), '01022023'); // the boxes move on
+  await expect(section.getByRole('textbox', { name: 'Year' })).toHaveValue('2023');
+  await chooseRadio(page, section.getByRole('group', { name: 'Is your pet male or female?' }), 'Male');
+  await chooseRadio(page, section.getByRole('group', { name: 'Has your pet been neutered?' }), 'Yes');
+  await chooseRadio(page, section.getByRole('group', { name: 'Has your pet had any injury or illness?' }), 'No');
+  await press(page, section.getByRole('checkbox', { name: "I didn't pay anything" }), 'Space');
+}
+
+async function detailsByKeyboard(page: Page, email: string) {
+  await expect(page.getByRole('heading', { level: 1, name: 'Your details' })).toBeVisible();
+  await chooseRadio(page, page.getByRole('group', { name: 'Title' }), 'Ms');
+  await typeInto(page, page.getByLabel('First name'), 'Ada');
+  await typeInto(page, page.getByLabel('Last name'), "O'Neill-Smith");
+  await typeInto(page, page.getByRole('group', { name: /date of birth/i }).getByRole('textbox', { name: 'Day' }), '27031985');
+  await typeInto(page, page.getByLabel('Email address'), email);
+  await typeInto(page, page.getByLabel('Phone number'), '01632960123');
+  await typeInto(page, page.getByLabel('House name or number'), '12');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('bs11 8nn');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('group', { name: 'Your address' }).locator('address')).toContainText('BS11 8NN');
+}
+
+async function coverByKeyboard(page: Page, names: string[]) {
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  for (const [i, name] of names.entries()) {
+    await expect(page.getByRole('heading', { name: `Choose ${name}'s cover` })).toBeVisible();
+    const guide = page.getByRole('group', { name: 'Do you want cover for short-term and long-term ongoing conditions?' });
+    if ((await guide.count()) > 0) {
+      await chooseRadio(page, guide, 'Yes');
+      await chooseRadio(page, page.getByRole('group', { name: 'Do you want to cover ongoing conditions every year?' }), 'Yes');
+    } else if ((await page.getByRole('button', { name: 'Selected – Lifetime' }).count()) === 0) {
+      await press(page, page.getByRole('button', { name: 'Choose cover level – Lifetime' }));
+    }
+    await chooseTab(page, page.getByRole('tablist', { name: `Choose ${name}'s cover` }), /Cover level/);
+    const level = page.getByRole('button', { name: /^Select(ed)? – £4,000$/ });
+    if ((await page.getByRole('button', { name: 'Selected – £4,000' }).count()) === 0) await press(page, level);
+    await expect(page.getByRole('button', { name: 'Selected – £4,000' })).toBeVisible();
+    const last = i === names.length - 1;
+    await press(page, page.getByRole('button', { name: last ? 'Continue' : `Next: ${names[i + 1]}'s cover` }));
+  }
+  await expect(page).toHaveURL(/\/quote\/review$/);
+}
+
+async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof test>[1]>[1], email: string, pets: Pet[]) {
+  const problems = watchConsole(page);
+  await page.goto('/quote');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  for (const [i, pet] of pets.entries()) {
+    if (i > 0) await press(page, page.getByRole('button', { name: 'Add another pet' }));
+    await petByKeyboard(page, i, pet);
+  }
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await detailsByKeyboard(page, email);
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await coverByKeyboard(page, pets.map((p) => p.name));
+
+  // Review, then the assumptions.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await screenshot(page, testInfo, 'review');
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await expect(page).toHaveURL(/\/quote\/assumptions$/);
+  for (const tick of await page.getByRole('checkbox', { name: /Yes, they're correct/ }).all()) await press(page, tick, 'Space');
+  await press(page, page.getByRole('button', { name: 'Go to payment' }));
+
+  // Payment by Direct Debit.
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+  await typeInto(page, page.getByLabel('Account holder name'), 'Ada ONeill');
+  await typeInto(page, page.getByLabel('Sort code digits 1 of 3'), '089999');
+  await typeInto(page, page.getByLabel('Account number'), '66374958');
+  await chooseOption(page, page.getByLabel('Preferred collection day'), '15');
+  await press(page, page.getByRole('checkbox', { name: /I confirm authority to create this Direct Debit agreement/ }), 'Space');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'payment');
+  await press(page, page.getByRole('button', { name: 'Confirm payment' }));
+
+  // The bank details panel, then buy.
+  await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
+  await expect(page.getByRole('region', { name: 'Your bank details' })).toContainText('08-99-99');
+  await expectAccessible(page);
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+
+  // The confirmation: heading focused, a policy per pet.
+  await expect(page).toHaveURL(/\/quote\/confirmation$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Pawsome!' })).toBeFocused();
+  const numbers: string[] = [];
+  for (const pet of pets) {
+    const region = page.getByRole('region', { name: pet.name });
+    await expect(region).toContainText(/PETPS\d{7}/);
+    numbers.push(/PETPS\d{7}/.exec((await region.textContent()) ?? '')?.[0] ?? '');
+  }
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'confirmation');
+
+  // The email, at the local SMTP server: one message, with every policy number.
+  const mail = await mailTo(email);
+  expect(mail).toHaveLength(1);
+  expect(mail[0].subject).toBe('Welcome to pawpath: your pet insurance is confirmed');
+  expect(mail[0].from).toBe('pawpath <policies@pawpath.invalid>');
+  for (const n of numbers) {
+    expect(mail[0].text).toContain(n);
+    expect(mail[0].html).toContain(n);
+  }
+  expect(mail[0].text).toContain('****4958');
+  expect(mail[0].text).not.toContain('66374958');
+  // A reload of the confirmation asks again; still one email.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Pawsome!' })).toBeVisible();
+  await page.waitForTimeout(1500);
+  expect(await mailTo(email, 2, 100)).toHaveLength(1);
+  expect(problems()).toEqual([]);
+  return mail[0];
+}
+
+test('one dog bought by keyboard alone, and the confirmation email arrives', async ({ page }, testInfo) => {
+  const email = `one-dog-${testInfo.project.name}-${Date.now()}@example.com`;
+  const mail = await buyByKeyboard(page, testInfo, email, [{ name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] }]);
+  expect(mail.text).toContain('Rex');
+  // Look at the email as a customer would: its HTML part in the browser.
+  await page.goto('about:blank'); // away from pawpath's Content-Security-Policy, as a mail program shows it
+  await page.setContent(mail.html);
+  await screenshot(page, testInfo, 'confirmation-email');
+});
+
+test('a dog and a cat bought by keyboard alone, one email for both', async ({ page }, testInfo) => {
+  const email = `two-pets-${testInfo.project.name}-${Date.now()}@example.com`;
+  const mail = await buyByKeyboard(page, testInfo, email, [
+    { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] },
+    { name: 'Tigger', species: 'Cat', type: 'Moggie' },
+  ]);
+  expect(mail.text).toContain('Rex');
+  expect(mail.text).toContain('Tigger');
+});
