@@ -39,6 +39,8 @@ pub const EDIT_CALLS: &[(&str, &str)] = &[
     // The review page's owner modals (owner-payment.md §2: address only, full, add phone).
     ("your_details", "/api/ownerdetail"),
     ("quote_reminder", "/api/noquotechaseemail"),
+    // The payment page's keeping in touch and policy communications (owner-payment.md §2).
+    ("communications", "/api/ownerdetail"),
     // The confirmation page's pet portal password (owner-payment.md §7).
     ("portal_password", "/api/saveportalpassword"),
     // The review page's change-cover modal (journey.md §2 Modals: choose cover).

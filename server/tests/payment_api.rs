@@ -211,3 +211,61 @@ async fn the_account_number_is_kept_encrypted_and_shown_only_on_the_bank_details
     let confirmation = app.view("/quote/payment-confirmation").await;
     assert_eq!(confirmation["bank_details"]["account_number"], "66374958");
 }
+
+#[tokio::test]
+async fn policy_communications_and_keeping_in_touch_are_saved_from_the_payment_page() {
+    // owner-payment.md §2 Payment page (keeping in touch, policy communications online or post),
+    // §3 Owner (marketing_preferences, documents_by_post).
+    let app = spawn_app().await;
+    app.reach_payment(json!([valid_pet()])).await;
+    let view = app.view("/quote/payment").await;
+    assert_eq!(
+        view["edits"]["communications"]["submit"],
+        "/api/ownerdetail"
+    );
+    let (status, body) = app
+        .edit(
+            "/api/ownerdetail",
+            "communications",
+            json!({ "owner": { "documents_by_post": true, "marketing_preferences": { "optin_email": true, "optin_post": false } } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let view = app.view("/quote/payment").await;
+    let owner = &view["owner"];
+    assert_eq!(owner["documents_by_post"], true);
+    assert_eq!(owner["marketing_preferences"]["optin_email"], true);
+    // The rest of the owner is untouched, and the page is still payment.
+    assert_eq!(owner["customer_first_name"], "Ada");
+    assert_eq!(view["step"]["id"], "payment");
+
+    // Bad answers name their field and change nothing.
+    let (status, body) = app
+        .edit(
+            "/api/ownerdetail",
+            "communications",
+            json!({ "owner": { "documents_by_post": "yes" } }),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["errors"][0]["field"], "owner.documents_by_post");
+    let view = app.view("/quote/payment").await;
+    assert_eq!(view["owner"]["documents_by_post"], true);
+    // An answer the question set does not ask is not stored (the engine keeps only declared
+    // answers).
+    let (status, _) = app
+        .edit(
+            "/api/ownerdetail",
+            "communications",
+            json!({ "owner": { "documents_by_post": false, "marketing_preferences": { "optin_fax": true } } }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let view = app.view("/quote/payment").await;
+    assert_eq!(view["owner"]["documents_by_post"], false);
+    assert!(
+        view["owner"]["marketing_preferences"]
+            .get("optin_fax")
+            .is_none()
+    );
+}

@@ -56,6 +56,16 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   // The payment-date notice follows the day (owner-payment.md §4 Direct Debit date).
   await expect(page.getByRole('status').filter({ hasText: 'on or shortly after the 15th' })).toBeVisible();
 
+  // Keeping in touch and policy communications (owner-payment.md §2 Payment page, §4): each
+  // change is saved at once with its toast, and what was typed above stays.
+  const keeping = page.getByRole('region', { name: 'Keeping in touch' });
+  await keeping.getByRole('radio', { name: 'By post' }).check();
+  await expect(page.getByText("We'll send your policy documents the way you chose.")).toBeVisible();
+  await keeping.getByRole('checkbox', { name: 'Email' }).check();
+  await expect(page.getByText('Your marketing preferences have been saved.')).toBeVisible();
+  await expect(page.getByLabel('Account holder name')).toHaveValue('Ada ONeill');
+  await expectAccessible(page);
+
   // Without the authority tick: the spec's message, focus on the tick.
   await page.getByRole('button', { name: 'Confirm payment' }).click();
   await expect(page.getByText('You must check the box above to confirm authority to create this Direct Debit agreement.').first()).toBeVisible();

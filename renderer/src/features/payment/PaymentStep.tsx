@@ -10,7 +10,7 @@ import { useState } from 'react';
 
 import { FormStep } from '@/features/form/FormStep';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
-import { validateBank } from '@/features/journey/api';
+import { submitAnswers, validateBank } from '@/features/journey/api';
 import type { Notice } from '@/features/journey/journey-machine';
 import { Modal } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
@@ -36,6 +36,79 @@ function DateNotice({ view, copy, answers }: { view: ViewData; copy: Record<stri
     <p className="panel panel--info" role="status">
       {text(copy, key, { first: price(first.amount), date: ukDate(first.date), amount: price(first.regular), day: ordinal(day ?? 1) })}
     </p>
+  );
+}
+
+type Communications = { documents_by_post: boolean; marketing_preferences: Record<string, boolean> };
+
+const MARKETING = ['email', 'post', 'sms', 'phone'] as const;
+
+/**
+ * Keeping in touch and policy communications (owner-payment.md §2 Payment page, §3 Owner
+ * marketing_preferences and documents_by_post, §4 "each with its toast"): each change is saved
+ * at once through the owner update (the communications question set) and confirmed with a toast.
+ * It saves on its own, so the Direct Debit details being typed are left as they are.
+ */
+function CommunicationsPanel({ view, copy, onNotice }: { view: ViewData; copy: Record<string, string>; onNotice: (n: Notice) => void }) {
+  const edit = view.edits.communications;
+  const stored = ((edit?.answers.owner ?? {}) as Partial<Communications>) ?? {};
+  const [prefs, setPrefs] = useState<Communications>({
+    documents_by_post: stored.documents_by_post === true,
+    marketing_preferences: { ...(stored.marketing_preferences ?? {}) },
+  });
+  if (!edit?.submit) return null;
+  const call = edit.submit;
+  async function save(next: Communications, saved: string) {
+    const before = prefs;
+    setPrefs(next);
+    const result = await submitAnswers(call, view.csrf, { form: 'communications', owner: next });
+    if (result.kind === 'ok') {
+      onNotice({ kind: 'success', title: 'toast.success.title', body: saved });
+    } else {
+      setPrefs(before);
+      onNotice({ kind: 'error', title: 'toast.something_wrong.title', body: 'payment.comms.failed' });
+    }
+  }
+  return (
+    <section className="card" aria-labelledby="communications-heading">
+      <h2 id="communications-heading" className="pet__heading">
+        {text(copy, 'owner.marketing.label')}
+      </h2>
+      <p>{text(copy, 'payment.keeping_in_touch')}</p>
+      <fieldset className="choice">
+        <legend className="field__label">{text(copy, 'payment.comms.heading')}</legend>
+        <div className="choice__options">
+          {([false, true] as const).map((post) => (
+            <div className="choice__option" key={String(post)}>
+              <input
+                type="radio"
+                id={`documents-by-post-${post}`}
+                name="documents_by_post"
+                checked={prefs.documents_by_post === post}
+                onChange={() => void save({ ...prefs, documents_by_post: post }, 'payment.comms.saved')}
+              />
+              <label htmlFor={`documents-by-post-${post}`}>{text(copy, post ? 'payment.comms.post' : 'payment.comms.online')}</label>
+            </div>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset className="choice">
+        <legend className="field__label">{text(copy, 'payment.marketing.label')}</legend>
+        <p className="field__help">{text(copy, 'owner.marketing.hint')}</p>
+        {MARKETING.map((way) => (
+          <label className="checkbox" key={way}>
+            <input
+              type="checkbox"
+              checked={prefs.marketing_preferences[`optin_${way}`] === true}
+              onChange={(e) =>
+                void save({ ...prefs, marketing_preferences: { ...prefs.marketing_preferences, [`optin_${way}`]: e.currentTarget.checked } }, 'payment.marketing.saved')
+              }
+            />
+            {text(copy, `owner.marketing.${way}`)}
+          </label>
+        ))}
+      </fieldset>
+    </section>
   );
 }
 
@@ -125,9 +198,9 @@ export function PaymentStep({
                 {text(copy, 'payment.important.title')}
               </h2>
               <p>{text(copy, 'payment.important.body')}</p>
-              <p>{text(copy, 'payment.keeping_in_touch')}</p>
               <p className="hint">{text(copy, 'payment.ipt')}</p>
             </section>
+            <CommunicationsPanel view={view} copy={copy} onNotice={onNotice} />
           </>
         )}
         secondaryAction={
