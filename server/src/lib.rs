@@ -4,6 +4,7 @@
 //! router on port 0.
 
 pub mod addresses;
+pub mod banks;
 pub mod config;
 pub mod crypto;
 pub mod data_file;
@@ -39,6 +40,8 @@ pub struct AppState {
     pub bank: Arc<engine::modulus::ModulusTables>,
     /// England and Wales bank holidays, for Direct Debit collection dates.
     pub holidays: Arc<engine::collections::BankHolidays>,
+    /// Which bank a sort code belongs to (the bank details panel).
+    pub banks: Arc<banks::BankDirectory>,
     /// The email templates (journeys/emails/), compiled at start.
     pub mail_templates: Arc<mail::MailTemplates>,
     /// The outbox's delivery worker.
@@ -72,6 +75,7 @@ impl App {
         let policies = policies::ExistingPolicies::load().map_err(StartError::Data)?;
         let bank = load_modulus_tables(&config.modulus_tables)?;
         let holidays = holidays::load().map_err(StartError::Data)?;
+        let banks = banks::BankDirectory::load().map_err(StartError::Data)?;
         let addresses = match &config.address_provider {
             config::AddressProvider::BuiltIn => addresses::AddressLookup::BuiltIn(
                 addresses::BuiltInAddresses::load().map_err(StartError::Data)?,
@@ -99,6 +103,7 @@ impl App {
         mailer.spawn(store.clone());
         let state = AppState {
             mail_templates: Arc::new(mail_templates),
+            banks: Arc::new(banks),
             mailer,
             config: Arc::new(config),
             defs,

@@ -433,6 +433,20 @@ impl Store {
         Ok(PurchaseOutcome::Bought)
     }
 
+    /// Moves when a quote was made (test mode's scripted flows: a quote past its validity).
+    pub async fn set_created_at(
+        &self,
+        quote_id: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("update quotes set created_at = $1 where id = $2")
+            .bind(timestamp(at))
+            .bind(quote_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Marks a purchase's email as asked for by the confirmation page (the first time only) and
     /// answers where it stands; `None` when the purchase owes no such email.
     pub async fn request_email(

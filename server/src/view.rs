@@ -67,6 +67,8 @@ pub struct ViewInput<'a> {
     pub rules: &'a RuleContext,
     /// England and Wales bank holidays, for the payment page's collection dates.
     pub holidays: &'a engine::collections::BankHolidays,
+    /// Which bank a sort code belongs to, for the bank details panel.
+    pub banks: &'a crate::banks::BankDirectory,
     /// The full account number, decrypted, only for the one page that shows it (the bank
     /// details panel); everywhere else the document's masked copy is all there is.
     pub account_number: Option<String>,
@@ -365,7 +367,8 @@ fn collections_view(input: &ViewInput<'_>) -> Value {
 }
 
 /// The bank details panel (owner-payment.md §2): the account name, the full account number,
-/// the sort code as 2-2-2 with hyphens and the cover start date, on that page only.
+/// the sort code as 2-2-2 with hyphens, the cover start date, and the bank's name and branch
+/// address when the sort code's bank is known, on that page only.
 fn bank_details_view(input: &ViewInput<'_>) -> Value {
     let Some(number) = &input.account_number else {
         return Value::Null;
@@ -376,8 +379,14 @@ fn bank_details_view(input: &ViewInput<'_>) -> Value {
         .get("payment")
         .cloned()
         .unwrap_or(json!({}));
+    let branch = payment
+        .get("sort_code")
+        .and_then(Value::as_str)
+        .and_then(|s| input.banks.branch(s));
     json!({
         "account_name": payment.get("account_name"),
+        "bank_name": branch.as_ref().map(|b| b.name.clone()),
+        "bank_address": branch.map(|b| b.address),
         "account_number": number,
         "sort_code": payment.get("sort_code"),
         "cover_start": engine::domain::cover_start(&input.quote.document, input.rules),

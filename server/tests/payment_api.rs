@@ -169,6 +169,12 @@ async fn the_account_number_is_kept_encrypted_and_shown_only_on_the_bank_details
     assert_eq!(panel["account_number"], "66374958");
     assert_eq!(panel["sort_code"], "08-99-99");
     assert_eq!(panel["account_name"], "Ada O'Neill");
+    // The bank's name and branch address from the sort code (server/data/bank-branches.json).
+    assert_eq!(panel["bank_name"], "Meridian Mutual Bank");
+    assert_eq!(
+        panel["bank_address"],
+        "Meridian House, 4 Cotton Exchange, Manchester, M1 9ZZ"
+    );
     assert_eq!(body["data"]["payment"]["account_number_masked"], "****4958");
     assert!(body["data"]["payment"].get("account_number").is_none());
 

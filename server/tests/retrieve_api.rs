@@ -161,3 +161,44 @@ async fn an_expired_quote_becomes_a_new_quote_starting_today() {
     assert_eq!(again["pets"][0]["pet_name"], "Biscuit");
     assert_eq!(again["start_date"]["chosen"], again["start_date"]["today"]);
 }
+
+#[tokio::test]
+async fn test_mode_can_age_a_quote_and_refuses_a_bad_age_naming_it() {
+    // journey.md §8 Quote expired, for QA's scripted flows: `quote_age_days` makes the quote that
+    // many days old, so its retrieval meets the expiry rule.
+    let app = common::spawn_app_with(&[("PAWPATH_TEST_MODE", "1".to_owned())]).await;
+    let csrf = app.csrf().await;
+    for bad in [json!(-1), json!("31"), json!(4000), json!(1.5)] {
+        let (status, body) = app
+            .post_json(
+                "/api/test/patch",
+                &json!({ "csrf": csrf, "quote_age_days": bad }),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .expect("message")
+                .contains("quote_age_days")
+        );
+    }
+    let (status, body) = app
+        .post_json(
+            "/api/test/patch",
+            &json!({ "csrf": csrf, "quote_age_days": 31 }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&app.database_url)
+        .await
+        .expect("connect");
+    let (made,): (String,) = sqlx::query_as("select created_at from quotes")
+        .fetch_one(&pool)
+        .await
+        .expect("quote");
+    let made = chrono::DateTime::parse_from_rfc3339(&made).expect("time");
+    let age = chrono::Utc::now().signed_duration_since(made);
+    assert!((30..=31).contains(&age.num_days()), "{age}");
+}

@@ -96,6 +96,9 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await expect(panel).toContainText('66374958');
   await expect(panel).toContainText('08-99-99');
   await expect(panel).toContainText('Ada ONeill');
+  // The bank's name and branch address from the sort code (server/data/bank-branches.json).
+  await expect(panel).toContainText('Meridian Mutual Bank');
+  await expect(panel).toContainText('Meridian House, 4 Cotton Exchange, Manchester, M1 9ZZ');
   await expect(panel.getByRole('button', { name: 'Print' })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, 'payment-confirmation');

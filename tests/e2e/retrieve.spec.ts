@@ -47,3 +47,48 @@ test('a quote retrieved in another browser opens where it was left', async ({ pa
   await other.close();
   expect(problems()).toEqual([]);
 });
+
+test('an expired quote comes back as a new quote starting today, with the spec message', async ({ page, browser }, testInfo) => {
+  // journey.md §4 Policy start date, §8 Quote expired; owner-payment.md §4 Session: "A quote
+  // retrieved after expiry yields a new quote with start date set to today."
+  const problems = watchConsole(page);
+  await page.goto('/quote');
+  await page.getByLabel("What is your pet's name?").fill('Rex');
+  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
+  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
+  await page.getByRole('combobox', { name: 'What breed is your pet?' }).pressSequentially('beag');
+  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Day' }).fill('01');
+  await page.getByRole('textbox', { name: 'Month' }).fill('02');
+  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
+  await page.getByRole('radio', { name: 'Male', exact: true }).check();
+  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
+  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await fillYourDetails(page);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  const reference = (await page.locator('.quote-facts dd').first().textContent()) ?? '';
+  // Test mode: the quote was made 31 days ago, past its 30 days.
+  const view = await page.request.get('/quote/choose-policy', { headers: { Accept: 'application/json' } });
+  const csrf = (await view.json()).data.csrf as string;
+  expect((await page.request.post('/api/test/patch', { data: { csrf, quote_age_days: 31 } })).status()).toBe(200);
+
+  const other = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
+  const second = await other.newPage();
+  await second.goto('/quote/retrieve-quote');
+  await second.getByLabel('Quote reference').fill(reference);
+  await second.getByLabel('Email address').fill('ada@example.com');
+  await second.getByRole('button', { name: 'Retrieve quote' }).click();
+  await expect(
+    second.getByText('The quote reference you have provided has expired. Please see below for a new quote, the start date has been changed to today.').first(),
+  ).toBeVisible();
+  await expect(second.getByRole('heading', { name: "Choose Rex's cover" })).toBeVisible();
+  // A new quote: a new reference, the same answers.
+  await expect(second.locator('.quote-facts dd').first()).not.toHaveText(reference);
+  await expectAccessible(second);
+  await screenshot(second, testInfo, 'retrieve-expired');
+  await other.close();
+  expect(problems()).toEqual([]);
+});

@@ -62,7 +62,7 @@ export interface ViewData {
   /** The payment page's first collection for each frequency and day (owner-payment.md §4). */
   collections: Record<'MP' | 'AP', Record<string, { date: string; amount: string; payments: number; regular: string }>> | null;
   /** The bank details panel, on that page only (owner-payment.md §2). */
-  bank_details: { account_name: string; account_number: string; sort_code: string; cover_start: string } | null;
+  bank_details: { account_name: string; account_number: string; sort_code: string; cover_start: string; bank_name: string | null; bank_address: string | null } | null;
   /** journey.md §4 Timers: the inactivity warning and reset times. */
   timeouts: { warning_ms: number; reset_ms: number };
   /** The purchase, once bought (owner-payment.md §2 Confirmation page). */

@@ -375,6 +375,7 @@ pub(super) async fn run(
         language: LANGUAGE,
         rules: &rules,
         holidays: &state.holidays,
+        banks: &state.banks,
         timeouts: (
             state.config.session_warning_ms,
             state.config.session_reset_ms,
@@ -401,7 +402,27 @@ pub(super) async fn test_patch(
         quote,
         experiment_views,
         ..
-    } = authorise(&state, &headers, &body, &["owner", "pets", "experiments"]).await?;
+    } = authorise(
+        &state,
+        &headers,
+        &body,
+        &["owner", "pets", "experiments", "quote_age_days"],
+    )
+    .await?;
+    // `quote_age_days`: the quote is made that many days ago, so a scripted flow can retrieve a
+    // quote past its validity (journey.md §8 Quote expired).
+    let age_days = match body.get("quote_age_days") {
+        None => None,
+        Some(v) => Some(
+            v.as_i64()
+                .filter(|d| (0..=3650).contains(d))
+                .ok_or_else(|| {
+                    AppError::BadRequest(
+                        "quote_age_days must be a whole number of days from 0 to 3650".into(),
+                    )
+                })?,
+        ),
+    };
     let mut document = quote.document.clone();
     if let Some(experiments) = body.get("experiments") {
         let Value::Object(chosen) = experiments else {
@@ -492,6 +513,10 @@ pub(super) async fn test_patch(
             &[],
         )
         .await?;
+    if let Some(days) = age_days {
+        let made = chrono::Utc::now() - chrono::Duration::days(days);
+        state.store.set_created_at(&quote.id, made).await?;
+    }
     tracing::warn!(quote = %quote.id, "test mode: quote patched");
     Ok(Json(json!({ "data": { "furthest": record.to }, "outcome": "moved" })).into_response())
 }

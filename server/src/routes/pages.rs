@@ -110,6 +110,7 @@ pub(super) async fn page(
         language: LANGUAGE,
         rules: &rules,
         holidays: &state.holidays,
+        banks: &state.banks,
         timeouts: (
             state.config.session_warning_ms,
             state.config.session_reset_ms,

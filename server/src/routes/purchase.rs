@@ -366,6 +366,7 @@ async fn confirmation(
         language: LANGUAGE,
         rules: &rules,
         holidays: &state.holidays,
+        banks: &state.banks,
         timeouts: (
             state.config.session_warning_ms,
             state.config.session_reset_ms,

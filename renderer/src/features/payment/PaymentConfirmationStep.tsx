@@ -47,6 +47,18 @@ export function PaymentConfirmationStep({
             <dt>{text(copy, 'payment_confirmation.cover_start')}</dt>
             <dd>{ukDate(bank.cover_start)}</dd>
           </div>
+          {bank.bank_name && (
+            <div className="summary__row">
+              <dt>{text(copy, 'payment_confirmation.bank_name')}</dt>
+              <dd>{bank.bank_name}</dd>
+            </div>
+          )}
+          {bank.bank_address && (
+            <div className="summary__row">
+              <dt>{text(copy, 'payment_confirmation.bank_address')}</dt>
+              <dd>{bank.bank_address}</dd>
+            </div>
+          )}
         </dl>
         <div className="review-pet__actions">
           <button type="button" className="button button--secondary" onClick={() => window.print()}>
