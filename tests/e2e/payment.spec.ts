@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, screenshot, watchConsole } from './support';
 import { chooseLifetimeForEveryPet } from './support-cover';
 import { fillYourDetails } from './support-owner';
+import { describeRexAndGoOn } from './support-pets';
 
 // owner-payment.md §2 Payment page and Bank details panel, §4 Bank validation and Direct Debit
 // date, §5 Payment, in a browser: the Direct Debit form by keyboard, the bank check's toast, the
@@ -10,19 +11,7 @@ import { fillYourDetails } from './support-owner';
 
 async function oneDogToPayment(page: Page) {
   await page.goto('/quote');
-  await page.getByLabel("What is your pet's name?").fill('Rex');
-  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
-  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
-  await page.getByRole('combobox', { name: 'What breed is your pet?' }).pressSequentially('beag');
-  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
-  await page.getByRole('textbox', { name: 'Day' }).fill('01');
-  await page.getByRole('textbox', { name: 'Month' }).fill('02');
-  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
-  await page.getByRole('radio', { name: 'Male', exact: true }).check();
-  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
-  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
-  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
-  await page.getByRole('button', { name: 'Next' }).click();
+  await describeRexAndGoOn(page);
   await fillYourDetails(page);
   await page.getByRole('button', { name: 'Next' }).click();
   await chooseLifetimeForEveryPet(page, ['Rex']);

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, watchConsole } from './support';
 import { fillYourDetails } from './support-owner';
+import { describeRexAndGoOn } from './support-pets';
 
 // owner-payment.md §2 Retrieve quote: a quote saved in one browser, retrieved in another by
 // reference and email; a wrong detail gets one message whichever was wrong.
@@ -9,19 +10,7 @@ import { fillYourDetails } from './support-owner';
 test('a quote retrieved in another browser opens where it was left', async ({ page, browser }, testInfo) => {
   const problems = watchConsole(page);
   await page.goto('/quote');
-  await page.getByLabel("What is your pet's name?").fill('Rex');
-  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
-  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
-  await page.getByRole('combobox', { name: 'What breed is your pet?' }).pressSequentially('beag');
-  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
-  await page.getByRole('textbox', { name: 'Day' }).fill('01');
-  await page.getByRole('textbox', { name: 'Month' }).fill('02');
-  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
-  await page.getByRole('radio', { name: 'Male', exact: true }).check();
-  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
-  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
-  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
-  await page.getByRole('button', { name: 'Next' }).click();
+  await describeRexAndGoOn(page);
   await fillYourDetails(page);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/choose-policy$/);
@@ -53,19 +42,7 @@ test('an expired quote comes back as a new quote starting today, with the spec m
   // retrieved after expiry yields a new quote with start date set to today."
   const problems = watchConsole(page);
   await page.goto('/quote');
-  await page.getByLabel("What is your pet's name?").fill('Rex');
-  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
-  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
-  await page.getByRole('combobox', { name: 'What breed is your pet?' }).pressSequentially('beag');
-  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
-  await page.getByRole('textbox', { name: 'Day' }).fill('01');
-  await page.getByRole('textbox', { name: 'Month' }).fill('02');
-  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
-  await page.getByRole('radio', { name: 'Male', exact: true }).check();
-  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
-  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
-  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
-  await page.getByRole('button', { name: 'Next' }).click();
+  await describeRexAndGoOn(page);
   await fillYourDetails(page);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/choose-policy$/);

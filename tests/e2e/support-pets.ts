@@ -25,3 +25,20 @@ export async function chooseBreed(page: Page, typed: string, breed: string) {
   await box.press('Enter');
   await expect(box).toHaveValue(breed);
 }
+
+/** On /quote, describes Rex, a male neutered Beagle born 01/02/2023 with no injury or illness, and goes on. */
+export async function describeRexAndGoOn(page: Page) {
+  await page.getByLabel("What is your pet's name?").fill('Rex');
+  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
+  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
+  await page.getByRole('combobox', { name: 'What breed is your pet?' }).pressSequentially('beag');
+  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Day' }).fill('01');
+  await page.getByRole('textbox', { name: 'Month' }).fill('02');
+  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
+  await page.getByRole('radio', { name: 'Male', exact: true }).check();
+  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
+  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+}
