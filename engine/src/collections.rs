@@ -197,9 +197,51 @@ pub fn schedule(
     out
 }
 
+/// A card payer's payments (owner-payment.md §1 "card where offered"): the first taken from the
+/// card when the quote is bought, today; a monthly payer's other eleven on the same day of each
+/// following month (the 28th at most, so every month has it). Cards need no advance notice and
+/// are charged on any day, so there is no skipped first payment and no bank-holiday shift.
+pub fn card_schedule(today: NaiveDate, frequency: Frequency, premium: Decimal) -> Vec<Collection> {
+    let payments: u32 = match frequency {
+        Frequency::Monthly => 12,
+        Frequency::Annual => 1,
+    };
+    let day = today.day().min(28);
+    (0..payments)
+        .map(|month| Collection {
+            date: if month == 0 {
+                today
+            } else {
+                day_of_month_after(today, month, day)
+            },
+            amount: premium,
+            payments: 1,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Card payers: the first payment today, then monthly on the same day (the 28th at most).
+    #[test]
+    fn a_card_payers_schedule_starts_today() {
+        let monthly = card_schedule(d("2026-01-31"), Frequency::Monthly, Decimal::new(1234, 2));
+        assert_eq!(monthly.len(), 12);
+        assert_eq!(monthly[0].date, d("2026-01-31"));
+        assert_eq!(monthly[1].date, d("2026-02-28"));
+        assert_eq!(monthly[2].date, d("2026-03-28"));
+        assert_eq!(monthly[11].date, d("2026-12-28"));
+        assert!(
+            monthly
+                .iter()
+                .all(|c| c.amount == Decimal::new(1234, 2) && c.payments == 1)
+        );
+        let yearly = card_schedule(d("2026-11-23"), Frequency::Annual, Decimal::new(14000, 2));
+        assert_eq!(yearly.len(), 1);
+        assert_eq!(yearly[0].date, d("2026-11-23"));
+    }
 
     fn d(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")

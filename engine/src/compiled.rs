@@ -119,7 +119,15 @@ impl Definitions {
             .find(|j| j.id == id)
     }
 
-    /// The rate table (the lint makes sure there is exactly one).
+    /// A brand by its code (journeys/brands/<id>.json).
+    pub fn brand(&self, id: &str) -> Option<&definitions::Brand> {
+        self.raw
+            .brands
+            .iter()
+            .map(|b| &b.value)
+            .find(|b| b.id == id)
+    }
+
     /// The experiments (journeys/experiments.json).
     pub fn experiments(&self) -> Option<&crate::experiments::ExperimentFile> {
         self.raw.experiments.first().map(|e| &e.value)
@@ -130,6 +138,7 @@ impl Definitions {
         self.raw.documents.first().map(|d| &d.value)
     }
 
+    /// The rate table (the lint makes sure there is exactly one).
     pub fn rates(&self) -> Option<&crate::rating::RateFile> {
         self.raw.rates.first().map(|r| &r.value)
     }

@@ -111,6 +111,9 @@ pub enum View {
     Payment,
     /// The bank details panel (owner-payment.md §2 Bank details panel), before buying.
     PaymentConfirmation,
+    /// The card payment check (owner-payment.md §2 /creditcard-confirmation), before buying:
+    /// the card is charged when the quote is bought.
+    CardConfirmation,
     /// The confirmation page (owner-payment.md §2 Confirmation page), once bought.
     Confirmation,
 }
@@ -339,6 +342,44 @@ pub struct PromoCode {
     pub nectar: bool,
 }
 
+/// How a brand takes payment (owner-payment.md §3 payment_method).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum PaymentMethod {
+    /// Direct Debit.
+    #[serde(rename = "DD")]
+    DirectDebit,
+    /// Debit or credit card, through the payment provider.
+    #[serde(rename = "CC")]
+    Card,
+}
+
+impl PaymentMethod {
+    pub fn code(self) -> &'static str {
+        match self {
+            PaymentMethod::DirectDebit => "DD",
+            PaymentMethod::Card => "CC",
+        }
+    }
+}
+
+/// A partner brand (journeys/brands/*.json, journeys/schemas/brand.schema.json).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Brand {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub id: String,
+    pub description: String,
+    pub display_name: String,
+    pub payment_methods: Vec<PaymentMethod>,
+}
+
+impl Brand {
+    pub fn takes(&self, method: PaymentMethod) -> bool {
+        self.payment_methods.contains(&method)
+    }
+}
+
 /// A definition together with the file it came from, so later checks can name it.
 #[derive(Debug, Clone)]
 pub struct Sourced<T> {
@@ -360,6 +401,7 @@ pub struct RawDefinitions {
     pub rates: Vec<Sourced<crate::rating::RateFile>>,
     pub documents: Vec<Sourced<crate::documents::DocumentFile>>,
     pub experiments: Vec<Sourced<crate::experiments::ExperimentFile>>,
+    pub brands: Vec<Sourced<Brand>>,
     /// A digest of every file's name and bytes: the definition version quotes record.
     pub version: String,
 }
@@ -383,8 +425,9 @@ impl FsLoader {
     }
 }
 
-const DEFINITION_FOLDERS: [&str; 5] = [
+const DEFINITION_FOLDERS: [&str; 6] = [
     "journeys",
+    "journeys/brands",
     "journeys/products",
     "questions",
     "questions/copy",
@@ -465,8 +508,10 @@ enum Kind {
     Rates,
     Documents,
     Experiments,
+    Brand,
 }
 
+const BRAND_SCHEMA: &str = include_str!("../../journeys/schemas/brand.schema.json");
 const EXPERIMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/experiments.schema.json");
 const DOCUMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/documents.schema.json");
 const RATES_SCHEMA: &str = include_str!("../../journeys/schemas/rates.schema.json");
@@ -491,6 +536,7 @@ impl Kind {
             "rates.schema.json" => Some(Kind::Rates),
             "documents.schema.json" => Some(Kind::Documents),
             "experiments.schema.json" => Some(Kind::Experiments),
+            "brand.schema.json" => Some(Kind::Brand),
             _ => None,
         }
     }
@@ -506,6 +552,7 @@ impl Kind {
             Kind::Rates => RATES_SCHEMA,
             Kind::Documents => DOCUMENTS_SCHEMA,
             Kind::Experiments => EXPERIMENTS_SCHEMA,
+            Kind::Brand => BRAND_SCHEMA,
         }
     }
 }
@@ -570,6 +617,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Kind::Rates => parse_into(&mut defs.rates, file, raw),
             Kind::Documents => parse_into(&mut defs.documents, file, raw),
             Kind::Experiments => parse_into(&mut defs.experiments, file, raw),
+            Kind::Brand => parse_into(&mut defs.brands, file, raw),
         };
         if let Err(e) = result {
             errors.push(e);

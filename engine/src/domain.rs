@@ -24,6 +24,7 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         "cover_chosen" => Some(cover_chosen),
         "cover_offered" => Some(cover_offered),
         "bank_details_valid" => Some(bank_details_valid),
+        "payment_method_offered" => Some(payment_method_offered),
         _ => None,
     }
 }
@@ -47,6 +48,7 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "cover.product.not_offered",
     "cover.excess.not_offered",
     "payment.bank.invalid",
+    "payment.method.not_offered",
 ];
 
 /// Names of every domain rule, for the lint's messages.
@@ -60,6 +62,7 @@ pub const DOMAIN_RULES: &[&str] = &[
     "cover_chosen",
     "cover_offered",
     "bank_details_valid",
+    "payment_method_offered",
 ];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
@@ -667,6 +670,34 @@ fn bank_details_valid(_defs: &Definitions, document: &Value, ctx: &RuleContext) 
     }
 }
 
+/// owner-payment.md §1 "Direct Debit, or card where offered", §3 payment_method: the method
+/// chosen is one the quote's brand takes (journeys/brands). A brand the definitions do not know
+/// takes Direct Debit only.
+fn payment_method_offered(
+    defs: &Definitions,
+    document: &Value,
+    ctx: &RuleContext,
+) -> Vec<FieldError> {
+    let Some(chosen) = document
+        .pointer("/payment/payment_method")
+        .and_then(Value::as_str)
+    else {
+        return Vec::new();
+    };
+    let offered = match defs.brand(&ctx.brand) {
+        Some(brand) => brand.payment_methods.iter().any(|m| m.code() == chosen),
+        None => chosen == crate::definitions::PaymentMethod::DirectDebit.code(),
+    };
+    if offered {
+        Vec::new()
+    } else {
+        vec![FieldError::new(
+            "payment.payment_method",
+            "payment.method.not_offered",
+        )]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::format_years;
@@ -684,6 +715,34 @@ mod tests {
 
     fn doc(pets: serde_json::Value, start: Option<&str>) -> Value {
         json!({ "pets": pets, "owner": start.map_or(json!({}), |s| json!({ "pet_policy_start_date": s })) })
+    }
+
+    /// owner-payment.md §1 "Direct Debit, or card where offered", §3 payment_method: a card
+    /// payment only on a brand whose file lists CC (journeys/brands/epw.json does; pos does not).
+    #[test]
+    fn a_card_payment_needs_a_brand_that_takes_cards() {
+        let defs = defs();
+        let ctx = |brand: &str| RuleContext {
+            today: d("2026-11-23"),
+            brand: brand.into(),
+            bank: None,
+        };
+        let card = json!({ "payment": { "payment_method": "CC" } });
+        let dd = json!({ "payment": { "payment_method": "DD" } });
+        assert!(payment_method_offered(&defs, &card, &ctx("epw")).is_empty());
+        assert!(payment_method_offered(&defs, &dd, &ctx("epw")).is_empty());
+        assert!(payment_method_offered(&defs, &dd, &ctx("pos")).is_empty());
+        let refused = payment_method_offered(&defs, &card, &ctx("pos"));
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].field, "payment.payment_method");
+        assert_eq!(
+            defs.message("en-GB", &refused[0]),
+            "Please choose a way to pay that we offer"
+        );
+        assert_eq!(
+            payment_method_offered(&defs, &card, &ctx("unknown")).len(),
+            1
+        );
     }
 
     /// journey.md §4 Policy start date.

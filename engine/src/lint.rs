@@ -95,6 +95,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
     lint_rates(defs, &mut errors, &mut copy_refs);
     lint_documents(defs, &mut errors, &mut copy_refs);
     lint_experiments(defs, &mut errors);
+    lint_brands(defs, &mut errors);
     lint_copy(defs, &copy_refs, &mut errors);
     errors
 }
@@ -280,6 +281,36 @@ fn lint_experiments(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 format!("{here}/weights"),
                 "the weights add up to nothing".into(),
             );
+        }
+    }
+}
+
+/// Brands: each code once, in the file named after it (journeys/brands/<id>.json).
+fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
+    let mut seen = BTreeSet::new();
+    for brand in &defs.brands {
+        if !seen.insert(brand.value.id.clone()) {
+            errors.push(DefinitionError::new(
+                &brand.file,
+                "/id",
+                format!("brand {:?} is defined twice", brand.value.id),
+            ));
+        }
+        let stem = brand
+            .file
+            .rsplit('/')
+            .next()
+            .unwrap_or(&brand.file)
+            .trim_end_matches(".json");
+        if stem != brand.value.id {
+            errors.push(DefinitionError::new(
+                &brand.file,
+                "/id",
+                format!(
+                    "brand {:?} is in {}: name the file {}.json",
+                    brand.value.id, brand.file, brand.value.id
+                ),
+            ));
         }
     }
 }
@@ -530,6 +561,7 @@ fn lint_journey(
             crate::definitions::View::Pending
                 | crate::definitions::View::Review
                 | crate::definitions::View::PaymentConfirmation
+                | crate::definitions::View::CardConfirmation
                 | crate::definitions::View::Confirmation
         ) {
             err(

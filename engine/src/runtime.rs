@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use statig::prelude::*;
 
 use crate::compiled::{Definitions, UnknownGuard};
-use crate::definitions::{Journey, StepId};
+use crate::definitions::{Journey, Step, StepId};
 use crate::position::{self, Position};
 use crate::rules::{FieldError, RuleContext};
 
@@ -435,11 +435,23 @@ impl Ctx<'_> {
     /// moves to the terminal step and is purchased; otherwise the way is closed by a guard.
     fn purchase(&mut self) -> Result<bool, EngineError> {
         let before = position::derive(self.defs, self.journey, &self.document, &self.rules)?;
-        let last = self.journey.steps.iter().find(|step| {
-            step.exits
-                .iter()
-                .any(|exit| self.journey.step(&exit.to).is_some_and(|to| to.terminal))
-        });
+        // The step buying moves on from: one that exits to the terminal step, the open one where
+        // there are several (Direct Debit's payment confirmation or the card confirmation).
+        let before_terminal: Vec<&Step> = self
+            .journey
+            .steps
+            .iter()
+            .filter(|step| {
+                step.exits
+                    .iter()
+                    .any(|exit| self.journey.step(&exit.to).is_some_and(|to| to.terminal))
+            })
+            .collect();
+        let last = before_terminal
+            .iter()
+            .find(|step| before.can_open(&step.id))
+            .or_else(|| before_terminal.first())
+            .copied();
         let terminal = self.journey.steps.iter().find(|s| s.terminal);
         let (Some(last), Some(terminal)) = (last, terminal) else {
             self.record.outcome = Outcome::RefusedByGuard;
@@ -649,20 +661,24 @@ fn is_write_only(schema: &Value) -> bool {
 }
 
 /// The schema as answers are stored: every `writeOnly` property left out of `properties` and
-/// `required`, wherever it is declared.
+/// `required`, wherever it is declared, including a `required` in an `if`/`then`/`else` or
+/// `allOf` branch of the object that declares it (the payment question set requires the account
+/// number only when paying by Direct Debit).
 pub fn without_write_only(schema: &Value) -> Value {
+    strip_write_only(schema, &[])
+}
+
+/// `outer`: the write-only names of the object this subschema is a branch of.
+fn strip_write_only(schema: &Value, outer: &[String]) -> Value {
     match schema {
         Value::Object(map) => {
-            let write_only: Vec<String> = map
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|p| {
-                    p.iter()
-                        .filter(|(_, s)| is_write_only(s))
-                        .map(|(n, _)| n.clone())
-                        .collect()
-                })
-                .unwrap_or_default();
+            let mut write_only: Vec<String> = outer.to_vec();
+            write_only.extend(
+                declared_properties(schema)
+                    .into_iter()
+                    .filter(|(_, s)| is_write_only(s))
+                    .map(|(n, _)| n),
+            );
             let mut out = Map::new();
             for (k, v) in map {
                 let v = match k.as_str() {
@@ -671,7 +687,7 @@ pub fn without_write_only(schema: &Value) -> Value {
                             .into_iter()
                             .flatten()
                             .filter(|(n, _)| !write_only.contains(n))
-                            .map(|(n, s)| (n.clone(), without_write_only(s)))
+                            .map(|(n, s)| (n.clone(), strip_write_only(s, &[])))
                             .collect(),
                     ),
                     "required" => Value::Array(
@@ -685,13 +701,24 @@ pub fn without_write_only(schema: &Value) -> Value {
                             .cloned()
                             .collect(),
                     ),
-                    _ => without_write_only(v),
+                    // Branches of the same object share its write-only names.
+                    "if" | "then" | "else" | "not" => strip_write_only(v, &write_only),
+                    "allOf" | "anyOf" | "oneOf" => Value::Array(
+                        v.as_array()
+                            .into_iter()
+                            .flatten()
+                            .map(|b| strip_write_only(b, &write_only))
+                            .collect(),
+                    ),
+                    _ => strip_write_only(v, &[]),
                 };
                 out.insert(k.clone(), v);
             }
             Value::Object(out)
         }
-        Value::Array(items) => Value::Array(items.iter().map(without_write_only).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|i| strip_write_only(i, &[])).collect())
+        }
         other => other.clone(),
     }
 }

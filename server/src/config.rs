@@ -97,6 +97,16 @@ pub struct Config {
     /// `PAWPATH_MAIL_RETRY_MS`: the delay before an undelivered email's first retry (default
     /// 30,000); each later retry waits twice as long, up to an hour.
     pub mail_retry_ms: u64,
+    /// `PAWPATH_PAYMENT_PROVIDER`: where card details go for brands that take cards. `test`
+    /// (the local test provider, the default on http hosts) is the only provider built so far;
+    /// on an https host it must be named on purpose, so nobody takes real cards with it unaware.
+    pub payment_provider: PaymentProviderChoice,
+}
+
+/// Which payment provider takes cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaymentProviderChoice {
+    Test,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -324,7 +334,24 @@ impl Config {
                     )
                 })?,
         };
+        let payment_provider = match get("PAWPATH_PAYMENT_PROVIDER").as_deref().map(str::trim) {
+            Some("test") => PaymentProviderChoice::Test,
+            None | Some("") if !public_url.starts_with("https://") => PaymentProviderChoice::Test,
+            None | Some("") => {
+                return Err(err(
+                    "PAWPATH_PAYMENT_PROVIDER",
+                    "is required on an https host; the only provider built is `test`, the local test provider, which takes no real payments",
+                ));
+            }
+            Some(other) => {
+                return Err(err(
+                    "PAWPATH_PAYMENT_PROVIDER",
+                    format!("{other:?} is not a payment provider; the only one is `test`"),
+                ));
+            }
+        };
         Ok(Self {
+            payment_provider,
             smtp_url,
             mail_from,
             mail_retry_ms,

@@ -11,6 +11,7 @@ pub mod data_file;
 pub mod error;
 pub mod holidays;
 pub mod mail;
+pub mod payments;
 pub mod policies;
 pub mod routes;
 pub mod session;
@@ -46,6 +47,10 @@ pub struct AppState {
     pub mail_templates: Arc<mail::MailTemplates>,
     /// The outbox's delivery worker.
     pub mailer: Arc<mail::Mailer>,
+    /// Where cards go (brands that take cards).
+    pub payments: Arc<dyn payments::PaymentProvider>,
+    /// The local test provider, when it is the one: its browser endpoint is served too.
+    pub test_payments: Option<Arc<payments::test_provider::TestProvider>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -98,10 +103,31 @@ impl App {
             })
             .map_err(StartError::Data)?,
         );
+        if defs.brand(routes::DEFAULT_BRAND).is_none() {
+            return Err(StartError::Definitions(engine::DefinitionErrors(vec![
+                engine::DefinitionError::new(
+                    "journeys/brands",
+                    "",
+                    format!(
+                        "no brand {:?}: the brand a quote gets when none is asked for needs journeys/brands/{}.json",
+                        routes::DEFAULT_BRAND,
+                        routes::DEFAULT_BRAND
+                    ),
+                ),
+            ])));
+        }
+        let test_payments = match config.payment_provider {
+            config::PaymentProviderChoice::Test => Arc::new(
+                payments::test_provider::TestProvider::new(Arc::clone(&defs))
+                    .map_err(StartError::Data)?,
+            ),
+        };
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
         mailer.spawn(store.clone());
         let state = AppState {
+            payments: test_payments.clone(),
+            test_payments: Some(test_payments),
             mail_templates: Arc::new(mail_templates),
             banks: Arc::new(banks),
             mailer,

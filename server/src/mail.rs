@@ -56,7 +56,10 @@ pub struct ConfirmationEmail {
     pub frequency: String,
     pub pets: Vec<PetLine>,
     pub total: String,
-    pub mandate: MandateLines,
+    /// Direct Debit payers: the mandate.
+    pub mandate: Option<MandateLines>,
+    /// Card payers: the card and the payment taken.
+    pub card: Option<CardLines>,
     /// The first collections (the advance notice), DD/MM/YYYY.
     pub collections: Vec<CollectionLine>,
 }
@@ -75,6 +78,16 @@ pub struct PetLine {
 pub struct DocumentLink {
     pub title: String,
     pub url: String,
+}
+
+/// What a card payer's email says of the card: what a receipt shows, nothing more.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardLines {
+    /// The issuer's name (Visa, Mastercard…).
+    pub issuer: String,
+    pub last4: String,
+    /// The first payment, taken when the quote was bought.
+    pub amount: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -147,9 +160,19 @@ impl MailTemplates {
         }
         let templates = Self { env, defs };
         for language in templates.defs.languages() {
-            templates
-                .confirmation(&ConfirmationEmail::sample(language))
-                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            // Both ways of paying: each template branch must render.
+            let mut by_card = ConfirmationEmail::sample(language);
+            by_card.mandate = None;
+            by_card.card = Some(CardLines {
+                issuer: "Visa".into(),
+                last4: "1111".into(),
+                amount: "£20.00".into(),
+            });
+            for message in [ConfirmationEmail::sample(language), by_card] {
+                templates
+                    .confirmation(&message)
+                    .map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
         }
         Ok(templates)
     }
@@ -208,12 +231,13 @@ impl ConfirmationEmail {
                 }],
             }],
             total: "£20.00".into(),
-            mandate: MandateLines {
+            mandate: Some(MandateLines {
                 reference: "PP00000000-DD".into(),
                 account_name: "S Smith".into(),
                 account_number: "******78".into(),
                 sort_code: "00-00-00".into(),
-            },
+            }),
+            card: None,
             collections: vec![CollectionLine {
                 date: "01/02/2027".into(),
                 amount: "£40.00".into(),

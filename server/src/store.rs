@@ -72,15 +72,40 @@ pub struct NewPurchase {
     pub payment_day: i64,
     pub cover_start: String,
     pub policies: Vec<PolicyRow>,
-    pub mandate_reference: String,
-    pub account_name: String,
-    pub sort_code: String,
-    pub account_number_ciphertext: String,
-    pub account_number_masked: String,
+    /// How it is paid: a Direct Debit mandate, or a card charged at purchase.
+    pub payment: NewPayment,
     /// (due date, amount, payments)
     pub collections: Vec<(String, String, i64)>,
     /// The emails the purchase owes the customer, written to the outbox in its transaction.
     pub emails: Vec<NewEmail>,
+}
+
+/// How a purchase is paid.
+#[derive(Debug, Clone)]
+pub enum NewPayment {
+    DirectDebit {
+        mandate_reference: String,
+        account_name: String,
+        sort_code: String,
+        account_number_ciphertext: String,
+        account_number_masked: String,
+    },
+    /// Charged through the payment provider before the purchase is written; only what a
+    /// receipt shows is kept.
+    Card(CardPaymentRow),
+}
+
+/// A card payment as kept (no card number, no CVC).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CardPaymentRow {
+    pub provider: String,
+    pub charge_reference: String,
+    pub amount: String,
+    pub currency: String,
+    pub card_name: String,
+    pub issuer: String,
+    pub last4: String,
+    pub expiry: String,
 }
 
 /// A rendered email for the outbox.
@@ -136,8 +161,13 @@ pub struct PurchaseRow {
     pub payment_day: i64,
     pub cover_start: String,
     pub policies: Vec<PolicyRow>,
-    pub mandate_reference: String,
-    pub account_number_masked: String,
+    /// DD or CC.
+    pub payment_method: String,
+    /// Direct Debit payers: the mandate's reference and the masked account number.
+    pub mandate_reference: Option<String>,
+    pub account_number_masked: Option<String>,
+    /// Card payers: the card payment.
+    pub card: Option<CardPaymentRow>,
     /// (due date, amount, payments), in date order.
     pub collections: Vec<(String, String, i64)>,
     /// Whether the customer has set a pet portal password.
@@ -388,20 +418,49 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        sqlx::query(
-            "insert into mandates (purchase_id, reference, account_name, sort_code, account_number_ciphertext,
-                                   account_number_masked, created_at)
-             values ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(&p.id)
-        .bind(&p.mandate_reference)
-        .bind(&p.account_name)
-        .bind(&p.sort_code)
-        .bind(&p.account_number_ciphertext)
-        .bind(&p.account_number_masked)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
+        match &p.payment {
+            NewPayment::DirectDebit {
+                mandate_reference,
+                account_name,
+                sort_code,
+                account_number_ciphertext,
+                account_number_masked,
+            } => {
+                sqlx::query(
+                    "insert into mandates (purchase_id, reference, account_name, sort_code, account_number_ciphertext,
+                                           account_number_masked, created_at)
+                     values ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(&p.id)
+                .bind(mandate_reference)
+                .bind(account_name)
+                .bind(sort_code)
+                .bind(account_number_ciphertext)
+                .bind(account_number_masked)
+                .bind(&now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            NewPayment::Card(card) => {
+                sqlx::query(
+                    "insert into card_payments (purchase_id, provider, charge_reference, amount, currency, card_name,
+                                                issuer, last4, expiry, created_at)
+                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                )
+                .bind(&p.id)
+                .bind(&card.provider)
+                .bind(&card.charge_reference)
+                .bind(&card.amount)
+                .bind(&card.currency)
+                .bind(&card.card_name)
+                .bind(&card.issuer)
+                .bind(&card.last4)
+                .bind(&card.expiry)
+                .bind(&now)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
         for (due, amount, payments) in &p.collections {
             sqlx::query("insert into collections (purchase_id, due_date, amount, payments) values ($1, $2, $3, $4)")
                 .bind(&p.id)
@@ -575,8 +634,12 @@ impl Store {
     pub async fn purchase_of(&self, quote_id: &str) -> Result<Option<PurchaseRow>, StoreError> {
         let Some(row) = sqlx::query(
             "select p.id, p.created_at, p.payment_frequency, p.payment_day, p.cover_start, m.reference, m.account_number_masked,
+                    c.provider, c.charge_reference, c.amount, c.currency, c.card_name, c.issuer, c.last4, c.expiry,
                     (select count(*) from portal_accounts a where a.purchase_id = p.id) as portal
-             from purchases p join mandates m on m.purchase_id = p.id where p.quote_id = $1",
+             from purchases p
+             left join mandates m on m.purchase_id = p.id
+             left join card_payments c on c.purchase_id = p.id
+             where p.quote_id = $1",
         )
         .bind(quote_id)
         .fetch_optional(&self.pool)
@@ -585,6 +648,19 @@ impl Store {
             return Ok(None);
         };
         let id: String = row.try_get("id")?;
+        let card = match row.try_get::<Option<String>, _>("provider")? {
+            Some(provider) => Some(CardPaymentRow {
+                provider,
+                charge_reference: row.try_get("charge_reference")?,
+                amount: row.try_get("amount")?,
+                currency: row.try_get("currency")?,
+                card_name: row.try_get("card_name")?,
+                issuer: row.try_get("issuer")?,
+                last4: row.try_get("last4")?,
+                expiry: row.try_get("expiry")?,
+            }),
+            None => None,
+        };
         let policies = sqlx::query(
             "select policy_number, pet_original_id, pet_name, product_code, monthly_premium, annual_premium, start_date
              from policies where purchase_id = $1 order by pet_original_id",
@@ -621,8 +697,10 @@ impl Store {
             payment_day: row.try_get("payment_day")?,
             cover_start: row.try_get("cover_start")?,
             policies,
+            payment_method: if card.is_some() { "CC" } else { "DD" }.to_owned(),
             mandate_reference: row.try_get("reference")?,
             account_number_masked: row.try_get("account_number_masked")?,
+            card,
             collections,
             portal_registered: row.try_get::<i64, _>("portal")? > 0,
         }))

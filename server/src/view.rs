@@ -69,6 +69,8 @@ pub struct ViewInput<'a> {
     pub holidays: &'a engine::collections::BankHolidays,
     /// Which bank a sort code belongs to, for the bank details panel.
     pub banks: &'a crate::banks::BankDirectory,
+    /// Where the browser sends a card, for brands that take cards.
+    pub card_provider: crate::payments::BrowserSettings,
     /// The full account number, decrypted, only for the one page that shows it (the bank
     /// details panel); everywhere else the document's masked copy is all there is.
     pub account_number: Option<String>,
@@ -223,6 +225,7 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         // owner-payment.md §3 Payment, as stored: the account number only masked.
         "payment": quote.document.get("payment").cloned().unwrap_or(json!({})),
         "collections": collections_view(input),
+        "payment_options": payment_options_view(input),
         "bank_details": bank_details_view(input),
         "purchase": input.purchase,
         // journey.md §4 Timers, §9: the inactivity warning and reset times.
@@ -231,6 +234,31 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "step_bar": step_bar,
         "copy": defs.catalogue(language).cloned().unwrap_or_default(),
     }))
+}
+
+/// How the quote's brand takes payment (journeys/brands: owner-payment.md §1 "Direct Debit, or
+/// card where offered"), on the payment page: the methods, and for card the card form (the card
+/// question set, which the provider checks too) and where the browser sends it.
+fn payment_options_view(input: &ViewInput<'_>) -> Value {
+    use engine::definitions::PaymentMethod;
+    if input.viewing.view != engine::definitions::View::Payment {
+        return Value::Null;
+    }
+    let brand = input.defs.brand(&input.quote.brand);
+    let methods: Vec<&str> = brand
+        .map(|b| b.payment_methods.iter().map(|m| m.code()).collect())
+        .unwrap_or_else(|| vec![PaymentMethod::DirectDebit.code()]);
+    let card = match (
+        brand.is_some_and(|b| b.takes(PaymentMethod::Card)),
+        input.defs.question_set("card"),
+    ) {
+        (true, Some(qs)) => json!({
+            "questions": question_view(input.defs, input.language, qs, &json!({}), None),
+            "provider": input.card_provider,
+        }),
+        _ => Value::Null,
+    };
+    json!({ "methods": methods, "card": card })
 }
 
 /// Each pet's documents (owner-payment.md §3 Documents): the policy wording by species and the

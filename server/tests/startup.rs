@@ -18,6 +18,7 @@ fn copy_definitions(to: &Path) {
         "journeys/schemas",
         "journeys/products",
         "journeys/emails",
+        "journeys/brands",
         "questions",
         "questions/schemas",
         "questions/copy",

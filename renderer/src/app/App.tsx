@@ -9,6 +9,7 @@ import { ChoosePolicyStep } from '@/features/cover/ChoosePolicyStep';
 import { FormStep } from '@/features/form/FormStep';
 import { resetQuote } from '@/features/journey/api';
 import { journeyMachine } from '@/features/journey/journey-machine';
+import { CardConfirmationStep } from '@/features/payment/CardConfirmationStep';
 import { PaymentConfirmationStep } from '@/features/payment/PaymentConfirmationStep';
 import { PaymentStep } from '@/features/payment/PaymentStep';
 import { RetrieveQuoteStep } from '@/features/retrieve/RetrieveQuoteStep';
@@ -21,7 +22,10 @@ import { readBoot } from '@/shared/boot';
 import { text } from '@/shared/copy';
 
 export function App() {
-  const [state, send] = useMachine(journeyMachine, { input: { path: window.location.pathname } });
+  const [state, send] = useMachine(journeyMachine, {
+    // The first load keeps the query: a brand asked for with ?brand= (journey.md §1).
+    input: { path: window.location.pathname + window.location.search },
+  });
   const { view, failure, failureStatus, serverErrors, submissions, viewVersion, formVersion, notice, editErrors, editSubmissions } = state.context;
   const boot = useMemo(() => readBoot(), []);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -150,6 +154,15 @@ export function App() {
               />
             ) : view.step.view === 'payment_confirmation' && view.bank_details ? (
               <PaymentConfirmationStep view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={() => send({ type: 'quote.buy' })} />
+            ) : view.step.view === 'card_confirmation' ? (
+              <CardConfirmationStep
+                view={view}
+                copy={copy}
+                busy={state.matches('buying')}
+                serverErrors={serverErrors}
+                onOpen={open}
+                onBuy={() => send({ type: 'quote.buy' })}
+              />
             ) : view.step.view === 'confirmation' && view.purchase ? (
               <ConfirmationStep view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
             ) : view.step.view === 'retrieve_quote' ? (

@@ -34,7 +34,7 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'confirmation' | 'retrieve_quote';
+    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'card_confirmation' | 'confirmation' | 'retrieve_quote';
     bar_number: number | null;
     bar_label: string | null;
     blocks: Block[];
@@ -61,6 +61,8 @@ export interface ViewData {
   payment: Record<string, unknown>;
   /** The payment page's first collection for each frequency and day (owner-payment.md §4). */
   collections: Record<'MP' | 'AP', Record<string, { date: string; amount: string; payments: number; regular: string }>> | null;
+  /** The payment page's ways to pay for the quote's brand (journeys/brands). */
+  payment_options: PaymentOptions | null;
   /** The bank details panel, on that page only (owner-payment.md §2). */
   bank_details: { account_name: string; account_number: string; sort_code: string; cover_start: string; bank_name: string | null; bank_address: string | null } | null;
   /** journey.md §4 Timers: the inactivity warning and reset times. */
@@ -151,6 +153,12 @@ export interface FieldMessage {
   message: string;
 }
 
+/** How the brand takes payment; for card, the card form and where the browser sends it. */
+export interface PaymentOptions {
+  methods: Array<'DD' | 'CC'>;
+  card: { questions: QuestionsView; provider: { tokenise_url: string; publishable_key: string } } | null;
+}
+
 export interface Purchase {
   id: string;
   created_at: string;
@@ -158,8 +166,13 @@ export interface Purchase {
   payment_day: number;
   cover_start: string;
   policies: Array<{ policy_number: string; pet_original_id: number; pet_name: string; product_code: string; monthly_premium: string; annual_premium: string; start_date: string }>;
-  mandate_reference: string;
-  account_number_masked: string;
+  /** DD or CC (owner-payment.md §3 payment_method). */
+  payment_method: 'DD' | 'CC';
+  /** Direct Debit payers. */
+  mandate_reference: string | null;
+  account_number_masked: string | null;
+  /** Card payers: what a receipt shows of the card. */
+  card: { issuer: string; last4: string; expiry: string; card_name: string; amount: string; currency: string } | null;
   /** [due date, amount, payments] */
   collections: Array<[string, string, number]>;
   portal_registered: boolean;

@@ -376,6 +376,7 @@ pub(super) async fn run(
         rules: &rules,
         holidays: &state.holidays,
         banks: &state.banks,
+        card_provider: state.payments.browser(),
         timeouts: (
             state.config.session_warning_ms,
             state.config.session_reset_ms,

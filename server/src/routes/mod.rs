@@ -27,6 +27,8 @@ use tracing::Level;
 
 use crate::AppState;
 
+pub use quote::DEFAULT_BRAND;
+
 /// The largest request body accepted (a quote with ten pets is far below this).
 pub const BODY_LIMIT: usize = 64 * 1024;
 
@@ -94,6 +96,11 @@ pub fn router(state: AppState) -> Router {
             "/api/retrievepetswithbreeddata",
             get(breeds::breed_list).post(breeds::breed_list),
         );
+    // The local test payment provider's browser endpoint (cards go there, not to /api).
+    let router = match &state.test_payments {
+        Some(provider) => router.merge(std::sync::Arc::clone(provider).router()),
+        None => router,
+    };
     let router = if test_mode {
         router.route("/api/test/patch", post(api::test_patch))
     } else {

@@ -73,7 +73,8 @@ pub(super) async fn page(
             .ok_or_else(|| AppError::Internal("journey has no start step".into()))?,
         None => return Err(AppError::NotFound),
     };
-    let session = quote::existing_or_new(&state, &headers).await?;
+    let brand = quote::asked_brand(&state, uri.query());
+    let session = quote::existing_or_new(&state, &headers, brand.as_deref()).await?;
     // Opening a page is activity: idle time starts again.
     state.store.touch(&session.quote.id).await?;
     let journey = quote::journey(&state, &session.quote)?;
@@ -111,6 +112,7 @@ pub(super) async fn page(
         rules: &rules,
         holidays: &state.holidays,
         banks: &state.banks,
+        card_provider: state.payments.browser(),
         timeouts: (
             state.config.session_warning_ms,
             state.config.session_reset_ms,

@@ -9,8 +9,11 @@ use serde_json::{Value, json};
 
 use super::api::{authorise, submit};
 use super::body::JsonObject;
+use super::quote::LANGUAGE;
 use crate::AppState;
 use crate::error::AppError;
+use crate::error::FieldMessage;
+use crate::payments::ProviderError;
 
 /// POST /api/bankvalidation: `{csrf, payment: {sort_code, account_number, …}}` (the form's
 /// values, the sort code without dashes) → `{data: {payment: {bank_details_valid}}}`
@@ -39,13 +42,65 @@ pub(super) async fn bank_validation(
     Ok(Json(json!({ "data": { "payment": { "bank_details_valid": valid } } })).into_response())
 }
 
-/// POST /api/setup-payment: `{csrf, payment}`, the payment page's Confirm payment: the Direct
-/// Debit details, checked by the payment question set and Vocalink's modulus checks; the account
-/// number is kept encrypted, never in the quote document.
+/// POST /api/setup-payment: `{csrf, payment}`, the payment page's Confirm payment, checked by the
+/// payment question set and its rules. Direct Debit: the bank details, checked with Vocalink's
+/// modulus checks; the account number is kept encrypted, never in the quote document. Card (where
+/// the brand takes cards): the provider's token, never a card; what pawpath keeps of the card
+/// (name, issuer, last four digits, expiry) comes from the provider, whatever the browser sends.
 pub(super) async fn setup_payment(
     State(state): State<AppState>,
     headers: HeaderMap,
-    JsonObject(body): JsonObject,
+    JsonObject(mut body): JsonObject,
 ) -> Result<Response, AppError> {
+    if let Some(payment) = body.get_mut("payment").and_then(Value::as_object_mut) {
+        for name in CARD_FROM_PROVIDER {
+            payment.remove(*name);
+        }
+        if payment.get("payment_method").and_then(Value::as_str) == Some("CC") {
+            for name in DIRECT_DEBIT_ONLY {
+                payment.remove(*name);
+            }
+            let token = payment
+                .get("card_token")
+                .and_then(Value::as_str)
+                .filter(|t| t.len() <= 100)
+                .map(str::to_owned);
+            if let Some(token) = token {
+                match state.payments.card(&token).await {
+                    Ok(card) => {
+                        payment.insert("card_name".into(), json!(card.name));
+                        payment.insert("card_issuer".into(), json!(card.issuer.code()));
+                        payment.insert("card_last4".into(), json!(card.last4));
+                        payment.insert("card_expiry".into(), json!(card.expiry));
+                    }
+                    Err(ProviderError::Unavailable(m)) => return Err(AppError::Unavailable(m)),
+                    Err(_) => {
+                        return Err(AppError::Validation(vec![FieldMessage {
+                            field: "payment.card_token".into(),
+                            message: state.defs.text(
+                                LANGUAGE,
+                                "payment.card.token.invalid",
+                                &Default::default(),
+                            ),
+                        }]));
+                    }
+                }
+            }
+        } else {
+            payment.remove("card_token");
+        }
+    }
     submit(&state, &headers, body, "/api/setup-payment", &["payment"]).await
 }
+
+/// What the server sets from the provider for a card payer, never taken from the browser.
+const CARD_FROM_PROVIDER: &[&str] = &["card_name", "card_issuer", "card_last4", "card_expiry"];
+
+/// The Direct Debit answers, which a card payer does not give.
+const DIRECT_DEBIT_ONLY: &[&str] = &[
+    "account_name",
+    "sort_code",
+    "account_number",
+    "payment_day",
+    "dd_confirmation",
+];

@@ -14,7 +14,8 @@ use axum::response::{IntoResponse, Response};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use engine::collections::{Frequency, schedule};
+use chrono::Datelike;
+use engine::collections::{Frequency, card_schedule, schedule};
 use engine::runtime::{self, Event, Lifecycle, Outcome};
 
 use super::api::{Authorised, authorise};
@@ -22,10 +23,68 @@ use super::body::JsonObject;
 use super::quote::{self, LANGUAGE};
 use crate::AppState;
 use crate::error::AppError;
-use crate::store::{NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError, TransitionMeta};
+use crate::error::FieldMessage;
+use crate::payments::ProviderError;
+use crate::store::{
+    CardPaymentRow, NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError,
+    TransitionMeta,
+};
 use crate::view::{self, ViewInput};
 
 const ACCOUNT_NUMBER: &str = "/payment/account_number";
+const CARD_TOKEN: &str = "/payment/card_token";
+/// The currency cards are charged in (GBP; journey.md §1: the French brand's euros come with the
+/// brands' settings).
+const CURRENCY: &str = "GBP";
+
+/// Takes a card payer's first payment through the payment provider. The idempotency key is the
+/// quote's, and a quote is bought once: a double click, a retry or a second tab are answered with
+/// the same payment, never a second. A declined card, or a token past its time, is the customer's
+/// to put right (a field error); the provider being down is a 502.
+async fn charge_card(
+    state: &AppState,
+    quote: &QuoteRow,
+    text: &(dyn Fn(&str) -> String + Sync),
+    amount: Decimal,
+) -> Result<Result<CardPaymentRow, AppError>, AppError> {
+    let refuse = |key: &str| {
+        Ok(Err(AppError::Validation(vec![FieldMessage {
+            field: "payment.card_token".into(),
+            message: state.defs.text(LANGUAGE, key, &Default::default()),
+        }])))
+    };
+    let Some(sealed) = state.store.secret(&quote.id, CARD_TOKEN).await? else {
+        return refuse("payment.card.token.invalid");
+    };
+    let token = state
+        .config
+        .encryption_key
+        .decrypt(&quote.id, CARD_TOKEN, &sealed)
+        .map_err(|e| AppError::Internal(format!("quote {}: card token {e}", quote.id)))?;
+    let key = format!("purchase-{}", quote.id);
+    match state.payments.charge(&token, amount, CURRENCY, &key).await {
+        Ok(charge) => Ok(Ok(CardPaymentRow {
+            provider: state.payments.name().to_owned(),
+            charge_reference: charge.id,
+            amount: charge.amount.to_string(),
+            currency: charge.currency,
+            card_name: text("card_name"),
+            issuer: text("card_issuer"),
+            last4: text("card_last4"),
+            expiry: text("card_expiry"),
+        })),
+        Err(ProviderError::Declined) => {
+            tracing::info!(quote = %quote.id, "card declined");
+            refuse("card_confirmation.declined")
+        }
+        Err(ProviderError::UnknownToken) => refuse("payment.card.token.invalid"),
+        Err(ProviderError::KeyReused) => Err(AppError::Internal(format!(
+            "quote {}: the provider holds a different payment for this quote",
+            quote.id
+        ))),
+        Err(ProviderError::Unavailable(m)) => Err(AppError::Unavailable(m)),
+    }
+}
 
 /// POST /api/purchase: `{csrf, idempotency_key}` (a key the page makes for each purchase attempt
 /// and sends again on a retry). Answers the confirmation page's view data.
@@ -116,16 +175,8 @@ async fn attempt(
             .unwrap_or_default()
             .to_owned()
     };
-    let Some(ciphertext) = state.store.secret(&quote.id, ACCOUNT_NUMBER).await? else {
-        return Ok(Attempted::Refused(AppError::BadRequest(
-            "the quote has no bank details to buy with".into(),
-        )));
-    };
     let frequency = text("payment_frequency");
-    let day = payment
-        .get("payment_day")
-        .and_then(Value::as_i64)
-        .unwrap_or(1);
+    let by_card = text("payment_method") == "CC";
     let start = engine::domain::cover_start(document, &rules);
     let summary = engine::quoting::summary(document);
     let (freq, amount) = if frequency == "AP" {
@@ -133,14 +184,41 @@ async fn attempt(
     } else {
         (Frequency::Monthly, summary.monthly)
     };
-    let plan = schedule(
-        rules.today,
-        start,
-        u32::try_from(day).unwrap_or(1),
-        freq,
-        amount,
-        &state.holidays,
-    );
+    let (payment, plan, day) = if by_card {
+        let card = match charge_card(state, quote, &text, amount).await? {
+            Ok(card) => card,
+            Err(refused) => return Ok(Attempted::Refused(refused)),
+        };
+        let plan = card_schedule(rules.today, freq, amount);
+        let day = i64::from(rules.today.day().min(28));
+        (NewPayment::Card(card), plan, day)
+    } else {
+        let Some(ciphertext) = state.store.secret(&quote.id, ACCOUNT_NUMBER).await? else {
+            return Ok(Attempted::Refused(AppError::BadRequest(
+                "the quote has no bank details to buy with".into(),
+            )));
+        };
+        let day = payment
+            .get("payment_day")
+            .and_then(Value::as_i64)
+            .unwrap_or(1);
+        let plan = schedule(
+            rules.today,
+            start,
+            u32::try_from(day).unwrap_or(1),
+            freq,
+            amount,
+            &state.holidays,
+        );
+        let mandate = NewPayment::DirectDebit {
+            mandate_reference: format!("{}-DD", quote.quote_ref),
+            account_name: text("account_name"),
+            sort_code: text("sort_code"),
+            account_number_ciphertext: ciphertext,
+            account_number_masked: text("account_number_masked"),
+        };
+        (mandate, plan, day)
+    };
     let policies: Vec<PolicyRow> = document
         .get("pets")
         .and_then(Value::as_array)
@@ -174,8 +252,13 @@ async fn attempt(
             }
         })
         .collect();
-    let email =
-        render_confirmation_email(state, quote, document, &policies, &plan, start, &frequency)?;
+    let terms = Terms {
+        plan: &plan,
+        start,
+        frequency: &frequency,
+        payment: &payment,
+    };
+    let email = render_confirmation_email(state, quote, document, &policies, &terms)?;
     let purchase = NewPurchase {
         id: crate::store::random_id(),
         idempotency_key: key.to_owned(),
@@ -183,11 +266,7 @@ async fn attempt(
         payment_day: day,
         cover_start: start.to_string(),
         policies,
-        mandate_reference: format!("{}-DD", quote.quote_ref),
-        account_name: text("account_name"),
-        sort_code: text("sort_code"),
-        account_number_ciphertext: ciphertext,
-        account_number_masked: text("account_number_masked"),
+        payment,
         collections: plan
             .iter()
             .map(|c| {
@@ -225,18 +304,30 @@ async fn attempt(
 /// How many collections the confirmation email lists (the advance notice of the first ones).
 const EMAIL_COLLECTIONS: usize = 3;
 
+/// How a purchase is paid, as its email tells it.
+struct Terms<'a> {
+    plan: &'a [engine::collections::Collection],
+    start: chrono::NaiveDate,
+    frequency: &'a str,
+    payment: &'a NewPayment,
+}
+
 /// The confirmation email a purchase owes, rendered for the outbox.
 fn render_confirmation_email(
     state: &AppState,
     quote: &QuoteRow,
     document: &Value,
     policies: &[PolicyRow],
-    plan: &[engine::collections::Collection],
-    start: chrono::NaiveDate,
-    frequency: &str,
+    terms: &Terms<'_>,
 ) -> Result<crate::store::NewEmail, AppError> {
+    let Terms {
+        plan,
+        start,
+        frequency,
+        payment,
+    } = *terms;
     use crate::mail::{
-        self, CollectionLine, ConfirmationEmail, DocumentLink, MandateLines, PetLine,
+        self, CardLines, CollectionLine, ConfirmationEmail, DocumentLink, MandateLines, PetLine,
     };
     let uk = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
     let field = |pointer: &str| {
@@ -319,11 +410,26 @@ fn render_confirmation_email(
         frequency: if yearly { "AP" } else { "MP" }.to_owned(),
         pets,
         total: mail::amount_text(total),
-        mandate: MandateLines {
-            reference: format!("{}-DD", quote.quote_ref),
-            account_name: field("/payment/account_name"),
-            account_number: field("/payment/account_number_masked"),
-            sort_code: field("/payment/sort_code"),
+        mandate: match payment {
+            NewPayment::DirectDebit { .. } => Some(MandateLines {
+                reference: format!("{}-DD", quote.quote_ref),
+                account_name: field("/payment/account_name"),
+                account_number: field("/payment/account_number_masked"),
+                sort_code: field("/payment/sort_code"),
+            }),
+            NewPayment::Card(_) => None,
+        },
+        card: match payment {
+            NewPayment::Card(card) => Some(CardLines {
+                issuer: state.defs.text(
+                    LANGUAGE,
+                    &format!("card.issuer.{}", card.issuer.to_lowercase()),
+                    &Default::default(),
+                ),
+                last4: card.last4.clone(),
+                amount: mail::amount_text(card.amount.parse().unwrap_or(Decimal::ZERO)),
+            }),
+            NewPayment::DirectDebit { .. } => None,
         },
         collections: plan
             .iter()
@@ -367,6 +473,7 @@ async fn confirmation(
         rules: &rules,
         holidays: &state.holidays,
         banks: &state.banks,
+        card_provider: state.payments.browser(),
         timeouts: (
             state.config.session_warning_ms,
             state.config.session_reset_ms,

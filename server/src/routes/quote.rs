@@ -13,7 +13,7 @@ use crate::session::SessionToken;
 use crate::store::QuoteRow;
 
 /// The brand when none is asked for (journey.md §1: the first brand).
-pub(super) const DEFAULT_BRAND: &str = "pos";
+pub const DEFAULT_BRAND: &str = "pos";
 pub(super) const DEFAULT_JOURNEY: &str = "direct";
 pub(super) const LANGUAGE: &str = "en-GB";
 
@@ -45,10 +45,23 @@ pub(super) async fn existing(
     Ok(Some((quote, token)))
 }
 
-/// The request's quote, or a new quote and session for a new visitor.
+/// The brand a page asks for with its `brand` query parameter (journey.md §1), if the
+/// definitions have it; a quote keeps the brand it started with.
+pub(super) fn asked_brand(state: &AppState, query: Option<&str>) -> Option<String> {
+    query?
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(name, _)| *name == "brand")
+        .map(|(_, value)| value.to_ascii_lowercase())
+        .filter(|id| state.defs.brand(id).is_some())
+}
+
+/// The request's quote, or a new quote and session for a new visitor, under the brand asked
+/// for (the default brand when none, or an unknown one, is asked for).
 pub(super) async fn existing_or_new(
     state: &AppState,
     headers: &HeaderMap,
+    brand: Option<&str>,
 ) -> Result<Session, AppError> {
     if let Some((quote, token)) = existing(state, headers).await? {
         return Ok(Session {
@@ -57,13 +70,14 @@ pub(super) async fn existing_or_new(
             new_cookie: None,
         });
     }
+    let brand = brand.unwrap_or(DEFAULT_BRAND);
     let token = SessionToken::generate();
     let id = crate::store::random_id();
     // Each experiment's variation is given when the quote is made and kept with it, so a change
     // of weights never moves a customer to another page mid-quote.
     let mut document = runtime::empty_document();
     if let Some(experiments) = state.defs.experiments() {
-        document["experiments"] = serde_json::json!(experiments.assign(&id, DEFAULT_BRAND));
+        document["experiments"] = serde_json::json!(experiments.assign(&id, brand));
     }
     let quote = state
         .store
@@ -71,7 +85,7 @@ pub(super) async fn existing_or_new(
             &id,
             &quote_reference(),
             &token.hash(),
-            DEFAULT_BRAND,
+            brand,
             "direct",
             DEFAULT_JOURNEY,
             state.defs.version(),

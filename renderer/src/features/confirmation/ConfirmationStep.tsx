@@ -70,26 +70,47 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
       })}
       <section className="card" aria-labelledby="payment-heading">
         <h2 id="payment-heading" className="pet__heading">
-          {text(copy, 'confirmation.payment')}
+          {text(copy, bought.card ? 'confirmation.payment_card' : 'confirmation.payment')}
         </h2>
-        <dl className="summary">
-          <div className="summary__row">
-            <dt>{text(copy, 'confirmation.reference')}</dt>
-            <dd>{bought.mandate_reference}</dd>
-          </div>
-          <div className="summary__row">
-            <dt>{text(copy, 'payment_confirmation.account_number')}</dt>
-            <dd>{bought.account_number_masked}</dd>
-          </div>
-          {first && (
+        {bought.card ? (
+          <dl className="summary">
             <div className="summary__row">
-              <dt>{text(copy, 'confirmation.first_collection')}</dt>
-              <dd>
-                {price(first[1])}, {ukDate(first[0])}
-              </dd>
+              <dt>{text(copy, 'confirmation.card')}</dt>
+              <dd>{text(copy, 'card_confirmation.card_value', { issuer: text(copy, `card.issuer.${bought.card.issuer.toLowerCase()}`), last4: bought.card.last4 })}</dd>
             </div>
-          )}
-        </dl>
+            <div className="summary__row">
+              <dt>{text(copy, 'confirmation.card_taken')}</dt>
+              <dd>{price(bought.card.amount)}</dd>
+            </div>
+            {bought.collections[1] && (
+              <div className="summary__row">
+                <dt>{text(copy, 'confirmation.next_payment')}</dt>
+                <dd>
+                  {price(bought.collections[1][1])}, {ukDate(bought.collections[1][0])}
+                </dd>
+              </div>
+            )}
+          </dl>
+        ) : (
+          <dl className="summary">
+            <div className="summary__row">
+              <dt>{text(copy, 'confirmation.reference')}</dt>
+              <dd>{bought.mandate_reference}</dd>
+            </div>
+            <div className="summary__row">
+              <dt>{text(copy, 'payment_confirmation.account_number')}</dt>
+              <dd>{bought.account_number_masked}</dd>
+            </div>
+            {first && (
+              <div className="summary__row">
+                <dt>{text(copy, 'confirmation.first_collection')}</dt>
+                <dd>
+                  {price(first[1])}, {ukDate(first[0])}
+                </dd>
+              </div>
+            )}
+          </dl>
+        )}
       </section>
       <p>{text(copy, 'confirmation.portal')}</p>
       {bought.portal_registered ? (

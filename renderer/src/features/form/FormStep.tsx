@@ -33,6 +33,7 @@ import { HiddenWidget, TextWidget } from './widgets/TextWidget';
 import { XlBullyWidget } from './widgets/XlBullyWidget';
 import { DaySelectWidget } from './widgets/DaySelectWidget';
 import { SortCodeWidget } from './widgets/SortCodeWidget';
+import { CardExpiryWidget, CardNumberWidget } from './widgets/CardWidgets';
 
 /** Every widget a question set can name; modals use the same ones. */
 export const widgets: RegistryWidgetsType = {
@@ -50,6 +51,8 @@ export const widgets: RegistryWidgetsType = {
   addressSearch: AddressSearchWidget,
   sortCode: SortCodeWidget,
   daySelect: DaySelectWidget,
+  cardNumber: CardNumberWidget,
+  cardExpiry: CardExpiryWidget,
   hidden: HiddenWidget,
   HiddenWidget: HiddenWidget,
 };

@@ -93,6 +93,39 @@ export async function validateBank(
   }
 }
 
+/** What the payment provider answers for a card: a token, and what a receipt shows. */
+export type CardTokenResult =
+  | { kind: 'ok'; token: string; issuer: string; last4: string }
+  | { kind: 'invalid'; errors: FieldMessage[] }
+  | { kind: 'failed' };
+
+/**
+ * Sends the card form to the payment provider (never to pawpath's API): owner-payment.md §2
+ * Payment page card form. pawpath is sent only the token it answers with.
+ */
+export async function tokeniseCard(
+  provider: { tokenise_url: string; publishable_key: string },
+  card: Record<string, unknown>,
+  fetcher: typeof fetch = fetch,
+): Promise<CardTokenResult> {
+  try {
+    const response = await fetcher(provider.tokenise_url, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${provider.publishable_key}` },
+      credentials: 'omit',
+      body: JSON.stringify({ card }),
+    });
+    const body = (await response.json()) as { data?: { token?: string; issuer?: string; last4?: string }; error?: string; errors?: FieldMessage[] };
+    if (response.ok && typeof body.data?.token === 'string') {
+      return { kind: 'ok', token: body.data.token, issuer: body.data.issuer ?? '', last4: body.data.last4 ?? '' };
+    }
+    if (response.status === 422 && Array.isArray(body.errors)) return { kind: 'invalid', errors: body.errors };
+    return { kind: 'failed' };
+  } catch {
+    return { kind: 'failed' };
+  }
+}
+
 /**
  * Buys the quote (issue 6): one key per purchase attempt, kept in session storage until the
  * purchase is made, so a retry after a dropped connection sends the same key; the server makes

@@ -29,6 +29,7 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     payment: {},
     collections: null,
     bank_details: null,
+    payment_options: null,
     purchase: null,
     timeouts: { warning_ms: 14280000, reset_ms: 14400000 },
     copy: {},

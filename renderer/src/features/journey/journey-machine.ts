@@ -284,6 +284,8 @@ export const journeyMachine = setup({
         input: ({ context }) => ({ csrf: context.view?.csrf ?? '', qidu: context.view?.qidu ?? '' }),
         onDone: [
           { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
+          // A declined card: the customer's to put right, shown on the page.
+          { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeFieldErrors' },
           { target: 'showing', actions: 'storeFailure' },
         ],
         onError: { target: 'showing', actions: 'storeFailure' },

@@ -10,7 +10,7 @@ import { useState } from 'react';
 
 import { FormStep } from '@/features/form/FormStep';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
-import { submitAnswers, validateBank } from '@/features/journey/api';
+import { submitAnswers, tokeniseCard, validateBank } from '@/features/journey/api';
 import type { Notice } from '@/features/journey/journey-machine';
 import { Modal } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
@@ -18,6 +18,61 @@ import { price } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
 
 type Answers = Record<string, unknown>;
+type Frequency = 'MP' | 'AP';
+type Method = 'DD' | 'CC';
+
+/** The issuers a card may be from (owner-payment.md §5 Payment), shown as "We accept". */
+const ACCEPTED = ['visa', 'mcdebit', 'maestro', 'uke', 'amex', 'jcb'] as const;
+
+/**
+ * The card payer's notice (owner-payment.md §2 payment-date notice): the first payment is taken
+ * when they confirm, and a monthly payer's others on the same day each month (the 28th at most),
+ * as the server's card schedule has it.
+ */
+function CardNotice({ view, copy, frequency }: { view: ViewData; copy: Record<string, string>; frequency: Frequency }) {
+  const day = Math.min(new Date().getDate(), 28);
+  const key = frequency === 'AP' ? 'payment.card.notice.annual' : 'payment.card.notice.monthly';
+  const first = frequency === 'AP' ? view.summary.annual : view.summary.monthly;
+  return (
+    <p className="panel panel--info" role="status">
+      {text(copy, key, { first: price(first), amount: price(view.summary.monthly), day: ordinal(day) })}
+    </p>
+  );
+}
+
+/**
+ * A choice drawn from a question's schema and UI hints (its enum, title and enum names), for the
+ * page-level choices that sit above the form: how often and how to pay.
+ */
+function ChoiceGroup<T extends string>({
+  name,
+  legend,
+  options,
+  value,
+  onChange,
+  copy,
+}: {
+  name: string;
+  legend: string;
+  options: Array<{ value: T; label: string }>;
+  value: T;
+  onChange: (v: T) => void;
+  copy: Record<string, string>;
+}) {
+  return (
+    <fieldset className="choice card">
+      <legend className="field__label">{text(copy, legend)}</legend>
+      <div className="choice__options">
+        {options.map((o) => (
+          <div className="choice__option" key={o.value}>
+            <input type="radio" id={`${name}-${o.value}`} name={name} checked={value === o.value} onChange={() => onChange(o.value)} />
+            <label htmlFor={`${name}-${o.value}`}>{text(copy, o.label)}</label>
+          </div>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
 
 function ordinal(day: number): string {
   const tens = day % 100;
@@ -25,9 +80,8 @@ function ordinal(day: number): string {
   return `${day}${{ 1: 'st', 2: 'nd', 3: 'rd' }[day % 10] ?? 'th'}`;
 }
 
-function DateNotice({ view, copy, answers }: { view: ViewData; copy: Record<string, string>; answers: Answers }) {
-  const payment = (answers.payment ?? {}) as { payment_frequency?: string; payment_day?: number };
-  const frequency = payment.payment_frequency === 'AP' ? 'AP' : 'MP';
+function DateNotice({ view, copy, answers, frequency }: { view: ViewData; copy: Record<string, string>; answers: Answers; frequency: Frequency }) {
+  const payment = (answers.payment ?? {}) as { payment_day?: number };
   const day = payment.payment_day;
   const first = typeof day === 'number' ? view.collections?.[frequency]?.[String(day)] : undefined;
   if (!first) return null;
@@ -132,10 +186,42 @@ export function PaymentStep({
   onNotice: (n: Notice) => void;
 }) {
   const [guarantee, setGuarantee] = useState(false);
+  const stored = view.payment as { payment_method?: string; payment_frequency?: string };
+  const methods = view.payment_options?.methods ?? ['DD'];
+  const cardOffer = view.payment_options?.card ?? null;
+  const [method, setMethod] = useState<Method>(stored.payment_method === 'CC' && cardOffer ? 'CC' : 'DD');
+  const [frequency, setFrequency] = useState<Frequency>(stored.payment_frequency === 'AP' ? 'AP' : 'MP');
+  const [cardErrors, setCardErrors] = useState<FieldMessage[]>([]);
+  const [cardAttempts, setCardAttempts] = useState(0);
+  const [sending, setSending] = useState(false);
   const brand = text(copy, 'app.brand');
   const base = view.step.path.replace(/\/payment$/, '');
   const questions = view.questions;
   if (!questions) return null;
+  // How often to pay: the payment question set's own question, drawn above the form.
+  const paymentSchema = (questions.schema.properties as Record<string, { properties?: Record<string, { enum?: string[] }> }> | undefined)?.payment;
+  const frequencies = (paymentSchema?.properties?.payment_frequency?.enum ?? ['MP', 'AP']) as Frequency[];
+  const frequencyUi = ((questions.ui.payment as Record<string, Record<string, unknown>> | undefined)?.payment_frequency ?? {}) as {
+    'ui:title'?: string;
+    'ui:enumNames'?: string[];
+  };
+  // Errors the server gives on the card as a whole (a token past its time, a method the brand
+  // does not take): shown above the card form.
+  const paymentErrors = serverErrors.filter((e) => e.field === 'payment.card_token' || e.field === 'payment.payment_method');
+  const important = (
+    <section className="card" aria-labelledby="important-heading">
+      <h2 id="important-heading" className="pet__heading">
+        {text(copy, 'payment.important.title')}
+      </h2>
+      <p>{text(copy, 'payment.important.body')}</p>
+      <p className="hint">{text(copy, 'payment.ipt')}</p>
+    </section>
+  );
+  const back = (
+    <button type="button" className="button button--secondary" onClick={() => onOpen(`${base}/review`)}>
+      {text(copy, 'payment.back')}
+    </button>
+  );
   return (
     <div className="payment">
       <details className="card accordion">
@@ -164,51 +250,123 @@ export function PaymentStep({
           </div>
         </dl>
       </details>
-      <FormStep
-        questions={questions}
+      <ChoiceGroup
+        name="payment_frequency"
+        legend={frequencyUi['ui:title'] ?? 'payment.frequency.label'}
+        options={frequencies.map((f, i) => ({ value: f, label: frequencyUi['ui:enumNames']?.[i] ?? f }))}
+        value={frequency}
+        onChange={setFrequency}
         copy={copy}
-        serverErrors={serverErrors}
-        submissions={submissions}
-        busy={busy}
-        submitLabel={text(copy, 'payment.confirm')}
-        onSubmit={async (answers) => {
-          // owner-payment.md §4 Bank validation: checked first; if invalid, an error toast and
-          // nothing is sent. The server checks again when the form is saved.
-          const payment = (answers.payment ?? {}) as { sort_code?: string; account_number?: string };
-          const valid = await validateBank(view.csrf, payment);
-          if (valid === false) {
-            onNotice({ kind: 'error', title: 'payment.bank.invalid.title', body: 'payment.bank.invalid' });
-            return;
-          }
-          onSubmit(answers);
-        }}
-        storedPets={view.pets.length}
-        onRemoveStoredPet={() => undefined}
-        onNotice={onNotice}
-        beforeActions={(answers) => (
-          <>
-            <DateNotice view={view} copy={copy} answers={answers} />
-            <p>
-              <button type="button" className="link-button" onClick={() => setGuarantee(true)}>
-                {text(copy, 'payment.guarantee.link')}
-              </button>
-            </p>
-            <section className="card" aria-labelledby="important-heading">
-              <h2 id="important-heading" className="pet__heading">
-                {text(copy, 'payment.important.title')}
-              </h2>
-              <p>{text(copy, 'payment.important.body')}</p>
-              <p className="hint">{text(copy, 'payment.ipt')}</p>
-            </section>
-            <CommunicationsPanel view={view} copy={copy} onNotice={onNotice} />
-          </>
-        )}
-        secondaryAction={
-          <button type="button" className="button button--secondary" onClick={() => onOpen(`${base}/review`)}>
-            {text(copy, 'payment.back')}
-          </button>
-        }
       />
+      {methods.length > 1 && cardOffer && (
+        <ChoiceGroup
+          name="payment_method"
+          legend="payment.method.label"
+          options={methods.map((m) => ({ value: m, label: m === 'CC' ? 'payment.method.card' : 'payment.method.dd' }))}
+          value={method}
+          onChange={(m) => {
+            setMethod(m);
+            setCardErrors([]);
+          }}
+          copy={copy}
+        />
+      )}
+      {method === 'CC' && cardOffer ? (
+        <>
+          <h2 className="pet__heading">{text(copy, 'payment.card.heading')}</h2>
+          <div className="card-marks">
+            <span className="card-marks__label" id="card-marks-label">
+              {text(copy, 'payment.wallets.label')}
+            </span>
+            <ul className="card-marks__list" aria-labelledby="card-marks-label">
+              {ACCEPTED.map((issuer) => (
+                <li key={issuer} className={`card-mark card-mark--${issuer}`}>
+                  {text(copy, `card.issuer.${issuer}`)}
+                </li>
+              ))}
+            </ul>
+          </div>
+          {paymentErrors.length > 0 && (
+            <div className="panel panel--stop" role="alert">
+              {paymentErrors.map((e) => (
+                <p key={e.field}>{e.message}</p>
+              ))}
+            </div>
+          )}
+          <FormStep
+            questions={cardOffer.questions}
+            copy={copy}
+            serverErrors={cardErrors}
+            submissions={cardAttempts}
+            busy={busy || sending}
+            submitLabel={text(copy, 'payment.confirm')}
+            onSubmit={async (answers) => {
+              // The card goes to the payment provider; pawpath is sent its token only.
+              setSending(true);
+              const result = await tokeniseCard(cardOffer.provider, (answers.card ?? {}) as Record<string, unknown>);
+              setSending(false);
+              if (result.kind === 'invalid') {
+                setCardErrors(result.errors);
+                setCardAttempts((n) => n + 1);
+                return;
+              }
+              if (result.kind === 'failed') {
+                onNotice({ kind: 'error', title: 'payment.card.unavailable.title', body: 'payment.card.unavailable' });
+                return;
+              }
+              setCardErrors([]);
+              onSubmit({ payment: { payment_method: 'CC', payment_frequency: frequency, card_token: result.token } });
+            }}
+            storedPets={view.pets.length}
+            onRemoveStoredPet={() => undefined}
+            onNotice={onNotice}
+            beforeActions={() => (
+              <>
+                <CardNotice view={view} copy={copy} frequency={frequency} />
+                {important}
+                <CommunicationsPanel view={view} copy={copy} onNotice={onNotice} />
+              </>
+            )}
+            secondaryAction={back}
+          />
+        </>
+      ) : (
+        <FormStep
+          questions={questions}
+          copy={copy}
+          serverErrors={serverErrors}
+          submissions={submissions}
+          busy={busy}
+          submitLabel={text(copy, 'payment.confirm')}
+          onSubmit={async (answers) => {
+            // owner-payment.md §4 Bank validation: checked first; if invalid, an error toast and
+            // nothing is sent. The server checks again when the form is saved.
+            const payment = (answers.payment ?? {}) as { sort_code?: string; account_number?: string };
+            const valid = await validateBank(view.csrf, payment);
+            if (valid === false) {
+              onNotice({ kind: 'error', title: 'payment.bank.invalid.title', body: 'payment.bank.invalid' });
+              return;
+            }
+            onSubmit({ ...answers, payment: { ...payment, payment_method: 'DD', payment_frequency: frequency } });
+          }}
+          storedPets={view.pets.length}
+          onRemoveStoredPet={() => undefined}
+          onNotice={onNotice}
+          beforeActions={(answers) => (
+            <>
+              <DateNotice view={view} copy={copy} answers={answers} frequency={frequency} />
+              <p>
+                <button type="button" className="link-button" onClick={() => setGuarantee(true)}>
+                  {text(copy, 'payment.guarantee.link')}
+                </button>
+              </p>
+              {important}
+              <CommunicationsPanel view={view} copy={copy} onNotice={onNotice} />
+            </>
+          )}
+          secondaryAction={back}
+        />
+      )}
       {guarantee && (
         <Modal titleId="guarantee-title" title={text(copy, 'payment.guarantee.title')} onCancel={() => setGuarantee(false)}>
           {[1, 2, 3, 4, 5].map((n) => (
