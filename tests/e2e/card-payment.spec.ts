@@ -57,7 +57,7 @@ test('a card payer on a brand that takes cards buys by keyboard alone', async ({
 
   // The card confirmation, then Pay now.
   await expect(page).toHaveURL(/\/quote\/creditcard-confirmation$/);
-  const card = page.getByRole('region', { name: 'Confirm your card payment' });
+  const card = page.getByRole('region', { name: 'Your card' });
   await expect(card).toContainText('Visa ending 1111');
   await expect(card).toContainText("Ada O'Neill");
   await expectAccessible(page);
