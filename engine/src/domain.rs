@@ -266,8 +266,16 @@ pub fn nectar_number_valid(last_digits: &str) -> bool {
     if last_digits.len() != 11 || !last_digits.bytes().all(|b| b.is_ascii_digit()) {
         return false;
     }
-    let full = format!("{NECTAR_PREFIX}{last_digits}");
-    let sum: u32 = full
+    luhn_valid(&format!("{NECTAR_PREFIX}{last_digits}"))
+}
+
+/// The Luhn (mod 10) check that card numbers pass: a Nectar card's (owner-payment.md §5 Promo
+/// and loyalty) and a payment card's (§5 Payment, checked by the payment provider).
+pub fn luhn_valid(digits: &str) -> bool {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let sum: u32 = digits
         .bytes()
         .rev()
         .enumerate()
