@@ -19,6 +19,11 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: 1,
+  // Whole journeys by keyboard on a two-core CI machine: a purchase of two pets takes about half a
+  // minute there, so the default 30 s per test and 5 s per expectation leave no margin. These
+  // are limits on hanging, not measures of speed (speed is measured by the benchmarks).
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

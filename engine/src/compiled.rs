@@ -19,6 +19,9 @@ pub struct Definitions {
     /// Each question set as its answers are stored: `writeOnly` answers left out.
     stored_questions: BTreeMap<String, CompiledSchema>,
     copy: BTreeMap<String, BTreeMap<String, String>>,
+    /// Each brand's catalogue in each of its languages: the language's, with the brand's
+    /// overrides and its name and policy prefixes filled in.
+    brand_copy: BTreeMap<(String, String), BTreeMap<String, String>>,
     breeds: BTreeMap<String, Breed>,
 }
 
@@ -77,10 +80,32 @@ impl Definitions {
                 stored_questions.insert(qs.value.id.clone(), c);
             }
         }
-        let copy = raw
+        let copy: BTreeMap<String, BTreeMap<String, String>> = raw
             .copy
             .iter()
             .map(|c| (c.value.language.clone(), c.value.messages.clone()))
+            .collect();
+        let brand_copy = raw
+            .brands
+            .iter()
+            .flat_map(|b| {
+                let b = &b.value;
+                b.languages.iter().filter_map(|language| {
+                    let mut catalogue = copy.get(language)?.clone();
+                    if let Some(overrides) = b.copy.get(language) {
+                        catalogue.extend(overrides.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    }
+                    let prefixes = join_or(&b.policy_number.prefixes);
+                    for text in catalogue.values_mut() {
+                        if text.contains('{') {
+                            *text = text
+                                .replace("{brand_name}", &b.display_name)
+                                .replace("{policy_prefixes}", &prefixes);
+                        }
+                    }
+                    Some(((b.id.clone(), language.clone()), catalogue))
+                })
+            })
             .collect();
         let breeds = raw
             .breeds
@@ -100,6 +125,7 @@ impl Definitions {
                 questions,
                 stored_questions,
                 copy,
+                brand_copy,
                 breeds,
             })
         } else {
@@ -117,6 +143,19 @@ impl Definitions {
             .iter()
             .map(|j| &j.value)
             .find(|j| j.id == id)
+    }
+
+    /// A static page (journeys/pages.json).
+    pub fn page(&self, id: definitions::PageId) -> Option<&definitions::StaticPage> {
+        self.raw
+            .pages
+            .first()
+            .and_then(|f| f.value.pages.iter().find(|p| p.id == id))
+    }
+
+    /// A brand's logo (journeys/brands/logos/), checked when loaded.
+    pub fn logo(&self, file: &str) -> Option<&str> {
+        self.raw.logos.get(file).map(String::as_str)
     }
 
     /// A brand by its code (journeys/brands/<id>.json).
@@ -201,20 +240,77 @@ impl Definitions {
         self.copy.keys().map(String::as_str)
     }
 
-    /// The whole catalogue of one language.
+    /// The whole catalogue of one language, without any brand's words: for checks over the
+    /// catalogues. What a customer reads comes from [`Definitions::voice`].
     pub fn catalogue(&self, language: &str) -> Option<&BTreeMap<String, String>> {
         self.copy.get(language)
     }
 
+    /// How a brand speaks in a language: its catalogue (the language's with the brand's
+    /// overrides and name). An unknown brand, or a language the brand does not speak, speaks
+    /// as the brand's default language, then as the first brand, so a customer never reads a
+    /// bare key.
+    pub fn voice(&self, brand: &str, language: &str) -> Voice<'_> {
+        let brand = self
+            .brand(brand)
+            .or_else(|| self.raw.brands.first().map(|b| &b.value));
+        let found = brand.and_then(|b| {
+            let language = if b.speaks(language) {
+                language
+            } else {
+                b.language()
+            };
+            self.brand_copy
+                .get(&(b.id.clone(), language.to_owned()))
+                .map(|c| (language, c))
+        });
+        match found {
+            Some((language, catalogue)) => Voice {
+                language: language.to_owned(),
+                catalogue: Some(catalogue),
+            },
+            None => Voice {
+                language: language.to_owned(),
+                catalogue: self.copy.get(language),
+            },
+        }
+    }
+}
+
+/// "A", "A or B", "A, B or C".
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// One brand's words in one language (see [`Definitions::voice`]).
+#[derive(Debug, Clone)]
+pub struct Voice<'a> {
+    language: String,
+    catalogue: Option<&'a BTreeMap<String, String>>,
+}
+
+impl Voice<'_> {
+    /// The language spoken.
+    pub fn language(&self) -> &str {
+        &self.language
+    }
+
+    /// The whole catalogue, as the renderer gets it.
+    pub fn catalogue(&self) -> BTreeMap<String, String> {
+        self.catalogue.cloned().unwrap_or_default()
+    }
+
     /// The text of a copy key with `{name}` parameters filled in; the key itself if the
-    /// language lacks it (the lint makes that impossible for keys the definitions use).
-    pub fn text(&self, language: &str, key: &str, params: &BTreeMap<String, String>) -> String {
+    /// catalogue lacks it (the lint makes that impossible for keys the definitions use).
+    pub fn text(&self, key: &str, params: &BTreeMap<String, String>) -> String {
         let template = self
-            .copy
-            .get(language)
+            .catalogue
             .and_then(|c| c.get(key))
-            .map(String::as_str)
-            .unwrap_or(key);
+            .map_or(key, String::as_str);
         let mut out = template.to_owned();
         for (name, value) in params {
             out = out.replace(&format!("{{{name}}}"), value);
@@ -222,8 +318,13 @@ impl Definitions {
         out
     }
 
-    /// Renders a field error's message in a language.
-    pub fn message(&self, language: &str, error: &FieldError) -> String {
-        self.text(language, &error.key, &error.params)
+    /// The text of a copy key that takes no parameters.
+    pub fn t(&self, key: &str) -> String {
+        self.text(key, &BTreeMap::new())
+    }
+
+    /// A field error's message.
+    pub fn message(&self, error: &FieldError) -> String {
+        self.text(&error.key, &error.params)
     }
 }

@@ -362,7 +362,8 @@ impl PaymentMethod {
     }
 }
 
-/// A partner brand (journeys/brands/*.json, journeys/schemas/brand.schema.json).
+/// A partner brand (journeys/brands/*.json, journeys/schemas/brand.schema.json): every setting
+/// the specification says varies by brand.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Brand {
@@ -371,12 +372,249 @@ pub struct Brand {
     pub id: String,
     pub description: String,
     pub display_name: String,
+    pub site_url: String,
+    /// The logo's file in journeys/brands/logos/.
+    pub logo: String,
+    pub theme: Theme,
+    /// The brand's languages, its default first.
+    pub languages: Vec<String>,
+    pub currency: Currency,
+    pub channels: Vec<Channel>,
+    pub species: Vec<Species>,
     pub payment_methods: Vec<PaymentMethod>,
+    pub sales_phones: SalesPhones,
+    pub sales_hours: SalesHours,
+    #[serde(default)]
+    pub session: Option<SessionTimes>,
+    #[serde(default)]
+    pub max_pet_age_months: Option<u32>,
+    pub policy_number: PolicyNumberFormat,
+    pub pages: BrandPages,
+    /// Step id → the path it has on this brand instead of the journey's.
+    #[serde(default)]
+    pub step_paths: BTreeMap<String, String>,
+    #[serde(default)]
+    pub review_step_number: Option<u32>,
+    pub rating_badge: RatingBadge,
+    pub best_buy_banner: bool,
+    pub tracking: Tracking,
+    /// Copy overrides: language → key → text.
+    #[serde(default)]
+    pub copy: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 impl Brand {
     pub fn takes(&self, method: PaymentMethod) -> bool {
         self.payment_methods.contains(&method)
+    }
+
+    pub fn offers(&self, species: Species) -> bool {
+        self.species.contains(&species)
+    }
+
+    pub fn sells_through(&self, channel: Channel) -> bool {
+        self.channels.contains(&channel)
+    }
+
+    /// The brand's default language.
+    pub fn language(&self) -> &str {
+        self.languages.first().map_or("en-GB", String::as_str)
+    }
+
+    /// Whether the brand speaks `language`.
+    pub fn speaks(&self, language: &str) -> bool {
+        self.languages.iter().any(|l| l == language)
+    }
+
+    /// The path of a step on this brand: its own where it names one, else the journey's.
+    pub fn step_path<'a>(&'a self, step: &'a Step) -> &'a str {
+        self.step_paths
+            .get(&step.id)
+            .map_or(step.path.as_str(), String::as_str)
+    }
+
+    /// The sales number a customer is given (journey.md §1): a tracking token's number first,
+    /// then the aggregator code's, then the channel's.
+    pub fn sales_phone(
+        &self,
+        channel: Channel,
+        aggregator: Option<&str>,
+        tracking_token: Option<&str>,
+    ) -> &str {
+        if let Some(number) = tracking_token.and_then(|t| self.sales_phones.tracking_tokens.get(t))
+        {
+            return number;
+        }
+        match channel {
+            Channel::Direct => &self.sales_phones.direct,
+            Channel::Aggregator => aggregator
+                .and_then(|a| self.sales_phones.aggregators.get(a))
+                .unwrap_or(&self.sales_phones.aggregator),
+        }
+    }
+}
+
+/// The brand's colours and font (brand.schema.json /properties/theme).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Theme {
+    pub primary: String,
+    pub primary_dark: String,
+    pub accent: String,
+    pub on_primary: String,
+    pub font: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Currency {
+    #[serde(rename = "GBP")]
+    Gbp,
+    #[serde(rename = "EUR")]
+    Eur,
+}
+
+impl Currency {
+    pub fn code(self) -> &'static str {
+        match self {
+            Currency::Gbp => "GBP",
+            Currency::Eur => "EUR",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SalesPhones {
+    pub direct: String,
+    pub aggregator: String,
+    /// By aggregator code (ctm, gcp, msm, cnf, qze, mon).
+    pub aggregators: BTreeMap<String, String>,
+    /// By tracking token name.
+    pub tracking_tokens: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SalesHours {
+    pub weekdays: Hours,
+    pub saturday: Hours,
+}
+
+/// Opening hours as HH:MM, UK time.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hours {
+    pub open: String,
+    pub close: String,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionTimes {
+    pub warning_ms: u64,
+    pub reset_ms: u64,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyNumberFormat {
+    pub prefixes: Vec<String>,
+    pub length: usize,
+}
+
+/// Where the brand's static pages are (journey.md §2 Routes).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrandPages {
+    pub privacy: String,
+    pub terms: String,
+    pub support: String,
+    pub library: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingBadge {
+    #[serde(rename = "defaqto_5_star")]
+    Defaqto5Star,
+    #[serde(rename = "defaqto_5_star_lifetime")]
+    Defaqto5StarLifetime,
+    None,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tracking {
+    pub container_id: String,
+}
+
+/// The pages around the journey (journeys/pages.json, journeys/schemas/pages.schema.json).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PagesFile {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub description: String,
+    pub pages: Vec<StaticPage>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PageId {
+    Privacy,
+    Terms,
+    Support,
+    Library,
+}
+
+impl PageId {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PageId::Privacy => "privacy",
+            PageId::Terms => "terms",
+            PageId::Support => "support",
+            PageId::Library => "library",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct StaticPage {
+    pub id: PageId,
+    pub title: String,
+    pub description: String,
+    pub index: bool,
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    pub sections: Vec<PageSection>,
+    #[serde(default)]
+    pub faqs: Vec<Faq>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageSection {
+    pub heading: String,
+    pub paragraphs: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Faq {
+    pub question: String,
+    pub answer: String,
+}
+
+impl Brand {
+    /// The path of one of the brand's static pages, if the brand has it.
+    pub fn page_path(&self, page: PageId) -> Option<&str> {
+        match page {
+            PageId::Privacy => Some(&self.pages.privacy),
+            PageId::Terms => Some(&self.pages.terms),
+            PageId::Support => Some(&self.pages.support),
+            PageId::Library => self.pages.library.then_some("/library"),
+        }
     }
 }
 
@@ -402,6 +640,9 @@ pub struct RawDefinitions {
     pub documents: Vec<Sourced<crate::documents::DocumentFile>>,
     pub experiments: Vec<Sourced<crate::experiments::ExperimentFile>>,
     pub brands: Vec<Sourced<Brand>>,
+    pub pages: Vec<Sourced<PagesFile>>,
+    /// The brands' logos: file name (`pos.svg`) → the checked SVG text.
+    pub logos: BTreeMap<String, String>,
     /// A digest of every file's name and bytes: the definition version quotes record.
     pub version: String,
 }
@@ -425,20 +666,26 @@ impl FsLoader {
     }
 }
 
-const DEFINITION_FOLDERS: [&str; 6] = [
-    "journeys",
-    "journeys/brands",
-    "journeys/products",
-    "questions",
-    "questions/copy",
-    "questions/breeds",
+/// The folders definitions are read from, each with the kind of file it holds: JSON
+/// definitions, or the brands' SVG logos.
+const DEFINITION_FOLDERS: [(&str, &str); 7] = [
+    ("journeys", "json"),
+    ("journeys/brands", "json"),
+    ("journeys/brands/logos", "svg"),
+    ("journeys/products", "json"),
+    ("questions", "json"),
+    ("questions/copy", "json"),
+    ("questions/breeds", "json"),
 ];
+
+/// Where the brands' logos are; a brand's `logo` names a file here.
+pub const LOGO_FOLDER: &str = "journeys/brands/logos";
 
 impl Loader for FsLoader {
     fn files(&self) -> Result<Vec<(String, String)>, DefinitionErrors> {
         let mut out = Vec::new();
         let mut errors = Vec::new();
-        for folder in DEFINITION_FOLDERS {
+        for (folder, extension) in DEFINITION_FOLDERS {
             let dir = self.root.join(folder);
             let entries = match std::fs::read_dir(&dir) {
                 Ok(entries) => entries,
@@ -454,7 +701,7 @@ impl Loader for FsLoader {
             let mut names: Vec<PathBuf> = entries
                 .filter_map(Result::ok)
                 .map(|e| e.path())
-                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json"))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == extension))
                 .collect();
             names.sort();
             for path in names {
@@ -509,8 +756,10 @@ enum Kind {
     Documents,
     Experiments,
     Brand,
+    Pages,
 }
 
+const PAGES_SCHEMA: &str = include_str!("../../journeys/schemas/pages.schema.json");
 const BRAND_SCHEMA: &str = include_str!("../../journeys/schemas/brand.schema.json");
 const EXPERIMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/experiments.schema.json");
 const DOCUMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/documents.schema.json");
@@ -537,6 +786,7 @@ impl Kind {
             "documents.schema.json" => Some(Kind::Documents),
             "experiments.schema.json" => Some(Kind::Experiments),
             "brand.schema.json" => Some(Kind::Brand),
+            "pages.schema.json" => Some(Kind::Pages),
             _ => None,
         }
     }
@@ -553,6 +803,7 @@ impl Kind {
             Kind::Documents => DOCUMENTS_SCHEMA,
             Kind::Experiments => EXPERIMENTS_SCHEMA,
             Kind::Brand => BRAND_SCHEMA,
+            Kind::Pages => PAGES_SCHEMA,
         }
     }
 }
@@ -570,6 +821,20 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
         digest.update([0]);
         digest.update(text.as_bytes());
         digest.update([0]);
+
+        if let Some(name) = file
+            .strip_prefix(LOGO_FOLDER)
+            .and_then(|n| n.strip_prefix('/'))
+            .filter(|n| n.ends_with(".svg"))
+        {
+            match check_svg(text) {
+                Ok(()) => {
+                    defs.logos.insert(name.to_owned(), text.clone());
+                }
+                Err(problem) => errors.push(DefinitionError::new(file, "", problem)),
+            }
+            continue;
+        }
 
         let raw: Value = match serde_json::from_str(text) {
             Ok(v) => v,
@@ -618,6 +883,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Kind::Documents => parse_into(&mut defs.documents, file, raw),
             Kind::Experiments => parse_into(&mut defs.experiments, file, raw),
             Kind::Brand => parse_into(&mut defs.brands, file, raw),
+            Kind::Pages => parse_into(&mut defs.pages, file, raw),
         };
         if let Err(e) = result {
             errors.push(e);
@@ -634,6 +900,47 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
     } else {
         Err(DefinitionErrors(errors))
     }
+}
+
+/// A logo is served to every customer as an image: it must be an SVG document and nothing that
+/// could act or fetch (no scripts, event handlers, foreign objects or outside references).
+fn check_svg(text: &str) -> Result<(), String> {
+    let body = text.trim_start();
+    let body = match body.strip_prefix("<?xml") {
+        Some(rest) => rest.split_once("?>").map_or("", |(_, r)| r).trim_start(),
+        None => body,
+    };
+    if !body.starts_with("<svg") {
+        return Err("not an SVG document: it must start with <svg".into());
+    }
+    if !body.contains("xmlns=\"http://www.w3.org/2000/svg\"") {
+        return Err("the <svg> element needs xmlns=\"http://www.w3.org/2000/svg\"".into());
+    }
+    if !body.contains("<title") {
+        return Err("the logo needs a <title> naming the brand, for screen readers".into());
+    }
+    let lower = body.to_ascii_lowercase();
+    for banned in [
+        "<script",
+        "<foreignobject",
+        "javascript:",
+        "href=\"http",
+        "url(http",
+        "@import",
+    ] {
+        if lower.contains(banned) {
+            return Err(format!("logos may not contain {banned:?}"));
+        }
+    }
+    let handler = lower.match_indices(" on").any(|(i, _)| {
+        let rest = &lower[i + 3..];
+        let name_len = rest.chars().take_while(char::is_ascii_alphabetic).count();
+        name_len > 0 && rest[name_len..].trim_start().starts_with('=')
+    });
+    if handler {
+        return Err("logos may not contain event handler attributes (on…=)".into());
+    }
+    Ok(())
 }
 
 /// Parses one file into its typed list, keeping where it came from.
@@ -697,6 +1004,12 @@ impl MetaValidators {
             Kind::QuestionSet,
             Kind::Copy,
             Kind::Breeds,
+            Kind::Promotions,
+            Kind::Rates,
+            Kind::Documents,
+            Kind::Experiments,
+            Kind::Brand,
+            Kind::Pages,
         ]
         .into_iter()
         .map(|kind| {
@@ -741,6 +1054,6 @@ mod tests {
     #[test]
     fn built_in_meta_schemas_compile() {
         let v = MetaValidators::new();
-        assert_eq!(v.compiled.len(), 5);
+        assert_eq!(v.compiled.len(), 11);
     }
 }

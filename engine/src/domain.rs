@@ -25,6 +25,7 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         "cover_offered" => Some(cover_offered),
         "bank_details_valid" => Some(bank_details_valid),
         "payment_method_offered" => Some(payment_method_offered),
+        "pet_species_offered" => Some(pet_species_offered),
         _ => None,
     }
 }
@@ -49,6 +50,7 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "cover.excess.not_offered",
     "payment.bank.invalid",
     "payment.method.not_offered",
+    "pet.type.not_offered",
 ];
 
 /// Names of every domain rule, for the lint's messages.
@@ -63,6 +65,7 @@ pub const DOMAIN_RULES: &[&str] = &[
     "cover_offered",
     "bank_details_valid",
     "payment_method_offered",
+    "pet_species_offered",
 ];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
@@ -166,7 +169,7 @@ pub fn derive_quote_fields(defs: &Definitions, document: &mut Value, ctx: &RuleC
         .and_then(Value::as_str)
         .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok());
     if let Some(stored) = stored {
-        let window = start_date_window(defs, document, ctx.today);
+        let window = start_date_window(defs, document, ctx.today, &ctx.brand);
         if stored < window.earliest
             && let Some(owner) = document.get_mut("owner").and_then(Value::as_object_mut)
         {
@@ -387,7 +390,7 @@ fn start_date_in_window(
     else {
         return Vec::new();
     };
-    let window = start_date_window(defs, document, ctx.today);
+    let window = start_date_window(defs, document, ctx.today, &ctx.brand);
     if stored > window.latest || stored < window.earliest {
         vec![FieldError::new(
             "owner.pet_policy_start_date",
@@ -427,15 +430,13 @@ pub fn start_date_window(
     defs: &Definitions,
     document: &Value,
     today: NaiveDate,
+    brand: &str,
 ) -> StartDateWindow {
     let births: Vec<(NaiveDate, u32)> = pets(document)
         .filter_map(|(_, pet)| {
             let dob =
                 NaiveDate::parse_from_str(str_of(pet, "pet_date_of_birth")?, "%Y-%m-%d").ok()?;
-            let species = str_of(pet, "pet_type").and_then(Species::parse);
-            let max =
-                breed_of(defs, pet).map_or_else(|| species_max_months(species), |b| b.max_age_mths);
-            Some((dob, max))
+            Some((dob, max_age_months(defs, pet, brand)))
         })
         .collect();
     let earliest = births
@@ -518,9 +519,7 @@ fn pet_age_window(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Ve
             errors.push(FieldError::new(field, "pet.dob.too_young"));
             continue;
         }
-        let species = str_of(pet, "pet_type").and_then(Species::parse);
-        let max_months =
-            breed_of(defs, pet).map_or_else(|| species_max_months(species), |b| b.max_age_mths);
+        let max_months = max_age_months(defs, pet, &ctx.brand);
         if months_between(dob, start) >= i64::from(max_months) {
             errors.push(
                 FieldError::new(field, "pet.dob.too_old")
@@ -529,6 +528,35 @@ fn pet_age_window(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Ve
         }
     }
     errors
+}
+
+/// The age in months a pet must be younger than at cover start (journey.md §5, §9 Maximum pet
+/// age): the brand's own maximum where it sets one (ptp: 833.25 years), else the breed's
+/// max_age_mths, else the species' usual maximum.
+fn max_age_months(defs: &Definitions, pet: &Value, brand: &str) -> u32 {
+    if let Some(months) = defs.brand(brand).and_then(|b| b.max_pet_age_months) {
+        return months;
+    }
+    let species = str_of(pet, "pet_type").and_then(Species::parse);
+    breed_of(defs, pet).map_or_else(|| species_max_months(species), |b| b.max_age_mths)
+}
+
+/// journey.md §1 "Rabbits are offered in some brand variants only": each pet is a species the
+/// quote's brand insures (journeys/brands: species). A brand the definitions do not know
+/// insures dogs and cats.
+fn pet_species_offered(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    let brand = defs.brand(&ctx.brand);
+    pets(document)
+        .filter_map(|(i, pet)| {
+            let species = Species::parse(str_of(pet, "pet_type")?)?;
+            let offered = match brand {
+                Some(b) => b.offers(species),
+                None => species != Species::Rabbit,
+            };
+            (!offered)
+                .then(|| FieldError::new(format!("pets[{i}].pet_type"), "pet.type.not_offered"))
+        })
+        .collect()
 }
 
 fn format_years(months: u32) -> String {
@@ -725,6 +753,67 @@ mod tests {
         json!({ "pets": pets, "owner": start.map_or(json!({}), |s| json!({ "pet_policy_start_date": s })) })
     }
 
+    fn ctx(brand: &str) -> RuleContext {
+        RuleContext {
+            today: d("2026-11-23"),
+            brand: brand.into(),
+            bank: None,
+        }
+    }
+
+    /// journey.md §1 "Rabbits are offered in some brand variants only" (journeys/brands:
+    /// species): pos insures rabbits, sbp does not; dogs and cats everywhere.
+    #[test]
+    fn rabbits_only_on_brands_that_insure_them() {
+        let defs = defs();
+        let pets = doc(
+            json!([{ "pet_type": "dog" }, { "pet_type": "rabbit" }]),
+            None,
+        );
+        assert!(pet_species_offered(&defs, &pets, &ctx("pos")).is_empty());
+        let refused = pet_species_offered(&defs, &pets, &ctx("sbp"));
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].field, "pets[1].pet_type");
+        assert_eq!(
+            defs.voice("sbp", "en-GB").message(&refused[0]),
+            "Sorry, we are unable to insure this type of pet."
+        );
+    }
+
+    /// journey.md §5 Age rule, §9 Maximum pet age: the breed's maximum on most brands; brand ptp
+    /// uses 833.25 years, and its message names that age.
+    #[test]
+    fn ptp_insures_pets_up_to_833_25_years() {
+        let defs = defs();
+        let labrador = defs
+            .breed_file(Species::Dog)
+            .and_then(|f| {
+                f.lists()
+                    .into_iter()
+                    .flat_map(|(_, l)| l.iter())
+                    .find(|b| b.max_age_mths == 96)
+                    .cloned()
+            })
+            .expect("a dog breed with the usual 96 months");
+        let old_dog = doc(
+            json!([{ "pet_type": "dog", "pet_breed": labrador.id, "pet_date_of_birth": "2015-01-01" }]),
+            Some("2026-11-23"),
+        );
+        let refused = pet_age_window(&defs, &old_dog, &ctx("pos"));
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].key, "pet.dob.too_old");
+        assert!(pet_age_window(&defs, &old_dog, &ctx("ptp")).is_empty());
+        let ancient = doc(
+            json!([{ "pet_type": "dog", "pet_breed": labrador.id, "pet_date_of_birth": "1190-01-01" }]),
+            Some("2026-11-23"),
+        );
+        let refused = pet_age_window(&defs, &ancient, &ctx("ptp"));
+        assert_eq!(
+            defs.voice("ptp", "en-GB").message(&refused[0]),
+            "New cover is only available for pets from 8 weeks old up to 833.25 years old"
+        );
+    }
+
     /// owner-payment.md §1 "Direct Debit, or card where offered", §3 payment_method: a card
     /// payment only on a brand whose file lists CC (journeys/brands/epw.json does; pos does not).
     #[test]
@@ -744,7 +833,7 @@ mod tests {
         assert_eq!(refused.len(), 1);
         assert_eq!(refused[0].field, "payment.payment_method");
         assert_eq!(
-            defs.message("en-GB", &refused[0]),
+            defs.voice("pos", "en-GB").message(&refused[0]),
             "Please choose a way to pay that we offer"
         );
         assert_eq!(
@@ -761,14 +850,14 @@ mod tests {
         let adult =
             json!({ "pet_type": "dog", "pet_breed": "D173", "pet_date_of_birth": "2022-01-10" });
         // An adult dog: today to 30 days ahead; all three options; nothing stored means today.
-        let w = start_date_window(&defs, &doc(json!([adult]), None), today);
+        let w = start_date_window(&defs, &doc(json!([adult]), None), today, "pos");
         assert_eq!((w.earliest, w.latest), (today, d("2026-12-22")));
         assert_eq!(w.options, vec!["today", "tomorrow", "other"]);
         assert_eq!((w.chosen, w.chosen_option), (today, "today"));
         // A puppy born 40 days ago: the earliest is its 56th day; today is not offered.
         let puppy =
             json!({ "pet_type": "dog", "pet_breed": "D173", "pet_date_of_birth": "2026-10-13" });
-        let w = start_date_window(&defs, &doc(json!([adult, puppy]), None), today);
+        let w = start_date_window(&defs, &doc(json!([adult, puppy]), None), today, "pos");
         assert_eq!(w.earliest, d("2026-12-08"));
         assert_eq!(w.options, vec!["other"]);
         assert_eq!(
@@ -779,18 +868,23 @@ mod tests {
         // A puppy born 55 days ago can start tomorrow but not today.
         let puppy =
             json!({ "pet_type": "cat", "pet_breed": "C286", "pet_date_of_birth": "2026-09-28" });
-        let w = start_date_window(&defs, &doc(json!([puppy]), Some("2026-11-23")), today);
+        let w = start_date_window(
+            &defs,
+            &doc(json!([puppy]), Some("2026-11-23")),
+            today,
+            "pos",
+        );
         assert_eq!(w.options, vec!["tomorrow", "other"]);
         assert_eq!(w.chosen_option, "tomorrow");
         // A Great Dane reaching its 5th birthday in 10 days: the window ends the day before.
         let dane =
             json!({ "pet_type": "dog", "pet_breed": "D095", "pet_date_of_birth": "2021-12-02" });
-        let w = start_date_window(&defs, &doc(json!([dane]), None), today);
+        let w = start_date_window(&defs, &doc(json!([dane]), None), today, "pos");
         assert_eq!(w.latest, d("2026-12-01"));
         // Reaching it tomorrow: only today.
         let dane =
             json!({ "pet_type": "dog", "pet_breed": "D095", "pet_date_of_birth": "2021-11-23" });
-        let w = start_date_window(&defs, &doc(json!([dane]), None), today);
+        let w = start_date_window(&defs, &doc(json!([dane]), None), today, "pos");
         assert_eq!(w.latest, today);
         assert_eq!(w.options, vec!["today"]);
     }

@@ -18,5 +18,5 @@ pub mod rating;
 pub mod rules;
 pub mod runtime;
 
-pub use compiled::Definitions;
+pub use compiled::{Definitions, Voice};
 pub use error::{DefinitionError, DefinitionErrors};

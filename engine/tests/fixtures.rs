@@ -27,11 +27,29 @@ fn base_files() -> serde_json::Map<String, Value> {
         .expect("base files")
 }
 
+/// The base's files that are not JSON (a brand's SVG logo), as text.
+fn base_raw() -> Vec<(String, String)> {
+    read(&fixtures().join("base.json"))["raw"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().expect("raw text").to_owned()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The base's files with `raw` text files added, a fixture's raw file replacing the base's.
 fn loader(files: &serde_json::Map<String, Value>, raw: &[(String, String)]) -> MemoryLoader {
     let mut out: Vec<(String, String)> = files
         .iter()
         .map(|(k, v)| (k.clone(), serde_json::to_string_pretty(v).expect("json")))
         .collect();
+    out.extend(
+        base_raw()
+            .into_iter()
+            .filter(|(name, _)| !raw.iter().any(|(n, _)| n == name)),
+    );
     out.extend(raw.iter().cloned());
     MemoryLoader { files: out }
 }

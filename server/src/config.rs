@@ -76,11 +76,12 @@ pub struct Config {
     /// `PAWPATH_ENCRYPTION_KEY`: base64 of 32 bytes, the key bank account numbers are encrypted
     /// with at rest; generated once and kept in `<data dir>/encryption.key` when unset.
     pub encryption_key: crate::crypto::EncryptionKey,
-    /// `PAWPATH_SESSION_WARNING_MS` and `PAWPATH_SESSION_RESET_MS`: idle time before the
-    /// inactivity warning and before the quote is reset (journey.md §9: 14,280,000 and
-    /// 14,400,000 ms; shorter on test hosts). The server resets idle quotes on its own clock too.
-    pub session_warning_ms: u64,
-    pub session_reset_ms: u64,
+    /// `PAWPATH_SESSION_WARNING_MS` and `PAWPATH_SESSION_RESET_MS`, set together on test hosts:
+    /// idle time before the inactivity warning and before the quote is reset, for every brand
+    /// (journey.md §9: "shorter test values apply on local and test hosts"). Unset, each brand's
+    /// own times apply (journeys/brands: 14,280,000 and 14,400,000 ms unless the brand says
+    /// otherwise). The server resets idle quotes on its own clock too.
+    pub session_override: Option<(u64, u64)>,
     /// `PAWPATH_MODULUS_TABLES`: the folder holding Vocalink's `valacdos.txt` and `scsubtab.txt`
     /// (default `server/data/vocalink` under `PAWPATH_DEFINITIONS`); read at start.
     pub modulus_tables: PathBuf,
@@ -271,9 +272,9 @@ impl Config {
         let modulus_tables = get("PAWPATH_MODULUS_TABLES")
             .map(PathBuf::from)
             .unwrap_or_else(|| definitions_root.join("server/data/vocalink"));
-        let millis = |name: &'static str, default: u64| -> Result<u64, ConfigError> {
+        let millis = |name: &'static str| -> Result<Option<u64>, ConfigError> {
             match get(name) {
-                None => Ok(default),
+                None => Ok(None),
                 Some(v) => v
                     .trim()
                     .parse::<u64>()
@@ -284,17 +285,35 @@ impl Config {
                             name,
                             format!("{v:?} is not a number of milliseconds (1000 or more)"),
                         )
-                    }),
+                    })
+                    .map(Some),
             }
         };
-        let session_warning_ms = millis("PAWPATH_SESSION_WARNING_MS", 14_280_000)?;
-        let session_reset_ms = millis("PAWPATH_SESSION_RESET_MS", 14_400_000)?;
-        if session_warning_ms >= session_reset_ms {
-            return Err(err(
-                "PAWPATH_SESSION_WARNING_MS",
-                "must be less than PAWPATH_SESSION_RESET_MS",
-            ));
-        }
+        let session_override = match (
+            millis("PAWPATH_SESSION_WARNING_MS")?,
+            millis("PAWPATH_SESSION_RESET_MS")?,
+        ) {
+            (None, None) => None,
+            (Some(warning), Some(reset)) if warning < reset => Some((warning, reset)),
+            (Some(_), Some(_)) => {
+                return Err(err(
+                    "PAWPATH_SESSION_WARNING_MS",
+                    "must be less than PAWPATH_SESSION_RESET_MS",
+                ));
+            }
+            (Some(_), None) => {
+                return Err(err(
+                    "PAWPATH_SESSION_RESET_MS",
+                    "is needed with PAWPATH_SESSION_WARNING_MS: set both or neither",
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(err(
+                    "PAWPATH_SESSION_WARNING_MS",
+                    "is needed with PAWPATH_SESSION_RESET_MS: set both or neither",
+                ));
+            }
+        };
         let smtp_url = match get("PAWPATH_SMTP_URL").map(|u| u.trim().to_owned()) {
             None => None,
             Some(u) if u.is_empty() => None,
@@ -355,8 +374,7 @@ impl Config {
             smtp_url,
             mail_from,
             mail_retry_ms,
-            session_warning_ms,
-            session_reset_ms,
+            session_override,
             encryption_key,
             modulus_tables,
             admin_token,

@@ -77,7 +77,7 @@ impl App {
         let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
         check_server_copy(&defs)?;
         let vets = vets::BuiltInVets::load().map_err(StartError::Data)?;
-        let policies = policies::ExistingPolicies::load().map_err(StartError::Data)?;
+        let policies = policies::ExistingPolicies::load(&defs).map_err(StartError::Data)?;
         let bank = load_modulus_tables(&config.modulus_tables)?;
         let holidays = holidays::load().map_err(StartError::Data)?;
         let banks = banks::BankDirectory::load().map_err(StartError::Data)?;
@@ -181,6 +181,11 @@ pub const SERVER_COPY_KEYS: &[&str] = &[
     "app.name",
     "app.no_script",
     "email.confirmation.subject",
+    "app.brand",
+    "header.hours",
+    "unsupported.title",
+    "unsupported.body",
+    "retrieve.title",
 ];
 
 fn check_server_copy(defs: &Definitions) -> Result<(), StartError> {

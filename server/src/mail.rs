@@ -47,6 +47,8 @@ pub struct Rendered {
 /// What the confirmation email says (owner-payment.md §2 Confirmation page, Bank details panel).
 #[derive(Debug, Clone, Serialize)]
 pub struct ConfirmationEmail {
+    /// The brand's code: the email speaks in its voice.
+    pub brand_code: String,
     pub language: String,
     pub first_name: String,
     pub quote_reference: String,
@@ -130,10 +132,16 @@ impl MailTemplates {
         env.add_function(
             "t",
             move |state: &State, key: &str, kwargs: Kwargs| -> Result<String, Error> {
-                let language = state
-                    .lookup("language")
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .ok_or_else(|| Error::new(ErrorKind::UndefinedError, "language is not set"))?;
+                let lookup = |name: &str| {
+                    state
+                        .lookup(name)
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .ok_or_else(|| {
+                            Error::new(ErrorKind::UndefinedError, format!("{name} is not set"))
+                        })
+                };
+                let language = lookup("language")?;
+                let brand = lookup("brand_code")?;
                 if copy
                     .catalogue(&language)
                     .is_none_or(|c| !c.contains_key(key))
@@ -148,7 +156,7 @@ impl MailTemplates {
                     let value: minijinja::Value = kwargs.get(name)?;
                     params.insert(name.to_owned(), value.to_string());
                 }
-                Ok(copy.text(&language, key, &params))
+                Ok(copy.voice(&brand, &language).text(key, &params))
             },
         );
         for name in TEMPLATES {
@@ -159,16 +167,28 @@ impl MailTemplates {
                 .map_err(|e| format!("{}: {}", path.display(), describe(&e)))?;
         }
         let templates = Self { env, defs };
-        for language in templates.defs.languages() {
+        let voices: Vec<(String, String)> = templates
+            .defs
+            .raw
+            .brands
+            .iter()
+            .flat_map(|b| {
+                b.value
+                    .languages
+                    .iter()
+                    .map(|l| (b.value.id.clone(), l.clone()))
+            })
+            .collect();
+        for (brand, language) in &voices {
             // Both ways of paying: each template branch must render.
-            let mut by_card = ConfirmationEmail::sample(language);
+            let mut by_card = ConfirmationEmail::sample(brand, language);
             by_card.mandate = None;
             by_card.card = Some(CardLines {
                 issuer: "Visa".into(),
                 last4: "1111".into(),
                 amount: "£20.00".into(),
             });
-            for message in [ConfirmationEmail::sample(language), by_card] {
+            for message in [ConfirmationEmail::sample(brand, language), by_card] {
                 templates
                     .confirmation(&message)
                     .map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -179,9 +199,8 @@ impl MailTemplates {
 
     /// Renders the confirmation email.
     pub fn confirmation(&self, message: &ConfirmationEmail) -> Result<Rendered, String> {
-        let brand = self
-            .defs
-            .text(&message.language, "app.brand", &BTreeMap::new());
+        let voice = self.defs.voice(&message.brand_code, &message.language);
+        let brand = voice.t("app.brand");
         let mut context = serde_json::to_value(message).map_err(|e| e.to_string())?;
         if let Some(fields) = context.as_object_mut() {
             fields.insert("brand".into(), brand.clone().into());
@@ -194,9 +213,7 @@ impl MailTemplates {
         };
         let params = BTreeMap::from([("brand".to_owned(), brand.clone())]);
         Ok(Rendered {
-            subject: self
-                .defs
-                .text(&message.language, "email.confirmation.subject", &params),
+            subject: voice.text("email.confirmation.subject", &params),
             sender_name: brand,
             text: render("confirmation.txt")?,
             html: render("confirmation.html")?,
@@ -213,8 +230,9 @@ fn describe(e: &Error) -> String {
 
 impl ConfirmationEmail {
     /// A message with every part filled, for checking the templates at start.
-    fn sample(language: &str) -> Self {
+    fn sample(brand: &str, language: &str) -> Self {
         Self {
+            brand_code: brand.to_owned(),
             language: language.to_owned(),
             first_name: "Sam".into(),
             quote_reference: "PP00000000".into(),

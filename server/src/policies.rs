@@ -8,12 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use engine::postcode::Postcode;
 use serde::Deserialize;
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A brand's policy number format, from its file (journeys/brands: policy_number).
+#[derive(Debug, Clone)]
 struct BrandFormat {
     prefixes: Vec<String>,
-    #[serde(default)]
-    length: Option<usize>,
+    length: usize,
 }
 
 #[derive(Debug, Deserialize)]
@@ -31,7 +30,6 @@ struct PolicyFile {
     _schema: String,
     #[serde(rename = "description")]
     _description: String,
-    brands: BTreeMap<String, BrandFormat>,
     policies: Vec<Seeded>,
 }
 
@@ -48,16 +46,18 @@ pub struct ExistingPolicies {
 
 impl ExistingPolicies {
     /// A new policy number in the brand's format: its first prefix, then random digits to the
-    /// brand's length (12 characters unless the brand says otherwise). A brand with no format of
-    /// its own uses the first brand's (the default brand). Uniqueness is the database's to
-    /// enforce: a clash is retried.
+    /// brand's length. A brand the definitions do not know uses the default brand's.
+    /// Uniqueness is the database's to enforce: a clash is retried.
     pub fn new_number(&self, brand: &str) -> String {
         use rand::Rng;
-        let format = self.formats.get(brand).or_else(|| self.formats.get("pos"));
+        let format = self
+            .formats
+            .get(brand)
+            .or_else(|| self.formats.get(crate::routes::DEFAULT_BRAND));
         let prefix = format
             .and_then(|f| f.prefixes.first())
-            .map_or("PETPS", String::as_str);
-        let length = format.and_then(|f| f.length).unwrap_or(12);
+            .map_or("PET", String::as_str);
+        let length = format.map_or(12, |f| f.length);
         let mut rng = rand::rng();
         let digits: String = (prefix.len()..length)
             .map(|_| char::from(b'0' + rng.random_range(0..10u8)))
@@ -65,14 +65,30 @@ impl ExistingPolicies {
         format!("{prefix}{digits}")
     }
 
-    pub fn load() -> Result<Self, String> {
-        Self::from_text(DATA)
+    /// The seeded policies, each checked against its brand's format in the definitions.
+    pub fn load(defs: &engine::Definitions) -> Result<Self, String> {
+        Self::from_text(DATA, defs)
     }
 
-    pub fn from_text(text: &str) -> Result<Self, String> {
+    pub fn from_text(text: &str, defs: &engine::Definitions) -> Result<Self, String> {
         let file: PolicyFile = crate::data_file::load(FILE, text, SCHEMA)?;
+        let formats = defs
+            .raw
+            .brands
+            .iter()
+            .map(|b| {
+                let f = &b.value.policy_number;
+                (
+                    b.value.id.clone(),
+                    BrandFormat {
+                        prefixes: f.prefixes.clone(),
+                        length: f.length,
+                    },
+                )
+            })
+            .collect();
         let mut out = Self {
-            formats: file.brands,
+            formats,
             policies: BTreeSet::new(),
         };
         for (i, p) in file.policies.into_iter().enumerate() {
@@ -90,21 +106,18 @@ impl ExistingPolicies {
         Ok(out)
     }
 
-    /// The number has the brand's format (its prefixes and, where set, its length). A brand
-    /// without a format takes any number of 6 to 20 letters and digits.
+    /// The number has the brand's format (one of its prefixes, its length). A brand the
+    /// definitions do not know has no policies.
     pub fn format_ok(&self, brand: &str, number: &str) -> bool {
         let shape = (6..=20).contains(&number.len())
             && number
                 .bytes()
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
         shape
-            && match self.formats.get(brand) {
-                None => true,
-                Some(f) => {
-                    f.prefixes.iter().any(|p| number.starts_with(p.as_str()))
-                        && f.length.is_none_or(|l| number.len() == l)
-                }
-            }
+            && self.formats.get(brand).is_some_and(|f| {
+                f.prefixes.iter().any(|p| number.starts_with(p.as_str()))
+                    && number.len() == f.length
+            })
     }
 
     /// Whether the policy exists for this brand at this postcode (the number compared as
@@ -133,7 +146,10 @@ mod tests {
 
     #[test]
     fn numbers_are_checked_by_brand_format_and_postcode() {
-        let p = ExistingPolicies::load().expect("loads");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let defs = engine::Definitions::load(&engine::definitions::FsLoader::new(root))
+            .expect("repository definitions");
+        let p = ExistingPolicies::load(&defs).expect("loads");
         let pc = |s: &str| Postcode::parse(s).expect("postcode");
         assert!(p.matches("petps0012345", "pos", &pc("bs118nn")));
         assert!(

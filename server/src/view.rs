@@ -47,12 +47,18 @@ pub const EDIT_CALLS: &[(&str, &str)] = &[
     ("cover", "/api/saveCover"),
 ];
 
-/// The full URL path of a step.
-pub fn step_url(journey: &Journey, step: &Step) -> String {
-    if step.path == "/" {
+/// The full URL path of a step on a brand (journeys/brands: step_paths; journey.md §2: one
+/// brand's confirmation is /success).
+pub fn step_url(
+    journey: &Journey,
+    step: &Step,
+    brand: Option<&engine::definitions::Brand>,
+) -> String {
+    let path = brand.map_or(step.path.as_str(), |b| b.step_path(step));
+    if path == "/" {
         journey.base_path.clone()
     } else {
-        format!("{}{}", journey.base_path, step.path)
+        format!("{}{path}", journey.base_path)
     }
 }
 
@@ -63,7 +69,8 @@ pub struct ViewInput<'a> {
     pub viewing: &'a Step,
     pub position: &'a Position,
     pub csrf: &'a str,
-    pub language: &'a str,
+    /// How the quote's brand speaks, in the quote's language.
+    pub voice: &'a engine::Voice<'a>,
     pub rules: &'a RuleContext,
     /// England and Wales bank holidays, for the payment page's collection dates.
     pub holidays: &'a engine::collections::BankHolidays,
@@ -112,10 +119,11 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         viewing,
         position,
         csrf,
-        language,
+        voice,
         ..
     } = *input;
-    let text = |key: &str| defs.text(language, key, &Default::default());
+    let brand = defs.brand(&quote.brand);
+    let text = |key: &str| voice.t(key);
 
     // Answers a lock keeps (a matched existing policy): shown read-only.
     let locked = runtime::locked_fields(defs, journey, &quote.document)?;
@@ -129,10 +137,13 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
                 .iter()
                 .find(|(id, _)| *id == qs.id)
                 .map(|(_, call)| *call);
-            question_view(defs, language, qs, &quote.document, submit)
+            question_view(voice, qs, &quote.document, submit)
         }
         None => Value::Null,
     };
+    if let Some(b) = brand {
+        offer_brand_species(&mut questions, b);
+    }
     if let Some(ui) = questions.get_mut("ui") {
         for pointer in &locked {
             mark_read_only(ui, pointer);
@@ -148,7 +159,7 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
                 .map(|(_, call)| *call);
             edits.insert(
                 qs.id.clone(),
-                question_view(defs, language, qs, &quote.document, call),
+                question_view(voice, qs, &quote.document, call),
             );
         }
     }
@@ -182,7 +193,7 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
                 "label": text(&item.label),
                 "status": status,
                 "clickable": !current && position.can_open(&entry.id),
-                "path": step_url(journey, entry),
+                "path": step_url(journey, entry, brand),
             }))
         })
         .collect();
@@ -192,14 +203,15 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "qidu": quote.quote_ref,
         "csrf": csrf,
         "brand": quote.brand,
+        "shell": shell_view(defs, &quote.brand, voice, &quote.channel, journey),
         "channel": quote.channel,
         "journey": journey.id,
-        "language": language,
+        "language": voice.language(),
         "pets": quote.document.get("pets").cloned().unwrap_or(json!([])),
-        "owner": owner_view(defs, language, &quote.document),
+        "owner": owner_view(defs, voice, &quote.document),
         "step": {
             "id": viewing.id,
-            "path": step_url(journey, viewing),
+            "path": step_url(journey, viewing, brand),
             "title": text(&viewing.title),
             "view": viewing.view,
             "bar_number": bar_item.map(|b| b.number),
@@ -215,13 +227,13 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "existing_policy_valid": quote.document.pointer("/owner/existing_policy_number").and_then(Value::as_str).is_some_and(|s| !s.is_empty()),
         // journey.md §4 Policy start date: the window and the options the start-date question
         // offers, derived from the pets and the stored date.
-        "start_date": engine::domain::start_date_window(defs, &quote.document, input.rules.today),
+        "start_date": engine::domain::start_date_window(defs, &quote.document, input.rules.today, &quote.brand),
         // journey.md §3 Quote view data: every product priced for every pet (the engine prices
         // them into the quote after each change), and the totals and discounts the review shows.
         "products": quote.document.get("products").cloned().unwrap_or(json!([])),
         "summary": engine::quoting::summary(&quote.document),
         "valid_until": valid_until(&quote.created_at),
-        "documents": documents_view(defs, language, &quote.document, input.rules),
+        "documents": documents_view(defs, voice, &quote.document, input.rules),
         // owner-payment.md §3 Payment, as stored: the account number only masked.
         "payment": quote.document.get("payment").cloned().unwrap_or(json!({})),
         "collections": collections_view(input),
@@ -232,8 +244,106 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "timeouts": { "warning_ms": input.timeouts.0, "reset_ms": input.timeouts.1 },
         "experiments": experiments_view(defs, quote),
         "step_bar": step_bar,
-        "copy": defs.catalogue(language).cloned().unwrap_or_default(),
+        "copy": voice.catalogue(),
     }))
+}
+
+/// What the page's frame shows of the quote's brand (journeys/brands; journey.md §2 Shell): its
+/// name, logo and site, its stylesheet, the sales number for the channel and its hours, where
+/// its static pages are, the languages it speaks, its currency, its badge and banner settings
+/// and its tracking id.
+pub fn shell_view(
+    defs: &Definitions,
+    brand: &str,
+    voice: &engine::Voice<'_>,
+    channel: &str,
+    journey: &Journey,
+) -> Value {
+    use engine::definitions::{Channel, PageId};
+    let Some(b) = defs.brand(brand) else {
+        return Value::Null;
+    };
+    let channel = if channel == "aggregator" {
+        Channel::Aggregator
+    } else {
+        Channel::Direct
+    };
+    let hours = &b.sales_hours;
+    let hours_text = voice.text(
+        "header.hours",
+        &[
+            ("weekday_open", &hours.weekdays.open),
+            ("weekday_close", &hours.weekdays.close),
+            ("saturday_open", &hours.saturday.open),
+            ("saturday_close", &hours.saturday.close),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), clock_text(v)))
+        .collect(),
+    );
+    let page = |id: PageId| b.page_path(id).map(|p| format!("{}{p}", journey.base_path));
+    json!({
+        "id": b.id,
+        "name": b.display_name,
+        "site_url": b.site_url,
+        "logo_url": format!("/quote/brand/{}/logo.svg", b.id),
+        "theme_url": format!("/quote/brand/{}/theme.css", b.id),
+        "phone": b.sales_phone(channel, None, None),
+        "hours": hours_text,
+        "languages": b.languages,
+        "currency": b.currency.code(),
+        "pages": {
+            "privacy": page(PageId::Privacy),
+            "terms": page(PageId::Terms),
+            "support": page(PageId::Support),
+            "library": page(PageId::Library),
+        },
+        "rating_badge": b.rating_badge,
+        "best_buy_banner": b.best_buy_banner,
+        "tracking_id": b.tracking.container_id,
+    })
+}
+
+/// A static page's words in the brand's voice (journeys/pages.json).
+pub fn static_page_view(
+    page: &engine::definitions::StaticPage,
+    voice: &engine::Voice<'_>,
+) -> Value {
+    json!({
+        "id": page.id.as_str(),
+        "title": voice.t(&page.title),
+        "description": voice.t(&page.description),
+        "index": page.index,
+        "sections": page.sections.iter().map(|s| json!({
+            "heading": voice.t(&s.heading),
+            "paragraphs": s.paragraphs.iter().map(|p| voice.t(p)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "faqs": page.faqs.iter().map(|f| json!({
+            "question": voice.t(&f.question),
+            "answer": voice.t(&f.answer),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// "08:00" → "8am", "08:30" → "8.30am", "18:00" → "6pm", "12:00" → "12pm" (owner-payment.md §1:
+/// "Mon-Fri 8am-6pm", "8.30am-6pm", "Sat 9am-1pm").
+pub fn clock_text(hhmm: &str) -> String {
+    let Some((h, m)) = hhmm.split_once(':') else {
+        return hhmm.to_owned();
+    };
+    let (Ok(h), Ok(m)) = (h.parse::<u32>(), m.parse::<u32>()) else {
+        return hhmm.to_owned();
+    };
+    let suffix = if h < 12 { "am" } else { "pm" };
+    let h12 = match h % 12 {
+        0 => 12,
+        other => other,
+    };
+    if m == 0 {
+        format!("{h12}{suffix}")
+    } else {
+        format!("{h12}.{m:02}{suffix}")
+    }
 }
 
 /// How the quote's brand takes payment (journeys/brands: owner-payment.md §1 "Direct Debit, or
@@ -253,7 +363,7 @@ fn payment_options_view(input: &ViewInput<'_>) -> Value {
         input.defs.question_set("card"),
     ) {
         (true, Some(qs)) => json!({
-            "questions": question_view(input.defs, input.language, qs, &json!({}), None),
+            "questions": question_view(input.voice, qs, &json!({}), None),
             "provider": input.card_provider,
         }),
         _ => Value::Null,
@@ -267,7 +377,7 @@ fn payment_options_view(input: &ViewInput<'_>) -> Value {
 /// older pet's share of each claim that wording sets (journey.md §9 Excess at renewal).
 fn documents_view(
     defs: &Definitions,
-    language: &str,
+    voice: &engine::Voice<'_>,
     document: &Value,
     rules: &RuleContext,
 ) -> Value {
@@ -286,7 +396,7 @@ fn documents_view(
             .map(|g| {
                 json!({
                     "kind": g.kind,
-                    "title": defs.text(language, g.title, &Default::default()),
+                    "title": voice.t(g.title),
                     "name": g.name,
                     "url": format!("/quote/documents/{}", g.name),
                 })
@@ -434,7 +544,7 @@ pub fn valid_until(created_at: &str) -> Option<String> {
 /// The owner as stored, with what is derived from the promotions data on every request
 /// (owner-payment.md §3 Owner: the promo code's description and summary, whether it is a Nectar
 /// promotion), so a changed promotion never leaves stale text on a quote.
-fn owner_view(defs: &Definitions, language: &str, document: &Value) -> Value {
+fn owner_view(defs: &Definitions, voice: &engine::Voice<'_>, document: &Value) -> Value {
     let mut owner = document.get("owner").cloned().unwrap_or(json!({}));
     let code = owner
         .get("promotional_code")
@@ -444,12 +554,48 @@ fn owner_view(defs: &Definitions, language: &str, document: &Value) -> Value {
     if let (Some(code), Some(map)) = (code, owner.as_object_mut())
         && let Some(p) = defs.promo_code(&code)
     {
-        let t = |k: &str| Value::String(defs.text(language, k, &Default::default()));
+        let t = |k: &str| Value::String(voice.t(k));
         map.insert("promotional_code_description".into(), t(&p.description));
         map.insert("promotional_code_summary".into(), t(&p.summary));
         map.insert("isNectarPromo".into(), Value::Bool(p.nectar));
     }
     owner
+}
+
+/// Draws only the species the brand insures (journey.md §1: rabbits on some brands): the pet
+/// type's options and their labels, in step. The server's rule `pet_species_offered` refuses
+/// any other whatever the page draws.
+fn offer_brand_species(questions: &mut Value, brand: &engine::definitions::Brand) {
+    let offered = |v: &Value| {
+        v.as_str()
+            .and_then(engine::definitions::Species::parse)
+            .is_none_or(|s| brand.offers(s))
+    };
+    let Some(options) = questions
+        .pointer("/schema/properties/pets/items/properties/pet_type/enum")
+        .and_then(Value::as_array)
+        .cloned()
+    else {
+        return;
+    };
+    let keep: Vec<bool> = options.iter().map(offered).collect();
+    let filter = |items: &Vec<Value>| -> Vec<Value> {
+        items
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(v, _)| v.clone())
+            .collect()
+    };
+    if let Some(e) = questions.pointer_mut("/schema/properties/pets/items/properties/pet_type/enum")
+    {
+        *e = Value::Array(filter(&options));
+    }
+    if let Some(Value::Array(names)) = questions.pointer_mut("/ui/pets/items/pet_type/ui:enumNames")
+        && names.len() == keep.len()
+    {
+        *names = filter(names);
+    }
 }
 
 /// Marks the UI hints at a document pointer (`/owner/customer_first_name`) read-only.
@@ -469,8 +615,7 @@ fn mark_read_only(ui: &mut Value, pointer: &str) {
 /// A question set as a page draws it: the schema, the localised UI hints, the answers the quote
 /// holds for it, and the call that saves it.
 fn question_view(
-    defs: &Definitions,
-    language: &str,
+    voice: &engine::Voice<'_>,
     qs: &engine::definitions::QuestionSet,
     document: &Value,
     call: Option<&str>,
@@ -481,36 +626,50 @@ fn question_view(
     {
         pets.push(json!({}));
     }
-    json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(defs, language, &qs.ui), "answers": answers, "submit": call })
+    json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(voice, &qs.ui), "answers": answers, "submit": call })
 }
 
-/// Replaces the copy keys in a uiSchema with their text in `language`.
-pub fn localise_ui(defs: &Definitions, language: &str, ui: &Value) -> Value {
+/// Replaces the copy keys in a uiSchema with their text in the brand's voice.
+pub fn localise_ui(voice: &engine::Voice<'_>, ui: &Value) -> Value {
     match ui {
         Value::Object(map) => {
             let mut out = Map::new();
             for (k, v) in map {
                 let localised = match (k.as_str(), v) {
                     (key, Value::String(copy_key)) if UI_TEXT_KEYS.contains(&key) => {
-                        Value::String(defs.text(language, copy_key, &Default::default()))
+                        Value::String(voice.t(copy_key))
                     }
                     ("ui:enumNames", Value::Array(items)) => Value::Array(
                         items
                             .iter()
                             .map(|i| match i {
-                                Value::String(s) => {
-                                    Value::String(defs.text(language, s, &Default::default()))
-                                }
+                                Value::String(s) => Value::String(voice.t(s)),
                                 other => other.clone(),
                             })
                             .collect(),
                     ),
-                    _ => localise_ui(defs, language, v),
+                    _ => localise_ui(voice, v),
                 };
                 out.insert(k.clone(), localised);
             }
             Value::Object(out)
         }
         other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clock_text;
+
+    /// owner-payment.md §1 Sales hours: "Mon-Fri 8am-6pm (one brand: 8.30am-6pm), Sat 9am-1pm".
+    #[test]
+    fn sales_hours_read_as_the_spec_writes_them() {
+        assert_eq!(clock_text("08:00"), "8am");
+        assert_eq!(clock_text("08:30"), "8.30am");
+        assert_eq!(clock_text("18:00"), "6pm");
+        assert_eq!(clock_text("13:00"), "1pm");
+        assert_eq!(clock_text("12:00"), "12pm");
+        assert_eq!(clock_text("00:15"), "12.15am");
     }
 }

@@ -87,10 +87,14 @@ async fn a_purchase_sends_one_confirmation_email_with_the_policies_and_the_direc
         .expect("a MIME message");
     let from = message.from().and_then(|a| a.first()).expect("from");
     assert_eq!(from.address(), Some("policies@pawpath.invalid"));
-    assert_eq!(from.name(), Some("pawpath"), "the brand's name");
+    assert_eq!(
+        from.name(),
+        Some("Pawsure Pet Cover"),
+        "the brand's name (journeys/brands/pos.json)"
+    );
     assert_eq!(
         message.subject(),
-        Some("Welcome to pawpath: your pet insurance is confirmed")
+        Some("Welcome to Pawsure Pet Cover: your pet insurance is confirmed")
     );
     assert!(
         message
@@ -120,7 +124,7 @@ async fn a_purchase_sends_one_confirmation_email_with_the_policies_and_the_direc
     assert!(text.contains("Sort code: 08-99-99"), "{text}");
     let reference = data["purchase"]["mandate_reference"].as_str().expect("ref");
     assert!(text.contains(reference));
-    assert!(text.contains("If there are any changes to the amount, date or frequency of your Direct Debit pawpath will notify you 10 working days in advance"));
+    assert!(text.contains("If there are any changes to the amount, date or frequency of your Direct Debit Pawsure Pet Cover will notify you 10 working days in advance"));
     let (first_date, first_amount) = {
         let c = &data["purchase"]["collections"][0];
         let date = chrono::NaiveDate::parse_from_str(c[0].as_str().expect("date"), "%Y-%m-%d")

@@ -631,7 +631,7 @@ async fn the_html_shell_carries_the_language_and_its_copy_without_inline_code() 
     let html = r.text().await.expect("html");
     assert!(html.contains(r#"<html lang="en-GB">"#), "{html}");
     assert!(
-        html.contains("<title>Pet insurance quote</title>"),
+        html.contains("<title>Pet insurance quote – Pawsure Pet Cover</title>"),
         "{html}"
     );
     let start = html

@@ -19,6 +19,7 @@ fn copy_definitions(to: &Path) {
         "journeys/products",
         "journeys/emails",
         "journeys/brands",
+        "journeys/brands/logos",
         "questions",
         "questions/schemas",
         "questions/copy",

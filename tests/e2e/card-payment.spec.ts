@@ -64,8 +64,10 @@ test('a card payer on a brand that takes cards buys by keyboard alone', async ({
   await screenshot(page, testInfo, 'card-confirmation');
   await press(page, page.getByRole('button', { name: 'Pay now' }));
 
-  await expect(page).toHaveURL(/\/quote\/confirmation$/);
-  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+  // journey.md §2: epw's confirmation is /success (step 5); its heading is the brand's own
+  // (only pos says "Pawsome!").
+  await expect(page).toHaveURL(/\/quote\/success$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your purchase' })).toBeFocused();
   const payment = page.getByRole('region', { name: 'Your card payment' });
   await expect(payment).toContainText('Visa ending 1111');
   await expectAccessible(page);

@@ -69,7 +69,7 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   // The Direct Debit Guarantee names the brand as originator.
   await page.getByRole('button', { name: 'The Direct Debit Guarantee' }).click();
   const guarantee = page.getByRole('dialog', { name: 'The Direct Debit Guarantee' });
-  await expect(guarantee).toContainText('pawpath will notify you 10 working days in advance');
+  await expect(guarantee).toContainText('Pawsure Pet Cover will notify you 10 working days in advance');
   await expectAccessible(page);
   await page.keyboard.press('Escape');
 

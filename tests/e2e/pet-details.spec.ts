@@ -12,9 +12,10 @@ test('a new customer fills the pet form by keyboard, meets an error, fixes it an
   await expectAccessible(page);
   await screenshot(page, testInfo, '01-pet-details');
 
-  // Keyboard only: Tab past the skip link to the first question.
+  // Keyboard only: the skip link passes the header's links (logo, phone) to the first question.
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await page.keyboard.press('Tab');
   await expect(page.getByLabel("What is your pet's name?")).toBeFocused();
   await page.keyboard.type('Biscuit');

@@ -27,7 +27,10 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
   await screenshot(page, testInfo, 'review');
   await press(page, page.getByRole('button', { name: 'Continue' }));
   await expect(page).toHaveURL(/\/quote\/assumptions$/);
-  for (const tick of await page.getByRole('checkbox', { name: /Yes, they're correct/ }).all()) await press(page, tick, 'Space');
+  // Wait for the page itself (the address changes first), then tick every pet's box.
+  const ticks = page.getByRole('checkbox', { name: /Yes, they're correct/ });
+  await expect(ticks).toHaveCount(pets.length);
+  for (const tick of await ticks.all()) await press(page, tick, 'Space');
   await press(page, page.getByRole('button', { name: 'Go to payment' }));
 
   // Payment by Direct Debit.
@@ -62,8 +65,8 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
   // The email, at the local SMTP server: one message, with every policy number.
   const mail = await mailTo(email);
   expect(mail).toHaveLength(1);
-  expect(mail[0].subject).toBe('Welcome to pawpath: your pet insurance is confirmed');
-  expect(mail[0].from).toBe('pawpath <policies@pawpath.invalid>');
+  expect(mail[0].subject).toBe('Welcome to Pawsure Pet Cover: your pet insurance is confirmed');
+  expect(mail[0].from).toBe('Pawsure Pet Cover <policies@pawpath.invalid>');
   for (const n of numbers) {
     expect(mail[0].text).toContain(n);
     expect(mail[0].html).toContain(n);

@@ -11,7 +11,7 @@ export type Pet = { name: string; species: 'Dog' | 'Cat'; type: string; breed?: 
 export async function petByKeyboard(page: Page, index: number, pet: Pet) {
   const section = page.locator('section.pet').nth(index);
   await typeInto(page, section.getByLabel("What is your pet's name?"), pet.name);
-  await chooseRadio(page, section.getByRole('group', { name: 'Is your pet a dog, cat or rabbit?' }), pet.species);
+  await chooseRadio(page, section.getByRole('group', { name: /^Is your pet a dog(, cat or rabbit| or cat)\?$/ }), pet.species);
   await chooseRadio(page, section.getByRole('group', { name: /What type of (dog|cat) is it\?/ }), pet.type);
   if (pet.breed) {
     const box = section.getByRole('combobox', { name: 'What breed is your pet?' });

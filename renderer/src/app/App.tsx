@@ -14,6 +14,8 @@ import { PaymentConfirmationStep } from '@/features/payment/PaymentConfirmationS
 import { PaymentStep } from '@/features/payment/PaymentStep';
 import { RetrieveQuoteStep } from '@/features/retrieve/RetrieveQuoteStep';
 import { ReviewStep } from '@/features/review/ReviewStep';
+import { StaticPage } from '@/features/pages/StaticPage';
+import { Footer, Header, UspBar } from '@/features/shell/Frame';
 import { InactivityTimer } from '@/features/shell/InactivityTimer';
 import { PendingStep } from '@/features/shell/PendingStep';
 import { StepBar } from '@/features/shell/StepBar';
@@ -40,7 +42,7 @@ export function App() {
   // A new step: its title names the page, and focus starts at its heading.
   useEffect(() => {
     if (!view) return;
-    document.title = `${view.step.title} – ${text(view.copy, 'app.name')}`;
+    document.title = `${view.step.title} – ${text(view.copy, 'app.brand')}`;
     if (viewVersion > 1) heading.current?.focus();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stepId]);
@@ -57,13 +59,11 @@ export function App() {
       <a className="skip-link" href="#main">
         {text(copy, 'app.skip_link')}
       </a>
-      <header className="header">
-        <div className="header__inner">
-          <span className="header__brand">{text(copy, 'app.brand')}</span>
-          <span className="header__product">{text(copy, 'app.name')}</span>
-        </div>
-      </header>
+      <Header shell={view?.shell ?? boot.shell} copy={copy} />
       {view && !state.matches('failed') && <StepBar items={view.step_bar} copy={copy} onOpen={open} />}
+      {view && !state.matches('failed') && view.step_bar.length > 0 && !['confirmation', 'payment_confirmation', 'card_confirmation'].includes(view.step.view) && (
+        <UspBar copy={copy} />
+      )}
       <main id="main" className="main" tabIndex={-1}>
         {state.matches('loading') && !view && (
           <p className="loading" role="status">
@@ -165,6 +165,8 @@ export function App() {
               />
             ) : view.step.view === 'confirmation' && view.purchase ? (
               <ConfirmationStep view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
+            ) : view.step.view === 'static_page' && view.page ? (
+              <StaticPage page={view.page} shell={view.shell} copy={copy} onOpen={open} />
             ) : view.step.view === 'retrieve_quote' ? (
               <RetrieveQuoteStep
                 view={view}
@@ -209,6 +211,7 @@ export function App() {
           </>
         )}
       </main>
+      <Footer shell={view?.shell ?? boot.shell} copy={copy} onOpen={open} />
       {view && (
         <InactivityTimer warningMs={view.timeouts.warning_ms} resetMs={view.timeouts.reset_ms} copy={copy} onReset={() => resetQuote(view.csrf)} />
       )}

@@ -3,17 +3,21 @@
  * failed first load speaks from the catalogue. Absent (for example under Vite's dev server), the
  * page falls back to the copy keys themselves.
  */
+import type { ShellView } from './types';
+
 export interface Boot {
   language: string;
   copy: Record<string, string>;
+  /** The brand's frame (logo, phone, page links) before the first call. */
+  shell: ShellView | null;
 }
 
 export function readBoot(doc: Document = document): Boot {
   const text = doc.getElementById('pawpath-boot')?.textContent ?? '';
   try {
     const parsed = JSON.parse(text) as Partial<Boot>;
-    return { language: parsed.language ?? 'en-GB', copy: parsed.copy ?? {} };
+    return { language: parsed.language ?? 'en-GB', copy: parsed.copy ?? {}, shell: parsed.shell ?? null };
   } catch {
-    return { language: 'en-GB', copy: {} };
+    return { language: 'en-GB', copy: {}, shell: null };
   }
 }

@@ -21,10 +21,44 @@ export interface QuestionsView {
   submit: string | null;
 }
 
+/** What the page's frame shows of the quote's brand (journeys/brands; journey.md §2 Shell). */
+export interface ShellView {
+  id: string;
+  name: string;
+  site_url: string;
+  logo_url: string;
+  theme_url: string;
+  /** The sales number for the quote's channel. */
+  phone: string;
+  /** The sales hours, as the brand's copy words them. */
+  hours: string;
+  languages: string[];
+  currency: 'GBP' | 'EUR';
+  /** Full paths of the brand's static pages; `library` only where the brand has one. */
+  pages: { privacy: string; terms: string; support: string; library: string | null };
+  rating_badge: 'defaqto_5_star' | 'defaqto_5_star_lifetime' | 'none';
+  best_buy_banner: boolean;
+  tracking_id: string;
+}
+
+/** A static page's words (journeys/pages.json). */
+export interface StaticPageView {
+  id: 'privacy' | 'terms' | 'support' | 'library';
+  title: string;
+  description: string;
+  index: boolean;
+  sections: Array<{ heading: string; paragraphs: string[] }>;
+  faqs: Array<{ question: string; answer: string }>;
+}
+
 export interface ViewData {
   qidu: string;
   csrf: string;
   brand: string;
+  /** The brand's frame: absent only for a brand the definitions no longer know. */
+  shell: ShellView | null;
+  /** On the static pages only. */
+  page?: StaticPageView;
   channel: string;
   journey: string;
   language: string;
@@ -34,7 +68,7 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'card_confirmation' | 'confirmation' | 'retrieve_quote';
+    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'card_confirmation' | 'confirmation' | 'retrieve_quote' | 'static_page';
     bar_number: number | null;
     bar_label: string | null;
     blocks: Block[];

@@ -106,7 +106,14 @@ impl TestProvider {
         if !errors.is_empty() {
             return Err(errors
                 .into_iter()
-                .map(|e| (e.field.clone(), self.defs.message(LANGUAGE, &e)))
+                .map(|e| {
+                    (
+                        e.field.clone(),
+                        self.defs
+                            .voice(crate::routes::DEFAULT_BRAND, LANGUAGE)
+                            .message(&e),
+                    )
+                })
                 .collect());
         }
         let text = |name: &str| {
@@ -118,7 +125,8 @@ impl TestProvider {
             .chars()
             .filter(char::is_ascii_digit)
             .collect();
-        let message = |key: &str| self.defs.text(LANGUAGE, key, &Default::default());
+        let voice = self.defs.voice(crate::routes::DEFAULT_BRAND, LANGUAGE);
+        let message = |key: &str| voice.t(key);
         let issuer = self.issuers.detect(&digits).filter(|_| luhn_valid(&digits));
         let Some(issuer) = issuer else {
             return Err(vec![(

@@ -11,12 +11,12 @@ use serde_json::json;
 use engine::postcode::Postcode;
 
 use super::body::{JsonObject, only_fields, optional_text};
-use super::quote::LANGUAGE;
 use crate::AppState;
 use crate::error::{AppError, FieldMessage};
 
 pub(super) async fn address_search(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["address", "text", "id"])?;
@@ -33,10 +33,11 @@ pub(super) async fn address_search(
             .map_err(|e| AppError::Unavailable(e.to_string()))?;
         return Ok(Json(json!({ "data": found })).into_response());
     }
+    let voice = super::quote::request_voice(&state, &headers).await;
     let message = |key: &str| {
         AppError::Validation(vec![FieldMessage {
             field: "postcode".into(),
-            message: state.defs.text(LANGUAGE, key, &Default::default()),
+            message: voice.t(key),
         }])
     };
     let typed = optional_text(&body, "address", 20)?.unwrap_or_default();

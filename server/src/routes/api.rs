@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use engine::runtime::{self, Effect, Event, Outcome};
 
 use super::body::{JsonObject, only_fields};
-use super::quote::{self, LANGUAGE};
+use super::quote;
 use crate::AppState;
 use crate::error::{AppError, FieldMessage};
 use crate::session::SessionToken;
@@ -349,7 +349,7 @@ pub(super) async fn run(
                 .iter()
                 .map(|e| FieldMessage {
                     field: e.field.clone(),
-                    message: state.defs.message(LANGUAGE, e),
+                    message: quote::voice(state, &quote).message(e),
                 })
                 .collect();
             return Err(AppError::Validation(errors));
@@ -365,6 +365,7 @@ pub(super) async fn run(
         AppError::Internal(format!("transition to unknown step {}", result.record.to))
     })?;
     let csrf = token.csrf(&state.config.secret_key);
+    let voice = quote::voice(state, &saved);
     let data = view::view_data(&ViewInput {
         defs: &state.defs,
         journey,
@@ -372,15 +373,12 @@ pub(super) async fn run(
         viewing,
         position: &result.position,
         csrf: &csrf,
-        language: LANGUAGE,
+        voice: &voice,
         rules: &rules,
         holidays: &state.holidays,
         banks: &state.banks,
         card_provider: state.payments.browser(),
-        timeouts: (
-            state.config.session_warning_ms,
-            state.config.session_reset_ms,
-        ),
+        timeouts: quote::timeouts(state, &saved),
         purchase: None,
         account_number: view::account_number_for(state, viewing, &saved).await?,
     })?;

@@ -15,7 +15,7 @@ use engine::definitions::Species;
 use engine::domain;
 
 use super::body::{JsonObject, only_fields, optional_text};
-use super::quote::{self, LANGUAGE};
+use super::quote;
 use crate::AppState;
 use crate::error::AppError;
 use crate::session::SessionToken;
@@ -54,11 +54,8 @@ pub(super) async fn limit(
         .await?;
     if hits > ATTEMPTS_PER_WINDOW {
         tracing::warn!(scope, "code checks over the limit");
-        return Err(AppError::RateLimited(state.defs.text(
-            LANGUAGE,
-            "error.rate_limited",
-            &Default::default(),
-        )));
+        let voice = quote::request_voice(state, headers).await;
+        return Err(AppError::RateLimited(voice.t("error.rate_limited")));
     }
     Ok(())
 }
@@ -99,11 +96,15 @@ pub(super) async fn check_offer_code(
         })?];
     }
     let today = quote::uk_today();
+    let voice = match &existing {
+        Some((q, _)) => quote::voice(&state, q),
+        None => state.defs.voice(&brand, "en-GB"),
+    };
     let answer = match domain::promo_offer(&state.defs, code, &brand, &species, today) {
         Some(p) => json!({
             "valid": true,
-            "desc": state.defs.text(LANGUAGE, &p.description, &Default::default()),
-            "summ": state.defs.text(LANGUAGE, &p.summary, &Default::default()),
+            "desc": voice.t(&p.description),
+            "summ": voice.t(&p.summary),
             "nectar": p.nectar,
         }),
         None => json!({ "valid": false, "desc": "", "summ": "", "nectar": false }),
@@ -124,7 +125,8 @@ pub(super) async fn get_nectar_card(
     limit(&state, "nectar", peer, &headers).await?;
     let digits: String = number.chars().filter(|c| !c.is_whitespace()).collect();
     let valid = domain::nectar_number_valid(&digits);
-    let t = |k: &str| state.defs.text(LANGUAGE, k, &Default::default());
+    let voice = quote::request_voice(&state, &headers).await;
+    let t = |k: &str| voice.t(k);
     let answer = if valid {
         json!({ "valid": true, "desc": t("nectar.label"), "summ": format!("{} {}", t("nectar.prefix"), digits) })
     } else {
@@ -148,10 +150,11 @@ pub(super) async fn check_existing_policy(
     let number = optional_text(&body, "policyno", 40)?.unwrap_or_default();
     let brand_typed = optional_text(&body, "brand", 10)?.unwrap_or_default();
     let postcode_typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
+    let voice = quote::request_voice(&state, &headers).await;
     let field_error = |field: &str, key: &str| {
         AppError::Validation(vec![crate::error::FieldMessage {
             field: field.into(),
-            message: state.defs.text(LANGUAGE, key, &Default::default()),
+            message: voice.t(key),
         }])
     };
     if number.trim().is_empty() {

@@ -16,7 +16,6 @@ use engine::documents::DocumentKind;
 use engine::quoting::money_text;
 use engine::rating::{BenefitValue, CoverGroup};
 
-use super::quote::LANGUAGE;
 use crate::AppState;
 use crate::error::AppError;
 
@@ -50,6 +49,7 @@ fn species_plural(s: Species) -> &'static str {
 /// GET /quote/documents/{name}: one version of a document, as a page.
 pub(super) async fn document(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     Path(name): Path<String>,
 ) -> Result<Response, AppError> {
     let defs = &state.defs;
@@ -60,7 +60,8 @@ pub(super) async fn document(
         return Err(AppError::NotFound);
     };
     let d = version.document;
-    let text = |key: &str| defs.text(LANGUAGE, key, &Default::default());
+    let voice = super::quote::request_voice(&state, &headers).await;
+    let text = |key: &str| voice.t(key);
     let species_names: Vec<&str> = d.species.iter().map(|s| species_plural(*s)).collect();
     let group_names: Vec<String> = d.groups.iter().map(|g| g.type_name().to_owned()).collect();
     let subject = match d.kind {

@@ -49,6 +49,8 @@ pub fn router(state: AppState) -> Router {
         .route("/quote/", get(pages::page))
         .route("/quote/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
+        .route("/quote/brand/{id}/theme.css", get(pages::brand_theme))
+        .route("/quote/brand/{id}/logo.svg", get(pages::brand_logo))
         .route("/quote/documents/document.css", get(documents::styles))
         .route("/quote/documents/{name}", get(documents::document))
         .route("/api/petdetails", post(api::pet_details))

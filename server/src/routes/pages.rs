@@ -10,7 +10,7 @@ use serde_json::json;
 
 use engine::runtime;
 
-use super::quote::{self, LANGUAGE};
+use super::quote;
 use crate::AppState;
 use crate::error::AppError;
 use crate::view::{self, ViewInput};
@@ -31,8 +31,12 @@ pub(super) async fn health(State(state): State<AppState>) -> Response {
     }
 }
 
-pub(super) async fn home() -> Redirect {
-    Redirect::to("/quote")
+/// The home page is the quote's first page; a known `brand` asked for comes along.
+pub(super) async fn home(State(state): State<AppState>, uri: Uri) -> Redirect {
+    match quote::asked_brand(&state, uri.query()) {
+        Some(brand) => Redirect::to(&format!("/quote?brand={brand}")),
+        None => Redirect::to("/quote"),
+    }
 }
 
 pub(super) async fn not_found() -> AppError {
@@ -46,51 +50,107 @@ fn wants_json(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.contains("application/json"))
 }
 
+/// What a path under /quote is on a brand.
+enum Target<'a> {
+    Step(&'a engine::definitions::Step),
+    Retrieve,
+    Static(&'a engine::definitions::StaticPage),
+}
+
+/// The retrieve-quote page's two paths (owner-payment.md §2).
+const RETRIEVE_PATHS: [&str; 2] = ["/retrieve-quote", "/retrievequote"];
+
+/// The path under the journey's base path: "/" for the base itself.
+fn step_path_of(uri: &Uri) -> &str {
+    let rest = uri.path().strip_prefix("/quote").unwrap_or("/");
+    match rest.trim_end_matches('/') {
+        "" => "/",
+        other => other,
+    }
+}
+
+/// What `path` is on `brand`: one of its journey's steps (at the brand's own path where it has
+/// one), the retrieve-quote page, or one of its static pages.
+fn resolve<'a>(
+    defs: &'a engine::Definitions,
+    journey: &'a engine::definitions::Journey,
+    brand: Option<&'a engine::definitions::Brand>,
+    path: &str,
+) -> Option<Target<'a>> {
+    use engine::definitions::PageId;
+    if RETRIEVE_PATHS.contains(&path) {
+        return Some(Target::Retrieve);
+    }
+    if let Some(b) = brand {
+        for id in [
+            PageId::Privacy,
+            PageId::Terms,
+            PageId::Support,
+            PageId::Library,
+        ] {
+            if b.page_path(id) == Some(path) {
+                return defs.page(id).map(Target::Static);
+            }
+        }
+    }
+    journey
+        .steps
+        .iter()
+        .find(|s| brand.map_or(s.path.as_str(), |b| b.step_path(s)) == path)
+        .map(Target::Step)
+}
+
+/// Whether `path` is a page on any brand: a path no brand has is a 404 before any quote is made
+/// for the visitor.
+fn known_to_any_brand(state: &AppState, path: &str) -> bool {
+    state.defs.journeys().any(|journey| {
+        journey.steps.iter().any(|s| s.path == path)
+            || state
+                .defs
+                .raw
+                .brands
+                .iter()
+                .any(|b| resolve(&state.defs, journey, Some(&b.value), path).is_some())
+    }) || RETRIEVE_PATHS.contains(&path)
+}
+
 pub(super) async fn page(
     State(state): State<AppState>,
     uri: Uri,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     if !wants_json(&headers) {
-        return Ok(shell(&state).await);
+        return Ok(shell(&state, &uri, &headers).await);
     }
-    let rest = uri.path().strip_prefix("/quote").unwrap_or("/");
-    let step_path = match rest.trim_end_matches('/') {
-        "" => "/",
-        other => other,
-    };
-    let journey = state
-        .defs
-        .journey(quote::DEFAULT_JOURNEY)
-        .ok_or_else(|| AppError::Internal("no direct journey".into()))?;
-    // The retrieve-quote page is no step of the journey (owner-payment.md §2: no step bar, and
-    // it loads nothing but the session's token).
-    let retrieve = matches!(step_path, "/retrieve-quote" | "/retrievequote");
-    let asked = match journey.step_by_path(step_path) {
-        Some(step) => step,
-        None if retrieve => journey
-            .step(&journey.start)
-            .ok_or_else(|| AppError::Internal("journey has no start step".into()))?,
-        None => return Err(AppError::NotFound),
-    };
+    let step_path = step_path_of(&uri);
+    if !known_to_any_brand(&state, step_path) {
+        return Err(AppError::NotFound);
+    }
     let brand = quote::asked_brand(&state, uri.query());
     let session = quote::existing_or_new(&state, &headers, brand.as_deref()).await?;
     // Opening a page is activity: idle time starts again.
     state.store.touch(&session.quote.id).await?;
     let journey = quote::journey(&state, &session.quote)?;
+    let brand = state.defs.brand(&session.quote.brand);
+    let Some(target) = resolve(&state.defs, journey, brand, step_path) else {
+        // Another brand's page: not one of this quote's.
+        return Err(AppError::NotFound);
+    };
     let rules = quote::rule_context(&state, &session.quote);
     let bought = session.quote.lifecycle == runtime::Lifecycle::Purchased;
-    // A bought quote shows its confirmation, whatever page is asked for.
     let (viewing, position) = if bought {
+        // A bought quote shows its confirmation for every journey page (the static pages and
+        // retrieve-quote still show themselves).
         quote::purchased_position(journey)?
     } else {
         let (position, _) = runtime::locate(&state.defs, journey, &session.quote.document, &rules)?;
-        // A step the answers do not open yet shows the furthest open one; the renderer follows
-        // `step.path`.
-        let viewing = if position.can_open(&asked.id) {
-            journey.step(&asked.id)
-        } else {
-            journey.step(&position.furthest)
+        // journey.md §2 Redirect rule: a step the answers do not open yet (no pets, or a pet
+        // without a name, opens nothing past the first page) shows the furthest open one, and the
+        // renderer follows `step.path`. The static pages and retrieve-quote never redirect; they
+        // are drawn over the furthest step's data.
+        let viewing = match target {
+            Target::Step(step) if position.can_open(&step.id) => journey.step(&step.id),
+            _ => journey.step(&position.furthest),
         }
         .ok_or_else(|| AppError::Internal("position names an unknown step".into()))?;
         (viewing, position)
@@ -101,36 +161,61 @@ pub(super) async fn page(
         None
     };
     let csrf = session.token.csrf(&state.config.secret_key);
-    let data = view::view_data(&ViewInput {
+    let voice = quote::voice(&state, &session.quote);
+    let mut timeouts = quote::timeouts(&state, &session.quote);
+    if let Target::Static(page) = &target
+        && let Some(reset) = page.timeout_ms
+        && state.config.session_override.is_none()
+    {
+        // journey.md §9: the contact page's long timeout; the warning two minutes before.
+        timeouts = (reset.saturating_sub(120_000), reset);
+    }
+    let mut data = view::view_data(&ViewInput {
         defs: &state.defs,
         journey,
         quote: &session.quote,
         viewing,
         position: &position,
         csrf: &csrf,
-        language: LANGUAGE,
+        voice: &voice,
         rules: &rules,
         holidays: &state.holidays,
         banks: &state.banks,
         card_provider: state.payments.browser(),
-        timeouts: (
-            state.config.session_warning_ms,
-            state.config.session_reset_ms,
-        ),
+        timeouts,
         purchase,
         account_number: view::account_number_for(&state, viewing, &session.quote).await?,
     })?;
-    let mut data = data;
-    if retrieve {
-        data["step"] = json!({
-            "id": "retrieve_quote",
+    let page_step = |id: &str, view_name: &str, title: String| {
+        json!({
+            "id": id,
             "path": format!("{}{step_path}", journey.base_path),
-            "title": state.defs.text(LANGUAGE, "retrieve.title", &Default::default()),
-            "view": "retrieve_quote",
+            "title": title,
+            "view": view_name,
             "bar_number": null,
             "bar_label": null,
             "blocks": [],
-        });
+        })
+    };
+    // Pages outside the journey: no step bar (journey.md §2), no forms of the journey's.
+    let outside = match &target {
+        Target::Retrieve => Some(page_step(
+            "retrieve_quote",
+            "retrieve_quote",
+            voice.t("retrieve.title"),
+        )),
+        Target::Static(page) => {
+            data["page"] = view::static_page_view(page, &voice);
+            Some(page_step(
+                &format!("page_{}", page.id.as_str()),
+                "static_page",
+                voice.t(&page.title),
+            ))
+        }
+        Target::Step(_) => None,
+    };
+    if let Some(step) = outside {
+        data["step"] = step;
         data["step_bar"] = json!([]);
         data["questions"] = serde_json::Value::Null;
         data["edits"] = json!({});
@@ -148,9 +233,84 @@ pub(super) async fn page(
     Ok(response)
 }
 
-/// The renderer's index.html, rendered through minijinja (autoescaped) with the language and
-/// its copy, so the page can speak before its first call.
-async fn shell(state: &AppState) -> Response {
+/// Whether the browser is Internet Explorer (journey.md §2 Shell: the simplified shell and "We
+/// no longer support Internet Explorer.").
+fn is_internet_explorer(headers: &HeaderMap) -> bool {
+    headers
+        .get(axum::http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ua| ua.contains("MSIE ") || ua.contains("Trident/"))
+}
+
+/// The brand and language the HTML shell speaks in: the session's quote's, else the brand the
+/// query asks for, else the default. Reading only: the shell makes no quote.
+async fn shell_voice(state: &AppState, uri: &Uri, headers: &HeaderMap) -> (String, String) {
+    let quote = match crate::session::SessionToken::from_headers(headers) {
+        Some(token) => state
+            .store
+            .quote_by_session(&token.hash())
+            .await
+            .ok()
+            .flatten(),
+        None => None,
+    };
+    match quote {
+        Some(q) => {
+            let language = quote::language(state, &q);
+            (q.brand, language)
+        }
+        None => {
+            let brand = quote::asked_brand(state, uri.query())
+                .unwrap_or_else(|| quote::DEFAULT_BRAND.to_owned());
+            let language = state
+                .defs
+                .brand(&brand)
+                .map_or("en-GB", |b| b.language())
+                .to_owned();
+            (brand, language)
+        }
+    }
+}
+
+/// The renderer's index.html, rendered through minijinja (autoescaped) with the brand's
+/// stylesheet, the page's title, description and robots setting, and the copy, so the page is
+/// in the brand's colours and can speak before its first call. Internet Explorer gets the
+/// simplified shell, with no script.
+async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
+    let (brand_id, language) = shell_voice(state, uri, headers).await;
+    let voice = state.defs.voice(&brand_id, &language);
+    let brand = state.defs.brand(&brand_id);
+    let copy = voice.catalogue();
+    let text = |key: &str| voice.t(key);
+    let html_page = |page: String| {
+        (
+            [
+                (CONTENT_TYPE, "text/html; charset=utf-8"),
+                (CACHE_CONTROL, "no-cache"),
+            ],
+            page,
+        )
+            .into_response()
+    };
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    let theme = format!("/quote/brand/{brand_id}/theme.css");
+    if is_internet_explorer(headers) {
+        let rendered = env.render_str(
+            UNSUPPORTED_SHELL,
+            minijinja::context! {
+                language => voice.language(),
+                theme => theme,
+                brand => text("app.brand"),
+                title => text("unsupported.title"),
+                body => text("unsupported.body"),
+            },
+        );
+        return match rendered {
+            Ok(page) => html_page(page),
+            Err(e) => AppError::Internal(format!("unsupported-browser shell: {e}")).into_response(),
+        };
+    }
     let path = state.config.static_dir.join("index.html");
     let html = match tokio::fs::read_to_string(&path).await {
         Ok(html) => html,
@@ -164,28 +324,105 @@ async fn shell(state: &AppState) -> Response {
                 .into_response();
         }
     };
-    let copy = state.defs.catalogue(LANGUAGE).cloned().unwrap_or_default();
-    let text = |key: &str| copy.get(key).cloned().unwrap_or_else(|| key.to_owned());
-    let mut env = minijinja::Environment::new();
-    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    // A static page has its own title and description, and says whether it may be indexed
+    // (journey.md §2: the contact page is indexed, the terms and privacy pages are not).
+    let static_page = state.defs.journey(quote::DEFAULT_JOURNEY).and_then(|j| {
+        match resolve(&state.defs, j, brand, step_path_of(uri)) {
+            Some(Target::Static(page)) => Some(page),
+            _ => None,
+        }
+    });
+    let title = match static_page {
+        Some(page) => format!("{} – {}", text(&page.title), text("app.brand")),
+        None => format!("{} – {}", text("app.name"), text("app.brand")),
+    };
+    // The brand's frame from the first paint, and on a page that fails to load.
+    let frame = state
+        .defs
+        .journey(quote::DEFAULT_JOURNEY)
+        .map(|j| view::shell_view(&state.defs, &brand_id, &voice, "direct", j))
+        .unwrap_or(serde_json::Value::Null);
     let rendered = env.render_str(
         &html,
         minijinja::context! {
-            language => LANGUAGE,
-            title => text("app.name"),
+            language => voice.language(),
+            title => title,
+            theme => theme,
+            description => static_page.map(|p| text(&p.description)),
+            noindex => static_page.is_some_and(|p| !p.index),
             no_script => text("app.no_script"),
-            boot => minijinja::context! { language => LANGUAGE, copy => &copy },
+            boot => minijinja::context! { language => voice.language(), copy => &copy, shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
         },
     );
     match rendered {
-        Ok(page) => (
-            [
-                (CONTENT_TYPE, "text/html; charset=utf-8"),
-                (CACHE_CONTROL, "no-cache"),
-            ],
-            page,
-        )
-            .into_response(),
+        Ok(page) => html_page(page),
         Err(e) => AppError::Internal(format!("rendering {}: {e}", path.display())).into_response(),
     }
+}
+
+/// The simplified shell for Internet Explorer: the brand's colours, its name and the message;
+/// no script (journey.md §2 Shell).
+const UNSUPPORTED_SHELL: &str = r#"<!doctype html>
+<html lang="{{ language }}">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="robots" content="noindex" />
+    <title>{{ title }} – {{ brand }}</title>
+    <link rel="stylesheet" href="{{ theme }}" />
+  </head>
+  <body class="unsupported">
+    <header class="header"><div class="header__inner"><span class="header__brand">{{ brand }}</span></div></header>
+    <main class="main">
+      <h1 class="page-title">{{ title }}</h1>
+      <p>{{ body }}</p>
+    </main>
+  </body>
+</html>
+"#;
+
+/// GET /quote/brand/{id}/theme.css: the brand's colours and font as CSS custom properties
+/// (journeys/brands: theme), loaded after the renderer's stylesheet. An unknown brand is a 404.
+pub(super) async fn brand_theme(
+    State(state): State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> Result<Response, AppError> {
+    let brand = state.defs.brand(&id).ok_or(AppError::NotFound)?;
+    let t = &brand.theme;
+    // Every value was checked by the brand schema (#rrggbb colours, a font list of safe
+    // characters), so nothing here can break out of its declaration.
+    let css = format!(
+        "html:root {{\n  --brand-primary: {};\n  --brand-primary-dark: {};\n  --brand-accent: {};\n  --focus: {};\n  --on-brand: {};\n  --font: {};\n}}\n",
+        t.primary, t.primary_dark, t.accent, t.accent, t.on_primary, t.font
+    );
+    Ok((
+        [
+            (CONTENT_TYPE, "text/css; charset=utf-8"),
+            (CACHE_CONTROL, "public, max-age=300"),
+        ],
+        css,
+    )
+        .into_response())
+}
+
+/// GET /quote/brand/{id}/logo.svg: the brand's logo (journeys/brands/logos, checked when loaded:
+/// no script, no outside reference), as an image that may load nothing else.
+pub(super) async fn brand_logo(
+    State(state): State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> Result<Response, AppError> {
+    let brand = state.defs.brand(&id).ok_or(AppError::NotFound)?;
+    let svg = state.defs.logo(&brand.logo).ok_or(AppError::NotFound)?;
+    Ok((
+        [
+            (CONTENT_TYPE, "image/svg+xml"),
+            (CACHE_CONTROL, "public, max-age=300"),
+            (
+                axum::http::header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; style-src 'unsafe-inline'",
+            ),
+        ],
+        svg.to_owned(),
+    )
+        .into_response())
 }

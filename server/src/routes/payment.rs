@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 
 use super::api::{authorise, submit};
 use super::body::JsonObject;
-use super::quote::LANGUAGE;
 use crate::AppState;
 use crate::error::AppError;
 use crate::error::FieldMessage;
@@ -77,11 +76,9 @@ pub(super) async fn setup_payment(
                     Err(_) => {
                         return Err(AppError::Validation(vec![FieldMessage {
                             field: "payment.card_token".into(),
-                            message: state.defs.text(
-                                LANGUAGE,
-                                "payment.card.token.invalid",
-                                &Default::default(),
-                            ),
+                            message: super::quote::request_voice(&state, &headers)
+                                .await
+                                .t("payment.card.token.invalid"),
                         }]));
                     }
                 }

@@ -15,7 +15,6 @@ use engine::runtime::Lifecycle;
 
 use super::api::{Authorised, authorise};
 use super::body::JsonObject;
-use super::quote::LANGUAGE;
 use crate::AppState;
 use crate::error::{AppError, FieldMessage};
 
@@ -84,7 +83,7 @@ pub(super) async fn save_portal_password(
                 .iter()
                 .map(|e| FieldMessage {
                     field: e.field.clone(),
-                    message: state.defs.message(LANGUAGE, e),
+                    message: super::quote::voice(&state, &quote).message(e),
                 })
                 .collect(),
         ));

@@ -20,7 +20,7 @@ use engine::runtime::{self, Event, Lifecycle, Outcome};
 
 use super::api::{Authorised, authorise};
 use super::body::JsonObject;
-use super::quote::{self, LANGUAGE};
+use super::quote;
 use crate::AppState;
 use crate::error::AppError;
 use crate::error::FieldMessage;
@@ -33,9 +33,6 @@ use crate::view::{self, ViewInput};
 
 const ACCOUNT_NUMBER: &str = "/payment/account_number";
 const CARD_TOKEN: &str = "/payment/card_token";
-/// The currency cards are charged in (GBP; journey.md §1: the French brand's euros come with the
-/// brands' settings).
-const CURRENCY: &str = "GBP";
 
 /// Takes a card payer's first payment through the payment provider. The idempotency key is the
 /// quote's, and a quote is bought once: a double click, a retry or a second tab are answered with
@@ -50,7 +47,7 @@ async fn charge_card(
     let refuse = |key: &str| {
         Ok(Err(AppError::Validation(vec![FieldMessage {
             field: "payment.card_token".into(),
-            message: state.defs.text(LANGUAGE, key, &Default::default()),
+            message: quote::voice(state, quote).t(key),
         }])))
     };
     let Some(sealed) = state.store.secret(&quote.id, CARD_TOKEN).await? else {
@@ -62,7 +59,12 @@ async fn charge_card(
         .decrypt(&quote.id, CARD_TOKEN, &sealed)
         .map_err(|e| AppError::Internal(format!("quote {}: card token {e}", quote.id)))?;
     let key = format!("purchase-{}", quote.id);
-    match state.payments.charge(&token, amount, CURRENCY, &key).await {
+    // The brand's currency (owner-payment.md §9 Currency).
+    let currency = state
+        .defs
+        .brand(&quote.brand)
+        .map_or("GBP", |b| b.currency.code());
+    match state.payments.charge(&token, amount, currency, &key).await {
         Ok(charge) => Ok(Ok(CardPaymentRow {
             provider: state.payments.name().to_owned(),
             charge_reference: charge.id,
@@ -330,6 +332,7 @@ fn render_confirmation_email(
         self, CardLines, CollectionLine, ConfirmationEmail, DocumentLink, MandateLines, PetLine,
     };
     let uk = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
+    let voice = quote::voice(state, quote);
     let field = |pointer: &str| {
         document
             .pointer(pointer)
@@ -376,7 +379,7 @@ fn render_confirmation_email(
                     .for_product(species, &policy.product_code, start)
                     .into_iter()
                     .map(|g| DocumentLink {
-                        title: state.defs.text(LANGUAGE, g.title, &Default::default()),
+                        title: voice.t(g.title),
                         url: format!("{base}/quote/documents/{}", g.name),
                     })
                     .collect(),
@@ -385,8 +388,7 @@ fn render_confirmation_email(
             PetLine {
                 name: policy.pet_name.clone(),
                 policy_number: policy.policy_number.clone(),
-                cover: state.defs.text(
-                    LANGUAGE,
+                cover: voice.text(
                     "review.pet.cover",
                     &[
                         ("type".to_owned(), product_text("Type")),
@@ -403,7 +405,8 @@ fn render_confirmation_email(
         })
         .collect();
     let message = ConfirmationEmail {
-        language: LANGUAGE.to_owned(),
+        brand_code: quote.brand.clone(),
+        language: voice.language().to_owned(),
         first_name: field("/owner/customer_first_name"),
         quote_reference: quote.quote_ref.clone(),
         cover_start: uk(start),
@@ -421,11 +424,7 @@ fn render_confirmation_email(
         },
         card: match payment {
             NewPayment::Card(card) => Some(CardLines {
-                issuer: state.defs.text(
-                    LANGUAGE,
-                    &format!("card.issuer.{}", card.issuer.to_lowercase()),
-                    &Default::default(),
-                ),
+                issuer: voice.t(&format!("card.issuer.{}", card.issuer.to_lowercase())),
                 last4: card.last4.clone(),
                 amount: mail::amount_text(card.amount.parse().unwrap_or(Decimal::ZERO)),
             }),
@@ -462,6 +461,7 @@ async fn confirmation(
     let rules = quote::rule_context(state, quote);
     let (viewing, position) = quote::purchased_position(journey)?;
     let csrf = token.csrf(&state.config.secret_key);
+    let voice = quote::voice(state, quote);
     let data = view::view_data(&ViewInput {
         defs: &state.defs,
         journey,
@@ -469,15 +469,12 @@ async fn confirmation(
         viewing,
         position: &position,
         csrf: &csrf,
-        language: LANGUAGE,
+        voice: &voice,
         rules: &rules,
         holidays: &state.holidays,
         banks: &state.banks,
         card_provider: state.payments.browser(),
-        timeouts: (
-            state.config.session_warning_ms,
-            state.config.session_reset_ms,
-        ),
+        timeouts: quote::timeouts(state, quote),
         account_number: None,
         purchase: state.store.purchase_of(&quote.id).await?,
     })?;

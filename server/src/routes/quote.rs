@@ -15,7 +15,6 @@ use crate::store::QuoteRow;
 /// The brand when none is asked for (journey.md §1: the first brand).
 pub const DEFAULT_BRAND: &str = "pos";
 pub(super) const DEFAULT_JOURNEY: &str = "direct";
-pub(super) const LANGUAGE: &str = "en-GB";
 
 pub(super) struct Session {
     pub quote: QuoteRow,
@@ -106,6 +105,60 @@ pub(super) fn journey<'a>(state: &'a AppState, quote: &QuoteRow) -> Result<&'a J
             "quote {} runs on unknown journey {}",
             quote.id, quote.journey
         ))
+    })
+}
+
+/// The language a quote is in: the one the customer chose with the language chooser where the
+/// brand has several (kept in the document), else the brand's default.
+pub(super) fn language(state: &AppState, quote: &QuoteRow) -> String {
+    let brand = state.defs.brand(&quote.brand);
+    quote
+        .document
+        .get("language")
+        .and_then(serde_json::Value::as_str)
+        .filter(|l| brand.is_some_and(|b| b.speaks(l)))
+        .map(str::to_owned)
+        .or_else(|| brand.map(|b| b.language().to_owned()))
+        .unwrap_or_else(|| "en-GB".to_owned())
+}
+
+/// How the quote's brand speaks, in the quote's language.
+pub(super) fn voice<'a>(state: &'a AppState, quote: &QuoteRow) -> engine::Voice<'a> {
+    state.defs.voice(&quote.brand, &language(state, quote))
+}
+
+/// The voice for a call that needs no quote (a lookup's field errors, a rate limit): the
+/// session's quote's, when the caller has one, else the default brand's.
+pub(super) async fn request_voice<'a>(
+    state: &'a AppState,
+    headers: &HeaderMap,
+) -> engine::Voice<'a> {
+    let quote = match SessionToken::from_headers(headers) {
+        Some(token) => state
+            .store
+            .quote_by_session(&token.hash())
+            .await
+            .ok()
+            .flatten(),
+        None => None,
+    };
+    match quote {
+        Some(quote) => voice(state, &quote),
+        None => state.defs.voice(DEFAULT_BRAND, "en-GB"),
+    }
+}
+
+/// The inactivity warning and reset times of a quote, in milliseconds: a test host's
+/// configured times, else the brand's, else the specification's (journey.md §9: 14,280,000 and
+/// 14,400,000 ms).
+pub(crate) fn timeouts(state: &AppState, quote: &QuoteRow) -> (u64, u64) {
+    const DEFAULT: (u64, u64) = (14_280_000, 14_400_000);
+    state.config.session_override.unwrap_or_else(|| {
+        state
+            .defs
+            .brand(&quote.brand)
+            .and_then(|b| b.session)
+            .map_or(DEFAULT, |s| (s.warning_ms, s.reset_ms))
     })
 }
 

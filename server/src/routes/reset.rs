@@ -86,5 +86,6 @@ pub(super) fn idle_past_reset(state: &AppState, quote: &QuoteRow) -> bool {
         return false;
     };
     let idle = chrono::Utc::now().signed_duration_since(last);
-    idle.num_milliseconds() >= i64::try_from(state.config.session_reset_ms).unwrap_or(i64::MAX)
+    idle.num_milliseconds()
+        >= i64::try_from(super::quote::timeouts(state, quote).1).unwrap_or(i64::MAX)
 }

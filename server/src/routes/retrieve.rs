@@ -19,7 +19,7 @@ use engine::runtime::{self, Event, Lifecycle};
 
 use super::api::authorise;
 use super::body::JsonObject;
-use super::quote::{self, LANGUAGE};
+use super::quote;
 use crate::AppState;
 use crate::error::{AppError, FieldMessage};
 use crate::store::{QuoteRow, TransitionMeta};
@@ -82,9 +82,7 @@ pub(super) async fn quote_retrieval(
     let Some(found) = found.filter(|_| same && !stored.is_empty() && !email.is_empty()) else {
         return Err(AppError::Validation(vec![FieldMessage {
             field: "quote_reference".into(),
-            message: state
-                .defs
-                .text(LANGUAGE, "retrieve.not_found", &Default::default()),
+            message: quote::voice(&state, &auth.quote).t("retrieve.not_found"),
         }]));
     };
     let journey = quote::journey(&state, &found)?;
@@ -107,20 +105,18 @@ pub(super) async fn quote_retrieval(
         found
     };
     let rules = quote::rule_context(&state, &attached);
-    let path = if attached.lifecycle == Lifecycle::Purchased {
-        quote::purchased_position(journey)?.0.path.clone()
+    let step = if attached.lifecycle == Lifecycle::Purchased {
+        quote::purchased_position(journey)?.0
     } else {
         let (position, _) = runtime::locate(&state.defs, journey, &attached.document, &rules)?;
-        journey
-            .step(&position.furthest)
-            .map(|s| s.path.clone())
-            .unwrap_or_default()
+        journey.step(&position.furthest).ok_or_else(|| {
+            AppError::Internal(format!(
+                "position names an unknown step {}",
+                position.furthest
+            ))
+        })?
     };
-    let path = if path == "/" {
-        journey.base_path.clone()
-    } else {
-        format!("{}{path}", journey.base_path)
-    };
+    let path = crate::view::step_url(journey, step, state.defs.brand(&attached.brand));
     tracing::info!(quote = %attached.id, expired, "quote retrieved");
     Ok(Json(json!({ "data": { "path": path, "expired": expired } })).into_response())
 }

@@ -7,7 +7,6 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use super::body::{JsonObject, only_fields, optional_text};
-use super::quote::LANGUAGE;
 use crate::AppState;
 use crate::error::{AppError, FieldMessage};
 use crate::vets::{VetPostcode, VetPostcodeError};
@@ -17,9 +16,11 @@ const LIMIT: usize = 10;
 
 pub(super) async fn vet_list(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["postcode"])?;
+    let voice = super::quote::request_voice(&state, &headers).await;
     let typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
     let postcode = VetPostcode::parse(typed).map_err(|e| {
         let key = match e {
@@ -28,7 +29,7 @@ pub(super) async fn vet_list(
         };
         AppError::Validation(vec![FieldMessage {
             field: "postcode".into(),
-            message: state.defs.text(LANGUAGE, key, &Default::default()),
+            message: voice.t(key),
         }])
     })?;
     let vets = state.vets.near(&postcode, LIMIT);

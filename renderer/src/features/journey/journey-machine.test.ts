@@ -10,6 +10,7 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     qidu: 'ABCD-EFGH-JKMN',
     csrf: 'token',
     brand: 'pos',
+    shell: null,
     channel: 'direct',
     journey: 'direct',
     language: 'en-GB',

@@ -1,0 +1,92 @@
+/**
+ * The frame around every page (journey.md §2 Shell): the header with the brand's logo linking out
+ * to the brand's site and its sales number and hours, the usp bar, and the footer with the
+ * brand's page links and regulatory text. Everything comes from the brand's settings and copy.
+ */
+import type { MouseEvent } from 'react';
+
+import { text } from '@/shared/copy';
+import type { ShellView } from '@/shared/types';
+
+type Copy = Record<string, string>;
+
+/** The digits of a phone number, for its tel: link. */
+function telHref(phone: string): string {
+  return `tel:${phone.replace(/\s+/g, '')}`;
+}
+
+export function Header({ shell, copy }: { shell: ShellView | null; copy: Copy }) {
+  return (
+    <header className="header">
+      <div className="header__inner">
+        {shell ? (
+          <a className="header__logo" href={shell.site_url} aria-label={text(copy, 'header.logo_link')}>
+            <img src={shell.logo_url} alt="" height="48" />
+          </a>
+        ) : (
+          <span className="header__brand">{text(copy, 'app.brand')}</span>
+        )}
+        <span className="header__product">{text(copy, 'app.name')}</span>
+        {shell && (
+          <p className="header__phone">
+            <a href={telHref(shell.phone)}>{text(copy, 'header.call_us', { phone: shell.phone })}</a>
+            <span className="header__hours">{shell.hours}</span>
+          </p>
+        )}
+      </div>
+    </header>
+  );
+}
+
+/** journey.md §2 Usp bar: multi-pet discount, claims paid direct to vet, 24/7 vet nurse, portal. */
+export function UspBar({ copy }: { copy: Copy }) {
+  const items = ['usp.multi_pet', 'usp.direct_to_vet', 'usp.vet_nurse', 'usp.portal'];
+  return (
+    <section className="usp-bar" aria-label={text(copy, 'usp.label')}>
+      <ul className="usp-bar__list">
+        {items.map((key) => (
+          <li key={key} className="usp-bar__item">
+            <span className="usp-bar__tick" aria-hidden="true">✓</span>
+            {text(copy, key)}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function Footer({ shell, copy, onOpen }: { shell: ShellView | null; copy: Copy; onOpen: (path: string) => void }) {
+  const follow = (path: string) => (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    onOpen(path);
+  };
+  const links: Array<[string, string | null | undefined]> = [
+    ['footer.privacy', shell?.pages.privacy],
+    ['footer.terms', shell?.pages.terms],
+    ['footer.support', shell?.pages.support],
+    ['footer.library', shell?.pages.library],
+  ];
+  return (
+    <footer className="footer">
+      <div className="footer__inner">
+        {shell && (
+          <nav aria-label={text(copy, 'footer.links_label')}>
+            <ul className="footer__links">
+              {links
+                .filter((l): l is [string, string] => Boolean(l[1]))
+                .map(([key, path]) => (
+                  <li key={key}>
+                    <a href={path} onClick={follow(path)}>
+                      {text(copy, key)}
+                    </a>
+                  </li>
+                ))}
+            </ul>
+          </nav>
+        )}
+        <p className="footer__regulatory">{text(copy, 'footer.regulatory')}</p>
+      </div>
+    </footer>
+  );
+}

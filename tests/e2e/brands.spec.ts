@@ -1,0 +1,122 @@
+import { expect, type Page, test } from '@playwright/test';
+
+import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { chooseOption, press, typeInto } from './support-keys';
+import { coverByKeyboard, detailsByKeyboard, petByKeyboard } from './support-journey';
+
+// Issue 7, "Done when": each brand completes a purchase in the browser, with a screenshot of its
+// pet page and review page (journey.md §1: brands chosen by `brand`, differing in copy, phone
+// numbers and rules; journeys/brands/*.json). The keyboard purchase of pos and the card purchase
+// of epw have their own specs; here every brand buys by Direct Debit.
+
+type Brand = { code: string; name: string; phone: string; prefix: string; confirmation: string; heading: string; rabbits: boolean };
+
+const BRANDS: Brand[] = [
+  { code: 'pos', name: 'Pawsure Pet Cover', phone: '0808 157 0000', prefix: 'PETPS', confirmation: '/confirmation', heading: 'Pawsome!', rabbits: true },
+  { code: 'sbp', name: 'Small Beasts Pet Plan', phone: '0808 157 0100', prefix: 'PETSB', confirmation: '/confirmation', heading: 'Thank you for your purchase', rabbits: false },
+  { code: 'pdsa', name: 'Patchwork Animal Aid Insurance', phone: '0808 157 0200', prefix: 'PETPA', confirmation: '/confirmation', heading: 'Thank you for your purchase', rabbits: true },
+  { code: 'ptp', name: 'Paws to Play Insurance', phone: '0808 157 0300', prefix: 'PETPP', confirmation: '/confirmation', heading: 'Thank you for your purchase', rabbits: false },
+  { code: 'afs', name: 'Acorn Friendly Society Pets', phone: '0808 157 0400', prefix: 'PETAF', confirmation: '/confirmation', heading: 'Thank you for your purchase', rabbits: false },
+  { code: 'ich', name: 'Ivy Cottage Home Pets', phone: '0808 157 0500', prefix: 'PETIC', confirmation: '/confirmation', heading: 'Thank you for your purchase', rabbits: true },
+  { code: 'epw', name: 'Evenpaw', phone: '0808 157 0600', prefix: 'PETEV', confirmation: '/success', heading: 'Thank you for your purchase', rabbits: false },
+  { code: 'rcfr', name: 'Refuge Compagnons', phone: '0808 157 0700', prefix: 'PETRC', confirmation: '/confirmation', heading: 'Thank you for your purchase', rabbits: false },
+  { code: 'rsp', name: 'Rescue Steps Pets', phone: '0808 157 0800', prefix: 'PETRS', confirmation: '/confirmation', heading: 'Thank you for your purchase', rabbits: true },
+];
+
+async function frameIsTheBrands(page: Page, brand: Brand) {
+  await expect(page.getByRole('link', { name: `${brand.name} home page (opens the brand's site)` })).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('link', { name: `Call us on ${brand.phone}` })).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toContainText(`${brand.name} is a trading name of Pawpath Insurance Services Limited`);
+}
+
+for (const brand of BRANDS) {
+  test(`${brand.code}: the pet page in the brand's frame, with the species it insures`, async ({ page }, testInfo) => {
+    const problems = watchConsole(page);
+    await page.goto(`/quote?brand=${brand.code}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
+    await expect(page).toHaveTitle(`Your pets – ${brand.name}`);
+    await frameIsTheBrands(page, brand);
+    // journey.md §1: rabbits on some brands only.
+    const species = page.getByRole('group', { name: /^Is your pet a dog/ });
+    await expect(species.getByRole('radio', { name: 'Rabbit' })).toHaveCount(brand.rabbits ? 1 : 0);
+    await expectAccessible(page);
+    await screenshot(page, testInfo, `${brand.code}-pets`);
+    expect(problems()).toEqual([]);
+  });
+
+  test(`${brand.code}: a dog bought by Direct Debit`, async ({ page }, testInfo) => {
+    test.skip(testInfo.project.name === 'mobile', 'the purchase runs once per brand; the mobile layout is covered by the pet page above and the keyboard purchases');
+    const problems = watchConsole(page);
+    const email = `${brand.code}-${Date.now()}@example.com`;
+    await page.goto(`/quote?brand=${brand.code}`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
+    await press(page, page.getByRole('button', { name: 'Next' }));
+    await detailsByKeyboard(page, email);
+    await press(page, page.getByRole('button', { name: 'Next' }));
+    await coverByKeyboard(page, ['Rex']);
+    await frameIsTheBrands(page, brand);
+    await screenshot(page, testInfo, `${brand.code}-review`);
+    await press(page, page.getByRole('button', { name: 'Continue' }));
+    await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
+    await press(page, page.getByRole('button', { name: 'Go to payment' }));
+    await expect(page).toHaveURL(/\/quote\/payment$/);
+    await typeInto(page, page.getByLabel('Account holder name'), 'Ada ONeill');
+    await typeInto(page, page.getByLabel('Sort code digits 1 of 3'), '089999');
+    await typeInto(page, page.getByLabel('Account number'), '66374958');
+    await chooseOption(page, page.getByLabel('Preferred collection day'), '15');
+    await press(page, page.getByRole('checkbox', { name: /I confirm authority to create this Direct Debit agreement/ }), 'Space');
+    await press(page, page.getByRole('button', { name: 'Confirm payment' }));
+    await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
+    await press(page, page.getByRole('button', { name: 'Continue' }));
+    await expect(page).toHaveURL(new RegExp(`/quote${brand.confirmation}$`));
+    await expect(page.getByRole('heading', { level: 1, name: brand.heading })).toBeFocused();
+    await expect(page.getByRole('region', { name: 'Rex' })).toContainText(new RegExp(`${brand.prefix}\\d+`));
+    await expectAccessible(page);
+    const mail = await mailTo(email);
+    expect(mail[0].subject).toBe(`Welcome to ${brand.name}: your pet insurance is confirmed`);
+    expect(mail[0].from).toBe(`${brand.name} <policies@pawpath.invalid>`);
+    expect(problems()).toEqual([]);
+  });
+}
+
+// journey.md §2 Routes and Shell: the pages around the journey, at each brand's paths, with no
+// step bar, reached from the footer by keyboard; axe-clean.
+for (const [code, paths] of [
+  ['pos', { privacy: '/quote/privacy-cookie-policy', terms: '/quote/terms-conditions/terms', support: '/quote/contact-and-faqs' }],
+  ['epw', { privacy: '/quote/privacy-and-cookies', terms: '/quote/terms-of-business', support: '/quote/help' }],
+] as const) {
+  test(`${code}: privacy, terms and contact pages from the footer`, async ({ page }, testInfo) => {
+    const problems = watchConsole(page);
+    await page.goto(`/quote?brand=${code}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
+    const footer = page.getByRole('contentinfo');
+    for (const [link, title, path] of [
+      ['Privacy and cookies', 'Privacy and cookie policy', paths.privacy],
+      ['Terms of business', 'Terms of business', paths.terms],
+      ['Contact us and FAQs', 'Contact us and FAQs', paths.support],
+    ]) {
+      await press(page, footer.getByRole('link', { name: link }));
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeFocused();
+      await expect(page.getByRole('navigation', { name: 'Your progress' })).toHaveCount(0);
+      await expectAccessible(page);
+      await screenshot(page, testInfo, `${code}-${path.split('/').pop()}`);
+    }
+    // The contact page's questions open by keyboard.
+    const question = page.getByText('When does my cover start?');
+    await press(page, question);
+    await expect(page.getByText(/On the date you choose, from today to 30 days ahead/)).toBeVisible();
+    await press(page, page.getByRole('link', { name: 'Back to your quote' }));
+    await expect(page).toHaveURL(/\/quote$/);
+    expect(problems()).toEqual([]);
+  });
+}
+
+test('an unknown page is not found, in the brand\'s frame', async ({ page }) => {
+  await page.goto('/quote?brand=sbp');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
+  await page.goto('/quote/no-such-page');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  await expectAccessible(page);
+});
