@@ -80,6 +80,46 @@ impl Journey {
             .iter()
             .find(|item| item.steps.iter().any(|s| s == step))
     }
+
+    /// The step bar as a brand numbers it (journeys/brands: review_step_number; journey.md §2:
+    /// review is step 4, "3rd step in some variants"): where the brand puts review earlier, the
+    /// items before it from that number on fold into review's item, under the label
+    /// `stepbar.quote_review_pay`, and the items after it are numbered on from there.
+    pub fn step_bar_for(&self, brand: Option<&Brand>) -> Vec<StepBarItem> {
+        let Some(wanted) = brand.and_then(|b| b.review_step_number) else {
+            return self.step_bar.clone();
+        };
+        let Some(at) = self
+            .step_bar
+            .iter()
+            .position(|item| item.steps.iter().any(|s| s == "review"))
+        else {
+            return self.step_bar.clone();
+        };
+        let first = usize::try_from(wanted.saturating_sub(1))
+            .unwrap_or(at)
+            .min(at);
+        let mut out: Vec<StepBarItem> = self.step_bar[..first].to_vec();
+        out.push(StepBarItem {
+            number: wanted,
+            label: if first < at {
+                "stepbar.quote_review_pay".to_owned()
+            } else {
+                self.step_bar[at].label.clone()
+            },
+            steps: self.step_bar[first..=at]
+                .iter()
+                .flat_map(|item| item.steps.iter().cloned())
+                .collect(),
+        });
+        for (n, item) in self.step_bar[at + 1..].iter().enumerate() {
+            out.push(StepBarItem {
+                number: wanted + 1 + u32::try_from(n).unwrap_or(0),
+                ..item.clone()
+            });
+        }
+        out
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

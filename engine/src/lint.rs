@@ -357,6 +357,21 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 );
             }
         }
+        if b.review_step_number.is_some() {
+            for language in &b.languages {
+                if languages
+                    .get(language.as_str())
+                    .is_some_and(|c| !c.contains_key("stepbar.quote_review_pay"))
+                {
+                    problem(
+                        "/review_step_number",
+                        format!(
+                            "the folded step's label \"stepbar.quote_review_pay\" is missing from questions/copy/{language}.json"
+                        ),
+                    );
+                }
+            }
+        }
         for (language, overrides) in &b.copy {
             if !b.speaks(language) {
                 problem(

@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::compiled::Definitions;
-use crate::definitions::Species;
+use crate::definitions::{RatingBadge, Species};
 use crate::domain::{breed_of, cover_start, promo_offer};
 use crate::postcode::Postcode;
 use crate::rating::{
@@ -185,6 +185,9 @@ pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> V
         if let (Some(facts), Some(input)) = (&facts, pet_input(defs, rates, pet)) {
             let mut quote = facts.clone();
             quote.promo_percent = promo_percent(defs, document, input.facts.species, ctx);
+            let badge = defs
+                .brand(&ctx.brand)
+                .map_or(RatingBadge::Defaqto5Star, |b| b.rating_badge);
             for key in rates.products_for(input.facts.species) {
                 let offered = rates.coinsurance_offered(key);
                 let choice = ExcessChoice {
@@ -198,7 +201,7 @@ pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> V
                 let Ok(price) = rates.price(&input.facts, &quote, key, &choice) else {
                     continue;
                 };
-                let product = product_json(rates, &input.facts, &quote, key, id, &price);
+                let product = product_json(rates, &input.facts, &quote, key, id, &price, badge);
                 if wanted == Some(price.code.as_str()) {
                     pick = Some(product.clone());
                 }
@@ -277,14 +280,18 @@ pub fn older_pet_age(species: Species) -> u32 {
     }
 }
 
-/// journey.md §9 5-star rating badge: Lifetime except the 2,500 limit and Max Benefit except
-/// 3,000; never rabbits.
-fn rated(species: Species, key: ProductKey) -> bool {
+/// journey.md §9 5-star rating badge, in the brand's variant (journeys/brands: rating_badge):
+/// Lifetime except the 2,500 limit and Max Benefit except 3,000; or, in the Lifetime variant,
+/// Lifetime and Max Benefit from the 7,000 limit (the review page's rule); or none. Never rabbits.
+fn rated(badge: RatingBadge, species: Species, key: ProductKey) -> bool {
     species != Species::Rabbit
-        && match key.group {
-            CoverGroup::LT => key.limit != 2500,
-            CoverGroup::MB => key.limit != 3000,
-            CoverGroup::TL => false,
+        && match (badge, key.group) {
+            (RatingBadge::None, _) | (_, CoverGroup::TL) => false,
+            (RatingBadge::Defaqto5Star, CoverGroup::LT) => key.limit != 2500,
+            (RatingBadge::Defaqto5Star, CoverGroup::MB) => key.limit != 3000,
+            (RatingBadge::Defaqto5StarLifetime, CoverGroup::LT | CoverGroup::MB) => {
+                key.limit >= 7000
+            }
         }
 }
 
@@ -308,6 +315,7 @@ fn product_json(
     key: ProductKey,
     pet_id: usize,
     price: &Price,
+    badge: RatingBadge,
 ) -> Value {
     let species = pet.species;
     let twelve = Decimal::from(12);
@@ -411,7 +419,7 @@ fn product_json(
         "AnnualIpt": price.annual_ipt,
         "petid": pet_id,
         "species": species.as_str(),
-        "Rated": rated(species, key),
+        "Rated": rated(badge, species, key),
         "PolicyTerms": terms,
         "FlexyProductsOptions": {
             "current_set_excess": price.set_excess.normalize().to_string(),
@@ -520,11 +528,23 @@ mod tests {
     #[test]
     fn the_badge_follows_journey_md_section_9() {
         let k = |group, limit| ProductKey { group, limit };
-        assert!(rated(Species::Dog, k(CoverGroup::LT, 4000)));
-        assert!(!rated(Species::Dog, k(CoverGroup::LT, 2500)));
-        assert!(!rated(Species::Cat, k(CoverGroup::MB, 3000)));
-        assert!(rated(Species::Cat, k(CoverGroup::MB, 4000)));
-        assert!(!rated(Species::Rabbit, k(CoverGroup::LT, 4000)));
-        assert!(!rated(Species::Dog, k(CoverGroup::TL, 4000)));
+        let five = RatingBadge::Defaqto5Star;
+        assert!(rated(five, Species::Dog, k(CoverGroup::LT, 4000)));
+        assert!(!rated(five, Species::Dog, k(CoverGroup::LT, 2500)));
+        assert!(!rated(five, Species::Cat, k(CoverGroup::MB, 3000)));
+        assert!(rated(five, Species::Cat, k(CoverGroup::MB, 4000)));
+        assert!(!rated(five, Species::Rabbit, k(CoverGroup::LT, 4000)));
+        assert!(!rated(five, Species::Dog, k(CoverGroup::TL, 4000)));
+        // The brands' variants (journey.md §9: "LT at 7000"; one brand shows no badge).
+        let lifetime = RatingBadge::Defaqto5StarLifetime;
+        assert!(!rated(lifetime, Species::Dog, k(CoverGroup::LT, 4000)));
+        assert!(rated(lifetime, Species::Dog, k(CoverGroup::LT, 7000)));
+        assert!(rated(lifetime, Species::Cat, k(CoverGroup::MB, 7000)));
+        assert!(!rated(lifetime, Species::Rabbit, k(CoverGroup::LT, 7000)));
+        assert!(!rated(
+            RatingBadge::None,
+            Species::Dog,
+            k(CoverGroup::LT, 4000)
+        ));
     }
 }

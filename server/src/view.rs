@@ -169,8 +169,8 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         .map(|b| json!({ "id": b.id, "message": b.message.as_deref().map(text), "field": b.field }))
         .collect();
 
-    let step_bar: Vec<Value> = journey
-        .step_bar
+    let bar_items = journey.step_bar_for(brand);
+    let step_bar: Vec<Value> = bar_items
         .iter()
         .filter_map(|item| {
             let entry = journey.step(item.steps.first()?)?;
@@ -198,7 +198,9 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         })
         .collect();
 
-    let bar_item = journey.bar_item_of(&viewing.id);
+    let bar_item = bar_items
+        .iter()
+        .find(|item| item.steps.contains(&viewing.id));
     Ok(json!({
         "qidu": quote.quote_ref,
         "csrf": csrf,

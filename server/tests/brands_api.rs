@@ -323,3 +323,74 @@ async fn rabbits_only_where_the_brand_insures_them() {
     let (status, _) = app.save_pets(json!([rabbit()])).await;
     assert_eq!(status, 200);
 }
+
+/// journey.md §2 Routes: review is step 4, "3rd step in some variants" (ptp: quote and review
+/// share step 3, confirmation is step 4).
+#[tokio::test]
+async fn ptp_numbers_review_as_step_three() {
+    let app = spawn_app().await;
+    let (_, ptp) = view_as(&app, &visitor(), "/quote?brand=ptp").await;
+    let bar: Vec<(u64, String)> = ptp["step_bar"]
+        .as_array()
+        .expect("bar")
+        .iter()
+        .map(|i| {
+            (
+                i["number"].as_u64().expect("n"),
+                i["label"].as_str().expect("label").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        bar,
+        vec![
+            (1, "Your pets".to_owned()),
+            (2, "Your details".to_owned()),
+            (3, "Quote, review & pay".to_owned()),
+            (4, "Confirmation".to_owned()),
+        ]
+    );
+    let (_, pos) = view_as(&app, &visitor(), "/quote").await;
+    assert_eq!(pos["step_bar"].as_array().expect("bar").len(), 5);
+    assert_eq!(pos["step_bar"][3]["label"], "Review & Pay");
+}
+
+/// Which of a dog's products carry the 5-star badge on a brand, as (code, rated).
+async fn rated_products(brand: &str) -> Vec<(String, bool)> {
+    let app = spawn_app().await;
+    app.view(&format!("/quote?brand={brand}")).await;
+    let (status, body) = app.save_pets(json!([valid_pet()])).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200, "{body}");
+    body["data"]["products"]
+        .as_array()
+        .expect("products")
+        .iter()
+        .map(|p| {
+            (
+                p["Code"].as_str().expect("code").to_owned(),
+                p["Rated"].as_bool().expect("rated"),
+            )
+        })
+        .collect()
+}
+
+/// journey.md §9 5-star rating badge by brand (journeys/brands: rating_badge): pos shows it on
+/// Lifetime except 2,500 and Max Benefit except 3,000; ptp from the 7,000 limit; pdsa never.
+#[tokio::test]
+async fn the_rating_badge_follows_the_brands_variant() {
+    let pos = rated_products("pos").await;
+    assert!(!pos.is_empty());
+    for (code, rated) in &pos {
+        let expected = (code.starts_with("LT") && code != "LT02500")
+            || (code.starts_with("MB") && code != "MB03000");
+        assert_eq!(*rated, expected, "pos {code}");
+    }
+    for (code, rated) in rated_products("ptp").await {
+        let limit: u32 = code[2..].parse().expect("limit");
+        let expected = (code.starts_with("LT") || code.starts_with("MB")) && limit >= 7000;
+        assert_eq!(rated, expected, "ptp {code}");
+    }
+    assert!(rated_products("pdsa").await.iter().all(|(_, rated)| !rated));
+}

@@ -56,6 +56,8 @@ for (const brand of BRANDS) {
     await press(page, page.getByRole('button', { name: 'Next' }));
     await coverByKeyboard(page, ['Rex']);
     await frameIsTheBrands(page, brand);
+    // journey.md §2 Usp bar: the best-buy banner and promo block on dog quotes, one brand (sbp).
+    await expect(page.getByRole('complementary', { name: 'Rated a Best Buy for dog insurance' })).toHaveCount(brand.code === 'sbp' ? 1 : 0);
     await screenshot(page, testInfo, `${brand.code}-review`);
     await press(page, page.getByRole('button', { name: 'Continue' }));
     await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');

@@ -73,11 +73,23 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
   }
   expect(mail[0].text).toContain('****4958');
   expect(mail[0].text).not.toContain('66374958');
-  // A reload of the confirmation asks again; still one email.
+  // owner-payment.md §4 Analytics: a submission per page, transactionDetails and one purchase,
+  // with the brand's tracking id and the start date as DD/MM/YYYY.
+  type Pushed = { event: string; page?: string; tracking_id?: string; start_date?: string };
+  const layer = (await page.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [])) as Pushed[];
+  expect(layer.filter((e) => e.event === 'submission').map((e) => e.page)).toEqual(['pet_details', 'user_details', 'review', 'payment', 'confirmation']);
+  expect(layer.filter((e) => e.event === 'transactionDetails')).toHaveLength(1);
+  expect(layer.filter((e) => e.event === 'purchase')).toHaveLength(1);
+  expect(layer.every((e) => e.tracking_id === 'GTM-POSPAWS')).toBe(true);
+  expect(layer.find((e) => e.event === 'purchase')?.start_date).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
+  // A reload of the confirmation asks again; still one email, and no second purchase event.
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Pawsome!' })).toBeVisible();
   await page.waitForTimeout(1500);
   expect(await mailTo(email, 2, 100)).toHaveLength(1);
+  const again = (await page.evaluate(() => (window as unknown as { dataLayer?: Array<{ event: string }> }).dataLayer ?? [])).map((e) => e.event);
+  expect(again).toContain('transactionDetails');
+  expect(again).not.toContain('purchase');
   expect(problems()).toEqual([]);
   return mail[0];
 }

@@ -20,6 +20,7 @@ import { InactivityTimer } from '@/features/shell/InactivityTimer';
 import { PendingStep } from '@/features/shell/PendingStep';
 import { StepBar } from '@/features/shell/StepBar';
 import { Toast } from '@/features/shell/Toast';
+import { pageView, push, purchaseOnce, submission, transactionDetails } from '@/shared/analytics';
 import { readBoot } from '@/shared/boot';
 import { text } from '@/shared/copy';
 
@@ -39,6 +40,29 @@ export function App() {
     return () => window.removeEventListener('popstate', onPop);
   }, [send]);
 
+  // owner-payment.md §4 Analytics: a page view for each page shown; a submission event for the
+  // page the customer moved on from; on the confirmation, transactionDetails and (once only) the
+  // purchase.
+  const shownStep = useRef<string | null>(null);
+  // The step the customer last moved on from by its own button (a submit, Continue, Buy); a
+  // step left by the step bar or the browser's Back is no submission.
+  const movedOnFrom = useRef<string | null>(null);
+  useEffect(() => {
+    if (!view) return;
+    const left = shownStep.current;
+    shownStep.current = view.step.id;
+    if (left === view.step.id) return;
+    if (left && movedOnFrom.current === left) push(submission(left, view));
+    movedOnFrom.current = null;
+    push(pageView(view));
+    if (view.purchase && view.step.view === 'confirmation') {
+      push(submission('confirmation', view));
+      push(transactionDetails(view));
+      push(purchaseOnce(view, window.localStorage));
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stepId]);
+
   // A new step: its title names the page, and focus starts at its heading.
   useEffect(() => {
     if (!view) return;
@@ -48,6 +72,17 @@ export function App() {
   }, [stepId]);
 
   const closeToast = useCallback(() => send({ type: 'toast.dismiss' }), [send]);
+  const submit = useCallback(
+    (answers: Record<string, unknown>) => {
+      movedOnFrom.current = stepId ?? null;
+      send({ type: 'step.submit', answers });
+    },
+    [send, stepId],
+  );
+  const buy = useCallback(() => {
+    movedOnFrom.current = stepId ?? null;
+    send({ type: 'quote.buy' });
+  }, [send, stepId]);
   const open = useCallback((path: string) => {
     window.history.pushState(null, '', path);
     send({ type: 'page.open', path });
@@ -110,7 +145,7 @@ export function App() {
                 editErrors={editErrors}
                 editSubmissions={editSubmissions}
                 busy={state.matches('submitting') || state.matches('removing') || state.matches('editing') || state.matches('refreshing')}
-                onSubmit={(answers) => send({ type: 'step.submit', answers })}
+                onSubmit={submit}
                 onEdit={(request) => send({ type: 'edit.submit', ...request })}
                 onRemovePet={(id) => send({ type: 'pet.remove', id })}
               />
@@ -122,7 +157,7 @@ export function App() {
                 busy={state.matches('submitting')}
                 requoting={state.matches('editing') || state.matches('refreshing')}
                 serverErrors={serverErrors}
-                onSubmit={(answers) => send({ type: 'step.submit', answers })}
+                onSubmit={submit}
                 onChange={(request) => send({ type: 'edit.submit', ...request })}
                 notify={(n) => send({ type: 'notice.show', ...n })}
               />
@@ -137,6 +172,10 @@ export function App() {
                 onEdit={(request) => send({ type: 'edit.submit', ...request })}
                 onRemovePet={(id) => send({ type: 'pet.remove', id })}
                 onOpen={open}
+                onContinue={(path) => {
+                  movedOnFrom.current = stepId ?? null;
+                  open(path);
+                }}
                 notify={(n) => send({ type: 'notice.show', ...n })}
                 onRefresh={(notice) => send({ type: 'page.refresh', notice })}
               />
@@ -148,12 +187,12 @@ export function App() {
                 busy={state.matches('submitting')}
                 serverErrors={serverErrors}
                 submissions={submissions}
-                onSubmit={(answers) => send({ type: 'step.submit', answers })}
+                onSubmit={submit}
                 onOpen={open}
                 onNotice={(n) => send({ type: 'notice.show', ...n })}
               />
             ) : view.step.view === 'payment_confirmation' && view.bank_details ? (
-              <PaymentConfirmationStep view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={() => send({ type: 'quote.buy' })} />
+              <PaymentConfirmationStep view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={buy} />
             ) : view.step.view === 'card_confirmation' ? (
               <CardConfirmationStep
                 view={view}
@@ -161,7 +200,7 @@ export function App() {
                 busy={state.matches('buying')}
                 serverErrors={serverErrors}
                 onOpen={open}
-                onBuy={() => send({ type: 'quote.buy' })}
+                onBuy={buy}
               />
             ) : view.step.view === 'confirmation' && view.purchase ? (
               <ConfirmationStep view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
@@ -185,7 +224,7 @@ export function App() {
                 submissions={submissions}
                 busy={state.matches('submitting') || state.matches('removing')}
                 submitLabel={text(copy, 'button.next')}
-                onSubmit={(answers) => send({ type: 'step.submit', answers })}
+                onSubmit={submit}
                 storedPets={view.pets.length}
                 onRemoveStoredPet={(id) => send({ type: 'pet.remove', id })}
                 onNotice={(n) => send({ type: 'notice.show', ...n })}

@@ -14,6 +14,7 @@ import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
 import { Modal } from '@/features/shell/Modal';
+import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
 import { text } from '@/shared/copy';
 import { amount, fromPence, price, toPence } from '@/shared/money';
 import type { FieldMessage, PetDocuments, Product, ViewData } from '@/shared/types';
@@ -206,6 +207,7 @@ export function ChoosePolicyStep({
 
   return (
     <div className="cover" aria-busy={requoting || undefined}>
+      <BestBuyBanner view={view} copy={copy} />
       <dl className="quote-facts">
         <div>
           <dt>{text(copy, 'cover.quote_reference')}</dt>

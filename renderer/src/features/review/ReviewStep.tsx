@@ -17,6 +17,7 @@ import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
 import { Modal as Dialog } from '@/features/shell/Modal';
+import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
 import { text } from '@/shared/copy';
 import { amount, price } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
@@ -85,6 +86,7 @@ export function ReviewStep({
   onEdit,
   onRemovePet,
   onOpen,
+  onContinue,
   notify,
   onRefresh,
 }: {
@@ -96,6 +98,8 @@ export function ReviewStep({
   onEdit: (request: EditRequest) => void;
   onRemovePet: (id: number) => void;
   onOpen: (path: string) => void;
+  /** Continue: on to the next page, as the customer's own step forward. */
+  onContinue: (path: string) => void;
   notify: (notice: Notice) => void;
   onRefresh: (notice?: Notice) => void;
 }) {
@@ -124,6 +128,7 @@ export function ReviewStep({
 
   return (
     <div className="review">
+      <BestBuyBanner view={view} copy={copy} />
       <section className="card review__header" aria-labelledby="review-quote-heading">
         <h2 id="review-quote-heading" className="visually-hidden">
           {text(copy, 'review.heading')}
@@ -444,7 +449,7 @@ export function ReviewStep({
       </section>
 
       <div className="actions">
-        <button type="button" className="button" disabled={busy || !summary.every_pet_chosen} onClick={() => onOpen(`${base}/assumptions`)}>
+        <button type="button" className="button" disabled={busy || !summary.every_pet_chosen} onClick={() => onContinue(`${base}/assumptions`)}>
           {text(copy, 'review.continue')}
         </button>
       </div>
