@@ -205,7 +205,7 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "qidu": quote.quote_ref,
         "csrf": csrf,
         "brand": quote.brand,
-        "shell": shell_view(defs, &quote.brand, voice, &quote.channel, journey),
+        "shell": shell_view(defs, &quote.brand, voice, &quote.channel, journey, &quote.document),
         "channel": quote.channel,
         "journey": journey.id,
         "language": voice.language(),
@@ -260,6 +260,7 @@ pub fn shell_view(
     voice: &engine::Voice<'_>,
     channel: &str,
     journey: &Journey,
+    document: &Value,
 ) -> Value {
     use engine::definitions::{Channel, PageId};
     let Some(b) = defs.brand(brand) else {
@@ -290,7 +291,12 @@ pub fn shell_view(
         "site_url": b.site_url,
         "logo_url": format!("/quote/brand/{}/logo.svg", b.id),
         "theme_url": format!("/quote/brand/{}/theme.css", b.id),
-        "phone": b.sales_phone(channel, None, None),
+        // journey.md §1: by channel, by aggregator code and by tracking token.
+        "phone": b.sales_phone(
+            channel,
+            document.get("aggregator").and_then(Value::as_str),
+            document.get("tracking_token").and_then(Value::as_str),
+        ),
         "hours": hours_text,
         "languages": b.languages,
         "currency": b.currency.code(),

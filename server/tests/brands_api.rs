@@ -394,3 +394,20 @@ async fn the_rating_badge_follows_the_brands_variant() {
     }
     assert!(rated_products("pdsa").await.iter().all(|(_, rated)| !rated));
 }
+
+/// journey.md §1, owner-payment.md §1: "A specific tracking token name switches the sales
+/// number": a visitor arriving with a token the brand knows is given its number for the quote.
+#[tokio::test]
+async fn a_tracking_token_switches_the_sales_number() {
+    let app = spawn_app().await;
+    let client = visitor();
+    let (_, data) = view_as(&app, &client, "/quote?brand=sbp&tracking_token=tv_campaign").await;
+    assert_eq!(data["shell"]["phone"], "01632 960101");
+    let (_, later) = view_as(&app, &client, "/quote/your-details").await;
+    assert_eq!(
+        later["shell"]["phone"], "01632 960101",
+        "kept with the quote"
+    );
+    let (_, unknown) = view_as(&app, &visitor(), "/quote?brand=sbp&tracking_token=nosuch").await;
+    assert_eq!(unknown["shell"]["phone"], "0808 157 0100");
+}

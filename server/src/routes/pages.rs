@@ -127,7 +127,9 @@ pub(super) async fn page(
         return Err(AppError::NotFound);
     }
     let brand = quote::asked_brand(&state, uri.query());
-    let session = quote::existing_or_new(&state, &headers, brand.as_deref()).await?;
+    let token = quote::asked_tracking_token(&state, brand.as_deref(), uri.query());
+    let session =
+        quote::existing_or_new(&state, &headers, brand.as_deref(), token.as_deref()).await?;
     // Opening a page is activity: idle time starts again.
     state.store.touch(&session.quote.id).await?;
     let journey = quote::journey(&state, &session.quote)?;
@@ -340,7 +342,16 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
     let frame = state
         .defs
         .journey(quote::DEFAULT_JOURNEY)
-        .map(|j| view::shell_view(&state.defs, &brand_id, &voice, "direct", j))
+        .map(|j| {
+            view::shell_view(
+                &state.defs,
+                &brand_id,
+                &voice,
+                "direct",
+                j,
+                &serde_json::json!({}),
+            )
+        })
         .unwrap_or(serde_json::Value::Null);
     let rendered = env.render_str(
         &html,

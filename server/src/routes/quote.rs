@@ -55,12 +55,30 @@ pub(super) fn asked_brand(state: &AppState, query: Option<&str>) -> Option<Strin
         .filter(|id| state.defs.brand(id).is_some())
 }
 
+/// The tracking token a first page names with `tracking_token` (journey.md §1: "a tracking token
+/// name" switches the sales number), if the brand has a number for it.
+pub(super) fn asked_tracking_token(
+    state: &AppState,
+    brand: Option<&str>,
+    query: Option<&str>,
+) -> Option<String> {
+    let brand = state.defs.brand(brand.unwrap_or(DEFAULT_BRAND))?;
+    query?
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(name, _)| *name == "tracking_token")
+        .map(|(_, value)| value.to_ascii_lowercase())
+        .filter(|token| brand.sales_phones.tracking_tokens.contains_key(token))
+}
+
 /// The request's quote, or a new quote and session for a new visitor, under the brand asked
-/// for (the default brand when none, or an unknown one, is asked for).
+/// for (the default brand when none, or an unknown one, is asked for), keeping the tracking
+/// token the visitor came with.
 pub(super) async fn existing_or_new(
     state: &AppState,
     headers: &HeaderMap,
     brand: Option<&str>,
+    tracking_token: Option<&str>,
 ) -> Result<Session, AppError> {
     if let Some((quote, token)) = existing(state, headers).await? {
         return Ok(Session {
@@ -75,6 +93,9 @@ pub(super) async fn existing_or_new(
     // Each experiment's variation is given when the quote is made and kept with it, so a change
     // of weights never moves a customer to another page mid-quote.
     let mut document = runtime::empty_document();
+    if let Some(token) = tracking_token {
+        document["tracking_token"] = serde_json::Value::from(token);
+    }
     if let Some(experiments) = state.defs.experiments() {
         document["experiments"] = serde_json::json!(experiments.assign(&id, brand));
     }
