@@ -1,8 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 
 import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
-import { chooseOption, press, typeInto } from './support-keys';
-import { coverByKeyboard, detailsByKeyboard, petByKeyboard } from './support-journey';
+import { press } from './support-keys';
+import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard } from './support-journey';
 
 // Issue 7, "Done when": each brand completes a purchase in the browser, with a screenshot of its
 // pet page and review page (journey.md §1: brands chosen by `brand`, differing in copy, phone
@@ -62,12 +62,7 @@ for (const brand of BRANDS) {
     await press(page, page.getByRole('button', { name: 'Continue' }));
     await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
     await press(page, page.getByRole('button', { name: 'Go to payment' }));
-    await expect(page).toHaveURL(/\/quote\/payment$/);
-    await typeInto(page, page.getByLabel('Account holder name'), 'Ada ONeill');
-    await typeInto(page, page.getByLabel('Sort code digits 1 of 3'), '089999');
-    await typeInto(page, page.getByLabel('Account number'), '66374958');
-    await chooseOption(page, page.getByLabel('Preferred collection day'), '15');
-    await press(page, page.getByRole('checkbox', { name: /I confirm authority to create this Direct Debit agreement/ }), 'Space');
+    await directDebitByKeyboard(page);
     await press(page, page.getByRole('button', { name: 'Confirm payment' }));
     await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
     await press(page, page.getByRole('button', { name: 'Continue' }));

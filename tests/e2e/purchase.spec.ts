@@ -1,8 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 
 import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
-import { chooseOption, press, typeInto } from './support-keys';
-import { coverByKeyboard, detailsByKeyboard, petByKeyboard, type Pet } from './support-journey';
+import { press } from './support-keys';
+import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard, type Pet } from './support-journey';
 
 // Issue 6, "Done when": a full direct purchase by keyboard alone, from /quote to /confirmation,
 // for one dog and for two pets, and the confirmation email arriving at the local SMTP server
@@ -34,12 +34,7 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
   await press(page, page.getByRole('button', { name: 'Go to payment' }));
 
   // Payment by Direct Debit.
-  await expect(page).toHaveURL(/\/quote\/payment$/);
-  await typeInto(page, page.getByLabel('Account holder name'), 'Ada ONeill');
-  await typeInto(page, page.getByLabel('Sort code digits 1 of 3'), '089999');
-  await typeInto(page, page.getByLabel('Account number'), '66374958');
-  await chooseOption(page, page.getByLabel('Preferred collection day'), '15');
-  await press(page, page.getByRole('checkbox', { name: /I confirm authority to create this Direct Debit agreement/ }), 'Space');
+  await directDebitByKeyboard(page);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'payment');
   await press(page, page.getByRole('button', { name: 'Confirm payment' }));

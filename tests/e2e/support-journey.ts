@@ -4,7 +4,7 @@
  */
 import { expect, type Page } from '@playwright/test';
 
-import { chooseRadio, chooseTab, press, typeInto } from './support-keys';
+import { chooseOption, chooseRadio, chooseTab, press, typeInto } from './support-keys';
 
 export type Pet = { name: string; species: 'Dog' | 'Cat'; type: string; breed?: [string, string] };
 
@@ -65,3 +65,13 @@ export async function coverByKeyboard(page: Page, names: string[]) {
   await expect(page).toHaveURL(/\/quote\/review$/);
 }
 
+
+/** The payment page's Direct Debit form, filled in by keyboard (a valid test account). */
+export async function directDebitByKeyboard(page: Page) {
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+  await typeInto(page, page.getByLabel('Account holder name'), 'Ada ONeill');
+  await typeInto(page, page.getByLabel('Sort code digits 1 of 3'), '089999');
+  await typeInto(page, page.getByLabel('Account number'), '66374958');
+  await chooseOption(page, page.getByLabel('Preferred collection day'), '15');
+  await press(page, page.getByRole('checkbox', { name: /I confirm authority to create this Direct Debit agreement/ }), 'Space');
+}

@@ -247,16 +247,7 @@ fn is_internet_explorer(headers: &HeaderMap) -> bool {
 /// The brand and language the HTML shell speaks in: the session's quote's, else the brand the
 /// query asks for, else the default. Reading only: the shell makes no quote.
 async fn shell_voice(state: &AppState, uri: &Uri, headers: &HeaderMap) -> (String, String) {
-    let quote = match crate::session::SessionToken::from_headers(headers) {
-        Some(token) => state
-            .store
-            .quote_by_session(&token.hash())
-            .await
-            .ok()
-            .flatten(),
-        None => None,
-    };
-    match quote {
+    match quote::session_quote(state, headers).await {
         Some(q) => {
             let language = quote::language(state, &q);
             (q.brand, language)

@@ -148,22 +148,25 @@ pub(super) fn voice<'a>(state: &'a AppState, quote: &QuoteRow) -> engine::Voice<
     state.defs.voice(&quote.brand, &language(state, quote))
 }
 
+/// The session's quote, read only (no idle reset, nothing made): for what only speaks in the
+/// quote's voice. A store that cannot answer is read as no quote.
+pub(super) async fn session_quote(state: &AppState, headers: &HeaderMap) -> Option<QuoteRow> {
+    let token = SessionToken::from_headers(headers)?;
+    state
+        .store
+        .quote_by_session(&token.hash())
+        .await
+        .ok()
+        .flatten()
+}
+
 /// The voice for a call that needs no quote (a lookup's field errors, a rate limit): the
 /// session's quote's, when the caller has one, else the default brand's.
 pub(super) async fn request_voice<'a>(
     state: &'a AppState,
     headers: &HeaderMap,
 ) -> engine::Voice<'a> {
-    let quote = match SessionToken::from_headers(headers) {
-        Some(token) => state
-            .store
-            .quote_by_session(&token.hash())
-            .await
-            .ok()
-            .flatten(),
-        None => None,
-    };
-    match quote {
+    match session_quote(state, headers).await {
         Some(quote) => voice(state, &quote),
         None => state.defs.voice(DEFAULT_BRAND, "en-GB"),
     }
