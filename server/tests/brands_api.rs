@@ -411,3 +411,35 @@ async fn a_tracking_token_switches_the_sales_number() {
     let (_, unknown) = view_as(&app, &visitor(), "/quote?brand=sbp&tracking_token=nosuch").await;
     assert_eq!(unknown["shell"]["phone"], "0808 157 0100");
 }
+
+/// owner-payment.md §2 Bank details panel: the full account number shows there and nowhere else,
+/// not even in a static page or the retrieve page drawn while the panel is the furthest step.
+#[tokio::test]
+async fn the_account_number_stays_on_the_bank_details_panel() {
+    let app = spawn_app().await;
+    app.reach_payment(json!([valid_pet()])).await;
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/setup-payment",
+            &json!({ "csrf": csrf, "payment": {
+                "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada ONeill",
+                "sort_code": "08-99-99", "account_number": "66374958", "payment_day": 15,
+                "dd_confirmation": true } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let panel = app.view("/quote/payment-confirmation").await;
+    assert_eq!(panel["bank_details"]["account_number"], "66374958");
+    for path in [
+        "/quote/privacy-cookie-policy",
+        "/quote/contact-and-faqs",
+        "/quote/retrieve-quote",
+    ] {
+        let data = app.view(path).await;
+        assert!(
+            !data.to_string().contains("66374958"),
+            "{path} shows the account number"
+        );
+    }
+}

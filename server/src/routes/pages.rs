@@ -186,7 +186,12 @@ pub(super) async fn page(
         card_provider: state.payments.browser(),
         timeouts,
         purchase,
-        account_number: view::account_number_for(&state, viewing, &session.quote).await?,
+        // The full account number only on the bank details panel itself (owner-payment.md §2),
+        // never in a static or retrieve page drawn over that step's data.
+        account_number: match target {
+            Target::Step(_) => view::account_number_for(&state, viewing, &session.quote).await?,
+            Target::Retrieve | Target::Static(_) => None,
+        },
     })?;
     let page_step = |id: &str, view_name: &str, title: String| {
         json!({
