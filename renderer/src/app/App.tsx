@@ -33,9 +33,17 @@ export function App() {
   const boot = useMemo(() => readBoot(), []);
   const heading = useRef<HTMLHeadingElement>(null);
   const stepId = view?.step.id;
+  // The path of the page on screen, for telling Back from a #fragment change.
+  const shownPath = useRef<string | null>(null);
+  shownPath.current = view?.step.path ?? null;
 
   useEffect(() => {
-    const onPop = () => send({ type: 'page.open', path: window.location.pathname });
+    // Back and Forward open the page at the new path; a change of the #fragment alone (an error
+    // summary's links) is no new page.
+    const onPop = () => {
+      if (window.location.pathname === shownPath.current) return;
+      send({ type: 'page.open', path: window.location.pathname });
+    };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, [send]);
@@ -91,7 +99,15 @@ export function App() {
   const copy = view?.copy ?? boot.copy;
   return (
     <>
-      <a className="skip-link" href="#main">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          // Straight to the page's content, without a history entry.
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         {text(copy, 'app.skip_link')}
       </a>
       <Header shell={view?.shell ?? boot.shell} copy={copy} />
