@@ -855,6 +855,8 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
     let mut errors = Vec::new();
     let mut digest = Sha256::new();
     let validators = MetaValidators::new();
+    // Question sets that extend another (`extends` + `patch`), with their files.
+    let mut variants: Vec<(String, Value)> = Vec::new();
 
     for (file, text) in &files {
         digest.update(file.as_bytes());
@@ -912,6 +914,11 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             );
             continue;
         }
+        if kind == Kind::QuestionSet && raw.get("extends").is_some() {
+            // Resolved once every base set is read.
+            variants.push((file.clone(), raw));
+            continue;
+        }
         let result = match kind {
             Kind::Journey => parse_into(&mut defs.journeys, file, raw),
             Kind::Guards => parse_into(&mut defs.guards, file, raw),
@@ -929,6 +936,23 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             errors.push(e);
         }
     }
+    for (file, raw) in variants {
+        match resolve_variant(&defs.question_sets, &file, &raw) {
+            Ok(resolved) => {
+                let schema_errors = validators.check(Kind::QuestionSet, &resolved);
+                if schema_errors.is_empty() {
+                    if let Err(e) = parse_into(&mut defs.question_sets, &file, resolved) {
+                        errors.push(e);
+                    }
+                } else {
+                    errors.extend(schema_errors.into_iter().map(|(path, problem)| {
+                        DefinitionError::new(&file, path, format!("once patched: {problem}"))
+                    }));
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
     defs.version = digest
         .finalize()
         .iter()
@@ -939,6 +963,64 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
         Ok(defs)
     } else {
         Err(DefinitionErrors(errors))
+    }
+}
+
+/// A question set that extends another: the base's `{schema, ui}` with the variant's `patch`
+/// merged over it (JSON Merge Patch, RFC 7396), under the variant's own id, description and
+/// `$id`. The base must be a set of its own (not itself a variant).
+fn resolve_variant(
+    sets: &[Sourced<QuestionSet>],
+    file: &str,
+    raw: &Value,
+) -> Result<Value, DefinitionError> {
+    let base_id = raw
+        .get("extends")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let id = raw.get("id").and_then(Value::as_str).unwrap_or_default();
+    let Some(base) = sets.iter().find(|s| s.value.id == base_id) else {
+        let known: Vec<&str> = sets.iter().map(|s| s.value.id.as_str()).collect();
+        return Err(DefinitionError::new(
+            file,
+            "/extends",
+            format!(
+                "no question set {base_id:?} to extend (a variant extends a set that has its own schema and ui; those are: {})",
+                known.join(", ")
+            ),
+        ));
+    };
+    let mut merged = serde_json::json!({ "schema": base.raw["schema"], "ui": base.raw["ui"] });
+    merge_patch(&mut merged, raw.get("patch").unwrap_or(&Value::Null));
+    merged["schema"]["$id"] = Value::from(format!("pawpath:questions/{id}"));
+    let mut resolved = serde_json::Map::new();
+    for key in ["$schema", "id", "description"] {
+        if let Some(v) = raw.get(key) {
+            resolved.insert(key.to_owned(), v.clone());
+        }
+    }
+    resolved.insert("schema".into(), merged["schema"].take());
+    resolved.insert("ui".into(), merged["ui"].take());
+    Ok(Value::Object(resolved))
+}
+
+/// JSON Merge Patch (RFC 7396): objects merge key by key, `null` removes, anything else replaces.
+pub fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(serde_json::Map::new());
+    }
+    if let Value::Object(target) = target {
+        for (key, value) in patch {
+            if value.is_null() {
+                target.remove(key);
+            } else {
+                merge_patch(target.entry(key.clone()).or_insert(Value::Null), value);
+            }
+        }
     }
 }
 

@@ -88,6 +88,10 @@ pub struct Config {
     /// `PAWPATH_ADMIN_TOKEN`: the bearer token of the internal endpoints (a quote's pricing
     /// working); unset, they are off. At least 32 characters; never logged.
     pub admin_token: Option<ApiKey>,
+    /// `PAWPATH_AGGREGATOR_KEYS`: the comparison sites' API keys for the inbound quote API, as
+    /// `code=key` pairs separated by commas (`ctm=…,msm=…`); codes from journey.md §1 (ctm, gcp,
+    /// msm, cnf, qze, mon), keys at least 32 characters and all different. Unset: the API is off.
+    pub aggregator_keys: Vec<(String, ApiKey)>,
     /// `PAWPATH_SMTP_URL`: the mail server, as `smtp://host:port` (plain, for a local relay),
     /// `smtp://user:password@host:587?tls=required` (STARTTLS) or `smtps://…` (TLS); unset, emails
     /// wait in the outbox until one is configured. Never logged.
@@ -115,6 +119,44 @@ pub enum PaymentProviderChoice {
 pub struct ConfigError {
     pub variable: &'static str,
     pub problem: String,
+}
+
+/// The aggregator codes journey.md §1 names.
+pub const AGGREGATOR_CODES: [&str; 6] = ["ctm", "gcp", "msm", "cnf", "qze", "mon"];
+
+/// `ctm=key,msm=key`: each code once, each key at least 32 characters, no key shared.
+fn parse_aggregator_keys(value: &str) -> Result<Vec<(String, ApiKey)>, String> {
+    let mut keys: Vec<(String, ApiKey)> = Vec::new();
+    for (i, pair) in value.split(',').map(str::trim).enumerate() {
+        if pair.is_empty() {
+            continue;
+        }
+        let Some((code, key)) = pair.split_once('=') else {
+            return Err(format!(
+                "entry {} is not code=key (for example ctm=<a key of 32 or more characters>)",
+                i + 1
+            ));
+        };
+        let code = code.trim().to_ascii_lowercase();
+        let key = key.trim();
+        if !AGGREGATOR_CODES.contains(&code.as_str()) {
+            return Err(format!(
+                "{code:?} is not an aggregator code (one of {})",
+                AGGREGATOR_CODES.join(", ")
+            ));
+        }
+        if key.len() < 32 {
+            return Err(format!("the key for {code} must be at least 32 characters"));
+        }
+        if keys.iter().any(|(c, _)| *c == code) {
+            return Err(format!("{code} is given more than once"));
+        }
+        if keys.iter().any(|(_, k)| k.0 == key) {
+            return Err(format!("the key for {code} is also another code's key"));
+        }
+        keys.push((code, ApiKey(key.to_owned())));
+    }
+    Ok(keys)
 }
 
 fn err(variable: &'static str, problem: impl Into<String>) -> ConfigError {
@@ -258,6 +300,10 @@ impl Config {
             }
             Some(t) => Some(ApiKey(t)),
         };
+        let aggregator_keys = match get("PAWPATH_AGGREGATOR_KEYS") {
+            None => Vec::new(),
+            Some(v) => parse_aggregator_keys(&v).map_err(|p| err("PAWPATH_AGGREGATOR_KEYS", p))?,
+        };
         let definitions_root =
             PathBuf::from(get("PAWPATH_DEFINITIONS").unwrap_or_else(|| ".".into()));
         let encryption_key = match get("PAWPATH_ENCRYPTION_KEY") {
@@ -378,6 +424,7 @@ impl Config {
             encryption_key,
             modulus_tables,
             admin_token,
+            aggregator_keys,
             test_mode,
             client_ip_header,
             address_provider,
@@ -526,6 +573,31 @@ mod tests {
                 e.to_string().starts_with(&format!("configuration: {var}:")),
                 "{e}"
             );
+        }
+    }
+
+    #[test]
+    fn aggregator_keys_are_code_key_pairs_each_checked() {
+        let key = "k".repeat(32);
+        let other = "q".repeat(40);
+        let c = with(&[(
+            "PAWPATH_AGGREGATOR_KEYS",
+            &format!(" ctm={key} , MSM={other}"),
+        )])
+        .expect("config");
+        assert_eq!(c.aggregator_keys.len(), 2);
+        assert_eq!(c.aggregator_keys[1].0, "msm");
+        assert!(!format!("{c:?}").contains(&key), "keys never print");
+        for (value, problem) in [
+            (format!("ctm{key}"), "is not code=key"),
+            (format!("abc={key}"), "not an aggregator code"),
+            ("ctm=short".to_owned(), "at least 32 characters"),
+            (format!("ctm={key},ctm={other}"), "more than once"),
+            (format!("ctm={key},gcp={key}"), "also another code's key"),
+        ] {
+            let e = with(&[("PAWPATH_AGGREGATOR_KEYS", &value)]).expect_err(&value);
+            assert_eq!(e.variable, "PAWPATH_AGGREGATOR_KEYS");
+            assert!(e.to_string().contains(problem), "{value}: {e}");
         }
     }
 

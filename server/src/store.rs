@@ -45,6 +45,17 @@ macro_rules! select_quote {
     };
 }
 
+/// A quote the server made whole, before it is stored.
+pub struct NewQuote<'a> {
+    pub id: &'a str,
+    pub quote_ref: &'a str,
+    pub brand: &'a str,
+    pub channel: &'a str,
+    pub journey: &'a str,
+    pub definition_version: &'a str,
+    pub document: &'a Value,
+}
+
 /// A stored quote.
 #[derive(Debug, Clone)]
 pub struct QuoteRow {
@@ -804,6 +815,59 @@ impl Store {
         row.map(|r| r.try_get("ciphertext"))
             .transpose()
             .map_err(Into::into)
+    }
+
+    /// A quote by its id.
+    pub async fn quote_by_id(&self, id: &str) -> Result<Option<QuoteRow>, StoreError> {
+        let row = sqlx::query(select_quote!("id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(quote_from_row).transpose()
+    }
+
+    /// Stores a quote made whole by the server (a comparison site's inbound quote), with no
+    /// session yet, and the transitions that made it, in one transaction: either all of it is
+    /// kept or none.
+    pub async fn insert_made_quote(
+        &self,
+        quote: &NewQuote<'_>,
+        records: &[(TransitionRecord, i64)],
+    ) -> Result<(), StoreError> {
+        use rand::Rng;
+        let now = now();
+        let marker: [u8; 16] = rand::rng().random();
+        let marker: String = marker.iter().map(|b| format!("{b:02x}")).collect();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+                                 lifecycle, document, row_version, created_at, updated_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)",
+        )
+        .bind(quote.id)
+        .bind(quote.quote_ref)
+        .bind(format!("detached:{marker}"))
+        .bind(quote.brand)
+        .bind(quote.channel)
+        .bind(quote.journey)
+        .bind(quote.definition_version)
+        .bind(Lifecycle::Active.as_str())
+        .bind(quote.document.to_string())
+        .bind(&now)
+        .execute(&mut *tx)
+        .await?;
+        for (record, duration_us) in records {
+            let meta = TransitionMeta {
+                quote_id: quote.id,
+                brand: quote.brand,
+                channel: quote.channel,
+                duration_us: *duration_us,
+                experiment_views: &[],
+            };
+            insert_transition(&mut tx, &now, record, &meta).await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// A quote by the reference the customer sees.

@@ -166,20 +166,26 @@ pub(super) async fn submit(
         };
         return run(state, auth, event, started).await;
     }
-    // The question set this call takes, from the one table the view data also reads.
-    let Some(question_set) = SUBMIT_CALLS
+    // The question sets this call takes (a journey's variant of a set shares its call), from the
+    // one table the view data also reads; the quote's journey asks one of them.
+    let question_sets: Vec<&str> = SUBMIT_CALLS
         .iter()
-        .find(|(_, path)| *path == call)
+        .filter(|(_, path)| *path == call)
         .map(|(id, _)| *id)
-    else {
+        .collect();
+    if question_sets.is_empty() {
         return Err(AppError::BadRequest(format!(
             "{call} saves a form named in the payload's form field"
         )));
-    };
+    }
     let step = journey
         .steps
         .iter()
-        .find(|s| s.questions.as_deref() == Some(question_set))
+        .find(|s| {
+            s.questions
+                .as_deref()
+                .is_some_and(|q| question_sets.contains(&q))
+        })
         .ok_or(AppError::NotFound)?;
     let event = Event::Submit {
         step: step.id.clone(),

@@ -1,6 +1,7 @@
 //! The HTTP surface: one module per resource, merged here with the layers every response gets.
 
 mod addresses;
+mod aggregators;
 mod api;
 mod body;
 mod breeds;
@@ -48,11 +49,19 @@ pub fn router(state: AppState) -> Router {
         .route("/quote", get(pages::page))
         .route("/quote/", get(pages::page))
         .route("/quote/{*rest}", get(pages::page))
+        .route("/aggregators/quote", get(pages::page))
+        .route("/aggregators/quote/", get(pages::page))
+        .route("/aggregators/quote/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
         .route("/quote/brand/{id}/theme.css", get(pages::brand_theme))
         .route("/quote/brand/{id}/logo.svg", get(pages::brand_logo))
         .route("/quote/documents/document.css", get(documents::styles))
         .route("/quote/documents/{name}", get(documents::document))
+        .route(
+            "/aggregators/continue/{token}",
+            get(aggregators::click_through),
+        )
+        .route("/api/aggregators/quotes", post(aggregators::inbound_quote))
         .route("/api/petdetails", post(api::pet_details))
         .route("/api/petownerdetails", post(api::pet_owner_details))
         .route("/api/deletePet", post(api::delete_pet))
@@ -104,7 +113,12 @@ pub fn router(state: AppState) -> Router {
         None => router,
     };
     let router = if test_mode {
-        router.route("/api/test/patch", post(api::test_patch))
+        router
+            .route("/api/test/patch", post(api::test_patch))
+            .route(
+                "/api/fakeaggs",
+                get(aggregators::fake_aggregator_visit).post(aggregators::fake_aggregator),
+            )
     } else {
         router
     };

@@ -60,13 +60,23 @@ enum Target<'a> {
 /// The retrieve-quote page's two paths (owner-payment.md §2).
 const RETRIEVE_PATHS: [&str; 2] = ["/retrieve-quote", "/retrievequote"];
 
-/// The path under the journey's base path: "/" for the base itself.
-fn step_path_of(uri: &Uri) -> &str {
-    let rest = uri.path().strip_prefix("/quote").unwrap_or("/");
-    match rest.trim_end_matches('/') {
-        "" => "/",
-        other => other,
-    }
+/// The journey whose pages the URL is under (its `base_path`: /quote, /aggregators/quote), and
+/// the path under it ("/" for the base itself).
+fn journey_of<'d, 'u>(
+    defs: &'d engine::Definitions,
+    uri: &'u Uri,
+) -> Option<(&'d engine::definitions::Journey, &'u str)> {
+    defs.journeys().find_map(|journey| {
+        let rest = uri.path().strip_prefix(journey.base_path.as_str())?;
+        if !(rest.is_empty() || rest.starts_with('/')) {
+            return None;
+        }
+        let path = match rest.trim_end_matches('/') {
+            "" => "/",
+            other => other,
+        };
+        Some((journey, path))
+    })
 }
 
 /// What `path` is on `brand`: one of its journey's steps (at the brand's own path where it has
@@ -102,16 +112,19 @@ fn resolve<'a>(
 
 /// Whether `path` is a page on any brand: a path no brand has is a 404 before any quote is made
 /// for the visitor.
-fn known_to_any_brand(state: &AppState, path: &str) -> bool {
-    state.defs.journeys().any(|journey| {
-        journey.steps.iter().any(|s| s.path == path)
-            || state
-                .defs
-                .raw
-                .brands
-                .iter()
-                .any(|b| resolve(&state.defs, journey, Some(&b.value), path).is_some())
-    }) || RETRIEVE_PATHS.contains(&path)
+fn known_to_any_brand(
+    state: &AppState,
+    journey: &engine::definitions::Journey,
+    path: &str,
+) -> bool {
+    journey.steps.iter().any(|s| s.path == path)
+        || state
+            .defs
+            .raw
+            .brands
+            .iter()
+            .any(|b| resolve(&state.defs, journey, Some(&b.value), path).is_some())
+        || RETRIEVE_PATHS.contains(&path)
 }
 
 pub(super) async fn page(
@@ -122,14 +135,32 @@ pub(super) async fn page(
     if !wants_json(&headers) {
         return Ok(shell(&state, &uri, &headers).await);
     }
-    let step_path = step_path_of(&uri);
-    if !known_to_any_brand(&state, step_path) {
+    let Some((url_journey, step_path)) = journey_of(&state.defs, &uri) else {
+        return Err(AppError::NotFound);
+    };
+    if !known_to_any_brand(&state, url_journey, step_path) {
         return Err(AppError::NotFound);
     }
     let brand = quote::asked_brand(&state, uri.query());
+    // A brand that does not sell through this journey's channel has no such pages (journey.md
+    // §1: rcfr and rsp sell direct only); a visitor with a quote keeps the quote's own.
+    if let Some(b) = brand.as_deref().and_then(|b| state.defs.brand(b))
+        && !b.sells_through(url_journey.channel)
+        && quote::session_quote(&state, &headers).await.is_none()
+    {
+        return Err(AppError::NotFound);
+    }
     let token = quote::asked_tracking_token(&state, brand.as_deref(), uri.query());
-    let session =
-        quote::existing_or_new(&state, &headers, brand.as_deref(), token.as_deref()).await?;
+    // A visitor with a quote keeps it on whichever journey it runs (its pages answer with their
+    // own paths, which the renderer follows); a new visitor's quote runs on the URL's journey.
+    let session = quote::existing_or_new(
+        &state,
+        &headers,
+        brand.as_deref(),
+        token.as_deref(),
+        url_journey,
+    )
+    .await?;
     // Opening a page is activity: idle time starts again.
     state.store.touch(&session.quote.id).await?;
     let journey = quote::journey(&state, &session.quote)?;
@@ -324,26 +355,26 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
     };
     // A static page has its own title and description, and says whether it may be indexed
     // (journey.md §2: the contact page is indexed, the terms and privacy pages are not).
-    let static_page = state.defs.journey(quote::DEFAULT_JOURNEY).and_then(|j| {
-        match resolve(&state.defs, j, brand, step_path_of(uri)) {
+    let url_journey = journey_of(&state.defs, uri);
+    let static_page =
+        url_journey.and_then(|(j, path)| match resolve(&state.defs, j, brand, path) {
             Some(Target::Static(page)) => Some(page),
             _ => None,
-        }
-    });
+        });
     let title = match static_page {
         Some(page) => format!("{} – {}", text(&page.title), text("app.brand")),
         None => format!("{} – {}", text("app.name"), text("app.brand")),
     };
     // The brand's frame from the first paint, and on a page that fails to load.
-    let frame = state
-        .defs
-        .journey(quote::DEFAULT_JOURNEY)
+    let frame = url_journey
+        .map(|(j, _)| j)
+        .or_else(|| state.defs.journey(quote::DEFAULT_JOURNEY))
         .map(|j| {
             view::shell_view(
                 &state.defs,
                 &brand_id,
                 &voice,
-                "direct",
+                j.channel.as_str(),
                 j,
                 &serde_json::json!({}),
             )

@@ -79,6 +79,7 @@ pub(super) async fn existing_or_new(
     headers: &HeaderMap,
     brand: Option<&str>,
     tracking_token: Option<&str>,
+    journey: &Journey,
 ) -> Result<Session, AppError> {
     if let Some((quote, token)) = existing(state, headers).await? {
         return Ok(Session {
@@ -106,8 +107,8 @@ pub(super) async fn existing_or_new(
             &quote_reference(),
             &token.hash(),
             brand,
-            "direct",
-            DEFAULT_JOURNEY,
+            journey.channel.as_str(),
+            &journey.id,
             state.defs.version(),
             &document,
         )
