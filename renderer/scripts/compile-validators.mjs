@@ -59,10 +59,33 @@ const questions = join(here, '..', '..', 'questions');
 const out = join(here, '..', 'src', 'generated');
 mkdirSync(out, { recursive: true });
 
+/** JSON Merge Patch (RFC 7396), as the server's loader applies it (engine definitions.rs merge_patch). */
+function mergePatch(target, patch) {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
+  const out = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+const files = readdirSync(questions)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((name) => ({ name, file: join(questions, name), set: JSON.parse(readFileSync(join(questions, name), 'utf8')) }));
+// A set that extends another is the base's schema with its patch merged over it, under its own
+// $id (questions/schemas/question-set.schema.json), exactly as the server resolves it.
+for (const entry of files.filter((e) => e.set.extends)) {
+  const base = files.find((e) => e.set.id === entry.set.extends && !e.set.extends);
+  if (!base) throw new Error(`${entry.file}: /extends names no question set of its own (${entry.set.extends})`);
+  const schema = mergePatch(base.set.schema, entry.set.patch?.schema ?? {});
+  schema.$id = `pawpath:questions/${entry.set.id}`;
+  entry.set = { ...entry.set, schema };
+}
+
 const entries = [];
-for (const name of readdirSync(questions).filter((f) => f.endsWith('.json')).sort()) {
-  const file = join(questions, name);
-  const set = JSON.parse(readFileSync(file, 'utf8'));
+for (const { name, file, set } of files) {
   const schema = set.schema;
   if (!schema || typeof schema.$id !== 'string') {
     throw new Error(`${file}: /schema/$id is missing; the server's lint names this too`);

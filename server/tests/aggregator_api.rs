@@ -268,6 +268,14 @@ async fn the_click_through_opens_the_quote_at_review_with_the_chosen_product() {
     assert_eq!(page["channel"], "aggregator");
     assert_eq!(page["qidu"], body["quote_reference"]);
     assert_eq!(page["pets"][0]["product"]["Code"], offer["code"]);
+    // The price the comparison site showed is the price at review.
+    let at_review: rust_decimal::Decimal =
+        serde_json::from_value(page["pets"][0]["product"]["RecurringMonthly"].clone())
+            .expect("monthly price");
+    assert_eq!(
+        at_review.to_string(),
+        offer["monthly"].as_str().expect("offer monthly")
+    );
     // owner-payment.md §2 Step bar: aggregator steps 1 review, 2 Details, 3 payment, 4 confirmation.
     let bar: Vec<&str> = page["step_bar"]
         .as_array()

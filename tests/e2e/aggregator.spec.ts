@@ -1,0 +1,84 @@
+import { expect, type Page, test } from '@playwright/test';
+
+import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { chooseRadio, press } from './support-keys';
+import { directDebitByKeyboard } from './support-journey';
+
+// Issue 7, aggregator channel (journey.md §1–§2, owner-payment.md §2 Step bar, §7): a comparison
+// site's quote (made through /api/fakeaggs on this test host, the same code path as the inbound
+// quote API) opened by its click-through at review, then Details (assumptions), payment and
+// confirmation under /aggregators/quote, by keyboard, for every brand that sells through
+// comparison sites, each with its number for the comparison site the customer came from.
+
+type Brand = { code: string; name: string; aggregator: string; phone: string; prefix: string; confirmation: string };
+
+const BRANDS: Brand[] = [
+  { code: 'pos', name: 'Pawsure Pet Cover', aggregator: 'ctm', phone: '0808 157 0011', prefix: 'PETPS', confirmation: '/confirmation' },
+  { code: 'sbp', name: 'Small Beasts Pet Plan', aggregator: 'gcp', phone: '0808 157 0112', prefix: 'PETSB', confirmation: '/confirmation' },
+  { code: 'pdsa', name: 'Patchwork Animal Aid Insurance', aggregator: 'msm', phone: '0808 157 0213', prefix: 'PETPA', confirmation: '/confirmation' },
+  { code: 'ptp', name: 'Paws to Play Insurance', aggregator: 'cnf', phone: '0808 157 0314', prefix: 'PETPP', confirmation: '/confirmation' },
+  { code: 'afs', name: 'Acorn Friendly Society Pets', aggregator: 'qze', phone: '0808 157 0415', prefix: 'PETAF', confirmation: '/confirmation' },
+  { code: 'ich', name: 'Ivy Cottage Home Pets', aggregator: 'mon', phone: '0808 157 0516', prefix: 'PETIC', confirmation: '/confirmation' },
+  { code: 'epw', name: 'Evenpaw', aggregator: 'ctm', phone: '0808 157 0611', prefix: 'PETEV', confirmation: '/success' },
+];
+
+async function stepIs(page: Page, label: string) {
+  await expect(page.getByRole('navigation', { name: 'Your progress' }).locator('[aria-current="step"]')).toContainText(label);
+}
+
+for (const brand of BRANDS) {
+  test(`${brand.code} via ${brand.aggregator}: from the comparison site's click-through to a purchase`, async ({ page }, testInfo) => {
+    test.skip(testInfo.project.name === 'mobile' && brand.code !== 'pos', 'one brand at 375 px; the others at 1280 px');
+    const problems = watchConsole(page);
+    const email = `agg-${brand.code}-${testInfo.project.name}-${Date.now()}@example.com`;
+    await page.goto(`/api/fakeaggs?brand=${brand.code}&aggregator=${brand.aggregator}&product=LT04000&email=${encodeURIComponent(email)}`);
+    await expect(page).toHaveURL(/\/aggregators\/quote\/review\?brand=/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await stepIs(page, 'Review');
+    await expect(page.getByRole('banner').getByRole('link', { name: `Call us on ${brand.phone}` })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Biscuit' })).toContainText('Lifetime');
+    await expectAccessible(page);
+    await screenshot(page, testInfo, `aggregator-${brand.code}-review`);
+
+    await press(page, page.getByRole('button', { name: 'Continue' }));
+    await expect(page).toHaveURL(/\/aggregators\/quote\/assumptions$/);
+    await stepIs(page, 'Details');
+    await expectAccessible(page);
+    // The comparison site asked whether the pet is microchipped, not about injury or illness
+    // (journey.md §2 Screens): the customer declares it here before paying.
+    await press(page, page.getByRole('region', { name: "What we've assumed about Biscuit" }).getByRole('button', { name: /No, change assumptions/ }));
+    const edit = page.getByRole('dialog', { name: "Change Biscuit's assumptions" });
+    await chooseRadio(page, edit.getByRole('group', { name: /injury or illness/ }), 'No');
+    await press(page, edit.getByRole('button', { name: 'Save and close' }));
+    await expect(edit).toBeHidden();
+    await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
+    await press(page, page.getByRole('button', { name: 'Go to payment' }));
+    await expect(page).toHaveURL(/\/aggregators\/quote\/payment$/);
+    await stepIs(page, 'Payment');
+    await expectAccessible(page);
+    await directDebitByKeyboard(page);
+    await press(page, page.getByRole('button', { name: 'Confirm payment' }));
+    await expect(page).toHaveURL(/\/aggregators\/quote\/payment-confirmation$/);
+    await expectAccessible(page);
+    await press(page, page.getByRole('button', { name: 'Continue' }));
+    await expect(page).toHaveURL(new RegExp(`/aggregators/quote${brand.confirmation}$`));
+    await expect(page.getByRole('region', { name: 'Biscuit' })).toContainText(new RegExp(`${brand.prefix}\\d+`));
+    await expectAccessible(page);
+    await screenshot(page, testInfo, `aggregator-${brand.code}-confirmation`);
+    const mail = await mailTo(email);
+    expect(mail[0].subject).toBe(`Welcome to ${brand.name}: your pet insurance is confirmed`);
+    expect(problems()).toEqual([]);
+  });
+}
+
+test('the aggregator journey starts at pet details too, asking whether the pet is microchipped', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto('/aggregators/quote?brand=pos');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Is your pet microchipped?' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Has your pet had any injury or illness?' })).toHaveCount(0);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Call us on 0808 157 0010' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'aggregator-pets');
+  expect(problems()).toEqual([]);
+});
