@@ -182,6 +182,18 @@ impl Definitions {
         self.raw.rates.first().map(|r| &r.value)
     }
 
+    /// The free rehoming cover and centres (journeys/rehoming-centres.json), where defined.
+    pub fn rehoming(&self) -> Option<&definitions::RehomingFile> {
+        self.raw.rehoming.first().map(|r| &r.value)
+    }
+
+    /// The rehoming centres a brand works with, in the chooser's order.
+    pub fn rehoming_centres(&self, brand: &str) -> &[definitions::RehomingCentre] {
+        self.rehoming()
+            .and_then(|r| r.centres.get(brand))
+            .map_or(&[], Vec::as_slice)
+    }
+
     /// The promo code a customer typed, matched without regard to case or surrounding spaces.
     pub fn promo_code(&self, typed: &str) -> Option<&definitions::PromoCode> {
         let wanted = typed.trim().to_uppercase();

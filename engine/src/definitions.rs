@@ -44,6 +44,10 @@ pub struct Journey {
     #[serde(default)]
     pub description: Option<String>,
     pub channel: Channel,
+    /// An extra flow only the brands that list it in their `flows` offer (journey.md §1 Extra
+    /// flows: `rehoming`, `annual_rehoming`); none for the channels' own journeys.
+    #[serde(default)]
+    pub flow: Option<String>,
     pub base_path: String,
     pub start: StepId,
     pub step_bar: Vec<StepBarItem>,
@@ -156,6 +160,10 @@ pub enum View {
     CardConfirmation,
     /// The confirmation page (owner-payment.md §2 Confirmation page), once bought.
     Confirmation,
+    /// The rehoming flow's confirmation (journey.md §2 Routes: rehoming /confirmation, step 4):
+    /// the details to check, the free cover activated there (its documents scanned first), then
+    /// the cover confirmed.
+    RescueConfirmation,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -357,6 +365,47 @@ impl BreedFile {
     }
 }
 
+/// The free rehoming cover and the rehoming centres (journeys/rehoming-centres.json).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RehomingFile {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub description: String,
+    pub cover: RescueCover,
+    /// Brand code → its centres.
+    pub centres: BTreeMap<String, Vec<RehomingCentre>>,
+}
+
+/// The free cover a rehomed pet gets (owner-payment.md §9: 28 days, no third party liability).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RescueCover {
+    pub code: String,
+    pub days: u32,
+    pub vet_fee_limit: String,
+    /// Species → excess per condition, whole pounds.
+    pub excess: BTreeMap<String, String>,
+    pub third_party_liability: bool,
+    pub activation_days: u32,
+}
+
+/// A rehoming centre (owner-payment.md §3: contactname, address1 to address4, postcode).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct RehomingCentre {
+    pub id: String,
+    pub contactname: String,
+    pub address1: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address2: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address3: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address4: Option<String>,
+    pub postcode: String,
+}
+
 /// The promo codes on offer (journeys/promotions.json).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -420,6 +469,9 @@ pub struct Brand {
     pub languages: Vec<String>,
     pub currency: Currency,
     pub channels: Vec<Channel>,
+    /// The extra flows the brand offers (journey.md §1): journeys whose `flow` is listed here.
+    #[serde(default)]
+    pub flows: Vec<String>,
     pub species: Vec<Species>,
     pub payment_methods: Vec<PaymentMethod>,
     pub sales_phones: SalesPhones,
@@ -454,6 +506,15 @@ impl Brand {
 
     pub fn sells_through(&self, channel: Channel) -> bool {
         self.channels.contains(&channel)
+    }
+
+    /// Whether the brand offers a journey: its channel, and its flow where it has one.
+    pub fn offers_journey(&self, journey: &Journey) -> bool {
+        self.sells_through(journey.channel)
+            && journey
+                .flow
+                .as_ref()
+                .is_none_or(|flow| self.flows.contains(flow))
     }
 
     /// The brand's default language.
@@ -676,6 +737,7 @@ pub struct RawDefinitions {
     pub copy: Vec<Sourced<CopyCatalogue>>,
     pub breeds: Vec<Sourced<BreedFile>>,
     pub promotions: Vec<Sourced<PromotionFile>>,
+    pub rehoming: Vec<Sourced<RehomingFile>>,
     pub rates: Vec<Sourced<crate::rating::RateFile>>,
     pub documents: Vec<Sourced<crate::documents::DocumentFile>>,
     pub experiments: Vec<Sourced<crate::experiments::ExperimentFile>>,
@@ -792,6 +854,7 @@ enum Kind {
     Copy,
     Breeds,
     Promotions,
+    Rehoming,
     Rates,
     Documents,
     Experiments,
@@ -805,6 +868,7 @@ const EXPERIMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/experiment
 const DOCUMENTS_SCHEMA: &str = include_str!("../../journeys/schemas/documents.schema.json");
 const RATES_SCHEMA: &str = include_str!("../../journeys/schemas/rates.schema.json");
 
+const REHOMING_SCHEMA: &str = include_str!("../../journeys/schemas/rehoming.schema.json");
 const PROMOTIONS_SCHEMA: &str = include_str!("../../journeys/schemas/promotions.schema.json");
 const JOURNEY_SCHEMA: &str = include_str!("../../journeys/schemas/journey.schema.json");
 const GUARDS_SCHEMA: &str = include_str!("../../journeys/schemas/guards.schema.json");
@@ -822,6 +886,7 @@ impl Kind {
             "copy.schema.json" => Some(Kind::Copy),
             "breeds.schema.json" => Some(Kind::Breeds),
             "promotions.schema.json" => Some(Kind::Promotions),
+            "rehoming.schema.json" => Some(Kind::Rehoming),
             "rates.schema.json" => Some(Kind::Rates),
             "documents.schema.json" => Some(Kind::Documents),
             "experiments.schema.json" => Some(Kind::Experiments),
@@ -839,6 +904,7 @@ impl Kind {
             Kind::Copy => COPY_SCHEMA,
             Kind::Breeds => BREEDS_SCHEMA,
             Kind::Promotions => PROMOTIONS_SCHEMA,
+            Kind::Rehoming => REHOMING_SCHEMA,
             Kind::Rates => RATES_SCHEMA,
             Kind::Documents => DOCUMENTS_SCHEMA,
             Kind::Experiments => EXPERIMENTS_SCHEMA,
@@ -926,6 +992,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Kind::Copy => parse_into(&mut defs.copy, file, raw),
             Kind::Breeds => parse_into(&mut defs.breeds, file, raw),
             Kind::Promotions => parse_into(&mut defs.promotions, file, raw),
+            Kind::Rehoming => parse_into(&mut defs.rehoming, file, raw),
             Kind::Rates => parse_into(&mut defs.rates, file, raw),
             Kind::Documents => parse_into(&mut defs.documents, file, raw),
             Kind::Experiments => parse_into(&mut defs.experiments, file, raw),
@@ -1127,6 +1194,7 @@ impl MetaValidators {
             Kind::Copy,
             Kind::Breeds,
             Kind::Promotions,
+            Kind::Rehoming,
             Kind::Rates,
             Kind::Documents,
             Kind::Experiments,
@@ -1176,6 +1244,6 @@ mod tests {
     #[test]
     fn built_in_meta_schemas_compile() {
         let v = MetaValidators::new();
-        assert_eq!(v.compiled.len(), 11);
+        assert_eq!(v.compiled.len(), 12);
     }
 }

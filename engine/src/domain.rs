@@ -26,6 +26,9 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         "bank_details_valid" => Some(bank_details_valid),
         "payment_method_offered" => Some(payment_method_offered),
         "pet_species_offered" => Some(pet_species_offered),
+        "rehoming_centre_known" => Some(rehoming_centre_known),
+        "rehome_date_window" => Some(rehome_date_window),
+        "rehoming_pet_age" => Some(rehoming_pet_age),
         _ => None,
     }
 }
@@ -51,6 +54,9 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "payment.bank.invalid",
     "payment.method.not_offered",
     "pet.type.not_offered",
+    "rehoming.centre.unknown",
+    "rehoming.date.future",
+    "rehoming.date.too_late",
 ];
 
 /// Names of every domain rule, for the lint's messages.
@@ -66,6 +72,9 @@ pub const DOMAIN_RULES: &[&str] = &[
     "bank_details_valid",
     "payment_method_offered",
     "pet_species_offered",
+    "rehoming_centre_known",
+    "rehome_date_window",
+    "rehoming_pet_age",
 ];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
@@ -555,6 +564,64 @@ fn pet_species_offered(defs: &Definitions, document: &Value, ctx: &RuleContext) 
             };
             (!offered)
                 .then(|| FieldError::new(format!("pets[{i}].pet_type"), "pet.type.not_offered"))
+        })
+        .collect()
+}
+
+/// The rehoming flow's centre (journeys/rehoming-centres.json): one the quote's brand works with.
+fn rehoming_centre_known(
+    defs: &Definitions,
+    document: &Value,
+    ctx: &RuleContext,
+) -> Vec<FieldError> {
+    let Some(centre) = document.pointer("/rehoming/centre").and_then(Value::as_str) else {
+        return Vec::new();
+    };
+    if defs
+        .rehoming_centres(&ctx.brand)
+        .iter()
+        .any(|c| c.id == centre)
+    {
+        Vec::new()
+    } else {
+        vec![FieldError::new("rehoming.centre", "rehoming.centre.unknown")]
+    }
+}
+
+/// The day the pet came home: not after today (UK time), and no more than the cover's
+/// activation days before it (journeys/rehoming-centres.json: cover.activation_days).
+fn rehome_date_window(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    let Some(day) = document
+        .pointer("/rehoming/rehome_date")
+        .and_then(Value::as_str)
+        .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())
+    else {
+        return Vec::new();
+    };
+    let field = "rehoming.rehome_date";
+    if day > ctx.today {
+        return vec![FieldError::new(field, "rehoming.date.future")];
+    }
+    let days = defs.rehoming().map_or(0, |r| r.cover.activation_days);
+    if (ctx.today - day).num_days() > i64::from(days) {
+        return vec![
+            FieldError::new(field, "rehoming.date.too_late").with_param("days", days.to_string()),
+        ];
+    }
+    Vec::new()
+}
+
+/// journey.md §5 Age rule: on rehoming the pet must be at least 56 days (8 weeks) old on the day
+/// the free cover starts, which is the day it is activated (today). The free cover has no upper
+/// age: it is the rescue's pet whatever its age.
+fn rehoming_pet_age(_: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    pets(document)
+        .filter_map(|(i, pet)| {
+            let dob = str_of(pet, "pet_date_of_birth")
+                .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())?;
+            ((ctx.today - dob).num_days() < MIN_AGE_DAYS_WITH_PRODUCTS).then(|| {
+                FieldError::new(format!("pets[{i}].pet_date_of_birth"), "pet.dob.too_young")
+            })
         })
         .collect()
 }

@@ -92,6 +92,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
         key: DEFAULT_INVALID_KEY.into(),
     });
     lint_promotions(defs, &mut errors, &mut copy_refs);
+    lint_rehoming(defs, &mut errors);
     lint_rates(defs, &mut errors, &mut copy_refs);
     lint_documents(defs, &mut errors, &mut copy_refs);
     lint_experiments(defs, &mut errors);
@@ -686,6 +687,73 @@ fn lint_documents(
 
 /// Promo codes: each once (matched without regard to case), dates the right way round, and their
 /// description and summary in every language.
+/// The extra flows (journey.md §1): a brand offering one has a journey for it, and for the
+/// rehoming flow the free cover and at least one centre; centres name only known brands, with ids
+/// used once; at most one rehoming file.
+fn lint_rehoming(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
+    for (i, file) in defs.rehoming.iter().enumerate().skip(1) {
+        errors.push(DefinitionError::new(
+            &file.file,
+            "",
+            format!(
+                "a second rehoming file (the first is {}); the cover and centres live in one",
+                defs.rehoming[i - 1].file
+            ),
+        ));
+    }
+    let rehoming = defs.rehoming.first();
+    for brand in &defs.brands {
+        for (i, flow) in brand.value.flows.iter().enumerate() {
+            let here = format!("/flows/{i}");
+            if !defs
+                .journeys
+                .iter()
+                .any(|j| j.value.flow.as_deref() == Some(flow.as_str()))
+            {
+                errors.push(DefinitionError::new(
+                    &brand.file,
+                    &here,
+                    format!("no journey has the flow {flow:?}"),
+                ));
+            }
+            if flow == "rehoming"
+                && !rehoming.is_some_and(|r| r.value.centres.contains_key(&brand.value.id))
+            {
+                errors.push(DefinitionError::new(
+                    &brand.file,
+                    &here,
+                    format!(
+                        "brand {:?} offers the rehoming flow but journeys/rehoming-centres.json lists no centres for it",
+                        brand.value.id
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(file) = rehoming {
+        let mut seen = BTreeMap::new();
+        for (brand, centres) in &file.value.centres {
+            if !defs.brands.iter().any(|b| &b.value.id == brand) {
+                errors.push(DefinitionError::new(
+                    &file.file,
+                    format!("/centres/{brand}"),
+                    format!("unknown brand {brand:?}"),
+                ));
+            }
+            for (i, centre) in centres.iter().enumerate() {
+                let here = format!("/centres/{brand}/{i}/id");
+                if let Some(first) = seen.insert(centre.id.clone(), here.clone()) {
+                    errors.push(DefinitionError::new(
+                        &file.file,
+                        here,
+                        format!("centre id {:?} is already used at {first}", centre.id),
+                    ));
+                }
+            }
+        }
+    }
+}
+
 fn lint_promotions(
     defs: &RawDefinitions,
     errors: &mut Vec<DefinitionError>,
@@ -848,6 +916,7 @@ fn lint_journey(
                 | crate::definitions::View::PaymentConfirmation
                 | crate::definitions::View::CardConfirmation
                 | crate::definitions::View::Confirmation
+                | crate::definitions::View::RescueConfirmation
         ) {
             err(
                 format!("/steps/{i}/questions"),

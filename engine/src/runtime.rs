@@ -457,7 +457,11 @@ impl Ctx<'_> {
             self.record.outcome = Outcome::RefusedByGuard;
             return Ok(false);
         };
-        if !before.can_open(&last.id) {
+        // A step with answers of its own (the rehoming flow's your details) must also be
+        // complete; one without (the bank details panel) completes by buying.
+        let answered = last.questions.is_none() && last.complete_when.is_none()
+            || before.completed.contains(&last.id);
+        if !before.can_open(&last.id) || !answered {
             self.record.outcome = Outcome::RefusedByGuard;
             for g in &last.requires {
                 let doc = self.document.clone();

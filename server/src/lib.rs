@@ -7,6 +7,7 @@ pub mod addresses;
 pub mod banks;
 pub mod config;
 pub mod crypto;
+pub mod scanner;
 pub mod data_file;
 pub mod error;
 pub mod holidays;

@@ -27,7 +27,15 @@ use crate::store::{NewEmail, OutboxRow, Store};
 pub const CONFIRMATION: &str = "confirmation";
 
 /// The templates of each kind: HTML (auto-escaped) and plain text.
-const TEMPLATES: &[&str] = &["confirmation.html", "confirmation.txt"];
+const TEMPLATES: &[&str] = &[
+    "confirmation.html",
+    "confirmation.txt",
+    "rescue.html",
+    "rescue.txt",
+];
+
+/// The outbox kind of the free rehoming cover's confirmation.
+pub const RESCUE: &str = "rescue_confirmation";
 
 /// The longest wait between two attempts at one message.
 const MAX_RETRY: Duration = Duration::from_secs(3600);
@@ -64,6 +72,25 @@ pub struct ConfirmationEmail {
     pub card: Option<CardLines>,
     /// The first collections (the advance notice), DD/MM/YYYY.
     pub collections: Vec<CollectionLine>,
+}
+
+/// What the free rehoming cover's email says (journey.md §1 Extra flows; owner-payment.md §9:
+/// 28 days, no third party liability).
+#[derive(Debug, Clone, Serialize)]
+pub struct RescueEmail {
+    pub brand_code: String,
+    pub language: String,
+    pub first_name: String,
+    pub pet_name: String,
+    pub policy_number: String,
+    /// DD/MM/YYYY
+    pub cover_start: String,
+    /// DD/MM/YYYY, the last day covered.
+    pub cover_end: String,
+    pub days: u32,
+    pub vet_fee_limit: String,
+    pub excess: String,
+    pub centre: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -193,6 +220,9 @@ impl MailTemplates {
                     .confirmation(&message)
                     .map_err(|e| format!("{}: {e}", dir.display()))?;
             }
+            templates
+                .rescue(&RescueEmail::sample(brand, language))
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
         }
         Ok(templates)
     }
@@ -218,6 +248,52 @@ impl MailTemplates {
             text: render("confirmation.txt")?,
             html: render("confirmation.html")?,
         })
+    }
+}
+
+impl MailTemplates {
+    /// Renders the free rehoming cover's email.
+    pub fn rescue(&self, message: &RescueEmail) -> Result<Rendered, String> {
+        let voice = self.defs.voice(&message.brand_code, &message.language);
+        let brand = voice.t("app.brand");
+        let mut context = serde_json::to_value(message).map_err(|e| e.to_string())?;
+        if let Some(fields) = context.as_object_mut() {
+            fields.insert("brand".into(), brand.clone().into());
+        }
+        let render = |name: &str| {
+            self.env
+                .get_template(name)
+                .and_then(|t| t.render(minijinja::value::Serde(&context)))
+                .map_err(|e| format!("{name}: {}", describe(&e)))
+        };
+        let params = BTreeMap::from([
+            ("petName".to_owned(), message.pet_name.clone()),
+            ("policyNumber".to_owned(), message.policy_number.clone()),
+        ]);
+        Ok(Rendered {
+            subject: voice.text("rehoming.email.subject", &params),
+            sender_name: brand,
+            text: render("rescue.txt")?,
+            html: render("rescue.html")?,
+        })
+    }
+}
+
+impl RescueEmail {
+    fn sample(brand: &str, language: &str) -> Self {
+        Self {
+            brand_code: brand.to_owned(),
+            language: language.to_owned(),
+            first_name: "Sam".into(),
+            pet_name: "Biscuit".into(),
+            policy_number: "PETRS0000000".into(),
+            cover_start: "01/01/2027".into(),
+            cover_end: "28/01/2027".into(),
+            days: 28,
+            vet_fee_limit: "£1,000".into(),
+            excess: "£99".into(),
+            centre: "Harbourside Rescue Steps".into(),
+        }
     }
 }
 

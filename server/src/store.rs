@@ -104,6 +104,8 @@ pub enum NewPayment {
     /// Charged through the payment provider before the purchase is written; only what a
     /// receipt shows is kept.
     Card(CardPaymentRow),
+    /// Free cover (the rehoming flow's 28 days): nothing to collect.
+    Free,
 }
 
 /// A card payment as kept (no card number, no CVC).
@@ -172,7 +174,7 @@ pub struct PurchaseRow {
     pub payment_day: i64,
     pub cover_start: String,
     pub policies: Vec<PolicyRow>,
-    /// DD or CC.
+    /// DD, CC, or FREE (free rehoming cover).
     pub payment_method: String,
     /// Direct Debit payers: the mandate's reference and the masked account number.
     pub mandate_reference: Option<String>,
@@ -471,6 +473,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
             }
+            NewPayment::Free => {}
         }
         for (due, amount, payments) in &p.collections {
             sqlx::query("insert into collections (purchase_id, due_date, amount, payments) values ($1, $2, $3, $4)")
@@ -708,7 +711,12 @@ impl Store {
             payment_day: row.try_get("payment_day")?,
             cover_start: row.try_get("cover_start")?,
             policies,
-            payment_method: if card.is_some() { "CC" } else { "DD" }.to_owned(),
+            payment_method: match (&card, row.try_get::<Option<String>, _>("reference")?) {
+                (Some(_), _) => "CC",
+                (None, Some(_)) => "DD",
+                (None, None) => "FREE",
+            }
+            .to_owned(),
             mandate_reference: row.try_get("reference")?,
             account_number_masked: row.try_get("account_number_masked")?,
             card,

@@ -25,6 +25,8 @@ pub const SUBMIT_CALLS: &[(&str, &str)] = &[
     ("your_details", "/api/ownerdetail"),
     ("cover", "/api/saveCover"),
     ("payment", "/api/setup-payment"),
+    ("rehoming_eligibility", "/api/rehomingeligibility"),
+    ("rehoming_pet", "/api/postpetdetails"),
 ];
 
 /// The call that saves each question set a page edits in place (a modal), named in the payload's
@@ -243,6 +245,12 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "payment_options": payment_options_view(input),
         "bank_details": bank_details_view(input),
         "purchase": input.purchase,
+        // The rehoming flow's free cover (journey.md §1 Extra flows), on its confirmation page.
+        "rescue": if viewing.view == engine::definitions::View::RescueConfirmation {
+            crate::routes::rescue_view(defs, &quote.brand, &quote.document, input.rules.today, input.purchase.as_ref())
+        } else {
+            Value::Null
+        },
         // journey.md §4 Timers, §9: the inactivity warning and reset times.
         "timeouts": { "warning_ms": input.timeouts.0, "reset_ms": input.timeouts.1 },
         "experiments": experiments_view(defs, quote),

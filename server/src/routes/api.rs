@@ -39,6 +39,25 @@ pub(super) async fn pet_details(
     submit(&state, &headers, body, "/api/petdetails", &["pets"]).await
 }
 
+/// POST /api/rehomingeligibility: `{csrf, rehoming}`, the rehoming flow's eligibility page.
+pub(super) async fn rehoming_eligibility(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    submit(&state, &headers, body, "/api/rehomingeligibility", &["rehoming"]).await
+}
+
+/// POST /api/postpetdetails: `{csrf, pets}`, the rehoming flow's your-pet page, with the
+/// rehoming certificate (a larger body than any other call takes).
+pub(super) async fn post_pet_details(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    submit(&state, &headers, body, "/api/postpetdetails", &["pets"]).await
+}
+
 /// POST /api/saveDeclaration: `{csrf, pets}`, the assumptions page's "Go to payment" (journey.md
 /// §2 Assumptions): every pet's answers with its tick "Yes, they're correct".
 pub(super) async fn save_declaration(

@@ -13,6 +13,7 @@ mod payment;
 mod portal;
 mod purchase;
 mod quote;
+mod rehoming;
 mod reset;
 mod retrieve;
 mod vets;
@@ -29,9 +30,14 @@ use tracing::Level;
 use crate::AppState;
 
 pub use quote::DEFAULT_BRAND;
+pub use rehoming::rescue_view;
 
 /// The largest request body accepted (a quote with ten pets is far below this).
 pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// The largest rehoming pet details (/api/postpetdetails): a 2 MB certificate as base64, and the
+/// rest of the pet.
+pub const CERTIFICATE_BODY_LIMIT: usize = 3 * 1024 * 1024;
 
 /// No inline script, no eval, nothing from other origins.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -63,6 +69,25 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/aggregators/quotes", post(aggregators::inbound_quote))
         .route("/api/petdetails", post(api::pet_details))
+        .route(
+            "/api/rehomingeligibility",
+            post(api::rehoming_eligibility),
+        )
+        // The rehoming certificate rides in the pet details (up to 2 MB, as a data URL).
+        .route(
+            "/api/postpetdetails",
+            post(api::post_pet_details).layer(DefaultBodyLimit::max(CERTIFICATE_BODY_LIMIT)),
+        )
+        .route("/api/getrehomingcentres", get(rehoming::centres))
+        .route("/api/getrescueproduct", get(rehoming::rescue_product))
+        .route(
+            "/api/confirmationrescue",
+            post(rehoming::confirmation_rescue),
+        )
+        .route(
+            "/api/confirmationRescueEmail",
+            post(rehoming::confirmation_rescue_email),
+        )
         .route("/api/petownerdetails", post(api::pet_owner_details))
         .route("/api/deletePet", post(api::delete_pet))
         .route("/api/saveDeclaration", post(api::save_declaration))

@@ -142,10 +142,13 @@ pub(super) async fn page(
         return Err(AppError::NotFound);
     }
     let brand = quote::asked_brand(&state, uri.query());
-    // A brand that does not sell through this journey's channel has no such pages (journey.md
-    // §1: rcfr and rsp sell direct only); a visitor with a quote keeps the quote's own.
-    if let Some(b) = brand.as_deref().and_then(|b| state.defs.brand(b))
-        && !b.sells_through(url_journey.channel)
+    // A brand that does not sell through this journey's channel, or lacks its extra flow, has no
+    // such pages (journey.md §1: rcfr and rsp sell direct only; the rehoming flows in some brands
+    // only); a visitor with a quote keeps the quote's own.
+    if let Some(b) = state
+        .defs
+        .brand(brand.as_deref().unwrap_or(quote::DEFAULT_BRAND))
+        && !b.offers_journey(url_journey)
         && quote::session_quote(&state, &headers).await.is_none()
     {
         return Err(AppError::NotFound);

@@ -420,7 +420,7 @@ fn render_confirmation_email(
                 account_number: field("/payment/account_number_masked"),
                 sort_code: field("/payment/sort_code"),
             }),
-            NewPayment::Card(_) => None,
+            NewPayment::Card(_) | NewPayment::Free => None,
         },
         card: match payment {
             NewPayment::Card(card) => Some(CardLines {
@@ -428,7 +428,7 @@ fn render_confirmation_email(
                 last4: card.last4.clone(),
                 amount: mail::amount_text(card.amount.parse().unwrap_or(Decimal::ZERO)),
             }),
-            NewPayment::DirectDebit { .. } => None,
+            NewPayment::DirectDebit { .. } | NewPayment::Free => None,
         },
         collections: plan
             .iter()
