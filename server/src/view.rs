@@ -211,6 +211,8 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "shell": shell_view(defs, &quote.brand, voice, &quote.channel, journey, &quote.document),
         "channel": quote.channel,
         "journey": journey.id,
+        // An extra flow's journey (journey.md §1: rehoming, annual_rehoming), else null.
+        "flow": journey.flow,
         "language": voice.language(),
         "pets": quote.document.get("pets").cloned().unwrap_or(json!([])),
         "owner": owner_view(defs, voice, &quote.document),

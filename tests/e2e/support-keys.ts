@@ -53,6 +53,13 @@ export async function chooseOption(page: Page, select: Locator, label: string) {
   await expect(select).toHaveValue(label);
 }
 
+/** As chooseOption, for a select whose values are codes: the option shown is `label`. */
+export async function chooseOptionByLabel(page: Page, select: Locator, label: string) {
+  await tabTo(page, select);
+  await page.keyboard.type(label);
+  await expect(select.locator('option:checked')).toHaveText(label);
+}
+
 /** Tabs into a tab list (only its current tab is in the Tab order) and arrows to `name`. */
 export async function chooseTab(page: Page, tablist: Locator, name: string | RegExp) {
   await tabTo(page, tablist);

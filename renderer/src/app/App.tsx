@@ -12,6 +12,7 @@ import { journeyMachine } from '@/features/journey/journey-machine';
 import { CardConfirmationStep } from '@/features/payment/CardConfirmationStep';
 import { PaymentConfirmationStep } from '@/features/payment/PaymentConfirmationStep';
 import { PaymentStep } from '@/features/payment/PaymentStep';
+import { RescueConfirmationStep } from '@/features/rehoming/RescueConfirmationStep';
 import { RetrieveQuoteStep } from '@/features/retrieve/RetrieveQuoteStep';
 import { ReviewStep } from '@/features/review/ReviewStep';
 import { StaticPage } from '@/features/pages/StaticPage';
@@ -112,7 +113,8 @@ export function App() {
       </a>
       <Header shell={view?.shell ?? boot.shell} copy={copy} />
       {view && !state.matches('failed') && <StepBar items={view.step_bar} copy={copy} onOpen={open} />}
-      {view && !state.matches('failed') && view.step_bar.length > 0 && !['confirmation', 'payment_confirmation', 'card_confirmation'].includes(view.step.view) && (
+      {/* The selling points are for quotes; the free rehoming cover sells nothing. */}
+      {view && !state.matches('failed') && view.step_bar.length > 0 && view.flow !== 'rehoming' && !['confirmation', 'payment_confirmation', 'card_confirmation'].includes(view.step.view) && (
         <UspBar copy={copy} />
       )}
       <main id="main" className="main" tabIndex={-1}>
@@ -220,6 +222,17 @@ export function App() {
               />
             ) : view.step.view === 'confirmation' && view.purchase ? (
               <ConfirmationStep view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
+            ) : view.step.view === 'rescue_confirmation' && view.rescue ? (
+              <RescueConfirmationStep
+                key={`${view.step.id}:${viewVersion}`}
+                view={view}
+                copy={copy}
+                onOpen={open}
+                onActivated={() => {
+                  movedOnFrom.current = stepId ?? null;
+                  send({ type: 'page.refresh' });
+                }}
+              />
             ) : view.step.view === 'static_page' && view.page ? (
               <StaticPage page={view.page} shell={view.shell} copy={copy} onOpen={open} />
             ) : view.step.view === 'retrieve_quote' ? (

@@ -61,6 +61,8 @@ export interface ViewData {
   page?: StaticPageView;
   channel: string;
   journey: string;
+  /** An extra flow's journey (journey.md §1: rehoming, annual_rehoming), else null. */
+  flow?: string | null;
   language: string;
   pets: Array<Record<string, unknown>>;
   owner: Record<string, unknown>;
@@ -68,7 +70,7 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'card_confirmation' | 'confirmation' | 'retrieve_quote' | 'static_page';
+    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'card_confirmation' | 'confirmation' | 'rescue_confirmation' | 'retrieve_quote' | 'static_page';
     bar_number: number | null;
     bar_label: string | null;
     blocks: Block[];
@@ -103,6 +105,8 @@ export interface ViewData {
   timeouts: { warning_ms: number; reset_ms: number };
   /** The purchase, once bought (owner-payment.md §2 Confirmation page). */
   purchase: Purchase | null;
+  /** The rehoming flow's free cover, on its confirmation page (journey.md §1 Extra flows). */
+  rescue?: RescueCover | null;
   /** The variation of each experiment this quote is shown (journeys/experiments.json). */
   experiments: Record<string, string>;
   /** journey.md §3 Quote view data: the customer asked for no quote reminders. */
@@ -112,6 +116,21 @@ export interface ViewData {
   /** The last day the quote's prices hold (YYYY-MM-DD). */
   valid_until: string | null;
   copy: Record<string, string>;
+}
+
+/** The free rehoming cover (journeys/rehoming-centres.json; owner-payment.md §9). Dates YYYY-MM-DD. */
+export interface RescueCover {
+  code: string;
+  days: number;
+  start: string;
+  end: string;
+  vet_fee_limit: string;
+  excess: string | null;
+  third_party_liability: boolean;
+  centre: { id: string; contactname: string; address1: string; address2?: string; address3?: string; address4?: string; postcode: string } | null;
+  rehome_date: string | null;
+  certificate_number: string | null;
+  policy_number: string | null;
 }
 
 export interface DocumentLink {

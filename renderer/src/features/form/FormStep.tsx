@@ -34,6 +34,8 @@ import { XlBullyWidget } from './widgets/XlBullyWidget';
 import { DaySelectWidget } from './widgets/DaySelectWidget';
 import { SortCodeWidget } from './widgets/SortCodeWidget';
 import { CardExpiryWidget, CardNumberWidget } from './widgets/CardWidgets';
+import { CertificateFileWidget } from './widgets/CertificateFileWidget';
+import { RehomingCentreWidget } from './widgets/RehomingCentreWidget';
 
 /** Every widget a question set can name; modals use the same ones. */
 export const widgets: RegistryWidgetsType = {
@@ -55,6 +57,8 @@ export const widgets: RegistryWidgetsType = {
   cardExpiry: CardExpiryWidget,
   hidden: HiddenWidget,
   HiddenWidget: HiddenWidget,
+  rehomingCentre: RehomingCentreWidget,
+  certificateFile: CertificateFileWidget,
 };
 
 const templates = {
