@@ -584,7 +584,10 @@ fn rehoming_centre_known(
     {
         Vec::new()
     } else {
-        vec![FieldError::new("rehoming.centre", "rehoming.centre.unknown")]
+        vec![FieldError::new(
+            "rehoming.centre",
+            "rehoming.centre.unknown",
+        )]
     }
 }
 

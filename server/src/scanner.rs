@@ -121,11 +121,20 @@ mod tests {
 
     #[test]
     fn whole_files_of_the_type_uploaded_are_clean() {
-        assert_eq!(scan(&url("image/png", PNG), "RH-1234", false), ScanOutcome::Clean);
+        assert_eq!(
+            scan(&url("image/png", PNG), "RH-1234", false),
+            ScanOutcome::Clean
+        );
         let pdf = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n";
-        assert_eq!(scan(&url("application/pdf", pdf), "RH-1234", false), ScanOutcome::Clean);
+        assert_eq!(
+            scan(&url("application/pdf", pdf), "RH-1234", false),
+            ScanOutcome::Clean
+        );
         let jpeg = [0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0xff, 0xd9];
-        assert_eq!(scan(&url("image/jpeg", &jpeg), "RH-1234", false), ScanOutcome::Clean);
+        assert_eq!(
+            scan(&url("image/jpeg", &jpeg), "RH-1234", false),
+            ScanOutcome::Clean
+        );
     }
 
     /// owner-payment.md §6: code 10107 for a document the scanner finds wrong.
@@ -141,7 +150,11 @@ mod tests {
             "not a data url".to_owned(),
         ];
         for case in cases {
-            assert_eq!(scan(&case, "RH-1234", false).detail_code(), Some(DOCUMENT_ERROR), "{case}");
+            assert_eq!(
+                scan(&case, "RH-1234", false).detail_code(),
+                Some(DOCUMENT_ERROR),
+                "{case}"
+            );
         }
     }
 

@@ -45,7 +45,14 @@ pub(super) async fn rehoming_eligibility(
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    submit(&state, &headers, body, "/api/rehomingeligibility", &["rehoming"]).await
+    submit(
+        &state,
+        &headers,
+        body,
+        "/api/rehomingeligibility",
+        &["rehoming"],
+    )
+    .await
 }
 
 /// POST /api/postpetdetails: `{csrf, pets}`, the rehoming flow's your-pet page, with the

@@ -72,10 +72,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/aggregators/quotes", post(aggregators::inbound_quote))
         .route("/api/petdetails", post(api::pet_details))
-        .route(
-            "/api/rehomingeligibility",
-            post(api::rehoming_eligibility),
-        )
+        .route("/api/rehomingeligibility", post(api::rehoming_eligibility))
         // The rehoming certificate rides in the pet details (up to 2 MB, as a data URL).
         .route(
             "/api/postpetdetails",

@@ -43,7 +43,10 @@ fn on_rehoming(state: &AppState, quote: &QuoteRow) -> bool {
 }
 
 /// The free cover's dates: from `start` for the cover's days, the start day included.
-fn cover_dates(cover: &engine::definitions::RescueCover, start: NaiveDate) -> (NaiveDate, NaiveDate) {
+fn cover_dates(
+    cover: &engine::definitions::RescueCover,
+    start: NaiveDate,
+) -> (NaiveDate, NaiveDate) {
     let end = start + chrono::Days::new(u64::from(cover.days.saturating_sub(1)));
     (start, end)
 }
@@ -282,7 +285,10 @@ async fn activate(
         cover_start: uk(start),
         cover_end: uk(end),
         days: file.cover.days,
-        vet_fee_limit: view["vet_fee_limit"].as_str().unwrap_or_default().to_owned(),
+        vet_fee_limit: view["vet_fee_limit"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
         excess: view["excess"].as_str().unwrap_or_default().to_owned(),
         centre: view["centre"]["contactname"]
             .as_str()
@@ -365,9 +371,7 @@ pub(super) async fn confirmation_rescue_email(
         .store
         .request_email(&purchase.id, crate::mail::RESCUE)
         .await?
-        .ok_or_else(|| {
-            AppError::Internal(format!("purchase {}: no rescue email", purchase.id))
-        })?;
+        .ok_or_else(|| AppError::Internal(format!("purchase {}: no rescue email", purchase.id)))?;
     if !status.sent {
         state.mailer.wake();
     }
