@@ -105,6 +105,7 @@ impl Journey {
             .min(at);
         let mut out: Vec<StepBarItem> = self.step_bar[..first].to_vec();
         out.push(StepBarItem {
+            entry: None,
             number: wanted,
             label: if first < at {
                 "stepbar.quote_review_pay".to_owned()
@@ -133,6 +134,16 @@ pub struct StepBarItem {
     /// Copy key of the label.
     pub label: String,
     pub steps: Vec<StepId>,
+    /// The step the item's link opens (one of `steps`); the first where not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<StepId>,
+}
+
+impl StepBarItem {
+    /// The step the item's link opens.
+    pub fn entry_step(&self) -> Option<&StepId> {
+        self.entry.as_ref().or_else(|| self.steps.first())
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

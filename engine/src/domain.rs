@@ -29,6 +29,7 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         "rehoming_centre_known" => Some(rehoming_centre_known),
         "rehome_date_window" => Some(rehome_date_window),
         "rehoming_pet_age" => Some(rehoming_pet_age),
+        "saved_dob_matches" => Some(saved_dob_matches),
         _ => None,
     }
 }
@@ -57,6 +58,7 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "rehoming.centre.unknown",
     "rehoming.date.future",
     "rehoming.date.too_late",
+    "pet.dob.confirm_mismatch",
 ];
 
 /// Names of every domain rule, for the lint's messages.
@@ -75,6 +77,7 @@ pub const DOMAIN_RULES: &[&str] = &[
     "rehoming_centre_known",
     "rehome_date_window",
     "rehoming_pet_age",
+    "saved_dob_matches",
 ];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
@@ -624,6 +627,19 @@ fn rehoming_pet_age(_: &Definitions, document: &Value, ctx: &RuleContext) -> Vec
                 .and_then(|s| NaiveDate::parse_from_str(s, "%Y-%m-%d").ok())?;
             ((ctx.today - dob).num_days() < MIN_AGE_DAYS_WITH_PRODUCTS).then(|| {
                 FieldError::new(format!("pets[{i}].pet_date_of_birth"), "pet.dob.too_young")
+            })
+        })
+        .collect()
+}
+
+/// journey.md §4: a confirmed date of birth (saved_dob) is the date held for the pet; a stale or
+/// different one is refused, so the prompt shows again after the date changes.
+fn saved_dob_matches(_: &Definitions, document: &Value, _: &RuleContext) -> Vec<FieldError> {
+    pets(document)
+        .filter_map(|(i, pet)| {
+            let saved = str_of(pet, "saved_dob")?;
+            (Some(saved) != str_of(pet, "pet_date_of_birth")).then(|| {
+                FieldError::new(format!("pets[{i}].saved_dob"), "pet.dob.confirm_mismatch")
             })
         })
         .collect()

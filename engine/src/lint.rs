@@ -889,6 +889,14 @@ fn lint_journey(
                 );
             }
         }
+        if let Some(entry) = &item.entry
+            && !item.steps.contains(entry)
+        {
+            err(
+                format!("/step_bar/{b}/entry"),
+                format!("step {entry:?} is not one of the item's steps"),
+            );
+        }
     }
 
     for (i, lock) in j.locks.iter().enumerate() {

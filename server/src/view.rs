@@ -42,6 +42,8 @@ pub const EDIT_CALLS: &[(&str, &str)] = &[
     // The review page's owner modals (owner-payment.md §2: address only, full, add phone).
     ("your_details", "/api/ownerdetail"),
     ("quote_reminder", "/api/noquotechaseemail"),
+    // The aggregator review's date-of-birth confirmation (journey.md §4).
+    ("dob_confirmation", "/api/petdetails"),
     // The payment page's keeping in touch and policy communications (owner-payment.md §2).
     ("communications", "/api/ownerdetail"),
     // The confirmation page's pet portal password (owner-payment.md §7).
@@ -176,7 +178,7 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
     let step_bar: Vec<Value> = bar_items
         .iter()
         .filter_map(|item| {
-            let entry = journey.step(item.steps.first()?)?;
+            let entry = journey.step(item.entry_step()?)?;
             let current = item.steps.contains(&viewing.id);
             let status = if current {
                 "current"

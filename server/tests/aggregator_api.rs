@@ -368,3 +368,67 @@ async fn fakeaggs_is_for_test_hosts_and_makes_a_quote_as_a_comparison_site_would
     assert_eq!(status, 422, "{body}");
     assert_eq!(body["errors"][0]["field"], "aggregator");
 }
+
+/// A request with the session cookie a click-through set.
+async fn with_cookie(
+    app: &TestApp,
+    cookie: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let url = format!("{}{path}", app.base);
+    let request = match body {
+        Some(b) => app.client.post(url).json(b),
+        None => app.client.get(url).header("Accept", "application/json"),
+    };
+    let r = request.header("Cookie", cookie).send().await.expect("send");
+    let status = r.status().as_u16();
+    (status, r.json::<Value>().await.unwrap_or(Value::Null))
+}
+
+/// journey.md §4: on the aggregator review a pet under 12 weeks old confirms its date of birth
+/// (saved_dob), which must be the date held (rule saved_dob_matches); the review's edit.
+#[tokio::test]
+async fn a_young_pets_date_of_birth_is_confirmed_on_the_aggregator_review() {
+    let app = aggregator_app().await;
+    let mut young = risk();
+    let born = uk_today() - chrono::Duration::days(70);
+    young["pets"][0]["pet_date_of_birth"] = json!(born.to_string());
+    let (status, body) = inbound(&app, Some(CTM_KEY), &young).await;
+    assert_eq!(status, 201, "{}", body["quote_reference"]);
+    let link = body["offers"][0]["click_through"].as_str().expect("link");
+    let (_, answer) = open_link(&app, link).await;
+    let (_, cookie) = answer.split_once('\n').expect("a session cookie");
+    let (_, page) = with_cookie(&app, cookie, "/aggregators/quote/review", None).await;
+    let page = &page["data"];
+    assert!(
+        page["edits"]["dob_confirmation"].is_object(),
+        "{}",
+        page["edits"]
+    );
+    assert_eq!(page["pets"][0].get("saved_dob"), None);
+    let csrf = page["csrf"].as_str().expect("csrf");
+    let wrong = json!({ "csrf": csrf, "form": "dob_confirmation", "pets": [{ "saved_dob": "2020-01-01" }] });
+    let (status, b) = with_cookie(&app, cookie, "/api/petdetails", Some(&wrong)).await;
+    assert_eq!(status, 422, "{b}");
+    assert_eq!(b["errors"][0]["field"], "pets[0].saved_dob");
+    assert_eq!(
+        b["errors"][0]["message"],
+        "Please confirm the date of birth we hold for your pet"
+    );
+    let right = json!({ "csrf": csrf, "form": "dob_confirmation", "pets": [{ "saved_dob": born.to_string() }] });
+    let (status, b) = with_cookie(&app, cookie, "/api/petdetails", Some(&right)).await;
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(b["data"]["pets"][0]["saved_dob"], json!(born.to_string()));
+    // The product and the rest of the pet are as they were.
+    assert_eq!(b["data"]["pets"][0]["pet_name"], "Biscuit");
+    assert!(b["data"]["pets"][0]["product"]["Code"].is_string());
+    // The direct journey's review offers no such edit.
+    let app = spawn_app().await;
+    app.reach_assumptions(json!([valid_pet()])).await;
+    assert!(
+        app.view("/quote/review").await["edits"]
+            .get("dob_confirmation")
+            .is_none()
+    );
+}

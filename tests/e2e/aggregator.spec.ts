@@ -82,3 +82,51 @@ test('the aggregator journey starts at pet details too, asking whether the pet i
   await screenshot(page, testInfo, 'aggregator-pets');
   expect(problems()).toEqual([]);
 });
+
+test('aggregator review: a young pet confirms its date of birth, benefits compare by level, and the injury "no" information stays off the review', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name === 'mobile', 'once, at 1280 px');
+  const problems = watchConsole(page);
+  // journey.md §4: a pet under 12 weeks old (here 70 days) with no saved_dob is asked about.
+  const born = new Date();
+  born.setDate(born.getDate() - 70);
+  const dob = born.toISOString().slice(0, 10);
+  await page.goto(`/api/fakeaggs?brand=pos&aggregator=ctm&product=LT04000&dob=${dob}`);
+  await expect(page).toHaveURL(/\/aggregators\/quote\/review\?brand=/);
+  const pet = page.getByRole('region', { name: 'Biscuit' });
+  const prompt = pet.getByRole('group', { name: "Please confirm Biscuit's date of birth" });
+  await expect(prompt).toContainText(`${dob.slice(8, 10)}/${dob.slice(5, 7)}/${dob.slice(0, 4)}`);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'aggregator-review-dob-prompt');
+  await press(page, prompt.getByRole('button', { name: /Yes, that's right/ }));
+  await expect(prompt).toHaveCount(0);
+  await page.reload();
+  await expect(pet).toBeVisible();
+  await expect(pet.getByRole('group', { name: "Please confirm Biscuit's date of birth" })).toHaveCount(0);
+
+  // journey.md §2 Review: compare benefits, aggregator mode only: the chosen cover type's levels.
+  await press(page, pet.getByRole('button', { name: /Compare benefits/ }));
+  const benefits = page.getByRole('dialog', { name: 'Benefits by cover level' });
+  await expect(benefits.getByRole('tab', { selected: true })).toContainText('Lifetime £4,000');
+  await expect(benefits.getByRole('tab')).toHaveCount(6);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'aggregator-review-compare-benefits');
+  await press(page, benefits.getByRole('button', { name: 'Close' }));
+  await expect(benefits).toBeHidden();
+
+  // journey.md §5: the injury "no" information is hidden on the aggregator review (shown on the
+  // assumptions page, where it is answered).
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await expect(page).toHaveURL(/\/aggregators\/quote\/assumptions$/);
+  await press(page, page.getByRole('region', { name: "What we've assumed about Biscuit" }).getByRole('button', { name: /No, change assumptions/ }));
+  const edit = page.getByRole('dialog', { name: "Change Biscuit's assumptions" });
+  await chooseRadio(page, edit.getByRole('group', { name: /injury or illness/ }), 'No');
+  await press(page, edit.getByRole('button', { name: 'Save and close' }));
+  await expect(edit).toBeHidden();
+  const noInfo = 'If your pet had signs of an injury or illness before cover started, claims for it may not be paid.';
+  await expect(page.getByText(noInfo)).toBeVisible();
+  await press(page, page.getByRole('navigation', { name: 'Your progress' }).getByRole('link', { name: /Review/ }));
+  await expect(page).toHaveURL(/\/aggregators\/quote\/review$/);
+  await expect(pet).toBeVisible();
+  await expect(page.getByText(noInfo)).toHaveCount(0);
+  expect(problems()).toEqual([]);
+});

@@ -629,7 +629,7 @@ pub(super) async fn fake_aggregator(
     Ok((StatusCode::CREATED, Json(made)).into_response())
 }
 
-/// GET /api/fakeaggs?brand=&aggregator=&product=&email= (test hosts only): the sample risk made as an
+/// GET /api/fakeaggs?brand=&aggregator=&product=&email=&dob= (test hosts only): the sample risk made as an
 /// inbound quote, then straight through its click-through link (the first offer, or `product`),
 /// as a customer coming from a comparison site.
 pub(super) async fn fake_aggregator_visit(
@@ -649,6 +649,10 @@ pub(super) async fn fake_aggregator_visit(
     }
     if let Some(email) = query.get("email") {
         body["owner"]["email_address"] = Value::from(email.as_str());
+    }
+    // A younger pet, for the date-of-birth confirmation (journey.md §4): its birth date as given.
+    if let Some(dob) = query.get("dob") {
+        body["pets"][0]["pet_date_of_birth"] = Value::from(dob.as_str());
     }
     let made = make_quote(&state, &code, body).await?;
     let offers = made["offers"].as_array().cloned().unwrap_or_default();

@@ -668,7 +668,7 @@ function ExcessPanel({
 }
 
 /** The benefits table (journey.md §2): a tab per vet fee limit. */
-function BenefitsModal({
+export function BenefitsModal({
   products,
   copy,
   chosen,

@@ -101,10 +101,18 @@ export function petQuestions(questions: QuestionsView): { item: unknown; ui: Rec
  * The warnings a pet's answers carry (journey.md §4 Assumptions: warnings that do not block), as
  * copy keys: each question's `ui:options.warnings` for the answer given.
  */
-export function answerWarnings(questions: QuestionsView, pet: Pet): string[] {
+export function answerWarnings(questions: QuestionsView, pet: Pet, reviewChannel?: string): string[] {
   const { ui } = petQuestions(questions);
   return Object.entries(ui)
-    .map(([name, hints]) => ((hints?.['ui:options'] as Record<string, unknown> | undefined)?.warnings as Record<string, string> | undefined)?.[String(pet[name])])
+    .map(([name, hints]) => {
+      const options = hints?.['ui:options'] as Record<string, unknown> | undefined;
+      const answer = String(pet[name]);
+      // A warning the review hides on a channel (journey.md §5: the injury "no" information is
+      // hidden on the aggregator review), named by the question set's `hideWarningOnReview`.
+      const hidden = (options?.hideWarningOnReview as Record<string, string[]> | undefined)?.[answer];
+      if (reviewChannel && hidden?.includes(reviewChannel)) return undefined;
+      return (options?.warnings as Record<string, string> | undefined)?.[answer];
+    })
     .filter((w): w is string => typeof w === 'string');
 }
 

@@ -11,6 +11,7 @@ import { useState } from 'react';
 
 import { CodesPanel } from '@/features/codes/CodesPanel';
 import { ChooseCoverModal, coverAnswers } from '@/features/cover/ChooseCoverModal';
+import { BenefitsModal } from '@/features/cover/ChoosePolicyStep';
 import { EditDialog, answerWarnings, onlyOwnerFields } from '@/features/form/EditDialog';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
@@ -28,6 +29,7 @@ type Modal =
   | { kind: 'start_date' }
   | { kind: 'pre_existing'; pet: number }
   | { kind: 'cover'; pet: number }
+  | { kind: 'benefits'; pet: number }
   | { kind: 'reminder' }
   | { kind: 'excess' }
   | null;
@@ -48,6 +50,21 @@ const OWNER_FIELDS: Record<OwnerModal, string[]> = {
 };
 
 /** A decorative outline of the pet's species; the pet's name is beside it. */
+/** Days from one YYYY-MM-DD date to another. */
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/**
+ * journey.md §4: on the aggregator journey, a pet under 12 weeks old (today, UK time) whose date
+ * of birth is not confirmed (no saved_dob, or one for another date) is asked about.
+ */
+export function needsDobConfirmation(view: ViewData, pet: Record<string, unknown>): boolean {
+  const dob = pet.pet_date_of_birth;
+  if (view.channel !== 'aggregator' || typeof dob !== 'string') return false;
+  return daysBetween(dob, view.start_date.today) < 84 && pet.saved_dob !== dob;
+}
+
 export function PetIcon({ species }: { species: string }) {
   const paths: Record<string, string> = {
     dog: 'M12 30c0-8 5-14 12-14s12 6 12 14-5 10-12 10-12-2-12-10Zm-2-12 6-8 4 8M38 18l-6-8-4 8M20 28h.01M28 28h.01M22 34c1 1 3 1 4 0',
@@ -239,9 +256,9 @@ export function ReviewStep({
             ) : (
               <p className="panel panel--warning">{text(copy, 'review.pet.no_cover')}</p>
             )}
-            {view.edits.assumptions && answerWarnings(view.edits.assumptions, pet).length > 0 && (
+            {view.edits.assumptions && answerWarnings(view.edits.assumptions, pet, view.channel).length > 0 && (
               <div className="panel panel--warning review-pet__warnings">
-                {answerWarnings(view.edits.assumptions, pet).map((w) => (
+                {answerWarnings(view.edits.assumptions, pet, view.channel).map((w) => (
                   <p key={w}>{text(copy, w)}</p>
                 ))}
               </div>
@@ -253,6 +270,43 @@ export function ReviewStep({
                   {text(copy, detailsAdded ? 'pre_existing.edit' : 'pre_existing.add')}
                   <span className="visually-hidden"> – {name}</span>
                 </button>
+              </div>
+            )}
+            {needsDobConfirmation(view, pet) && view.edits.dob_confirmation && (
+              <div className="panel panel--warning" role="group" aria-labelledby={`${id}-dob`}>
+                <p id={`${id}-dob`}>
+                  <strong>{text(copy, 'review.dob_confirm.title', { petName: name })}</strong>
+                </p>
+                <p>{text(copy, 'review.dob_confirm.body', { petName: name, date: ukDate(String(pet.pet_date_of_birth)) })}</p>
+                <div className="review-pet__actions">
+                  <button
+                    type="button"
+                    className="button button--secondary"
+                    disabled={busy}
+                    onClick={() =>
+                      onEdit({
+                        form: 'dob_confirmation',
+                        call: view.edits.dob_confirmation?.submit ?? '',
+                        answers: { pets: pets.map((p, j) => (j === i ? { saved_dob: p.pet_date_of_birth } : typeof p.saved_dob === 'string' ? { saved_dob: p.saved_dob } : {})) },
+                        notice: 'review.dob_confirm.done',
+                      })
+                    }
+                  >
+                    {text(copy, 'review.dob_confirm.yes')}
+                    <span className="visually-hidden"> – {name}</span>
+                  </button>
+                  <a
+                    className="link-button"
+                    href={`${base}/`}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      onOpen(`${base}`);
+                    }}
+                  >
+                    {text(copy, 'review.dob_confirm.no')}
+                    <span className="visually-hidden"> – {name}</span>
+                  </a>
+                </div>
               </div>
             )}
             <div className="review-pet__actions">
@@ -269,6 +323,12 @@ export function ReviewStep({
               {productsOf(i).length > 1 && view.edits.cover && (
                 <button type="button" className="link-button" onClick={() => setModal({ kind: 'cover', pet: i })}>
                   {text(copy, 'review.pet.change_cover')}
+                  <span className="visually-hidden"> – {name}</span>
+                </button>
+              )}
+              {view.channel === 'aggregator' && product && productsOf(i).length > 0 && (
+                <button type="button" className="link-button" onClick={() => setModal({ kind: 'benefits', pet: i })}>
+                  {text(copy, 'review.pet.compare_benefits')}
                   <span className="visually-hidden"> – {name}</span>
                 </button>
               )}
@@ -504,6 +564,15 @@ export function ReviewStep({
           busy={busy}
           onCancel={() => setModal(null)}
           onSave={(code) => onEdit({ form: 'cover', call: view.edits.cover.submit ?? '', answers: coverAnswers(view, modal.pet, code), notice: 'review.updated' })}
+        />
+      )}
+      {modal?.kind === 'benefits' && (
+        <BenefitsModal
+          products={productsOf(modal.pet).filter((p) => p.Gid === (pets[modal.pet]?.product as Product | undefined)?.Gid)}
+          copy={copy}
+          chosen={(pets[modal.pet]?.product as Product | undefined)?.Code ?? null}
+          documents={view.documents.find((d) => d.petid === modal.pet + 1)}
+          onClose={() => setModal(null)}
         />
       )}
       {modal?.kind === 'excess' && <DocumentsExcessModal view={view} copy={copy} onClose={() => setModal(null)} />}
