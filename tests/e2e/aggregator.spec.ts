@@ -117,11 +117,17 @@ test('aggregator review: a young pet confirms its date of birth, benefits compar
   // assumptions page, where it is answered).
   await press(page, page.getByRole('button', { name: 'Continue' }));
   await expect(page).toHaveURL(/\/aggregators\/quote\/assumptions$/);
-  await press(page, page.getByRole('region', { name: "What we've assumed about Biscuit" }).getByRole('button', { name: /No, change assumptions/ }));
-  const edit = page.getByRole('dialog', { name: "Change Biscuit's assumptions" });
-  await chooseRadio(page, edit.getByRole('group', { name: /injury or illness/ }), 'No');
-  await press(page, edit.getByRole('button', { name: 'Save and close' }));
-  await expect(edit).toBeHidden();
+  // The comparison site did not ask about injury or illness: the page asks it, in place.
+  const assumed = page.getByRole('region', { name: "What we've assumed about Biscuit" });
+  const injury = assumed.getByRole('radiogroup', { name: /injury or illness/ });
+  await chooseRadio(page, injury, 'No');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'aggregator-assumptions-ask-injury');
+  await press(page, assumed.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
+  await press(page, page.getByRole('button', { name: 'Go to payment' }));
+  await expect(page).toHaveURL(/\/aggregators\/quote\/payment$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/aggregators\/quote\/assumptions$/);
   const noInfo = 'If your pet had signs of an injury or illness before cover started, claims for it may not be paid.';
   await expect(page.getByText(noInfo)).toBeVisible();
   await press(page, page.getByRole('navigation', { name: 'Your progress' }).getByRole('link', { name: /Review/ }));

@@ -96,6 +96,22 @@ export function AssumptionsStep({
   const pets = (answers.pets as Pet[] | undefined) ?? [];
   const { item, ui } = petQuestions(questions);
   const errorOf = useMemo(() => new Map(errors.map((e) => [e.field, e.message])), [errors]);
+  // Questions a pet has no answer to yet (an aggregator quote's injury or illness, which the
+  // comparison site does not ask): asked here, on the page, rather than left blank until the
+  // customer finds the change-assumptions modal. Fixed at load, so the radios stay as answered.
+  const [askedHere] = useState<Set<string>>(() => {
+    const out = new Set<string>();
+    pets.forEach((pet, i) => askedOf(questions, pet).forEach((q) => pet[q] === undefined && out.add(`${i}:${q}`)));
+    return out;
+  });
+
+  function answer(index: number, question: string, value: unknown) {
+    setAnswers((a) => {
+      const list = [...((a.pets as Pet[]) ?? [])];
+      list[index] = { ...list[index], [question]: value };
+      return { ...a, pets: list };
+    });
+  }
 
   useEffect(() => {
     if (errors.length > 0) focusField(errors[0].field);
@@ -153,6 +169,35 @@ export function AssumptionsStep({
                 const qUi = ui[q];
                 const warning = ((qUi?.['ui:options'] as Record<string, unknown> | undefined)?.warnings as Record<string, string> | undefined)?.[String(pet[q])];
                 const qError = errorOf.get(`pets[${i}].${q}`);
+                const labelId = `assumption-${i}-${q}`;
+                if (askedHere.has(`${i}:${q}`)) {
+                  const schema = propertySchema(item, q);
+                  const values = (schema?.enum as unknown[] | undefined) ?? ['yes', 'no'];
+                  const names = qUi?.['ui:enumNames'] as string[] | undefined;
+                  return (
+                    <div className="summary__row summary__row--ask" key={q} data-field={`pets[${i}].${q}`}>
+                      <dt id={labelId}>{String(qUi?.['ui:title'] ?? q)}</dt>
+                      <dd>
+                        <div className="choice__options choice__options--inline" role="radiogroup" aria-labelledby={labelId} aria-invalid={qError ? true : undefined}>
+                          {values.map((v, k) => (
+                            <div className="choice__option" key={String(v)}>
+                              <input
+                                type="radio"
+                                id={`assumed_pets_${i}_${q}-${k}`}
+                                name={`assumed_pets_${i}_${q}`}
+                                checked={pet[q] === v}
+                                onChange={() => answer(i, q, v)}
+                              />
+                              <label htmlFor={`assumed_pets_${i}_${q}-${k}`}>{names?.[k] ?? String(v)}</label>
+                            </div>
+                          ))}
+                        </div>
+                      </dd>
+                      {warning && <dd className="summary__warning">{text(copy, warning)}</dd>}
+                      {qError && <dd className="field__error summary__error">{qError}</dd>}
+                    </div>
+                  );
+                }
                 return (
                   <div className="summary__row" key={q} data-field={`pets[${i}].${q}`}>
                     <dt>{String(qUi?.['ui:title'] ?? q)}</dt>
