@@ -85,6 +85,7 @@ fn main() {
         today: date("2026-11-22"),
         brand: "pos".into(),
         bank: None,
+        rate_scheme: None,
     };
     engine::domain::derive_pet_fields(&defs, &mut document);
     for _ in 0..100 {

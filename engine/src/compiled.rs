@@ -23,6 +23,8 @@ pub struct Definitions {
     /// overrides and its name and policy prefixes filled in.
     brand_copy: BTreeMap<(String, String), BTreeMap<String, String>>,
     breeds: BTreeMap<String, Breed>,
+    /// The rate table as each of its schemes prices, made once at load.
+    scheme_rates: BTreeMap<String, crate::rating::RateFile>,
 }
 
 impl std::fmt::Debug for Definitions {
@@ -118,9 +120,21 @@ impl Definitions {
             })
             .map(|b| (b.id.clone(), b))
             .collect();
+        let scheme_rates = raw
+            .rates
+            .first()
+            .map(|r| {
+                r.value
+                    .schemes
+                    .keys()
+                    .filter_map(|name| Some((name.clone(), r.value.with_scheme(name)?)))
+                    .collect()
+            })
+            .unwrap_or_default();
         if errors.is_empty() {
             Ok(Self {
                 raw,
+                scheme_rates,
                 guards,
                 questions,
                 stored_questions,
@@ -180,6 +194,15 @@ impl Definitions {
     /// The rate table (the lint makes sure there is exactly one).
     pub fn rates(&self) -> Option<&crate::rating::RateFile> {
         self.raw.rates.first().map(|r| &r.value)
+    }
+
+    /// The rate table a quote is priced from: scheme `scheme`'s where its journey names one
+    /// (the lint makes sure it exists), else the table's own.
+    pub fn rates_for(&self, scheme: Option<&str>) -> Option<&crate::rating::RateFile> {
+        match scheme {
+            Some(name) => self.scheme_rates.get(name),
+            None => self.rates(),
+        }
     }
 
     /// The free rehoming cover and centres (journeys/rehoming-centres.json), where defined.

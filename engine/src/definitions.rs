@@ -49,6 +49,19 @@ pub struct Journey {
     #[serde(default)]
     pub flow: Option<String>,
     pub base_path: String,
+    /// The rate table's pricing scheme the journey's quotes are priced by (the annual rehoming
+    /// cover's excess); the table's own where not given.
+    #[serde(default)]
+    pub rate_scheme: Option<String>,
+    /// Quotes on this journey are only ever made from a signed policy link (the annual
+    /// rehoming flow): a visitor without one is shown the `policy_link_expired` page, never an
+    /// empty form.
+    #[serde(default)]
+    pub linked_only: bool,
+    /// Pages of the journey outside its steps, at paths of its own (the annual rehoming flow's
+    /// /already-purchased, /policy-link-expired and /policy-terminated).
+    #[serde(default)]
+    pub status_pages: Vec<StatusPage>,
     pub start: StepId,
     pub step_bar: Vec<StepBarItem>,
     pub steps: Vec<Step>,
@@ -56,6 +69,14 @@ pub struct Journey {
     /// name and address editing).
     #[serde(default)]
     pub locks: Vec<Lock>,
+}
+
+/// A page of the journey's own outside its steps, at a path under its base.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatusPage {
+    pub page: PageId,
+    pub path: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -677,6 +698,10 @@ pub enum PageId {
     Terms,
     Support,
     Library,
+    /// The annual rehoming flow's pages for a policy link that cannot be used.
+    PolicyLinkExpired,
+    AlreadyPurchased,
+    PolicyTerminated,
 }
 
 impl PageId {
@@ -686,6 +711,9 @@ impl PageId {
             PageId::Terms => "terms",
             PageId::Support => "support",
             PageId::Library => "library",
+            PageId::PolicyLinkExpired => "policy_link_expired",
+            PageId::AlreadyPurchased => "already_purchased",
+            PageId::PolicyTerminated => "policy_terminated",
         }
     }
 }
@@ -726,6 +754,10 @@ impl Brand {
             PageId::Terms => Some(&self.pages.terms),
             PageId::Support => Some(&self.pages.support),
             PageId::Library => self.pages.library.then_some("/library"),
+            // A journey's own pages, at the journey's paths (Journey::status_pages).
+            PageId::PolicyLinkExpired | PageId::AlreadyPurchased | PageId::PolicyTerminated => {
+                None
+            }
         }
     }
 }

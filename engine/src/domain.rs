@@ -735,8 +735,8 @@ fn cover_chosen(_defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Ve
 /// are among those the rate table offers its species (a rabbit only Lifetime, up to £4,000;
 /// co-insurance not on the products that go without it). Runs after the quote is priced, so a
 /// chosen code the pet is not offered is the bare code left unpriced.
-fn cover_offered(defs: &Definitions, document: &Value, _ctx: &RuleContext) -> Vec<FieldError> {
-    let Some(rates) = defs.rates() else {
+fn cover_offered(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<FieldError> {
+    let Some(rates) = defs.rates_for(ctx.rate_scheme.as_deref()) else {
         return Vec::new();
     };
     let mut errors = Vec::new();
@@ -844,6 +844,7 @@ mod tests {
             today: d("2026-11-23"),
             brand: brand.into(),
             bank: None,
+            rate_scheme: None,
         }
     }
 
@@ -909,6 +910,7 @@ mod tests {
             today: d("2026-11-23"),
             brand: brand.into(),
             bank: None,
+            rate_scheme: None,
         };
         let card = json!({ "payment": { "payment_method": "CC" } });
         let dd = json!({ "payment": { "payment_method": "DD" } });

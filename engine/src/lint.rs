@@ -287,6 +287,61 @@ fn lint_experiments(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
     }
 }
 
+/// A journey's pricing scheme is one of the rate table's; its status pages are pages of
+/// pages.json at paths no step has; a journey made only from policy links has the page for a
+/// link that cannot be used.
+fn lint_journey_extras(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
+    use crate::definitions::PageId;
+    let pages: BTreeSet<PageId> = defs
+        .pages
+        .iter()
+        .flat_map(|f| f.value.pages.iter().map(|p| p.id))
+        .collect();
+    for journey in &defs.journeys {
+        let j = &journey.value;
+        let mut problem = |path: String, message: String| {
+            errors.push(DefinitionError::new(&journey.file, path, message));
+        };
+        if let Some(scheme) = &j.rate_scheme
+            && !defs
+                .rates
+                .iter()
+                .any(|r| r.value.schemes.contains_key(scheme))
+        {
+            problem(
+                "/rate_scheme".into(),
+                format!("the rate table has no scheme {scheme:?} (journeys/products/rates.json schemes)"),
+            );
+        }
+        let mut paths = BTreeSet::new();
+        for (i, status) in j.status_pages.iter().enumerate() {
+            if !pages.contains(&status.page) {
+                problem(
+                    format!("/status_pages/{i}/page"),
+                    format!("journeys/pages.json has no page {:?}", status.page.as_str()),
+                );
+            }
+            if j.steps.iter().any(|s| s.path == status.path) || !paths.insert(&status.path) {
+                problem(
+                    format!("/status_pages/{i}/path"),
+                    format!("{} is already the path of a step or another page", status.path),
+                );
+            }
+        }
+        if j.linked_only
+            && !j
+                .status_pages
+                .iter()
+                .any(|p| p.page == PageId::PolicyLinkExpired)
+        {
+            problem(
+                "/linked_only".into(),
+                "a journey made only from policy links needs the policy_link_expired status page for visitors without one".into(),
+            );
+        }
+    }
+}
+
 /// Brands: each code once, in the file named after it (journeys/brands/<id>.json).
 fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
     let mut seen = BTreeSet::new();
@@ -691,6 +746,7 @@ fn lint_documents(
 /// rehoming flow the free cover and at least one centre; centres name only known brands, with ids
 /// used once; at most one rehoming file.
 fn lint_rehoming(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
+    lint_journey_extras(defs, errors);
     for (i, file) in defs.rehoming.iter().enumerate().skip(1) {
         errors.push(DefinitionError::new(
             &file.file,

@@ -166,7 +166,7 @@ fn promo_percent(
 /// into the document: `products`, and each pet's `product` refreshed from its chosen `Code` (or
 /// left as the bare code, unpriced, when that product is not offered). Returns each price's working.
 pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> Vec<PriceNote> {
-    let Some(rates) = defs.rates() else {
+    let Some(rates) = defs.rates_for(ctx.rate_scheme.as_deref()) else {
         return Vec::new();
     };
     let facts = quote_facts(document, ctx);

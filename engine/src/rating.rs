@@ -37,6 +37,32 @@ pub struct RateFile {
     pub discounts: Discounts,
     /// The rows of every product's benefits table (journey.md §3 PolicyTerms, §9).
     pub benefits: Vec<Benefit>,
+    /// Pricing schemes a journey names (its `rate_scheme`): the same rates with their own excess
+    /// and co-insurance (the annual rehoming cover's £125 and 25%).
+    #[serde(default)]
+    pub schemes: BTreeMap<String, RateScheme>,
+}
+
+/// A journey's own excess and co-insurance over the rate table.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateScheme {
+    pub description: String,
+    pub excess: BTreeMap<Species, ExcessOptions>,
+    pub coinsurance: Coinsurance,
+}
+
+impl RateFile {
+    /// The rate table as scheme `name` prices: its excess and co-insurance in place of the
+    /// table's own. None for an unknown scheme.
+    pub fn with_scheme(&self, name: &str) -> Option<RateFile> {
+        let scheme = self.schemes.get(name)?;
+        let mut rates = self.clone();
+        rates.excess = scheme.excess.clone();
+        rates.coinsurance = scheme.coinsurance.clone();
+        rates.schemes = BTreeMap::new();
+        Some(rates)
+    }
 }
 
 /// One row of a benefits table, for the species it names.

@@ -223,6 +223,8 @@ pub struct RuleContext {
     /// Vocalink's modulus tables, for the bank details rule; none where no bank details are
     /// checked.
     pub bank: Option<std::sync::Arc<crate::modulus::ModulusTables>>,
+    /// The rate table's scheme the quote's journey prices by (journey `rate_scheme`), if any.
+    pub rate_scheme: Option<String>,
 }
 
 /// Whole months from `from` to `to` (a birthday month counts once the day is reached).

@@ -204,6 +204,7 @@ fn every_transition_fixture_has_its_outcome() {
                 today,
                 brand: "pos".into(),
                 bank: None,
+                rate_scheme: None,
             },
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));

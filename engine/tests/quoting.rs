@@ -22,6 +22,7 @@ fn ctx() -> RuleContext {
         today: NaiveDate::from_ymd_opt(2026, 11, 22).expect("date"),
         brand: "pos".into(),
         bank: None,
+        rate_scheme: None,
     }
 }
 

@@ -200,6 +200,10 @@ pub(super) fn rule_context(state: &AppState, quote: &QuoteRow) -> RuleContext {
         today: uk_today(),
         brand: quote.brand.clone(),
         bank: Some(state.bank.clone()),
+        rate_scheme: state
+            .defs
+            .journey(&quote.journey)
+            .and_then(|j| j.rate_scheme.clone()),
     }
 }
 
