@@ -755,9 +755,7 @@ impl Brand {
             PageId::Support => Some(&self.pages.support),
             PageId::Library => self.pages.library.then_some("/library"),
             // A journey's own pages, at the journey's paths (Journey::status_pages).
-            PageId::PolicyLinkExpired | PageId::AlreadyPurchased | PageId::PolicyTerminated => {
-                None
-            }
+            PageId::PolicyLinkExpired | PageId::AlreadyPurchased | PageId::PolicyTerminated => None,
         }
     }
 }

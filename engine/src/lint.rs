@@ -310,7 +310,9 @@ fn lint_journey_extras(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>)
         {
             problem(
                 "/rate_scheme".into(),
-                format!("the rate table has no scheme {scheme:?} (journeys/products/rates.json schemes)"),
+                format!(
+                    "the rate table has no scheme {scheme:?} (journeys/products/rates.json schemes)"
+                ),
             );
         }
         let mut paths = BTreeSet::new();
@@ -324,7 +326,10 @@ fn lint_journey_extras(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>)
             if j.steps.iter().any(|s| s.path == status.path) || !paths.insert(&status.path) {
                 problem(
                     format!("/status_pages/{i}/path"),
-                    format!("{} is already the path of a step or another page", status.path),
+                    format!(
+                        "{} is already the path of a step or another page",
+                        status.path
+                    ),
                 );
             }
         }

@@ -213,6 +213,17 @@ fn check_server_copy(defs: &Definitions) -> Result<(), StartError> {
 }
 
 /// Serves until interrupted.
+/// `pawpath terminate-policy <number>`: an operator cancels a policy (a free rehoming policy
+/// whose pet went back to the centre; its annual link then opens /policy-terminated). True when
+/// it was in force.
+pub async fn terminate_policy(config: &Config, policy_number: &str) -> Result<bool, StartError> {
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let done = store.terminate_policy(policy_number).await?;
+    store.close().await;
+    Ok(done)
+}
+
 pub async fn run(config: Config) -> Result<(), StartError> {
     let port = config.port;
     let app = App::build(config).await?;

@@ -91,6 +91,9 @@ pub struct RescueEmail {
     pub vet_fee_limit: String,
     pub excess: String,
     pub centre: String,
+    /// The signed link to continue the free cover as annual cover, where the brand offers the
+    /// annual rehoming flow (valid until the free cover's last day ends).
+    pub annual_link: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -293,6 +296,7 @@ impl RescueEmail {
             vet_fee_limit: "£1,000".into(),
             excess: "£99".into(),
             centre: "Harbourside Rescue Steps".into(),
+            annual_link: Some("http://localhost/annual-rehoming/start/sample".into()),
         }
     }
 }

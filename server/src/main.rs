@@ -23,6 +23,31 @@ async fn main() -> ExitCode {
     } else {
         tracing_subscriber::fmt().with_env_filter(filter).init();
     }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [command, number] = args.as_slice()
+        && command == "terminate-policy"
+    {
+        return match pawpath::terminate_policy(&config, number).await {
+            Ok(true) => {
+                println!("policy {number} terminated");
+                ExitCode::SUCCESS
+            }
+            Ok(false) => {
+                eprintln!("policy {number}: no such policy in force");
+                ExitCode::from(1)
+            }
+            Err(e) => {
+                eprintln!("pawpath cannot terminate {number}: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    if let Some(other) = args.first() {
+        eprintln!(
+            "pawpath: unknown command {other:?} (commands: terminate-policy <policy number>; none serves)"
+        );
+        return ExitCode::from(2);
+    }
     match pawpath::run(config).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -165,6 +165,16 @@ pub struct PolicyRow {
     pub start_date: String,
 }
 
+/// A policy with the quote it was bought on (the annual rehoming flow's link).
+#[derive(Debug, Clone)]
+pub struct LinkedPolicy {
+    pub policy_number: String,
+    pub pet_name: String,
+    pub start_date: String,
+    pub terminated: bool,
+    pub quote_id: String,
+}
+
 /// A stored purchase, as the confirmation page shows it.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct PurchaseRow {
@@ -873,6 +883,100 @@ impl Store {
                 experiment_views: &[],
             };
             insert_transition(&mut tx, &now, record, &meta).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// A policy as its link names it: the policy, the quote it was bought on, and whether it
+    /// has been cancelled.
+    pub async fn policy(&self, policy_number: &str) -> Result<Option<LinkedPolicy>, StoreError> {
+        let row = sqlx::query(
+            "select p.policy_number, p.pet_name, p.start_date, p.terminated_at, u.quote_id
+             from policies p join purchases u on u.id = p.purchase_id
+             where p.policy_number = $1",
+        )
+        .bind(policy_number)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| -> Result<LinkedPolicy, sqlx::Error> {
+            Ok(LinkedPolicy {
+                policy_number: r.try_get("policy_number")?,
+                pet_name: r.try_get("pet_name")?,
+                start_date: r.try_get("start_date")?,
+                terminated: r.try_get::<Option<String>, _>("terminated_at")?.is_some(),
+                quote_id: r.try_get("quote_id")?,
+            })
+        })
+        .transpose()
+        .map_err(StoreError::from)
+    }
+
+    /// Cancels a policy (an operator's `pawpath terminate-policy`): true when it was in force.
+    pub async fn terminate_policy(&self, policy_number: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "update policies set terminated_at = $1 where policy_number = $2 and terminated_at is null",
+        )
+        .bind(now())
+        .bind(policy_number)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The quote made from a policy's link, if one was.
+    pub async fn linked_quote(&self, policy_number: &str) -> Result<Option<QuoteRow>, StoreError> {
+        let row = sqlx::query(select_quote!(
+            "id = (select quote_id from policy_links where source_policy = $1)"
+        ))
+        .bind(policy_number)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(quote_from_row).transpose()
+    }
+
+    /// Stores a quote made from a policy's link, owned by `session_hash`, with the link, in one
+    /// transaction. `Conflict` when the policy already has its quote (two clicks at once): the
+    /// caller reads that one.
+    pub async fn insert_linked_quote(
+        &self,
+        quote: &NewQuote<'_>,
+        source_policy: &str,
+        session_hash: &str,
+    ) -> Result<(), StoreError> {
+        let now = now();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+                                 lifecycle, document, row_version, created_at, updated_at)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)",
+        )
+        .bind(quote.id)
+        .bind(quote.quote_ref)
+        .bind(session_hash)
+        .bind(quote.brand)
+        .bind(quote.channel)
+        .bind(quote.journey)
+        .bind(quote.definition_version)
+        .bind(Lifecycle::Active.as_str())
+        .bind(quote.document.to_string())
+        .bind(&now)
+        .execute(&mut *tx)
+        .await?;
+        let linked = sqlx::query(
+            "insert into policy_links (source_policy, quote_id, created_at) values ($1, $2, $3)",
+        )
+        .bind(source_policy)
+        .bind(quote.id)
+        .bind(&now)
+        .execute(&mut *tx)
+        .await;
+        match linked {
+            Ok(_) => {}
+            Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
+                return Err(StoreError::Conflict);
+            }
+            Err(e) => return Err(e.into()),
         }
         tx.commit().await?;
         Ok(())

@@ -20,6 +20,7 @@ const UI_TEXT_KEYS: [&str; 4] = ["ui:title", "ui:description", "ui:help", "ui:pl
 pub const SUBMIT_CALLS: &[(&str, &str)] = &[
     ("pet_details", "/api/petdetails"),
     ("pet_details_aggregator", "/api/petdetails"),
+    ("annual_rehoming_pet", "/api/petdetails"),
     ("crossbreed", "/api/petownerdetails"),
     ("assumptions", "/api/saveDeclaration"),
     ("your_details", "/api/ownerdetail"),

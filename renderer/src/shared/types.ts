@@ -43,7 +43,7 @@ export interface ShellView {
 
 /** A static page's words (journeys/pages.json). */
 export interface StaticPageView {
-  id: 'privacy' | 'terms' | 'support' | 'library';
+  id: 'privacy' | 'terms' | 'support' | 'library' | 'policy_link_expired' | 'already_purchased' | 'policy_terminated';
   title: string;
   description: string;
   index: boolean;
@@ -131,6 +131,8 @@ export interface RescueCover {
   rehome_date: string | null;
   certificate_number: string | null;
   policy_number: string | null;
+  /** Once active, where the brand has the annual flow: the signed link to a year's cover. */
+  annual_link?: string;
 }
 
 export interface DocumentLink {

@@ -2,6 +2,7 @@
 
 mod addresses;
 mod aggregators;
+mod annual;
 mod api;
 mod body;
 mod breeds;
@@ -61,6 +62,10 @@ pub fn router(state: AppState) -> Router {
         .route("/rehoming", get(pages::page))
         .route("/rehoming/", get(pages::page))
         .route("/rehoming/{*rest}", get(pages::page))
+        .route("/annual-rehoming", get(pages::page))
+        .route("/annual-rehoming/", get(pages::page))
+        .route("/annual-rehoming/start/{token}", get(annual::start))
+        .route("/annual-rehoming/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
         .route("/quote/brand/{id}/theme.css", get(pages::brand_theme))
         .route("/quote/brand/{id}/logo.svg", get(pages::brand_logo))

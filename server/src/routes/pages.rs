@@ -103,11 +103,28 @@ fn resolve<'a>(
             }
         }
     }
+    if let Some(status) = status_page(defs, journey, path) {
+        return Some(status);
+    }
     journey
         .steps
         .iter()
         .find(|s| brand.map_or(s.path.as_str(), |b| b.step_path(s)) == path)
         .map(Target::Step)
+}
+
+/// One of the journey's status pages (the annual rehoming flow's /policy-link-expired).
+fn status_page<'a>(
+    defs: &'a engine::Definitions,
+    journey: &engine::definitions::Journey,
+    path: &str,
+) -> Option<Target<'a>> {
+    journey
+        .status_pages
+        .iter()
+        .find(|p| p.path == path)
+        .and_then(|p| defs.page(p.page))
+        .map(Target::Static)
 }
 
 /// Whether `path` is a page on any brand: a path no brand has is a 404 before any quote is made
@@ -118,6 +135,7 @@ fn known_to_any_brand(
     path: &str,
 ) -> bool {
     journey.steps.iter().any(|s| s.path == path)
+        || journey.status_pages.iter().any(|p| p.path == path)
         || state
             .defs
             .raw
@@ -168,10 +186,25 @@ pub(super) async fn page(
     state.store.touch(&session.quote.id).await?;
     let journey = quote::journey(&state, &session.quote)?;
     let brand = state.defs.brand(&session.quote.brand);
-    let Some(target) = resolve(&state.defs, journey, brand, step_path) else {
+    // A status page of the URL's journey shows over whichever quote the visitor has.
+    let Some(mut target) = resolve(&state.defs, journey, brand, step_path)
+        .or_else(|| status_page(&state.defs, url_journey, step_path))
+    else {
         // Another brand's page: not one of this quote's.
         return Err(AppError::NotFound);
     };
+    // A journey made only from policy links shows a visitor without one (who typed the
+    // address, or whose link made nothing) the page for a link that cannot be used.
+    if journey.linked_only
+        && !super::annual::linked(&session.quote)
+        && matches!(target, Target::Step(_))
+    {
+        target = state
+            .defs
+            .page(engine::definitions::PageId::PolicyLinkExpired)
+            .map(Target::Static)
+            .ok_or_else(|| AppError::Internal("no policy_link_expired page".into()))?;
+    }
     let rules = quote::rule_context(&state, &session.quote);
     let bought = session.quote.lifecycle == runtime::Lifecycle::Purchased;
     let (viewing, position) = if bought {
@@ -227,6 +260,9 @@ pub(super) async fn page(
             Target::Retrieve | Target::Static(_) => None,
         },
     })?;
+    if let Some(rescue) = data.get_mut("rescue").filter(|r| r.is_object()) {
+        super::annual::add_link(&state, &session.quote.brand, rescue);
+    }
     let page_step = |id: &str, view_name: &str, title: String| {
         json!({
             "id": id,

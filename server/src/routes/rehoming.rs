@@ -135,13 +135,14 @@ pub(super) async fn rescue_product(
         return Err(AppError::NotFound);
     }
     let purchase = state.store.purchase_of(&quote.id).await?;
-    let view = rescue_view(
+    let mut view = rescue_view(
         &state.defs,
         &quote.brand,
         &quote.document,
         quote::uk_today(),
         purchase.as_ref(),
     );
+    super::annual::add_link(&state, &quote.brand, &mut view);
     Ok(Json(json!({ "data": { "product": view } })).into_response())
 }
 
@@ -294,6 +295,7 @@ async fn activate(
             .as_str()
             .unwrap_or_default()
             .to_owned(),
+        annual_link: super::annual::policy_link(state, &quote.brand, &policy.policy_number, end),
     };
     let rendered = state
         .mail_templates
@@ -340,13 +342,14 @@ async fn activate(
 /// The answer for an activated quote: the free cover with its policy number.
 async fn activated(state: &AppState, quote: &QuoteRow) -> Result<Response, AppError> {
     let purchase = state.store.purchase_of(&quote.id).await?;
-    let view = rescue_view(
+    let mut view = rescue_view(
         &state.defs,
         &quote.brand,
         &quote.document,
         quote::uk_today(),
         purchase.as_ref(),
     );
+    super::annual::add_link(state, &quote.brand, &mut view);
     Ok(Json(json!({ "outcome": "activated", "data": { "rescue": view } })).into_response())
 }
 

@@ -624,6 +624,11 @@ function ExcessPanel({
           {text(copy, 'cover.excess.set')}: <strong>{amount(product.Excess)}</strong>
         </p>
       )}
+      {coins.length === 1 && percentOf(coins[0]) !== '0' && (
+        <p>
+          {text(copy, 'cover.excess.coins')}: <strong>{text(copy, 'cover.excess.coins.option', { percent: percentOf(coins[0]) })}</strong>
+        </p>
+      )}
       {coins.length > 1 && (
         <fieldset className="field choice">
           <legend className="field__label">{text(copy, 'cover.excess.coins')}</legend>

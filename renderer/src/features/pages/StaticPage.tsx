@@ -8,6 +8,9 @@ import type { ShellView, StaticPageView } from '@/shared/types';
 
 import { LibraryPage } from './LibraryPage';
 
+/** The pages that end with the sales number: contact, and the annual rehoming link's pages. */
+const CALL_US: StaticPageView['id'][] = ['support', 'policy_link_expired', 'already_purchased', 'policy_terminated'];
+
 export function StaticPage({ page, shell, copy, onOpen }: { page: StaticPageView; shell: ShellView | null; copy: Record<string, string>; onOpen: (path: string) => void }) {
   return (
     <div className={`static-page static-page--${page.id}`}>
@@ -19,7 +22,7 @@ export function StaticPage({ page, shell, copy, onOpen }: { page: StaticPageView
           ))}
         </section>
       ))}
-      {page.id === 'support' && shell && (
+      {CALL_US.includes(page.id) && shell && (
         <section className="static-page__call">
           <p className="static-page__phone">
             <a href={`tel:${shell.phone.replace(/\s+/g, '')}`}>{text(copy, 'page.support.call', { phone: shell.phone })}</a>

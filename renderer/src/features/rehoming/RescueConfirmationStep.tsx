@@ -116,6 +116,18 @@ export function RescueConfirmationStep({ view, copy, onOpen, onActivated }: Prop
         </section>
         {cover}
         <p>{text(copy, 'rehoming.done.next', { petName })}</p>
+        {rescue.annual_link && (
+          <section className="card rescue__annual" aria-labelledby="rescue-annual-heading">
+            <h2 id="rescue-annual-heading" className="pet__heading">
+              {text(copy, 'rehoming.done.annual', { petName })}
+            </h2>
+            <p>{text(copy, 'rehoming.annual.excess')}</p>
+            {/* A page load, not a step: the link makes the annual quote and its session. */}
+            <a className="button" href={linkPath(rescue.annual_link)}>
+              {text(copy, 'rehoming.email.annual_link')}
+            </a>
+          </section>
+        )}
       </div>
     );
   }
@@ -205,4 +217,14 @@ export function RescueConfirmationStep({ view, copy, onOpen, onActivated }: Prop
       </div>
     </div>
   );
+}
+
+/** The site-relative part of the annual link (the email carries it whole). */
+function linkPath(link: string): string {
+  try {
+    const url = new URL(link, window.location.origin);
+    return url.pathname + url.search;
+  } catch {
+    return link;
+  }
 }

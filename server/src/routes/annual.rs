@@ -1,0 +1,323 @@
+//! The annual rehoming flow's policy link (journey.md §1 Extra flows, §2 Routes: /pet-details,
+//! /choose-product, /review, /payment, /payment-confirmation, /confirmation, /already-purchased,
+//! /policy-link-expired, /policy-terminated).
+//!
+//! A free rehoming policy's email and confirmation page carry a link signed with the server's
+//! secret, naming the policy and when the link stops working (the end of the free cover's last
+//! day, UK time). Opening it makes the annual quote from the free policy's pet and owner (once:
+//! a second click reopens that quote) and lands on /pet-details; a cancelled policy, a quote
+//! already bought or a link past its date each have their page. A link that is not ours is the
+//! not-found page: nothing about any policy is told to a guesser.
+
+use axum::extract::{Path, State};
+use axum::http::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chrono::{NaiveDate, TimeZone};
+use hmac::{Hmac, Mac};
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+use engine::definitions::{Journey, PageId};
+use engine::runtime::{self, Lifecycle};
+
+use super::quote;
+use crate::AppState;
+use crate::error::AppError;
+use crate::session::SessionToken;
+use crate::store::{NewQuote, StoreError};
+
+/// The flow this link opens.
+const FLOW: &str = "annual_rehoming";
+
+/// What a policy link carries: the free policy and when the link stops working.
+#[derive(Debug, PartialEq, Eq)]
+struct PolicyLink {
+    policy: String,
+    expires: i64,
+}
+
+impl PolicyLink {
+    fn mac(secret: &crate::config::SecretKey, payload: &str) -> Hmac<Sha256> {
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret.bytes()).expect("any key length");
+        mac.update(b"pawpath policy link\0");
+        mac.update(payload.as_bytes());
+        mac
+    }
+
+    fn sign(&self, secret: &crate::config::SecretKey) -> String {
+        let payload = format!("{}.{}", self.policy, self.expires);
+        let tag = Self::mac(secret, &payload).finalize().into_bytes();
+        format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(payload),
+            URL_SAFE_NO_PAD.encode(tag)
+        )
+    }
+
+    /// The link's contents when its signature is ours; the expiry is the caller's to judge.
+    fn verify(secret: &crate::config::SecretKey, token: &str) -> Option<Self> {
+        let (payload, tag) = token.split_once('.')?;
+        let payload = String::from_utf8(URL_SAFE_NO_PAD.decode(payload).ok()?).ok()?;
+        let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
+        Self::mac(secret, &payload).verify_slice(&tag).ok()?;
+        let (policy, expires) = payload.rsplit_once('.')?;
+        Some(Self {
+            policy: policy.to_owned(),
+            expires: expires.parse().ok()?,
+        })
+    }
+}
+
+/// The journey of the annual rehoming flow, where one is defined.
+fn annual_journey(defs: &engine::Definitions) -> Option<&Journey> {
+    defs.journeys().find(|j| j.flow.as_deref() == Some(FLOW))
+}
+
+/// The link that continues a free policy as annual cover, for a brand that offers the annual
+/// flow: it works until the end of `last_day` (the free cover's last day) in the UK.
+pub(super) fn policy_link(
+    state: &AppState,
+    brand: &str,
+    policy_number: &str,
+    last_day: NaiveDate,
+) -> Option<String> {
+    let journey = annual_journey(&state.defs)?;
+    if !state.defs.brand(brand)?.offers_journey(journey) {
+        return None;
+    }
+    let midnight = (last_day + chrono::Days::new(1)).and_hms_opt(0, 0, 0)?;
+    let expires = chrono_tz::Europe::London
+        .from_local_datetime(&midnight)
+        .earliest()?
+        .timestamp();
+    let token = PolicyLink {
+        policy: policy_number.to_owned(),
+        expires,
+    }
+    .sign(&state.config.secret_key);
+    Some(format!(
+        "{}{}/start/{token}",
+        state.config.public_url.trim_end_matches('/'),
+        journey.base_path
+    ))
+}
+
+/// Adds the annual link to a free cover's view once it has a policy (`rescue` as
+/// `rehoming::rescue_view` makes it).
+pub(super) fn add_link(state: &AppState, brand: &str, rescue: &mut Value) {
+    let (Some(number), Some(end)) = (
+        rescue["policy_number"].as_str(),
+        rescue["end"]
+            .as_str()
+            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()),
+    ) else {
+        return;
+    };
+    if let Some(link) = policy_link(state, brand, number, end) {
+        rescue["annual_link"] = json!(link);
+    }
+}
+
+/// A redirect that stores nothing in any cache, with a new session cookie where given.
+fn redirect(to: &str, cookie: Option<String>) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(v) = HeaderValue::from_str(to) {
+        response.headers_mut().insert(LOCATION, v);
+    }
+    response
+        .headers_mut()
+        .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(c) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        response.headers_mut().insert(SET_COOKIE, c);
+    }
+    response
+}
+
+/// The annual quote's answers from the free policy's: its pet (without the certificate, which
+/// stays with the free policy) and owner, cover starting the day after the free cover ends (or
+/// as near as the start window allows), and the policy it continues.
+fn annual_document(
+    state: &AppState,
+    source: &crate::store::QuoteRow,
+    policy_number: &str,
+    last_day: NaiveDate,
+    quote_id: &str,
+) -> Value {
+    let mut pet = source
+        .document
+        .pointer("/pets/0")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    if let Some(map) = pet.as_object_mut() {
+        map.retain(|k, _| !k.starts_with("rehoming_"));
+    }
+    let mut document = runtime::empty_document();
+    document["pets"] = json!([pet]);
+    document["owner"] = source
+        .document
+        .get("owner")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    let window =
+        engine::domain::start_date_window(&state.defs, &document, quote::uk_today(), &source.brand);
+    let wanted = (last_day + chrono::Days::new(1)).clamp(window.earliest, window.latest);
+    document["owner"]["pet_policy_start_date"] = json!(wanted.to_string());
+    document["annual_rehoming"] = json!({ "source_policy": policy_number });
+    if let Some(language) = source.document.get("language") {
+        document["language"] = language.clone();
+    }
+    if let Some(experiments) = state.defs.experiments() {
+        document["experiments"] = json!(experiments.assign(quote_id, &source.brand));
+    }
+    document
+}
+
+/// GET /annual-rehoming/start/{token}: a free policy's link to annual cover.
+pub(super) async fn start(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    let Some(link) = PolicyLink::verify(&state.config.secret_key, &token) else {
+        return Err(AppError::NotFound);
+    };
+    let Some(policy) = state.store.policy(&link.policy).await? else {
+        return Err(AppError::NotFound);
+    };
+    let Some(source) = state.store.quote_by_id(&policy.quote_id).await? else {
+        return Err(AppError::NotFound);
+    };
+    let Some(journey) = annual_journey(&state.defs) else {
+        return Err(AppError::NotFound);
+    };
+    if !state
+        .defs
+        .brand(&source.brand)
+        .is_some_and(|b| b.offers_journey(journey))
+    {
+        return Err(AppError::NotFound);
+    }
+    let brand = &source.brand;
+    let page = |id: PageId| {
+        let path = journey
+            .status_pages
+            .iter()
+            .find(|p| p.page == id)
+            .map_or("/", |p| p.path.as_str());
+        format!("{}{path}?brand={brand}", journey.base_path)
+    };
+    if policy.terminated {
+        return Ok(redirect(&page(PageId::PolicyTerminated), None));
+    }
+    let linked = state.store.linked_quote(&policy.policy_number).await?;
+    if linked
+        .as_ref()
+        .is_some_and(|q| q.lifecycle == Lifecycle::Purchased)
+    {
+        return Ok(redirect(&page(PageId::AlreadyPurchased), None));
+    }
+    let start = NaiveDate::parse_from_str(&policy.start_date, "%Y-%m-%d").map_err(|e| {
+        AppError::Internal(format!("policy {}: start date: {e}", policy.policy_number))
+    })?;
+    let days = state.defs.rehoming().map_or(28, |r| r.cover.days);
+    let last_day = start + chrono::Days::new(u64::from(days.saturating_sub(1)));
+    // Past the link's time, or the free cover has ended (either way the same day).
+    if chrono::Utc::now().timestamp() >= link.expires || quote::uk_today() > last_day {
+        return Ok(redirect(&page(PageId::PolicyLinkExpired), None));
+    }
+    let session = SessionToken::generate();
+    let first = journey
+        .step(&journey.start)
+        .ok_or_else(|| AppError::Internal("the annual journey has no start step".into()))?;
+    let landing = format!("{}{}?brand={brand}", journey.base_path, first.path);
+    let cookie = session.set_cookie(state.config.secure_cookies());
+    let reopen = |quote: &crate::store::QuoteRow| quote.lifecycle == Lifecycle::Active;
+    if let Some(existing) = linked {
+        if !reopen(&existing) {
+            return Ok(redirect(&page(PageId::PolicyLinkExpired), None));
+        }
+        state
+            .store
+            .attach_session(&existing.id, &session.hash())
+            .await?;
+        return Ok(redirect(&landing, Some(cookie)));
+    }
+    let id = crate::store::random_id();
+    let document = annual_document(&state, &source, &policy.policy_number, last_day, &id);
+    let quote_ref = quote::quote_reference();
+    let made = state
+        .store
+        .insert_linked_quote(
+            &NewQuote {
+                id: &id,
+                quote_ref: &quote_ref,
+                brand,
+                channel: journey.channel.as_str(),
+                journey: &journey.id,
+                definition_version: state.defs.version(),
+                document: &document,
+            },
+            &policy.policy_number,
+            &session.hash(),
+        )
+        .await;
+    match made {
+        Ok(()) => {
+            tracing::info!(quote = %id, policy = %policy.policy_number, "annual rehoming quote made from its policy link");
+        }
+        // Two clicks at once: the other made the quote; this browser joins it.
+        Err(StoreError::Conflict) => {
+            let Some(existing) = state.store.linked_quote(&policy.policy_number).await? else {
+                return Err(AppError::Internal(
+                    "a policy link's quote conflicted and then was not there".into(),
+                ));
+            };
+            if !reopen(&existing) {
+                return Ok(redirect(&page(PageId::AlreadyPurchased), None));
+            }
+            state
+                .store
+                .attach_session(&existing.id, &session.hash())
+                .await?;
+        }
+        Err(e) => return Err(e.into()),
+    }
+    Ok(redirect(&landing, Some(cookie)))
+}
+
+/// Whether a quote on a journey made only from policy links has its link: an unlinked one (a
+/// visitor who typed the address) shows the policy_link_expired page.
+pub(super) fn linked(quote: &crate::store::QuoteRow) -> bool {
+    quote
+        .document
+        .pointer("/annual_rehoming/source_policy")
+        .and_then(Value::as_str)
+        .is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_verifies_only_with_its_own_signature() {
+        let secret = crate::config::SecretKey::from_bytes(vec![7; 32]);
+        let link = PolicyLink {
+            policy: "PETRS0012345".into(),
+            expires: 1_800_000_000,
+        };
+        let token = link.sign(&secret);
+        assert_eq!(PolicyLink::verify(&secret, &token), Some(link));
+        let other = crate::config::SecretKey::from_bytes(vec![8; 32]);
+        assert_eq!(PolicyLink::verify(&other, &token), None);
+        // A changed expiry with the old signature is refused.
+        let (_, tag) = token.split_once('.').expect("a signed token has a tag");
+        let forged = format!(
+            "{}.{tag}",
+            URL_SAFE_NO_PAD.encode("PETRS0012345.1900000000")
+        );
+        assert_eq!(PolicyLink::verify(&secret, &forged), None);
+    }
+}
