@@ -750,6 +750,17 @@ fn cover_offered(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec
                 "cover.product.not_offered",
             ));
         }
+        // The claim contribution, as a fraction: one of the rate table's (or its scheme's)
+        // percentages; none at all is always allowed (products without co-insurance ignore it).
+        if let Some(fraction) = pet.get("set_coins").and_then(crate::quoting::decimal_of) {
+            let percent = (fraction * rust_decimal::Decimal::from(100)).normalize();
+            if !percent.is_zero() && !rates.coinsurance.options.contains_key(&percent.to_string()) {
+                errors.push(FieldError::new(
+                    format!("pets[{i}].set_coins"),
+                    "cover.excess.not_offered",
+                ));
+            }
+        }
         if let Some(excess) = pet.get("set_excess").and_then(crate::quoting::decimal_of) {
             let offered = species
                 .and_then(|s| rates.excess.get(&s))

@@ -226,6 +226,14 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
             "view": viewing.view,
             "bar_number": bar_item.map(|b| b.number),
             "bar_label": bar_item.map(|b| text(&b.label)),
+            // Where the page's own Continue goes when it saves nothing (review): the step's
+            // unconditional exit.
+            "next": viewing
+                .exits
+                .iter()
+                .find(|e| e.when.is_none())
+                .and_then(|e| journey.step(&e.to))
+                .map(|s| step_url(journey, s, brand)),
             "blocks": blocks,
         },
         "questions": questions,

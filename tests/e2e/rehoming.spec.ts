@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 
 import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
-import { chooseOptionByLabel, chooseRadio, press } from './support-keys';
+import { chooseOption, chooseOptionByLabel, chooseRadio, chooseTab, press, typeInto } from './support-keys';
 import { fillYourDetails } from './support-owner';
 
 // Issue 7, the rehoming flow (journey.md §1 Extra flows, §2 Routes: / eligibility (1), /your-pet
@@ -196,4 +196,111 @@ test('a brand without the rehoming flow has no rehoming pages', async ({ page },
   await page.goto('/rehoming?brand=pos');
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   await expect(page.getByLabel('Which rehoming centre did your pet come from?')).toHaveCount(0);
+});
+
+// The annual rehoming flow (journey.md §1 Extra flows, §2 Routes: annual rehoming /pet-details
+// (1), /choose-product (2), /review (3), /payment, /payment-confirmation, /confirmation,
+// /already-purchased, /policy-link-expired, /policy-terminated; owner-payment.md §9: rehoming
+// annual excess £125 or 25%), started from the free policy's signed link.
+test('rsp: the free policy\'s link buys a year\'s cover for the rehomed pet, by keyboard', async ({ page, browser }, testInfo) => {
+  test.setTimeout(120_000);
+  const problems = watchConsole(page);
+  await page.goto('/rehoming?brand=rsp');
+  await eligibility(page, 'Aire Valley Rehoming Centre, Leeds LS5 3XX');
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await yourPet(page, { number: 'AVR-31107', file: { name: 'certificate.png', mimeType: 'image/png', buffer: PNG } });
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  const email = `annual-${testInfo.project.name}-${Date.now()}@example.com`;
+  await fillYourDetails(page);
+  await page.getByLabel('Email address').fill(email);
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await press(page, page.getByRole('button', { name: 'Activate my free cover' }));
+  await expect(page.getByRole('heading', { name: 'Pip is covered' })).toBeVisible();
+
+  // The free cover's email and its page carry the same link.
+  const annual = page.getByRole('region', { name: 'Keep Pip covered after the free cover ends' });
+  await expect(annual).toContainText('Annual rehoming cover has a £125 excess and you pay 25% of the rest of each claim.');
+  const link = annual.getByRole('link', { name: 'Choose annual cover' });
+  const href = (await link.getAttribute('href')) ?? '';
+  expect(href).toMatch(/^\/annual-rehoming\/start\/[\w-]+\.[\w-]+$/);
+  const mail = await mailTo(email);
+  expect(mail[0].text).toContain(href);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'annual-rehoming-rsp-rescue-link');
+  await press(page, link);
+
+  // 1: the pet's details, from the free policy, to check and complete.
+  await expect(page).toHaveURL(/\/annual-rehoming\/pet-details\?brand=rsp$/);
+  await stepIs(page, 'Your pet');
+  await expect(page.getByRole('heading', { level: 1, name: "Check your pet's details" })).toBeVisible();
+  await expect(page.getByLabel("What is your pet's name?")).toHaveValue('Pip');
+  await expect(page.getByRole('button', { name: 'Add another pet' })).toHaveCount(0);
+  await chooseRadio(page, page.getByRole('group', { name: 'Has your pet had any injury or illness?' }), 'No');
+  await press(page, page.getByRole('checkbox', { name: "I didn't pay anything" }), 'Space');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'annual-rehoming-rsp-pet-details');
+  await press(page, page.getByRole('button', { name: 'Next' }));
+
+  // 2: the cover, every product with the annual rehoming excess.
+  await expect(page).toHaveURL(/\/annual-rehoming\/choose-product$/);
+  await stepIs(page, 'Choose cover');
+  await expect(page.getByRole('heading', { name: "Choose Pip's cover" })).toBeVisible();
+  const guide = page.getByRole('group', { name: 'Do you want cover for short-term and long-term ongoing conditions?' });
+  if ((await guide.count()) > 0) {
+    await chooseRadio(page, guide, 'Yes');
+    await chooseRadio(page, page.getByRole('group', { name: 'Do you want to cover ongoing conditions every year?' }), 'Yes');
+  } else if ((await page.getByRole('button', { name: 'Selected – Lifetime' }).count()) === 0) {
+    await press(page, page.getByRole('button', { name: 'Choose cover level – Lifetime' }));
+  }
+  await chooseTab(page, page.getByRole('tablist', { name: "Choose Pip's cover" }), /Cover level/);
+  if ((await page.getByRole('button', { name: 'Selected – £4,000' }).count()) === 0) await press(page, page.getByRole('button', { name: /^Select(ed)? – £4,000$/ }));
+  await chooseTab(page, page.getByRole('tablist', { name: "Choose Pip's cover" }), /Excess/);
+  await expect(page.getByText('Excess', { exact: false }).filter({ hasText: '£125' }).first()).toBeVisible();
+  await expect(page.getByText(/Claim contribution \(percentage excess\): 25%/)).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'annual-rehoming-rsp-choose-product');
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+
+  // 3: review, then payment by Direct Debit.
+  await expect(page).toHaveURL(/\/annual-rehoming\/review$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Review your quote' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'annual-rehoming-rsp-review');
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await expect(page).toHaveURL(/\/annual-rehoming\/payment$/);
+  await typeInto(page, page.getByLabel('Account holder name'), 'Ada ONeill');
+  await typeInto(page, page.getByLabel('Sort code digits 1 of 3'), '089999');
+  await typeInto(page, page.getByLabel('Account number'), '66374958');
+  await chooseOption(page, page.getByLabel('Preferred collection day'), '15');
+  await press(page, page.getByRole('checkbox', { name: /I confirm authority to create this Direct Debit agreement/ }), 'Space');
+  await expectAccessible(page);
+  await press(page, page.getByRole('button', { name: 'Confirm payment' }));
+  await expect(page).toHaveURL(/\/annual-rehoming\/payment-confirmation$/);
+  await expectAccessible(page);
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await expect(page).toHaveURL(/\/annual-rehoming\/confirmation$/);
+  const region = page.getByRole('region', { name: 'Pip' });
+  await expect(region).toContainText(/PETRS\d{7}/);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'annual-rehoming-rsp-confirmation');
+
+  // The link again: already bought.
+  await page.goto(href);
+  await expect(page).toHaveURL(/\/annual-rehoming\/already-purchased\?brand=rsp$/);
+  await expect(page.getByRole('heading', { level: 1, name: "You've already bought this cover" })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Your progress' })).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'annual-rehoming-rsp-already-purchased');
+
+  // Someone without the link: the expired-link page, never a form.
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const stranger = await context.newPage();
+  await stranger.goto('/annual-rehoming/pet-details?brand=rsp');
+  await expect(stranger.getByRole('heading', { level: 1, name: 'This link has expired' })).toBeVisible();
+  await expect(stranger.getByRole('main').getByRole('link', { name: /Call us on 0808 157/ })).toBeVisible();
+  await expect(stranger.getByRole('textbox')).toHaveCount(0);
+  await expectAccessible(stranger);
+  await screenshot(stranger, testInfo, 'annual-rehoming-rsp-link-expired');
+  await context.close();
+  expect(problems()).toEqual([]);
 });

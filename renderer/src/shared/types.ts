@@ -73,6 +73,8 @@ export interface ViewData {
     view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'card_confirmation' | 'confirmation' | 'rescue_confirmation' | 'retrieve_quote' | 'static_page';
     bar_number: number | null;
     bar_label: string | null;
+    /** The step's unconditional exit, for a page whose Continue saves nothing (review). */
+    next?: string | null;
     blocks: Block[];
   };
   questions: QuestionsView | null;

@@ -509,7 +509,7 @@ export function ReviewStep({
       </section>
 
       <div className="actions">
-        <button type="button" className="button" disabled={busy || !summary.every_pet_chosen} onClick={() => onContinue(`${base}/assumptions`)}>
+        <button type="button" className="button" disabled={busy || !summary.every_pet_chosen} onClick={() => onContinue(view.step.next ?? `${base}/assumptions`)}>
           {text(copy, 'review.continue')}
         </button>
       </div>
