@@ -105,6 +105,12 @@ test('rsp: a rehomed cat gets 28 days of free cover, by keyboard, with its email
   await expect(page.getByRole('status').filter({ hasText: `We've emailed your cover details to ${email}.` })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, 'rehoming-rsp-confirmation');
+  // owner-payment.md §4 Analytics: the pages' submissions, and no purchase for free cover.
+  type Pushed = { event: string; page?: string; tracking_id?: string };
+  const layer = (await page.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [])) as Pushed[];
+  expect(layer.filter((e) => e.event === 'submission').map((e) => e.page)).toEqual(['pet_details', 'user_details']);
+  expect(layer.filter((e) => e.event === 'purchase' || e.event === 'transactionDetails')).toEqual([]);
+  expect(layer.filter((e) => e.event === 'page_view').length).toBeGreaterThanOrEqual(4);
   const number = (await policy.textContent()) ?? '';
   const mail = await mailTo(email);
   expect(mail).toHaveLength(1);
@@ -281,6 +287,11 @@ test('rsp: the free policy\'s link buys a year\'s cover for the rehomed pet, by 
   await expect(page).toHaveURL(/\/annual-rehoming\/confirmation$/);
   const region = page.getByRole('region', { name: 'Pip' });
   await expect(region).toContainText(/PETRS\d{7}/);
+  type Pushed = { event: string; page?: string; journey?: string };
+  const layer = (await page.evaluate(() => (window as unknown as { dataLayer?: unknown[] }).dataLayer ?? [])) as Pushed[];
+  const bought = layer.filter((e) => e.journey === 'annual_rehoming');
+  expect(bought.filter((e) => e.event === 'submission').map((e) => e.page)).toEqual(['pet_details', 'review', 'payment', 'confirmation']);
+  expect(bought.filter((e) => e.event === 'purchase')).toHaveLength(1);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'annual-rehoming-rsp-confirmation');
 

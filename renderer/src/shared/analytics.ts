@@ -21,6 +21,9 @@ declare global {
 /** The page names the spec's submission events use, by the step the customer leaves. */
 export const SUBMISSION_PAGES: Record<string, string> = {
   pet_details: 'pet_details',
+  // The rehoming flow's pet page (its free cover is no purchase: no transactionDetails, no
+  // purchase event on activation).
+  your_pet: 'pet_details',
   your_details: 'user_details',
   review: 'review',
   payment: 'payment',
