@@ -16,6 +16,7 @@ pub mod policies;
 pub mod routes;
 pub mod scanner;
 pub mod session;
+pub mod signed;
 pub mod store;
 pub mod vets;
 pub mod view;

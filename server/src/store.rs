@@ -284,22 +284,20 @@ impl Store {
         document: &Value,
     ) -> Result<QuoteRow, StoreError> {
         let now = now();
-        sqlx::query(
-            "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
-                                 lifecycle, document, row_version, created_at, updated_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)",
+        insert_quote_row(
+            &self.pool,
+            &NewQuote {
+                id,
+                quote_ref,
+                brand,
+                channel,
+                journey,
+                definition_version,
+                document,
+            },
+            session_hash,
+            &now,
         )
-        .bind(id)
-        .bind(quote_ref)
-        .bind(session_hash)
-        .bind(brand)
-        .bind(channel)
-        .bind(journey)
-        .bind(definition_version)
-        .bind(Lifecycle::Active.as_str())
-        .bind(document.to_string())
-        .bind(&now)
-        .execute(&self.pool)
         .await?;
         Ok(QuoteRow {
             id: id.to_owned(),
@@ -857,23 +855,7 @@ impl Store {
         let marker: [u8; 16] = rand::rng().random();
         let marker: String = marker.iter().map(|b| format!("{b:02x}")).collect();
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
-                                 lifecycle, document, row_version, created_at, updated_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)",
-        )
-        .bind(quote.id)
-        .bind(quote.quote_ref)
-        .bind(format!("detached:{marker}"))
-        .bind(quote.brand)
-        .bind(quote.channel)
-        .bind(quote.journey)
-        .bind(quote.definition_version)
-        .bind(Lifecycle::Active.as_str())
-        .bind(quote.document.to_string())
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
+        insert_quote_row(&mut *tx, quote, &format!("detached:{marker}"), &now).await?;
         for (record, duration_us) in records {
             let meta = TransitionMeta {
                 quote_id: quote.id,
@@ -946,23 +928,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let now = now();
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
-                                 lifecycle, document, row_version, created_at, updated_at)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)",
-        )
-        .bind(quote.id)
-        .bind(quote.quote_ref)
-        .bind(session_hash)
-        .bind(quote.brand)
-        .bind(quote.channel)
-        .bind(quote.journey)
-        .bind(quote.definition_version)
-        .bind(Lifecycle::Active.as_str())
-        .bind(quote.document.to_string())
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
+        insert_quote_row(&mut *tx, quote, session_hash, &now).await?;
         let linked = sqlx::query(
             "insert into policy_links (source_policy, quote_id, created_at) values ($1, $2, $3)",
         )
@@ -1165,6 +1131,37 @@ pub fn random_id() -> String {
     use rand::Rng;
     let bytes: [u8; 16] = rand::rng().random();
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Inserts a new, active quote owned by `session_hash`, within `executor` (the pool, or a
+/// transaction that also writes what goes with it).
+async fn insert_quote_row<'e, E>(
+    executor: E,
+    quote: &NewQuote<'_>,
+    session_hash: &str,
+    now: &str,
+) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(
+        "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+                             lifecycle, document, row_version, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)",
+    )
+    .bind(quote.id)
+    .bind(quote.quote_ref)
+    .bind(session_hash)
+    .bind(quote.brand)
+    .bind(quote.channel)
+    .bind(quote.journey)
+    .bind(quote.definition_version)
+    .bind(Lifecycle::Active.as_str())
+    .bind(quote.document.to_string())
+    .bind(now)
+    .execute(executor)
+    .await?;
+    Ok(())
 }
 
 fn now() -> String {

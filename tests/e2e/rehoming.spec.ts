@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 
 import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { chooseOption, chooseOptionByLabel, chooseRadio, chooseTab, press, typeInto } from './support-keys';
+import { lifetime4000ByKeyboard } from './support-journey';
 import { fillYourDetails } from './support-owner';
 
 // Issue 7, the rehoming flow (journey.md §1 Extra flows, §2 Routes: / eligibility (1), /your-pet
@@ -250,16 +251,7 @@ test('rsp: the free policy\'s link buys a year\'s cover for the rehomed pet, by 
   // 2: the cover, every product with the annual rehoming excess.
   await expect(page).toHaveURL(/\/annual-rehoming\/choose-product$/);
   await stepIs(page, 'Choose cover');
-  await expect(page.getByRole('heading', { name: "Choose Pip's cover" })).toBeVisible();
-  const guide = page.getByRole('group', { name: 'Do you want cover for short-term and long-term ongoing conditions?' });
-  if ((await guide.count()) > 0) {
-    await chooseRadio(page, guide, 'Yes');
-    await chooseRadio(page, page.getByRole('group', { name: 'Do you want to cover ongoing conditions every year?' }), 'Yes');
-  } else if ((await page.getByRole('button', { name: 'Selected – Lifetime' }).count()) === 0) {
-    await press(page, page.getByRole('button', { name: 'Choose cover level – Lifetime' }));
-  }
-  await chooseTab(page, page.getByRole('tablist', { name: "Choose Pip's cover" }), /Cover level/);
-  if ((await page.getByRole('button', { name: 'Selected – £4,000' }).count()) === 0) await press(page, page.getByRole('button', { name: /^Select(ed)? – £4,000$/ }));
+  await lifetime4000ByKeyboard(page, 'Pip');
   await chooseTab(page, page.getByRole('tablist', { name: "Choose Pip's cover" }), /Excess/);
   await expect(page.getByText('Excess', { exact: false }).filter({ hasText: '£125' }).first()).toBeVisible();
   await expect(page.getByText(/Claim contribution \(percentage excess\): 25%/)).toBeVisible();

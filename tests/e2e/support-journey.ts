@@ -44,21 +44,26 @@ export async function detailsByKeyboard(page: Page, email: string) {
   await expect(page.getByRole('group', { name: 'Your address' }).locator('address')).toContainText('BS11 8NN');
 }
 
+/** One pet's cover by keyboard on the cover page: Lifetime (through the guide where shown), £4,000. */
+export async function lifetime4000ByKeyboard(page: Page, name: string) {
+  await expect(page.getByRole('heading', { name: `Choose ${name}'s cover` })).toBeVisible();
+  const guide = page.getByRole('group', { name: 'Do you want cover for short-term and long-term ongoing conditions?' });
+  if ((await guide.count()) > 0) {
+    await chooseRadio(page, guide, 'Yes');
+    await chooseRadio(page, page.getByRole('group', { name: 'Do you want to cover ongoing conditions every year?' }), 'Yes');
+  } else if ((await page.getByRole('button', { name: 'Selected – Lifetime' }).count()) === 0) {
+    await press(page, page.getByRole('button', { name: 'Choose cover level – Lifetime' }));
+  }
+  await chooseTab(page, page.getByRole('tablist', { name: `Choose ${name}'s cover` }), /Cover level/);
+  const level = page.getByRole('button', { name: /^Select(ed)? – £4,000$/ });
+  if ((await page.getByRole('button', { name: 'Selected – £4,000' }).count()) === 0) await press(page, level);
+  await expect(page.getByRole('button', { name: 'Selected – £4,000' })).toBeVisible();
+}
+
 export async function coverByKeyboard(page: Page, names: string[]) {
   await expect(page).toHaveURL(/\/quote\/choose-policy$/);
   for (const [i, name] of names.entries()) {
-    await expect(page.getByRole('heading', { name: `Choose ${name}'s cover` })).toBeVisible();
-    const guide = page.getByRole('group', { name: 'Do you want cover for short-term and long-term ongoing conditions?' });
-    if ((await guide.count()) > 0) {
-      await chooseRadio(page, guide, 'Yes');
-      await chooseRadio(page, page.getByRole('group', { name: 'Do you want to cover ongoing conditions every year?' }), 'Yes');
-    } else if ((await page.getByRole('button', { name: 'Selected – Lifetime' }).count()) === 0) {
-      await press(page, page.getByRole('button', { name: 'Choose cover level – Lifetime' }));
-    }
-    await chooseTab(page, page.getByRole('tablist', { name: `Choose ${name}'s cover` }), /Cover level/);
-    const level = page.getByRole('button', { name: /^Select(ed)? – £4,000$/ });
-    if ((await page.getByRole('button', { name: 'Selected – £4,000' }).count()) === 0) await press(page, level);
-    await expect(page.getByRole('button', { name: 'Selected – £4,000' })).toBeVisible();
+    await lifetime4000ByKeyboard(page, name);
     const last = i === names.length - 1;
     await press(page, page.getByRole('button', { name: last ? 'Continue' : `Next: ${names[i + 1]}'s cover` }));
   }

@@ -13,12 +13,9 @@ use std::time::Instant;
 use axum::Json;
 use axum::extract::Query;
 use axum::extract::{Path, State};
-use axum::http::header::{AUTHORIZATION, CACHE_CONTROL, LOCATION, SET_COOKIE, WWW_AUTHENTICATE};
+use axum::http::header::{AUTHORIZATION, LOCATION, WWW_AUTHENTICATE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hmac::{Hmac, Mac};
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -471,29 +468,16 @@ struct ClickThrough {
 }
 
 impl ClickThrough {
-    fn mac(secret: &crate::config::SecretKey, payload: &str) -> Hmac<Sha256> {
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.bytes()).expect("any key length");
-        mac.update(b"pawpath click-through\0");
-        mac.update(payload.as_bytes());
-        mac
-    }
+    const PURPOSE: &str = "click-through";
 
     fn sign(&self, secret: &crate::config::SecretKey) -> String {
         let payload = format!("{}.{}.{}", self.quote_id, self.product, self.expires);
-        let tag = Self::mac(secret, &payload).finalize().into_bytes();
-        format!(
-            "{}.{}",
-            URL_SAFE_NO_PAD.encode(payload),
-            URL_SAFE_NO_PAD.encode(tag)
-        )
+        crate::signed::sign(secret, Self::PURPOSE, &payload)
     }
 
     /// The link's contents when its signature is ours; the expiry is the caller's to judge.
     fn verify(secret: &crate::config::SecretKey, token: &str) -> Option<Self> {
-        let (payload, tag) = token.split_once('.')?;
-        let payload = String::from_utf8(URL_SAFE_NO_PAD.decode(payload).ok()?).ok()?;
-        let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
-        Self::mac(secret, &payload).verify_slice(&tag).ok()?;
+        let payload = crate::signed::verify(secret, Self::PURPOSE, token)?;
         let mut parts = payload.split('.');
         let quote_id = parts.next()?.to_owned();
         let product = parts.next()?.to_owned();
@@ -518,19 +502,7 @@ pub(super) async fn click_through(
     let Some(link) = ClickThrough::verify(&state.config.secret_key, &token) else {
         return Err(AppError::NotFound);
     };
-    let redirect = |to: String, cookie: Option<String>| {
-        let mut response = StatusCode::SEE_OTHER.into_response();
-        if let Ok(v) = HeaderValue::from_str(&to) {
-            response.headers_mut().insert(LOCATION, v);
-        }
-        response
-            .headers_mut()
-            .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        if let Some(c) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
-            response.headers_mut().insert(SET_COOKIE, c);
-        }
-        response
-    };
+    let redirect = |to: String, cookie: Option<String>| super::see_other(&to, cookie);
     let Some(found) = state.store.quote_by_id(&link.quote_id).await? else {
         return Err(AppError::NotFound);
     };

@@ -10,15 +10,9 @@
 //! not-found page: nothing about any policy is told to a guesser.
 
 use axum::extract::{Path, State};
-use axum::http::header::{CACHE_CONTROL, LOCATION, SET_COOKIE};
-use axum::http::{HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use axum::response::Response;
 use chrono::{NaiveDate, TimeZone};
-use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
-use sha2::Sha256;
 
 use engine::definitions::{Journey, PageId};
 use engine::runtime::{self, Lifecycle};
@@ -40,29 +34,19 @@ struct PolicyLink {
 }
 
 impl PolicyLink {
-    fn mac(secret: &crate::config::SecretKey, payload: &str) -> Hmac<Sha256> {
-        let mut mac = Hmac::<Sha256>::new_from_slice(secret.bytes()).expect("any key length");
-        mac.update(b"pawpath policy link\0");
-        mac.update(payload.as_bytes());
-        mac
-    }
+    const PURPOSE: &str = "policy link";
 
     fn sign(&self, secret: &crate::config::SecretKey) -> String {
-        let payload = format!("{}.{}", self.policy, self.expires);
-        let tag = Self::mac(secret, &payload).finalize().into_bytes();
-        format!(
-            "{}.{}",
-            URL_SAFE_NO_PAD.encode(payload),
-            URL_SAFE_NO_PAD.encode(tag)
+        crate::signed::sign(
+            secret,
+            Self::PURPOSE,
+            &format!("{}.{}", self.policy, self.expires),
         )
     }
 
     /// The link's contents when its signature is ours; the expiry is the caller's to judge.
     fn verify(secret: &crate::config::SecretKey, token: &str) -> Option<Self> {
-        let (payload, tag) = token.split_once('.')?;
-        let payload = String::from_utf8(URL_SAFE_NO_PAD.decode(payload).ok()?).ok()?;
-        let tag = URL_SAFE_NO_PAD.decode(tag).ok()?;
-        Self::mac(secret, &payload).verify_slice(&tag).ok()?;
+        let payload = crate::signed::verify(secret, Self::PURPOSE, token)?;
         let (policy, expires) = payload.rsplit_once('.')?;
         Some(Self {
             policy: policy.to_owned(),
@@ -119,21 +103,6 @@ pub(super) fn add_link(state: &AppState, brand: &str, rescue: &mut Value) {
     if let Some(link) = policy_link(state, brand, number, end) {
         rescue["annual_link"] = json!(link);
     }
-}
-
-/// A redirect that stores nothing in any cache, with a new session cookie where given.
-fn redirect(to: &str, cookie: Option<String>) -> Response {
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    if let Ok(v) = HeaderValue::from_str(to) {
-        response.headers_mut().insert(LOCATION, v);
-    }
-    response
-        .headers_mut()
-        .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Some(c) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
-        response.headers_mut().insert(SET_COOKIE, c);
-    }
-    response
 }
 
 /// The annual quote's answers from the free policy's: its pet (without the certificate, which
@@ -209,14 +178,14 @@ pub(super) async fn start(
         format!("{}{path}?brand={brand}", journey.base_path)
     };
     if policy.terminated {
-        return Ok(redirect(&page(PageId::PolicyTerminated), None));
+        return Ok(super::see_other(&page(PageId::PolicyTerminated), None));
     }
     let linked = state.store.linked_quote(&policy.policy_number).await?;
     if linked
         .as_ref()
         .is_some_and(|q| q.lifecycle == Lifecycle::Purchased)
     {
-        return Ok(redirect(&page(PageId::AlreadyPurchased), None));
+        return Ok(super::see_other(&page(PageId::AlreadyPurchased), None));
     }
     let start = NaiveDate::parse_from_str(&policy.start_date, "%Y-%m-%d").map_err(|e| {
         AppError::Internal(format!("policy {}: start date: {e}", policy.policy_number))
@@ -225,7 +194,7 @@ pub(super) async fn start(
     let last_day = start + chrono::Days::new(u64::from(days.saturating_sub(1)));
     // Past the link's time, or the free cover has ended (either way the same day).
     if chrono::Utc::now().timestamp() >= link.expires || quote::uk_today() > last_day {
-        return Ok(redirect(&page(PageId::PolicyLinkExpired), None));
+        return Ok(super::see_other(&page(PageId::PolicyLinkExpired), None));
     }
     let session = SessionToken::generate();
     let first = journey
@@ -236,13 +205,13 @@ pub(super) async fn start(
     let reopen = |quote: &crate::store::QuoteRow| quote.lifecycle == Lifecycle::Active;
     if let Some(existing) = linked {
         if !reopen(&existing) {
-            return Ok(redirect(&page(PageId::PolicyLinkExpired), None));
+            return Ok(super::see_other(&page(PageId::PolicyLinkExpired), None));
         }
         state
             .store
             .attach_session(&existing.id, &session.hash())
             .await?;
-        return Ok(redirect(&landing, Some(cookie)));
+        return Ok(super::see_other(&landing, Some(cookie)));
     }
     let id = crate::store::random_id();
     let document = annual_document(&state, &source, &policy.policy_number, last_day, &id);
@@ -275,7 +244,7 @@ pub(super) async fn start(
                 ));
             };
             if !reopen(&existing) {
-                return Ok(redirect(&page(PageId::AlreadyPurchased), None));
+                return Ok(super::see_other(&page(PageId::AlreadyPurchased), None));
             }
             state
                 .store
@@ -284,7 +253,7 @@ pub(super) async fn start(
         }
         Err(e) => return Err(e.into()),
     }
-    Ok(redirect(&landing, Some(cookie)))
+    Ok(super::see_other(&landing, Some(cookie)))
 }
 
 /// Whether a quote on a journey made only from policy links has its link: an unlinked one (a
@@ -295,29 +264,4 @@ pub(super) fn linked(quote: &crate::store::QuoteRow) -> bool {
         .pointer("/annual_rehoming/source_policy")
         .and_then(Value::as_str)
         .is_some()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_link_verifies_only_with_its_own_signature() {
-        let secret = crate::config::SecretKey::from_bytes(vec![7; 32]);
-        let link = PolicyLink {
-            policy: "PETRS0012345".into(),
-            expires: 1_800_000_000,
-        };
-        let token = link.sign(&secret);
-        assert_eq!(PolicyLink::verify(&secret, &token), Some(link));
-        let other = crate::config::SecretKey::from_bytes(vec![8; 32]);
-        assert_eq!(PolicyLink::verify(&other, &token), None);
-        // A changed expiry with the old signature is refused.
-        let (_, tag) = token.split_once('.').expect("a signed token has a tag");
-        let forged = format!(
-            "{}.{tag}",
-            URL_SAFE_NO_PAD.encode("PETRS0012345.1900000000")
-        );
-        assert_eq!(PolicyLink::verify(&secret, &forged), None);
-    }
 }

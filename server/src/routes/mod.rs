@@ -44,6 +44,23 @@ pub const CERTIFICATE_BODY_LIMIT: usize = 3 * 1024 * 1024;
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
 font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
+/// A 303 to `to` that no cache keeps, setting a new session cookie where given (a signed link's
+/// landing: the click-through, the annual rehoming link).
+pub(super) fn see_other(to: &str, cookie: Option<String>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let mut response = axum::http::StatusCode::SEE_OTHER.into_response();
+    if let Ok(v) = HeaderValue::from_str(to) {
+        response.headers_mut().insert(header::LOCATION, v);
+    }
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(c) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        response.headers_mut().insert(header::SET_COOKIE, c);
+    }
+    response
+}
+
 pub fn router(state: AppState) -> Router {
     let assets = ServeDir::new(state.config.static_dir.join("assets"));
     let header = |name: HeaderName, value: &'static str| {
