@@ -47,10 +47,11 @@ test('an expired quote comes back as a new quote starting today, with the spec m
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/choose-policy$/);
   const reference = (await page.locator('.quote-facts dd').first().textContent()) ?? '';
-  // Test mode: the quote was made 31 days ago, past its 30 days.
+  // Test mode: the quote was made 32 days ago, past its 30 days whatever the hour (31 days back
+  // from late evening in winter is the next UK day in summer time, still valid today).
   const view = await page.request.get('/quote/choose-policy', { headers: { Accept: 'application/json' } });
   const csrf = (await view.json()).data.csrf as string;
-  expect((await page.request.post('/api/test/patch', { data: { csrf, quote_age_days: 31 } })).status()).toBe(200);
+  expect((await page.request.post('/api/test/patch', { data: { csrf, quote_age_days: 32 } })).status()).toBe(200);
 
   const other = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
   const second = await other.newPage();
