@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
+import { adminToken } from './admin-token';
+
 // Browser tests run against the real pawpath binary on a fresh SQLite database, serving the
 // built renderer, in Debian's Chromium (never a downloaded browser).
 const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181);
@@ -12,6 +14,7 @@ const renderer = '../renderer/dist';
 // The local SMTP server the confirmation emails go to, and its HTTP window for the tests.
 const smtpPort = port + 5;
 const mailboxPort = port + 6;
+
 
 export default defineConfig({
   testDir: './e2e',
@@ -61,6 +64,8 @@ export default defineConfig({
         PAWPATH_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         PAWPATH_MAIL_FROM: 'policies@pawpath.invalid',
         PAWPATH_MAIL_RETRY_MS: '500',
+        // The staff pages (the internal funnel) open with this token as a Basic password.
+        PAWPATH_ADMIN_TOKEN: adminToken,
         DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
       },
     },

@@ -70,6 +70,9 @@ step "Renderer: type check and Vitest"
 step "Renderer build and bundle report"
 (cd renderer && npm run --silent build)
 
-step "Browser tests (Playwright, Debian's Chromium, axe-core)"
+step "Definitions: pawpath check (the lint and the deeper checks)"
 cargo build -p pawpath-server --bin pawpath --quiet
+./target/debug/pawpath check
+
+step "Browser tests (Playwright, Debian's Chromium, axe-core)"
 (cd tests && npx playwright test)

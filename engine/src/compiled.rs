@@ -299,14 +299,17 @@ impl Definitions {
                 .get(&(b.id.clone(), language.to_owned()))
                 .map(|c| (language, c))
         });
+        let currency = brand.map_or(crate::definitions::Currency::Gbp, |b| b.currency);
         match found {
             Some((language, catalogue)) => Voice {
                 language: language.to_owned(),
                 catalogue: Some(catalogue),
+                money: crate::Money::new(currency, language),
             },
             None => Voice {
                 language: language.to_owned(),
                 catalogue: self.copy.get(language),
+                money: crate::Money::new(currency, language),
             },
         }
     }
@@ -326,12 +329,18 @@ fn join_or(items: &[String]) -> String {
 pub struct Voice<'a> {
     language: String,
     catalogue: Option<&'a BTreeMap<String, String>>,
+    money: crate::Money,
 }
 
 impl Voice<'_> {
     /// The language spoken.
     pub fn language(&self) -> &str {
         &self.language
+    }
+
+    /// How amounts are written: the brand's currency in this language.
+    pub fn money(&self) -> crate::Money {
+        self.money
     }
 
     /// The whole catalogue, as the renderer gets it.

@@ -220,6 +220,9 @@ pub struct Step {
     pub exits: Vec<Exit>,
     #[serde(default)]
     pub terminal: bool,
+    /// The conditional exits may hold at once and the first listed is meant to win.
+    #[serde(default)]
+    pub exits_ordered: bool,
     /// Question sets the step's page edits in place (its modals): answering one changes the
     /// document but does not submit the step.
     #[serde(default)]
@@ -980,7 +983,11 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
                 Ok(()) => {
                     defs.logos.insert(name.to_owned(), text.clone());
                 }
-                Err(problem) => errors.push(DefinitionError::new(file, "", problem)),
+                Err(problem) => errors.push(DefinitionError::new(
+                    file,
+                    "",
+                    format!("{problem}. Fix: draw the logo as plain SVG shapes and text, with nothing that runs or fetches"),
+                )),
             }
             continue;
         }
@@ -991,7 +998,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
                 errors.push(DefinitionError::new(
                     file,
                     "",
-                    format!("not valid JSON: {e}"),
+                    format!("not valid JSON: {e}. Fix: correct the JSON at that line and column"),
                 ));
                 continue;
             }
@@ -1000,7 +1007,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             errors.push(DefinitionError::new(
                 file,
                 "/$schema",
-                "missing: every definition names its schema (journey, guards, question-set or copy)",
+                "missing: every definition names its schema (journey, guards, question-set or copy). Fix: add \"$schema\" with the relative path of its schema",
             ));
             continue;
         };
@@ -1008,7 +1015,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             errors.push(DefinitionError::new(
                 file,
                 "/$schema",
-                format!("unknown schema {schema_ref:?}"),
+                format!("unknown schema {schema_ref:?}. Fix: name one of the schemas under journeys/schemas/ or questions/schemas/"),
             ));
             continue;
         };
@@ -1017,7 +1024,13 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             errors.extend(
                 schema_errors
                     .into_iter()
-                    .map(|(path, problem)| DefinitionError::new(file, path, problem)),
+                    .map(|(path, problem)| {
+                        DefinitionError::new(
+                            file,
+                            path,
+                            format!("{problem}. Fix: make it match the schema the file names in $schema ({schema_ref})"),
+                        )
+                    }),
             );
             continue;
         }
@@ -1054,7 +1067,11 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
                     }
                 } else {
                     errors.extend(schema_errors.into_iter().map(|(path, problem)| {
-                        DefinitionError::new(&file, path, format!("once patched: {problem}"))
+                        DefinitionError::new(
+                            &file,
+                            path,
+                            format!("once patched: {problem}. Fix: correct the variant's patch so the result matches the question-set schema"),
+                        )
                     }));
                 }
             }

@@ -108,6 +108,16 @@ impl DocumentFile {
         out
     }
 
+    /// Every version's name, each document's two.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.documents.iter().flat_map(|d| {
+            [
+                d.pre_date_document_name.as_str(),
+                d.on_or_post_date_document_name.as_str(),
+            ]
+        })
+    }
+
     /// A version by its name.
     pub fn version(&self, name: &str) -> Option<Version<'_>> {
         self.documents.iter().find_map(|d| {

@@ -59,6 +59,7 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "rehoming.date.future",
     "rehoming.date.too_late",
     "pet.dob.confirm_mismatch",
+    "language.not_offered",
 ];
 
 /// Names of every domain rule, for the lint's messages.

@@ -2,6 +2,7 @@
 //! named domain rules) and the runtime that turns (definitions, quote document, event) into
 //! (new document, transition record, effects). No network, no database: the server does the I/O.
 
+pub mod analysis;
 pub mod collections;
 pub mod compiled;
 pub mod definitions;
@@ -9,8 +10,10 @@ pub mod documents;
 pub mod domain;
 pub mod error;
 pub mod experiments;
+pub mod graph;
 pub mod lint;
 pub mod modulus;
+pub mod money;
 pub mod position;
 pub mod postcode;
 pub mod quoting;
@@ -20,3 +23,4 @@ pub mod runtime;
 
 pub use compiled::{Definitions, Voice};
 pub use error::{DefinitionError, DefinitionErrors};
+pub use money::Money;

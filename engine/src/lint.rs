@@ -32,7 +32,10 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
             errors.push(DefinitionError::new(
                 &journey.file,
                 "/id",
-                format!("journey id {:?} is used twice", journey.value.id),
+                format!(
+                    "journey id {:?} is used twice Fix: rename one of the journeys (its `id`).",
+                    journey.value.id
+                ),
             ));
         }
         lint_journey(
@@ -52,7 +55,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
                 errors.push(DefinitionError::new(
                     &guards.file,
                     format!("/guards/{name}/schema"),
-                    format!("not a valid JSON Schema: {e}"),
+                    format!("not a valid JSON Schema: {e} Fix: correct the schema as the message says (the guard or question schema must compile as JSON Schema draft 7)."),
                 ));
             }
         }
@@ -76,7 +79,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
                 errors.push(DefinitionError::new(
                     &qs.file,
                     path,
-                    format!("breed {id:?} is in no breed list (questions/breeds/)"),
+                    format!("breed {id:?} is in no breed list (questions/breeds/) Fix: use a breed id from questions/breeds/, or add the breed there."),
                 ));
             }
         });
@@ -115,7 +118,7 @@ fn lint_rates(
             errors.push(DefinitionError::new(
                 &extra.file,
                 "",
-                format!("a second rate table; {} is the one", defs.rates[0].file),
+                format!("a second rate table; {} is the one Fix: merge the two into journeys/products/rates.json.", defs.rates[0].file),
             ));
         }
     }
@@ -136,7 +139,7 @@ fn lint_rates(
                         err(
                             format!("/products/{}/{}/{i}", species.as_str(), group.as_str()),
                             format!(
-                                "no base premium at /base_annual/{}/{}/{limit}",
+                                "no base premium at /base_annual/{}/{}/{limit} Fix: add the base premium for that limit, or remove the product.",
                                 species.as_str(),
                                 group.as_str()
                             ),
@@ -149,11 +152,15 @@ fn lint_rates(
             match r.area_bands.areas.get(area) {
                 None => err(
                     "/area_bands/areas".into(),
-                    format!("postcode area {area} is in no band"),
+                    format!(
+                        "postcode area {area} is in no band Fix: add the area to a band in /area_bands/areas."
+                    ),
                 ),
                 Some(band) if !r.area_bands.factors.contains_key(band) => err(
                     format!("/area_bands/areas/{area}"),
-                    format!("band {band:?} has no factor in /area_bands/factors"),
+                    format!(
+                        "band {band:?} has no factor in /area_bands/factors Fix: add a factor for the band."
+                    ),
                 ),
                 Some(_) => {}
             }
@@ -162,7 +169,7 @@ fn lint_rates(
             if !crate::postcode::UK_POSTCODE_AREAS.contains(&area.as_str()) {
                 err(
                     format!("/area_bands/areas/{area}"),
-                    "not a UK postcode area".into(),
+                    "not a UK postcode area Fix: use a UK postcode area (one or two letters, such as SW or B).".into(),
                 );
             }
         }
@@ -184,7 +191,7 @@ fn lint_rates(
             {
                 err(
                     format!("/excess/{}/default", species.as_str()),
-                    "the default is not one of the options".into(),
+                    "the default is not one of the options Fix: make the default one of the listed options.".into(),
                 );
             }
         }
@@ -210,7 +217,7 @@ fn lint_rates(
                             err(
                                 format!("{here}/value/by_limit"),
                                 format!(
-                                    "no value for the {} limit {} ({} {})",
+                                    "no value for the {} limit {} ({} {}) Fix: add the limit's value to by_limit.",
                                     species.as_str(),
                                     product.limit,
                                     species.as_str(),
@@ -229,7 +236,7 @@ fn lint_rates(
         {
             err(
                 "/coinsurance/default".into(),
-                "the default is not one of the options".into(),
+                "the default is not one of the options Fix: make the default one of the listed options.".into(),
             );
         }
     }
@@ -242,7 +249,7 @@ fn lint_experiments(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
             &extra.file,
             "",
             format!(
-                "a second experiments file; {} is the one",
+                "a second experiments file; {} is the one Fix: merge the two into journeys/experiments.json.",
                 defs.experiments[0].file
             ),
         ));
@@ -259,14 +266,20 @@ fn lint_experiments(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
         if !seen.insert(e.id.clone()) {
             err(
                 format!("{here}/id"),
-                format!("experiment {:?} is defined twice", e.id),
+                format!(
+                    "experiment {:?} is defined twice Fix: rename or remove one of them.",
+                    e.id
+                ),
             );
         }
         for (brand, v) in &e.brands {
             if !e.variations.contains(v) {
                 err(
                     format!("{here}/brands/{brand}"),
-                    format!("{v:?} is not a variation of {}", e.id),
+                    format!(
+                        "{v:?} is not a variation of {} Fix: name one of the experiment's variations.",
+                        e.id
+                    ),
                 );
             }
         }
@@ -274,14 +287,18 @@ fn lint_experiments(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
             if !e.variations.contains(v) {
                 err(
                     format!("{here}/weights/{v}"),
-                    format!("{v:?} is not a variation of {}", e.id),
+                    format!(
+                        "{v:?} is not a variation of {} Fix: name one of the experiment's variations.",
+                        e.id
+                    ),
                 );
             }
         }
         if e.weights.values().all(|w| *w == 0) {
             err(
                 format!("{here}/weights"),
-                "the weights add up to nothing".into(),
+                "the weights add up to nothing Fix: give at least one variation a weight above 0."
+                    .into(),
             );
         }
     }
@@ -311,7 +328,7 @@ fn lint_journey_extras(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>)
             problem(
                 "/rate_scheme".into(),
                 format!(
-                    "the rate table has no scheme {scheme:?} (journeys/products/rates.json schemes)"
+                    "the rate table has no scheme {scheme:?} (journeys/products/rates.json schemes) Fix: add the scheme to journeys/products/rates.json `schemes`, or name one there."
                 ),
             );
         }
@@ -320,14 +337,17 @@ fn lint_journey_extras(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>)
             if !pages.contains(&status.page) {
                 problem(
                     format!("/status_pages/{i}/page"),
-                    format!("journeys/pages.json has no page {:?}", status.page.as_str()),
+                    format!(
+                        "journeys/pages.json has no page {:?} Fix: add the page to journeys/pages.json, or remove the status page.",
+                        status.page.as_str()
+                    ),
                 );
             }
             if j.steps.iter().any(|s| s.path == status.path) || !paths.insert(&status.path) {
                 problem(
                     format!("/status_pages/{i}/path"),
                     format!(
-                        "{} is already the path of a step or another page",
+                        "{} is already the path of a step or another page Fix: give the page a path of its own.",
                         status.path
                     ),
                 );
@@ -341,7 +361,7 @@ fn lint_journey_extras(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>)
         {
             problem(
                 "/linked_only".into(),
-                "a journey made only from policy links needs the policy_link_expired status page for visitors without one".into(),
+                "a journey made only from policy links needs the policy_link_expired status page for visitors without one Fix: add {\"page\": \"policy_link_expired\", \"path\": ...} to the journey's status_pages.".into(),
             );
         }
     }
@@ -362,7 +382,13 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
             errors.push(DefinitionError::new(file, path, message));
         };
         if !seen.insert(b.id.clone()) {
-            problem("/id", format!("brand {:?} is defined twice", b.id));
+            problem(
+                "/id",
+                format!(
+                    "brand {:?} is defined twice Fix: rename or remove one of the brand files.",
+                    b.id
+                ),
+            );
         }
         let stem = file
             .rsplit('/')
@@ -372,14 +398,17 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
         if stem != b.id {
             problem(
                 "/id",
-                format!("brand {:?} is in {file}: name the file {}.json", b.id, b.id),
+                format!(
+                    "brand {:?} is in {file}. Fix: name the file {}.json.",
+                    b.id, b.id
+                ),
             );
         }
         if !defs.logos.contains_key(&b.logo) {
             problem(
                 "/logo",
                 format!(
-                    "no logo {:?} in {}/: add the SVG or name one that is there",
+                    "no logo {:?} in {}/. Fix: add the SVG, or name one that is there.",
                     b.logo,
                     crate::definitions::LOGO_FOLDER
                 ),
@@ -403,7 +432,7 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 problem(
                     path,
                     format!(
-                        "{fg} on {bg} has contrast {ratio:.2}:1; WCAG 2.2 AA needs 4.5:1 for text"
+                        "{fg} on {bg} has contrast {ratio:.2}:1; WCAG 2.2 AA needs 4.5:1 for text Fix: darken or lighten one of the two colours."
                     ),
                 );
             }
@@ -413,9 +442,28 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 problem(
                     &format!("/languages/{i}"),
                     format!(
-                        "no copy catalogue questions/copy/{language}.json for language {language:?}"
+                        "no copy catalogue questions/copy/{language}.json for language {language:?} Fix: add the catalogue, or remove the language from the brand."
                     ),
                 );
+            }
+        }
+        // The language chooser names each language in itself (journey.md §1).
+        if b.languages.len() > 1 {
+            for (i, language) in b.languages.iter().enumerate() {
+                let key = format!(
+                    "language.name.{}",
+                    language.to_lowercase().replace('-', "_")
+                );
+                for (other, catalogue) in &languages {
+                    if !catalogue.contains_key(&key) {
+                        problem(
+                            &format!("/languages/{i}"),
+                            format!(
+                                "the language chooser's name for {language:?}, {key:?}, is missing from questions/copy/{other}.json. Fix: add the key, the language's name in itself."
+                            ),
+                        );
+                    }
+                }
             }
         }
         if b.review_step_number.is_some() {
@@ -427,7 +475,7 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                     problem(
                         "/review_step_number",
                         format!(
-                            "the folded step's label \"stepbar.quote_review_pay\" is missing from questions/copy/{language}.json"
+                            "the folded step's label \"stepbar.quote_review_pay\" is missing from questions/copy/{language}.json. Fix: add the key to the catalogue."
                         ),
                     );
                 }
@@ -438,7 +486,7 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 problem(
                     &format!("/copy/{language}"),
                     format!(
-                        "copy for {language:?}, which is not one of the brand's languages {:?}",
+                        "copy for {language:?}, which is not one of the brand's languages {:?} Fix: add the language to the brand's languages, or remove its copy.",
                         b.languages
                     ),
                 );
@@ -452,7 +500,7 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                     problem(
                         &format!("/copy/{language}/{key}"),
                         format!(
-                            "copy key {key:?} is not in questions/copy/{language}.json: overrides change a key's words, they add no keys"
+                            "copy key {key:?} is not in questions/copy/{language}.json: overrides change a key's words, they add no keys. Fix: add the key to the catalogue first, or correct its name."
                         ),
                     );
                 }
@@ -466,7 +514,7 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 problem(
                     path,
                     format!(
-                        "opens at {} but closes at {}: the close must be later",
+                        "opens at {} but closes at {}: the close must be later Fix: swap or correct the times.",
                         hours.open, hours.close
                     ),
                 );
@@ -478,7 +526,7 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
             problem(
                 "/session/warning_ms",
                 format!(
-                    "the warning ({} ms) must come before the reset ({} ms)",
+                    "the warning ({} ms) must come before the reset ({} ms) Fix: make warning_ms smaller than reset_ms.",
                     session.warning_ms, session.reset_ms
                 ),
             );
@@ -488,7 +536,7 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 problem(
                     &format!("/policy_number/prefixes/{i}"),
                     format!(
-                        "prefix {prefix:?} leaves no digits in a {}-character policy number",
+                        "prefix {prefix:?} leaves no digits in a {}-character policy number Fix: shorten the prefix or lengthen the policy number.",
                         b.policy_number.length
                     ),
                 );
@@ -504,7 +552,7 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                     errors.push(DefinitionError::new(
                         &brand.file,
                         format!("/policy_number/prefixes/{i}"),
-                        format!("prefix {prefix:?} is brand {other:?}'s too: a policy number must tell its brand"),
+                        format!("prefix {prefix:?} is brand {other:?}'s too: a policy number must tell its brand. Fix: give each brand prefixes of its own."),
                     ));
                 }
             }
@@ -524,7 +572,10 @@ fn lint_pages(
         errors.push(DefinitionError::new(
             &extra.file,
             "",
-            format!("a second pages file; {} is the one", defs.pages[0].file),
+            format!(
+                "a second pages file; {} is the one Fix: merge the two into journeys/pages.json.",
+                defs.pages[0].file
+            ),
         ));
     }
     let Some(file) = defs.pages.first() else {
@@ -543,7 +594,10 @@ fn lint_pages(
             errors.push(DefinitionError::new(
                 &file.file,
                 format!("/pages/{i}/id"),
-                format!("page {:?} is defined twice", page.id.as_str()),
+                format!(
+                    "page {:?} is defined twice Fix: remove one of them.",
+                    page.id.as_str()
+                ),
             ));
         }
         let mut key = |path: String, key: &str| {
@@ -571,7 +625,10 @@ fn lint_pages(
             errors.push(DefinitionError::new(
                 &file.file,
                 "/pages",
-                format!("no {:?} page: every brand has one", needed.as_str()),
+                format!(
+                    "no {:?} page: every brand has one Fix: add the page to journeys/pages.json.",
+                    needed.as_str()
+                ),
             ));
         }
     }
@@ -581,7 +638,7 @@ fn lint_pages(
                 &brand.file,
                 "/pages/library",
                 format!(
-                    "the brand has a library page but {} defines none",
+                    "the brand has a library page but {} defines none Fix: add a library page to journeys/pages.json, or set the brand's pages.library to false.",
                     file.file
                 ),
             ));
@@ -611,7 +668,7 @@ fn lint_brand_paths(
                     &brand.file,
                     format!("/step_paths/{}", step.id),
                     format!(
-                        "{path} is already {other}'s path on journey {:?}",
+                        "{path} is already {other}'s path on journey {:?}. Fix: give the step a path of its own.",
                         journey.id
                     ),
                 ));
@@ -626,7 +683,7 @@ fn lint_brand_paths(
                 errors.push(DefinitionError::new(
                     &brand.file,
                     path,
-                    format!("{page} is already {other} on journey {:?}", journey.id),
+                    format!("{page} is already {other} on journey {:?}. Fix: give the page a path no step uses.", journey.id),
                 ));
             }
         }
@@ -636,7 +693,7 @@ fn lint_brand_paths(
             errors.push(DefinitionError::new(
                 &brand.file,
                 format!("/step_paths/{id}"),
-                format!("no journey has a step {id:?}"),
+                format!("no journey has a step {id:?} Fix: name a step of one of the journeys."),
             ));
         }
     }
@@ -674,7 +731,7 @@ fn lint_documents(
             &extra.file,
             "",
             format!(
-                "a second documents file; {} is the one",
+                "a second documents file; {} is the one Fix: merge the two into journeys/products/documents.json.",
                 defs.documents[0].file
             ),
         ));
@@ -701,7 +758,7 @@ fn lint_documents(
                 errors.push(DefinitionError::new(
                     &file.file,
                     format!("{here}/{field}"),
-                    format!("document name {name:?} is already used at {first}"),
+                    format!("document name {name:?} is already used at {first}. Fix: give each document version a name of its own."),
                 ));
             }
         }
@@ -732,7 +789,7 @@ fn lint_documents(
                             &file.file,
                             "/documents",
                             format!(
-                                "{} {} has {count} {} documents; it needs exactly one",
+                                "{} {} has {count} {} documents; it needs exactly one. Fix: give each species and cover type exactly one document of each kind.",
                                 species.as_str(),
                                 group.as_str(),
                                 kind.as_str()
@@ -757,7 +814,7 @@ fn lint_rehoming(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
             &file.file,
             "",
             format!(
-                "a second rehoming file (the first is {}); the cover and centres live in one",
+                "a second rehoming file (the first is {}); the cover and centres live in one Fix: merge the two.",
                 defs.rehoming[i - 1].file
             ),
         ));
@@ -774,7 +831,7 @@ fn lint_rehoming(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 errors.push(DefinitionError::new(
                     &brand.file,
                     &here,
-                    format!("no journey has the flow {flow:?}"),
+                    format!("no journey has the flow {flow:?} Fix: add a journey with that `flow`, or remove it from the brand's flows."),
                 ));
             }
             if flow == "rehoming"
@@ -784,7 +841,7 @@ fn lint_rehoming(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                     &brand.file,
                     &here,
                     format!(
-                        "brand {:?} offers the rehoming flow but journeys/rehoming-centres.json lists no centres for it",
+                        "brand {:?} offers the rehoming flow but journeys/rehoming-centres.json lists no centres for it. Fix: add the brand's centres, or remove the flow from the brand.",
                         brand.value.id
                     ),
                 ));
@@ -798,7 +855,7 @@ fn lint_rehoming(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                 errors.push(DefinitionError::new(
                     &file.file,
                     format!("/centres/{brand}"),
-                    format!("unknown brand {brand:?}"),
+                    format!("unknown brand {brand:?} Fix: name a brand under journeys/brands/."),
                 ));
             }
             for (i, centre) in centres.iter().enumerate() {
@@ -807,7 +864,7 @@ fn lint_rehoming(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                     errors.push(DefinitionError::new(
                         &file.file,
                         here,
-                        format!("centre id {:?} is already used at {first}", centre.id),
+                        format!("centre id {:?} is already used at {first}. Fix: give the centre an id of its own.", centre.id),
                     ));
                 }
             }
@@ -831,7 +888,7 @@ fn lint_promotions(
                 errors.push(DefinitionError::new(
                     &file.file,
                     format!("{here}/code"),
-                    format!("code {:?} is already used by {first}", promo.code),
+                    format!("code {:?} is already used by {first}. Fix: give the code a name of its own.", promo.code),
                 ));
             }
             if promo.valid_from > promo.valid_to {
@@ -839,7 +896,7 @@ fn lint_promotions(
                     &file.file,
                     format!("{here}/valid_to"),
                     format!(
-                        "the code ends ({}) before it starts ({})",
+                        "the code ends ({}) before it starts ({}) Fix: correct the dates.",
                         promo.valid_to, promo.valid_from
                     ),
                 ));
@@ -872,7 +929,7 @@ fn guard_names(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTre
                 errors.push(DefinitionError::new(
                     &file.file,
                     format!("/guards/{name}"),
-                    format!("guard {name:?} is defined twice"),
+                    format!("guard {name:?} is defined twice Fix: rename or remove one of them."),
                 ));
             }
         }
@@ -887,7 +944,10 @@ fn question_ids(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTr
             errors.push(DefinitionError::new(
                 &qs.file,
                 "/id",
-                format!("question set id {:?} is used twice", qs.value.id),
+                format!(
+                    "question set id {:?} is used twice Fix: rename one of the question sets.",
+                    qs.value.id
+                ),
             ));
         }
     }
@@ -912,22 +972,37 @@ fn lint_journey(
         if let Some(first) = step_index.insert(&step.id, i) {
             err(
                 format!("/steps/{i}/id"),
-                format!("step id {:?} is already used by /steps/{first}", step.id),
+                format!(
+                    "step id {:?} is already used by /steps/{first}. Fix: give the step an id of its own.",
+                    step.id
+                ),
             );
         }
         if let Some(first) = paths.insert(&step.path, i) {
             err(
                 format!("/steps/{i}/path"),
-                format!("path {:?} is already used by /steps/{first}", step.path),
+                format!(
+                    "path {:?} is already used by /steps/{first}. Fix: give the step a path of its own.",
+                    step.path
+                ),
             );
         }
     }
     let known_guard = |name: &str| guards.contains(name);
-    let guard_problem =
-        |name: &str| format!("unknown guard {name:?} (guards are defined in journeys/guards.json)");
+    let guard_problem = |name: &str| {
+        format!(
+            "unknown guard {name:?} (guards are defined in journeys/guards.json) Fix: name a guard from journeys/guards.json, or add it there."
+        )
+    };
 
     if !step_index.contains_key(j.start.as_str()) {
-        err("/start".into(), format!("unknown step {:?}", j.start));
+        err(
+            "/start".into(),
+            format!(
+                "unknown step {:?} Fix: name a step of this journey.",
+                j.start
+            ),
+        );
     }
     let mut in_bar: BTreeMap<&str, usize> = BTreeMap::new();
     for (b, item) in j.step_bar.iter().enumerate() {
@@ -940,13 +1015,15 @@ fn lint_journey(
             if !step_index.contains_key(s.as_str()) {
                 err(
                     format!("/step_bar/{b}/steps/{k}"),
-                    format!("unknown step {s:?}"),
+                    format!("unknown step {s:?} Fix: name a step of this journey."),
                 );
             }
             if let Some(other) = in_bar.insert(s, b) {
                 err(
                     format!("/step_bar/{b}/steps/{k}"),
-                    format!("step {s:?} is already in /step_bar/{other}"),
+                    format!(
+                        "step {s:?} is already in /step_bar/{other} Fix: keep the step in one step bar item."
+                    ),
                 );
             }
         }
@@ -955,7 +1032,9 @@ fn lint_journey(
         {
             err(
                 format!("/step_bar/{b}/entry"),
-                format!("step {entry:?} is not one of the item's steps"),
+                format!(
+                    "step {entry:?} is not one of the item's steps Fix: name one of the item's steps as its entry."
+                ),
             );
         }
     }
@@ -975,7 +1054,9 @@ fn lint_journey(
             if !questions.contains(q) {
                 err(
                     format!("/steps/{i}/questions"),
-                    format!("unknown question set {q:?}"),
+                    format!(
+                        "unknown question set {q:?} Fix: name a question set from questions/, or add it there."
+                    ),
                 );
             }
         } else if !matches!(
@@ -989,7 +1070,10 @@ fn lint_journey(
         ) {
             err(
                 format!("/steps/{i}/questions"),
-                format!("a {:?} step needs a question set", step.view),
+                format!(
+                    "a {:?} step needs a question set Fix: set the step's `questions`.",
+                    step.view
+                ),
             );
         }
         for (k, rule) in step.rules.iter().enumerate() {
@@ -997,7 +1081,7 @@ fn lint_journey(
                 err(
                     format!("/steps/{i}/rules/{k}"),
                     format!(
-                        "unknown rule {rule:?} (known rules: {})",
+                        "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
                         crate::domain::DOMAIN_RULES.join(", ")
                     ),
                 );
@@ -1007,7 +1091,10 @@ fn lint_journey(
             if !questions.contains(&edit.questions) {
                 err(
                     format!("/steps/{i}/edits/{k}/questions"),
-                    format!("unknown question set {:?}", edit.questions),
+                    format!(
+                        "unknown question set {:?} Fix: name a question set from questions/, or add it there.",
+                        edit.questions
+                    ),
                 );
             }
             for (r, rule) in edit.rules.iter().enumerate() {
@@ -1015,7 +1102,7 @@ fn lint_journey(
                     err(
                         format!("/steps/{i}/edits/{k}/rules/{r}"),
                         format!(
-                            "unknown rule {rule:?} (known rules: {})",
+                            "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
                             crate::domain::DOMAIN_RULES.join(", ")
                         ),
                     );
@@ -1048,7 +1135,7 @@ fn lint_journey(
                 _ => err(
                     format!("/steps/{i}/blocking/{k}"),
                     format!(
-                        "blocking rule {:?} has no message: a customer must be told why they cannot go on",
+                        "blocking rule {:?} has no message: a customer must be told why they cannot go on. Fix: give it a `message` copy key.",
                         rule.id
                     ),
                 ),
@@ -1058,7 +1145,10 @@ fn lint_journey(
             if !step_index.contains_key(exit.to.as_str()) {
                 err(
                     format!("/steps/{i}/exits/{k}/to"),
-                    format!("unknown step {:?}", exit.to),
+                    format!(
+                        "unknown step {:?} Fix: name a step of this journey.",
+                        exit.to
+                    ),
                 );
             }
             if let Some(g) = &exit.when
@@ -1070,14 +1160,15 @@ fn lint_journey(
         if step.terminal && !step.exits.is_empty() {
             err(
                 format!("/steps/{i}/exits"),
-                "a terminal step cannot have exits".into(),
+                "a terminal step cannot have exits Fix: remove the exits, or the `terminal` flag."
+                    .into(),
             );
         }
         if !step.terminal && step.exits.is_empty() {
             err(
                 format!("/steps/{i}"),
                 format!(
-                    "step {:?} has no exits and is not marked terminal: customers would be stuck",
+                    "step {:?} has no exits and is not marked terminal: customers would be stuck. Fix: add an exit, or mark the step terminal.",
                     step.id
                 ),
             );
@@ -1086,7 +1177,7 @@ fn lint_journey(
             err(
                 format!("/steps/{i}/exits"),
                 format!(
-                    "every exit of step {:?} has a guard: add a last exit without one so some way forward always exists",
+                    "every exit of step {:?} has a guard, so a valid answer for which none holds has no way forward. Fix: add a last exit without `when`.",
                     step.id
                 ),
             );
@@ -1094,7 +1185,10 @@ fn lint_journey(
         if !in_bar.contains_key(step.id.as_str()) {
             err(
                 format!("/steps/{i}"),
-                format!("step {:?} is in no step bar item", step.id),
+                format!(
+                    "step {:?} is in no step bar item Fix: add the step to an item of the journey's step_bar.",
+                    step.id
+                ),
             );
         }
     }
@@ -1115,7 +1209,7 @@ fn lint_journey(
             err(
                 format!("/steps/{i}"),
                 format!(
-                    "step {:?} cannot be reached from the start step {:?}",
+                    "step {:?} cannot be reached from the start step {:?}. Fix: add an exit to it from a reachable step, or remove it.",
                     step.id, j.start
                 ),
             );
@@ -1134,14 +1228,14 @@ fn lint_question_set(
         errors.push(DefinitionError::new(
             file,
             "/schema/$id",
-            format!("must be {expected_id:?} so both validators find this schema"),
+            format!("must be {expected_id:?} so both validators find this schema Fix: set the schema's $id to that value."),
         ));
     }
     if let Err(e) = rules::compile_draft7(&qs.value.schema) {
         errors.push(DefinitionError::new(
             file,
             "/schema",
-            format!("not a valid JSON Schema: {e}"),
+            format!("not a valid JSON Schema: {e} Fix: correct the schema as the message says (the guard or question schema must compile as JSON Schema draft 7)."),
         ));
     }
     walk(&qs.value.schema, "/schema", &mut |path, value| {
@@ -1245,7 +1339,7 @@ fn lint_breeds(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTre
             errors.push(DefinitionError::new(
                 &file.file,
                 "/species",
-                format!("{} breeds are already listed in {other}", species.as_str()),
+                format!("{} breeds are already listed in {other}. Fix: keep each species' breeds in one file.", species.as_str()),
             ));
         }
         for (list, breeds) in file.value.lists() {
@@ -1256,7 +1350,7 @@ fn lint_breeds(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTre
                         &file.file,
                         format!("{path}/species"),
                         format!(
-                            "a {} in the {} list",
+                            "a {} in the {} list. Fix: move the breed to its species' list.",
                             breed.species.as_str(),
                             species.as_str()
                         ),
@@ -1267,7 +1361,7 @@ fn lint_breeds(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTre
                         &file.file,
                         format!("{path}/id"),
                         format!(
-                            "{} ids start with {}",
+                            "{} ids start with {}. Fix: give the breed an id with its species' letter.",
                             species.as_str(),
                             species.id_prefix()
                         ),
@@ -1284,7 +1378,7 @@ fn lint_breeds(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTre
                     errors.push(DefinitionError::new(
                         &file.file,
                         format!("{path}/id"),
-                        format!("breed id {:?} is already used at {first}", breed.id),
+                        format!("breed id {:?} is already used at {first} Fix: give the breed an id of its own.", breed.id),
                     ));
                 }
             }
@@ -1300,7 +1394,10 @@ fn lint_copy(defs: &RawDefinitions, refs: &[CopyRef], errors: &mut Vec<Definitio
             errors.push(DefinitionError::new(
                 &cat.file,
                 "/language",
-                format!("language {:?} has two catalogues", cat.value.language),
+                format!(
+                    "language {:?} has two catalogues Fix: merge the two catalogues.",
+                    cat.value.language
+                ),
             ));
         }
     }
@@ -1311,7 +1408,7 @@ fn lint_copy(defs: &RawDefinitions, refs: &[CopyRef], errors: &mut Vec<Definitio
                     &r.file,
                     &r.path,
                     format!(
-                        "copy key {:?} is missing from language {} ({})",
+                        "copy key {:?} is missing from language {} ({}) Fix: add the key to that language's catalogue.",
                         r.key, cat.value.language, cat.file
                     ),
                 ));
@@ -1327,7 +1424,7 @@ fn lint_copy(defs: &RawDefinitions, refs: &[CopyRef], errors: &mut Vec<Definitio
                         &b.file,
                         "/messages",
                         format!(
-                            "copy key {key:?} from {} is missing from language {}",
+                            "copy key {key:?} from {} is missing from language {} Fix: add the key to that language's catalogue.",
                             a.value.language, b.value.language
                         ),
                     ));

@@ -66,7 +66,7 @@ fn str_of<'a>(v: &'a Value, field: &str) -> Option<&'a str> {
 /// A decimal written as a JSON string or number.
 pub fn decimal_of(v: &Value) -> Option<Decimal> {
     match v {
-        Value::String(s) => s.trim().trim_start_matches('£').parse().ok(),
+        Value::String(s) => crate::Money::parse(s),
         Value::Number(n) => n.to_string().parse().ok(),
         _ => None,
     }
@@ -170,6 +170,12 @@ pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> V
         return Vec::new();
     };
     let facts = quote_facts(document, ctx);
+    // Limits and benefits are written in the brand's currency, in the quote's language.
+    let language = document
+        .get("language")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let money = defs.voice(&ctx.brand, language).money();
     let pets: Vec<Value> = document
         .get("pets")
         .and_then(Value::as_array)
@@ -201,7 +207,8 @@ pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> V
                 let Ok(price) = rates.price(&input.facts, &quote, key, &choice) else {
                     continue;
                 };
-                let product = product_json(rates, &input.facts, &quote, key, id, &price, badge);
+                let product =
+                    product_json(rates, &input.facts, &quote, key, id, &price, badge, money);
                 if wanted == Some(price.code.as_str()) {
                     pick = Some(product.clone());
                 }
@@ -243,32 +250,6 @@ pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> V
     notes
 }
 
-/// `£4,000`, `£2,000,000`, `£28.48`: whole pounds without pence, others to the penny.
-pub fn money_text(amount: Decimal) -> String {
-    let amount = pennies(amount);
-    let whole = amount.trunc();
-    let pence = amount - whole;
-    let digits = whole.abs().to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    let sign = if amount.is_sign_negative() && !amount.is_zero() {
-        "-"
-    } else {
-        ""
-    };
-    if pence.is_zero() {
-        format!("{sign}£{grouped}")
-    } else {
-        let p = (pence.abs() * Decimal::from(100)).trunc();
-        format!("{sign}£{grouped}.{p:0>2}")
-    }
-}
-
 /// The birthday from which a pet counts as older: it pays a share of each claim, and the claim
 /// example's co-insurance warning starts at 25 rather than 20 (journey.md §9 Excess at renewal:
 /// dogs after the 8th birthday, cats after the 10th, rabbits after the 5th).
@@ -308,6 +289,7 @@ fn discounts_json(d: &crate::rating::DiscountAmounts, times: Decimal) -> Value {
 }
 
 /// The product as the view data carries it (journey.md §3 Product).
+#[allow(clippy::too_many_arguments)]
 fn product_json(
     rates: &RateFile,
     pet: &PetFacts<'_>,
@@ -316,6 +298,7 @@ fn product_json(
     pet_id: usize,
     price: &Price,
     badge: RatingBadge,
+    money: crate::Money,
 ) -> Value {
     let species = pet.species;
     let twelve = Decimal::from(12);
@@ -335,15 +318,15 @@ fn product_json(
             BenefitValue::VetFeeLimit(_) => {
                 row.insert(
                     "val".into(),
-                    Value::from(money_text(Decimal::from(key.limit))),
+                    Value::from(money.amount(Decimal::from(key.limit))),
                 );
             }
             BenefitValue::Amount(a) => {
-                row.insert("val".into(), Value::from(money_text(*a)));
+                row.insert("val".into(), Value::from(money.amount(*a)));
             }
             BenefitValue::ByLimit(by) => match by.get(&key.limit.to_string()) {
                 Some(a) => {
-                    row.insert("val".into(), Value::from(money_text(*a)));
+                    row.insert("val".into(), Value::from(money.amount(*a)));
                 }
                 None => continue,
             },
@@ -406,7 +389,7 @@ fn product_json(
         "Type": key.group.type_name(),
         "Limit": key.limit.to_string(),
         "LimitVal": key.limit,
-        "LimitDesc": money_text(Decimal::from(key.limit)),
+        "LimitDesc": money.amount(Decimal::from(key.limit)),
         "Excess": price.set_excess.normalize().to_string(),
         "coins": price.coinsurance_percent.normalize(),
         "RecurringMonthly": price.monthly,
@@ -431,6 +414,7 @@ fn product_json(
             "list": coins_options.iter().map(|p| json!({ "coins": p.normalize() })).collect::<Vec<_>>(),
         },
         "ClaimExample": {
+            "Bill": Decimal::from(crate::rating::CLAIM_EXAMPLE_BILL),
             "Customer": customer,
             "Insurer": insurer,
             "Warnings": warnings,
@@ -513,17 +497,6 @@ pub fn summary(document: &Value) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn money_reads_as_a_uk_customer_writes_it() {
-        let d = |s: &str| s.parse::<Decimal>().expect("decimal");
-        assert_eq!(money_text(d("4000")), "£4,000");
-        assert_eq!(money_text(d("2000000")), "£2,000,000");
-        assert_eq!(money_text(d("28.48")), "£28.48");
-        assert_eq!(money_text(d("28.5")), "£28.50");
-        assert_eq!(money_text(d("750.00")), "£750");
-        assert_eq!(money_text(d("0.05")), "£0.05");
-    }
 
     #[test]
     fn the_badge_follows_journey_md_section_9() {

@@ -591,10 +591,13 @@ impl RateFile {
     }
 }
 
+/// The vet bill the claim example works through: 1,000 in the brand's currency.
+pub const CLAIM_EXAMPLE_BILL: u32 = 1000;
+
 /// owner-payment.md §9 and journey.md §9 claim example: on a £1,000 claim the customer pays the
 /// set excess plus the co-insurance percentage of the rest.
 pub fn claim_example(set_excess: Decimal, coinsurance_percent: Decimal) -> (Decimal, Decimal) {
-    let claim = Decimal::from(1000);
+    let claim = Decimal::from(CLAIM_EXAMPLE_BILL);
     let customer = pennies(set_excess + coinsurance_percent / hundred() * (claim - set_excess));
     (customer, claim - customer)
 }

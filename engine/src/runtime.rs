@@ -62,6 +62,10 @@ pub enum Event {
     /// A pet leaves the quote (journey.md §4 Remove pet): `id` is its 1-based position. Only
     /// while more than one pet exists.
     RemovePet { id: usize },
+    /// The customer chose a language with the language chooser (journey.md §1: only where the
+    /// brand has more than one). Not an answer: it changes no step, and a bought quote's pages
+    /// may change language too.
+    SetLanguage { language: String },
 }
 
 impl Event {
@@ -73,6 +77,7 @@ impl Event {
             Event::Expire => "expire".into(),
             Event::Reset => "reset".into(),
             Event::RemovePet { id } => format!("remove_pet:{id}"),
+            Event::SetLanguage { language } => format!("set_language:{language}"),
         }
     }
 }
@@ -272,6 +277,10 @@ impl QuoteMachine {
                     Handled
                 }
             },
+            MachineEvent::Customer(Event::SetLanguage { language }) => {
+                context.set_language(language, true);
+                Handled
+            }
             MachineEvent::Customer(Event::Expire) => {
                 context.record.outcome = Outcome::Moved;
                 context.record.to_lifecycle = Lifecycle::Expired;
@@ -308,6 +317,10 @@ fn closed(context: &mut Ctx<'_>, event: &MachineEvent<'_>) -> statig::Outcome<St
         MachineEvent::Customer(Event::Reset) => {
             context.reset();
             Transition(State::reset())
+        }
+        MachineEvent::Customer(Event::SetLanguage { language }) => {
+            context.set_language(language, false);
+            Handled
         }
         MachineEvent::Customer(_) => {
             context.record.outcome = Outcome::RefusedByLifecycle;
@@ -366,6 +379,31 @@ impl Ctx<'_> {
             }
             Err(e) => self.error = Some(e),
         }
+    }
+
+    /// Keeps the language the customer chose, one the quote's brand speaks; an open quote is
+    /// priced again so that its amounts are written for that language. The customer stays
+    /// where they are.
+    fn set_language(&mut self, language: &str, open: bool) {
+        let spoken = self
+            .defs
+            .brand(&self.rules.brand)
+            .is_some_and(|b| b.speaks(language));
+        if !spoken {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = vec![FieldError::new("language", "language.not_offered")];
+            return;
+        }
+        if let Some(map) = self.document.as_object_mut() {
+            map.insert("language".into(), Value::from(language));
+        }
+        if open {
+            let mut document = self.document.clone();
+            self.record.pricing = self.derive(&mut document);
+            self.document = document;
+        }
+        self.record.outcome = Outcome::Moved;
+        self.effects.push(Effect::SaveQuote);
     }
 
     /// Applies a modal's answers: the question set must be one a step the customer can open

@@ -86,6 +86,89 @@ fn sorted_files(dir: &str) -> Vec<PathBuf> {
     files
 }
 
+/// The base's files with a fixture's `patch`es applied and its `add`ed files, and its raw files.
+fn patched(
+    path: &Path,
+    fixture: &Value,
+) -> (serde_json::Map<String, Value>, Vec<(String, String)>) {
+    let mut files = base_files();
+    for patch in fixture["patch"].as_array().into_iter().flatten() {
+        let file = patch["file"].as_str().expect("file");
+        let doc = files
+            .get_mut(file)
+            .unwrap_or_else(|| panic!("{}: no base file {file}", path.display()));
+        set_pointer(
+            doc,
+            patch["pointer"].as_str().expect("pointer"),
+            patch["value"].clone(),
+        );
+    }
+    if let Some(add) = fixture["add"].as_object() {
+        for (k, v) in add {
+            files.insert(k.clone(), v.clone());
+        }
+    }
+    let raw: Vec<(String, String)> = fixture["raw"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().expect("raw text").to_owned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    (files, raw)
+}
+
+/// Issue 8, `pawpath check`: every file under `check/` passes the lint but fails one of the
+/// deeper checks (engine/src/analysis.rs) with its error; one with no `expect` passes them.
+#[test]
+fn every_check_fixture_fails_its_check() {
+    let mut failures = Vec::new();
+    assert!(
+        engine::analysis::analyse(&base_definitions()).is_empty(),
+        "the base passes the deeper checks"
+    );
+    for path in sorted_files("check") {
+        let fixture = read(&path);
+        let (files, raw) = patched(&path, &fixture);
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
+        let defs = match Definitions::load(&loader(&files, &raw)) {
+            Ok(d) => d,
+            Err(e) => {
+                failures.push(format!("{name}: must pass the lint, got {e}"));
+                continue;
+            }
+        };
+        let errors = engine::analysis::analyse(&defs);
+        let expected = fixture["expect"].as_array().expect("expect");
+        if expected.is_empty() && !errors.is_empty() {
+            failures.push(format!("{name}: expected no problem, got {errors:?}"));
+        }
+        for e in expected {
+            let (file, at, contains) = (
+                e["file"].as_str().expect("file"),
+                e["path"].as_str().expect("path"),
+                e["contains"].as_str().expect("contains"),
+            );
+            if !errors.iter().any(|x| {
+                x.file == file
+                    && x.path == at
+                    && x.problem.contains(contains)
+                    && x.problem.contains("Fix:")
+            }) {
+                failures.push(format!(
+                    "{name}: expected {file} at {at}: …{contains}… with a fix; got {errors:?}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn base_fixture_loads_clean() {
     let defs = base_definitions();
@@ -97,31 +180,7 @@ fn every_broken_fixture_fails_with_its_error() {
     let mut failures = Vec::new();
     for path in sorted_files("lint") {
         let fixture = read(&path);
-        let mut files = base_files();
-        for patch in fixture["patch"].as_array().into_iter().flatten() {
-            let file = patch["file"].as_str().expect("file");
-            let doc = files
-                .get_mut(file)
-                .unwrap_or_else(|| panic!("{}: no base file {file}", path.display()));
-            set_pointer(
-                doc,
-                patch["pointer"].as_str().expect("pointer"),
-                patch["value"].clone(),
-            );
-        }
-        if let Some(add) = fixture["add"].as_object() {
-            for (k, v) in add {
-                files.insert(k.clone(), v.clone());
-            }
-        }
-        let raw: Vec<(String, String)> = fixture["raw"]
-            .as_object()
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().expect("raw text").to_owned()))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let (files, raw) = patched(&path, &fixture);
         let name = path
             .file_name()
             .expect("name")
@@ -141,10 +200,13 @@ fn every_broken_fixture_fails_with_its_error() {
             let file = expected["file"].as_str().expect("file");
             let path_ = expected["path"].as_str().expect("path");
             let contains = expected["contains"].as_str().expect("contains");
-            if !errors
-                .iter()
-                .any(|e| e.file == file && e.path == path_ && e.problem.contains(contains))
-            {
+            // Issue 8: every problem names its file, its JSON path and a fix.
+            if !errors.iter().any(|e| {
+                e.file == file
+                    && e.path == path_
+                    && e.problem.contains(contains)
+                    && e.problem.contains("Fix:")
+            }) {
                 failures.push(format!(
                     "{name}: expected {file} at {path_}: …{contains}…; got:\n{}",
                     errors

@@ -88,6 +88,9 @@ pub struct Config {
     /// `PAWPATH_ADMIN_TOKEN`: the bearer token of the internal endpoints (a quote's pricing
     /// working); unset, they are off. At least 32 characters; never logged.
     pub admin_token: Option<ApiKey>,
+    /// `PAWPATH_DEV_RELOAD=1` (development only): reload the definitions when their files
+    /// change, keeping the last good set when a change fails the checks.
+    pub dev_reload: bool,
     /// `PAWPATH_AGGREGATOR_KEYS`: the comparison sites' API keys for the inbound quote API, as
     /// `code=key` pairs separated by commas (`ctm=…,msm=…`); codes from journey.md §1 (ctm, gcp,
     /// msm, cnf, qze, mon), keys at least 32 characters and all different. Unset: the API is off.
@@ -286,6 +289,22 @@ impl Config {
                 ));
             }
         };
+        let dev_reload = match get("PAWPATH_DEV_RELOAD").as_deref().map(str::trim) {
+            None | Some("") | Some("0") | Some("false") => false,
+            Some("1") | Some("true") => true,
+            Some(other) => {
+                return Err(err(
+                    "PAWPATH_DEV_RELOAD",
+                    format!("{other:?} is neither 1 nor 0"),
+                ));
+            }
+        };
+        if dev_reload && public_url.starts_with("https://") {
+            return Err(err(
+                "PAWPATH_DEV_RELOAD",
+                "reloading definitions is for development; it cannot run with an https PAWPATH_PUBLIC_URL",
+            ));
+        }
         if test_mode && public_url.starts_with("https://") {
             return Err(err(
                 "PAWPATH_TEST_MODE",
@@ -424,6 +443,7 @@ impl Config {
             encryption_key,
             modulus_tables,
             admin_token,
+            dev_reload,
             aggregator_keys,
             test_mode,
             client_ip_header,

@@ -13,6 +13,8 @@ pub mod holidays;
 pub mod mail;
 pub mod payments;
 pub mod policies;
+pub mod reload;
+pub mod report;
 pub mod routes;
 pub mod scanner;
 pub mod session;
@@ -76,8 +78,7 @@ impl App {
     /// Loads and lints the definitions, connects to the database and migrates it, and builds the
     /// router. Any problem stops here.
     pub async fn build(config: Config) -> Result<Self, StartError> {
-        let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
-        check_server_copy(&defs)?;
+        let (defs, mail_templates) = load_definitions(&config.definitions_root)?;
         let vets = vets::BuiltInVets::load().map_err(StartError::Data)?;
         let policies = policies::ExistingPolicies::load(&defs).map_err(StartError::Data)?;
         let bank = load_modulus_tables(&config.modulus_tables)?;
@@ -91,12 +92,6 @@ impl App {
                 addresses::LoqateClient::new(url, &key.0).map_err(StartError::Data)?,
             ),
         };
-        let defs = Arc::new(defs);
-        let mail_templates = mail::MailTemplates::load(
-            &config.definitions_root.join("journeys/emails"),
-            Arc::clone(&defs),
-        )
-        .map_err(StartError::Data)?;
         let mailer = Arc::new(
             mail::Mailer::new(&mail::MailSettings {
                 smtp_url: config.smtp_url.clone(),
@@ -105,19 +100,6 @@ impl App {
             })
             .map_err(StartError::Data)?,
         );
-        if defs.brand(routes::DEFAULT_BRAND).is_none() {
-            return Err(StartError::Definitions(engine::DefinitionErrors(vec![
-                engine::DefinitionError::new(
-                    "journeys/brands",
-                    "",
-                    format!(
-                        "no brand {:?}: the brand a quote gets when none is asked for needs journeys/brands/{}.json",
-                        routes::DEFAULT_BRAND,
-                        routes::DEFAULT_BRAND
-                    ),
-                ),
-            ])));
-        }
         let test_payments = match config.payment_provider {
             config::PaymentProviderChoice::Test => Arc::new(
                 payments::test_provider::TestProvider::new(Arc::clone(&defs))
@@ -145,6 +127,45 @@ impl App {
         let router = routes::router(state.clone());
         Ok(Self { state, router })
     }
+}
+
+/// The definitions under `root`, linted, and everything rendered from them checked as start-up
+/// checks it (`pawpath check` runs exactly this): the copy keys the server uses, the default
+/// brand, every product document in every language and the email templates with a sample in
+/// every brand's languages. Any problem is an error naming the file.
+pub fn load_definitions(
+    root: &std::path::Path,
+) -> Result<(Arc<Definitions>, mail::MailTemplates), StartError> {
+    let defs = Definitions::load(&FsLoader::new(root))?;
+    check_server_copy(&defs)?;
+    if defs.brand(routes::DEFAULT_BRAND).is_none() {
+        return Err(StartError::Definitions(engine::DefinitionErrors(vec![
+            engine::DefinitionError::new(
+                "journeys/brands",
+                "",
+                format!(
+                    "no brand {:?}: the brand a quote gets when none is asked for needs journeys/brands/{}.json",
+                    routes::DEFAULT_BRAND,
+                    routes::DEFAULT_BRAND
+                ),
+            ),
+        ])));
+    }
+    let defs = Arc::new(defs);
+    routes::documents::check_all(&defs).map_err(|e| {
+        StartError::Data(format!(
+            "{e}. Fix: add the copy key to every language, or correct the template"
+        ))
+    })?;
+    let mail_templates =
+        mail::MailTemplates::load(&root.join("journeys/emails"), Arc::clone(&defs)).map_err(
+            |e| {
+                StartError::Data(format!(
+                    "{e}. Fix: correct the template at that line, or add the copy key it names to every language"
+                ))
+            },
+        )?;
+    Ok((defs, mail_templates))
 }
 
 /// Reads Vocalink's weight and substitution tables; a missing file or a bad line stops start-up
@@ -201,7 +222,7 @@ fn check_server_copy(defs: &Definitions) -> Result<(), StartError> {
                 problems.push(engine::DefinitionError::new(
                     format!("questions/copy/{language}.json"),
                     "/messages",
-                    format!("copy key {key:?}, which the server uses, is missing"),
+                    format!("copy key {key:?}, which the server uses, is missing. Fix: add it to the catalogue"),
                 ));
             }
         }
@@ -211,6 +232,41 @@ fn check_server_copy(defs: &Definitions) -> Result<(), StartError> {
     } else {
         Err(StartError::Definitions(engine::DefinitionErrors(problems)))
     }
+}
+
+/// `pawpath report funnel`: the funnel of the quotes `filter` picks, from the database
+/// `config` names, over the journey's steps in order. A journey or brand the definitions do not
+/// know is an error naming it.
+pub async fn report_funnel(
+    config: &Config,
+    filter: &report::FunnelFilter,
+) -> Result<Vec<report::FunnelRow>, StartError> {
+    let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
+    let Some(journey) = defs.journey(&filter.journey) else {
+        let known: Vec<&str> = defs.journeys().map(|j| j.id.as_str()).collect();
+        return Err(StartError::Data(format!(
+            "--journey: no journey {:?} (journeys: {})",
+            filter.journey,
+            known.join(", ")
+        )));
+    };
+    if let Some(brand) = &filter.brand
+        && defs.brand(brand).is_none()
+    {
+        return Err(StartError::Data(format!("--brand: no brand {brand:?}")));
+    }
+    let (steps, terminal) = report::journey_steps(&defs, journey);
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let (quotes, transitions) = store.funnel_data(filter).await?;
+    store.close().await;
+    Ok(report::funnel(
+        &steps,
+        &journey.start,
+        &terminal,
+        &quotes,
+        &transitions,
+    ))
 }
 
 /// Serves until interrupted.
@@ -233,10 +289,16 @@ pub async fn run(config: Config) -> Result<(), StartError> {
         .map_err(|source| StartError::Listen { port, source })?;
     tracing::info!(port, definitions = app.state.defs.version(), backend = ?app.state.store.backend, "pawpath listening");
     let store = app.state.store.clone();
+    let router = if app.state.config.dev_reload {
+        tracing::info!("development reload: watching journeys/ and questions/");
+        let root = app.state.config.definitions_root.clone();
+        reload::reloading(app.state.clone(), root, std::time::Duration::from_secs(1))
+    } else {
+        app.router
+    };
     axum::serve(
         listener,
-        app.router
-            .into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
     )
     .with_graceful_shutdown(async {
         let _ = tokio::signal::ctrl_c().await;

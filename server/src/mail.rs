@@ -232,24 +232,48 @@ impl MailTemplates {
 
     /// Renders the confirmation email.
     pub fn confirmation(&self, message: &ConfirmationEmail) -> Result<Rendered, String> {
-        let voice = self.defs.voice(&message.brand_code, &message.language);
+        self.render(
+            message,
+            &message.brand_code,
+            &message.language,
+            "confirmation",
+            |brand| {
+                (
+                    "email.confirmation.subject",
+                    BTreeMap::from([("brand".to_owned(), brand.to_owned())]),
+                )
+            },
+        )
+    }
+
+    /// A message's text and HTML parts from `{name}.txt` and `{name}.html`, with the brand's
+    /// name in the context, and its subject from the copy key and parameters `subject` gives.
+    fn render<M: serde::Serialize>(
+        &self,
+        message: &M,
+        brand_code: &str,
+        language: &str,
+        name: &str,
+        subject: impl FnOnce(&str) -> (&'static str, BTreeMap<String, String>),
+    ) -> Result<Rendered, String> {
+        let voice = self.defs.voice(brand_code, language);
         let brand = voice.t("app.brand");
         let mut context = serde_json::to_value(message).map_err(|e| e.to_string())?;
         if let Some(fields) = context.as_object_mut() {
             fields.insert("brand".into(), brand.clone().into());
         }
-        let render = |name: &str| {
+        let render = |template: &str| {
             self.env
-                .get_template(name)
+                .get_template(template)
                 .and_then(|t| t.render(minijinja::value::Serde(&context)))
-                .map_err(|e| format!("{name}: {}", describe(&e)))
+                .map_err(|e| format!("{template}: {}", describe(&e)))
         };
-        let params = BTreeMap::from([("brand".to_owned(), brand.clone())]);
+        let (key, params) = subject(&brand);
         Ok(Rendered {
-            subject: voice.text("email.confirmation.subject", &params),
-            sender_name: brand,
-            text: render("confirmation.txt")?,
-            html: render("confirmation.html")?,
+            subject: voice.text(key, &params),
+            sender_name: brand.clone(),
+            text: render(&format!("{name}.txt"))?,
+            html: render(&format!("{name}.html"))?,
         })
     }
 }
@@ -257,28 +281,21 @@ impl MailTemplates {
 impl MailTemplates {
     /// Renders the free rehoming cover's email.
     pub fn rescue(&self, message: &RescueEmail) -> Result<Rendered, String> {
-        let voice = self.defs.voice(&message.brand_code, &message.language);
-        let brand = voice.t("app.brand");
-        let mut context = serde_json::to_value(message).map_err(|e| e.to_string())?;
-        if let Some(fields) = context.as_object_mut() {
-            fields.insert("brand".into(), brand.clone().into());
-        }
-        let render = |name: &str| {
-            self.env
-                .get_template(name)
-                .and_then(|t| t.render(minijinja::value::Serde(&context)))
-                .map_err(|e| format!("{name}: {}", describe(&e)))
-        };
-        let params = BTreeMap::from([
-            ("petName".to_owned(), message.pet_name.clone()),
-            ("policyNumber".to_owned(), message.policy_number.clone()),
-        ]);
-        Ok(Rendered {
-            subject: voice.text("rehoming.email.subject", &params),
-            sender_name: brand,
-            text: render("rescue.txt")?,
-            html: render("rescue.html")?,
-        })
+        self.render(
+            message,
+            &message.brand_code,
+            &message.language,
+            "rescue",
+            |_| {
+                (
+                    "rehoming.email.subject",
+                    BTreeMap::from([
+                        ("petName".to_owned(), message.pet_name.clone()),
+                        ("policyNumber".to_owned(), message.policy_number.clone()),
+                    ]),
+                )
+            },
+        )
     }
 }
 
@@ -342,16 +359,6 @@ impl ConfirmationEmail {
                 payments: 2,
             }],
         }
-    }
-}
-
-/// Money for a payment line: pounds with thousands separators, always to the penny.
-pub fn amount_text(amount: rust_decimal::Decimal) -> String {
-    let text = engine::quoting::money_text(amount.round_dp(2));
-    if text.contains('.') {
-        text
-    } else {
-        format!("{text}.00")
     }
 }
 
@@ -529,13 +536,5 @@ mod tests {
         assert_eq!(backoff(first, 3), Duration::from_secs(240));
         assert_eq!(backoff(first, 7), MAX_RETRY);
         assert_eq!(backoff(first, 1000), MAX_RETRY);
-    }
-
-    #[test]
-    fn payment_amounts_show_pence() {
-        use rust_decimal::Decimal;
-        assert_eq!(amount_text(Decimal::new(2848, 2)), "£28.48");
-        assert_eq!(amount_text(Decimal::new(30, 0)), "£30.00");
-        assert_eq!(amount_text(Decimal::new(123456, 2)), "£1,234.56");
     }
 }

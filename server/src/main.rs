@@ -4,8 +4,239 @@ use std::process::ExitCode;
 
 use pawpath::config::Config;
 
+const USAGE: &str = "commands:
+  (none)                                  serve
+  check [--root DIR]                      lint every definition file as start-up does, then check that
+                                          guards can hold, exits lead on and every question set is asked;
+                                          exit 0 only when all pass
+  graph <journey> [--svg] [--root DIR]    draw a journey: Mermaid text, or SVG with --svg
+  report funnel --journey J [--brand B] [--channel C] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                [--csv FILE] [--svg FILE]  the funnel of the quotes started in a period (UK days):
+                                          per step entered, moved on, blocked, abandoned, median
+                                          time and commonest field errors
+  terminate-policy <policy number>        cancel a policy in force";
+
+/// The value after `--name`, if given.
+fn option<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
+    match args.iter().position(|a| a == name) {
+        None => Ok(None),
+        Some(i) => args
+            .get(i + 1)
+            .filter(|v| !v.starts_with("--"))
+            .map(|v| Some(v.as_str()))
+            .ok_or_else(|| format!("{name} needs a value")),
+    }
+}
+
+/// The filter `pawpath report funnel` is given; an error names the argument.
+fn funnel_filter(args: &[String]) -> Result<pawpath::report::FunnelFilter, String> {
+    let known = [
+        "--journey",
+        "--brand",
+        "--channel",
+        "--from",
+        "--to",
+        "--csv",
+        "--svg",
+    ];
+    for (i, a) in args.iter().enumerate() {
+        if a.starts_with("--") && !known.contains(&a.as_str()) {
+            return Err(format!(
+                "unknown option {a:?} (options: {})",
+                known.join(", ")
+            ));
+        }
+        if !a.starts_with("--") && (i == 0 || !args[i - 1].starts_with("--")) {
+            return Err(format!("unexpected argument {a:?}"));
+        }
+    }
+    let date = |name: &str| -> Result<Option<chrono::NaiveDate>, String> {
+        option(args, name)?
+            .map(|v| {
+                chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d")
+                    .map_err(|_| format!("{name}: {v:?} is not a date as YYYY-MM-DD"))
+            })
+            .transpose()
+    };
+    let journey = option(args, "--journey")?
+        .ok_or("--journey is required (for example: --journey direct)")?
+        .to_owned();
+    let channel = option(args, "--channel")?.map(str::to_owned);
+    if let Some(c) = &channel
+        && c != "direct"
+        && c != "aggregator"
+    {
+        return Err(format!("--channel: {c:?} is neither direct nor aggregator"));
+    }
+    let filter = pawpath::report::FunnelFilter {
+        journey,
+        brand: option(args, "--brand")?.map(str::to_owned),
+        channel,
+        from: date("--from")?,
+        to: date("--to")?,
+    };
+    if let (Some(f), Some(t)) = (filter.from, filter.to)
+        && f > t
+    {
+        return Err(format!("--from {f} is after --to {t}"));
+    }
+    Ok(filter)
+}
+
+async fn report(config: &Config, args: &[String]) -> ExitCode {
+    if args.first().map(String::as_str) != Some("funnel") {
+        eprintln!("pawpath report: the report is `funnel`\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let args = &args[1..];
+    let filter = match funnel_filter(args) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("pawpath report funnel: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let rows = match pawpath::report_funnel(config, &filter).await {
+        Ok(rows) => rows,
+        Err(e) => {
+            eprintln!("pawpath report funnel: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let title = format!(
+        "{} funnel{}{}{}",
+        filter.journey,
+        filter
+            .brand
+            .as_deref()
+            .map_or(String::new(), |b| format!(", brand {b}")),
+        filter
+            .channel
+            .as_deref()
+            .map_or(String::new(), |c| format!(", {c}")),
+        match (filter.from, filter.to) {
+            (None, None) => String::new(),
+            (f, t) => format!(
+                ", quotes started {} to {}",
+                f.map_or("the start".into(), |d| d.format("%d/%m/%Y").to_string()),
+                t.map_or("today".into(), |d| d.format("%d/%m/%Y").to_string())
+            ),
+        }
+    );
+    println!("{title}\n");
+    print!("{}", pawpath::report::table(&rows));
+    for (flag, body) in [
+        ("--csv", pawpath::report::csv(&rows)),
+        ("--svg", pawpath::report::svg(&title, &rows)),
+    ] {
+        if let Ok(Some(path)) = option(args, flag) {
+            if let Err(e) = std::fs::write(path, body) {
+                eprintln!("pawpath report funnel: {flag} {path}: {e}");
+                return ExitCode::from(1);
+            }
+            println!("\nwritten: {path}");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The definitions folder for the commands that need nothing else: `--root DIR`, else
+/// `PAWPATH_DEFINITIONS`, else the current folder.
+fn definitions_root(args: &[String]) -> Result<std::path::PathBuf, String> {
+    match args.iter().position(|a| a == "--root") {
+        Some(i) => args
+            .get(i + 1)
+            .map(std::path::PathBuf::from)
+            .ok_or_else(|| "--root needs a folder".to_owned()),
+        None => Ok(std::env::var("PAWPATH_DEFINITIONS")
+            .map_or_else(|_| std::path::PathBuf::from("."), std::path::PathBuf::from)),
+    }
+}
+
+/// `pawpath check`: the definitions as start-up checks them, each problem on its own line
+/// naming file, JSON path and problem.
+fn check(args: &[String]) -> ExitCode {
+    let root = match definitions_root(args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pawpath check: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match pawpath::load_definitions(&root) {
+        Ok((defs, _)) => {
+            let deeper = engine::analysis::analyse(&defs);
+            if !deeper.is_empty() {
+                eprintln!("pawpath check: {}", engine::DefinitionErrors(deeper));
+                return ExitCode::from(1);
+            }
+            println!(
+                "pawpath check: the definitions under {} pass (version {}): {} journeys, {} brands, {} languages",
+                root.display(),
+                defs.version(),
+                defs.journeys().count(),
+                defs.raw.brands.len(),
+                defs.languages().count()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pawpath check: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `pawpath graph <journey> [--svg]`: the journey as a diagram on standard output.
+fn graph(args: &[String]) -> ExitCode {
+    let Some(journey_id) = args.first().filter(|a| !a.starts_with("--")) else {
+        eprintln!("pawpath graph: name a journey (for example: pawpath graph direct)");
+        return ExitCode::from(2);
+    };
+    let root = match definitions_root(args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pawpath graph: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let defs = match engine::Definitions::load(&engine::definitions::FsLoader::new(&root)) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("pawpath graph: the definitions do not load: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let Some(journey) = defs.journey(journey_id) else {
+        let known: Vec<&str> = defs.journeys().map(|j| j.id.as_str()).collect();
+        eprintln!(
+            "pawpath graph: no journey {journey_id:?} (journeys: {})",
+            known.join(", ")
+        );
+        return ExitCode::from(2);
+    };
+    let graph = engine::graph::graph(&defs, journey);
+    if args.iter().any(|a| a == "--svg") {
+        print!("{}", graph.svg());
+    } else {
+        print!("{}", graph.mermaid());
+    }
+    ExitCode::SUCCESS
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // The definition tools need no configuration, database or network.
+    match args.first().map(String::as_str) {
+        Some("check") => return check(&args[1..]),
+        Some("graph") => return graph(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
+    }
     let config = match Config::from_env() {
         Ok(c) => c,
         Err(e) => {
@@ -15,15 +246,30 @@ async fn main() -> ExitCode {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| "info,sqlx=warn".into());
+    // A command's output is its report: its logs go to standard error.
+    let command = !args.is_empty();
+    let writer = move || -> Box<dyn std::io::Write> {
+        if command {
+            Box::new(std::io::stderr())
+        } else {
+            Box::new(std::io::stdout())
+        }
+    };
     if config.log_json {
         tracing_subscriber::fmt()
             .with_env_filter(filter)
+            .with_writer(writer)
             .json()
             .init();
     } else {
-        tracing_subscriber::fmt().with_env_filter(filter).init();
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(writer)
+            .init();
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("report") {
+        return report(&config, &args[1..]).await;
+    }
     if let [command, number] = args.as_slice()
         && command == "terminate-policy"
     {
@@ -43,9 +289,7 @@ async fn main() -> ExitCode {
         };
     }
     if let Some(other) = args.first() {
-        eprintln!(
-            "pawpath: unknown command {other:?} (commands: terminate-policy <policy number>; none serves)"
-        );
+        eprintln!("pawpath: unknown command {other:?}\n{USAGE}");
         return ExitCode::from(2);
     }
     match pawpath::run(config).await {

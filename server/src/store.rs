@@ -1016,6 +1016,80 @@ impl Store {
         Ok(row.try_get("n")?)
     }
 
+    /// What the funnel counts (crate::report): the quotes of one journey started in the period
+    /// (optionally of one brand and channel), and their transitions in order.
+    pub async fn funnel_data(
+        &self,
+        filter: &crate::report::FunnelFilter,
+    ) -> Result<
+        (
+            Vec<crate::report::FunnelQuote>,
+            Vec<crate::report::FunnelTransition>,
+        ),
+        StoreError,
+    > {
+        let mut conditions = vec!["journey = $1".to_owned()];
+        let mut binds = vec![filter.journey.clone()];
+        let (from, to) = filter.bounds();
+        for (column, op, value) in [
+            ("brand", "=", filter.brand.clone()),
+            ("channel", "=", filter.channel.clone()),
+            ("created_at", ">=", from),
+            ("created_at", "<", to),
+        ] {
+            if let Some(v) = value {
+                binds.push(v);
+                conditions.push(format!("{column} {op} ${}", binds.len()));
+            }
+        }
+        let wanted = conditions.join(" and ");
+        // Safe to assemble: fixed column names and placeholders only; every value is bound.
+        let sql =
+            format!("select id, created_at, lifecycle from quotes where {wanted} order by id");
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for b in &binds {
+            query = query.bind(b);
+        }
+        let quotes = query
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(crate::report::FunnelQuote {
+                    id: r.try_get("id")?,
+                    created_at: r.try_get("created_at")?,
+                    purchased: r.try_get::<String, _>("lifecycle")?
+                        == Lifecycle::Purchased.as_str(),
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        let sql = format!(
+            "select quote_id, created_at, from_step, to_step, outcome, field_errors from step_transitions
+             where quote_id in (select id from quotes where {wanted}) order by quote_id, id"
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for b in &binds {
+            query = query.bind(b);
+        }
+        let transitions = query
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r| {
+                let errors: String = r.try_get("field_errors")?;
+                Ok(crate::report::FunnelTransition {
+                    quote_id: r.try_get("quote_id")?,
+                    created_at: r.try_get("created_at")?,
+                    from_step: r.try_get("from_step")?,
+                    to_step: r.try_get("to_step")?,
+                    outcome: r.try_get("outcome")?,
+                    field_errors: serde_json::from_str(&errors).unwrap_or(Value::Null),
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        Ok((quotes, transitions))
+    }
+
     /// The transitions of one quote, oldest first: (event, from, to, outcome).
     pub async fn transitions(
         &self,

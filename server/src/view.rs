@@ -303,7 +303,7 @@ pub fn shell_view(
             ("saturday_close", &hours.saturday.close),
         ]
         .into_iter()
-        .map(|(k, v)| (k.to_owned(), clock_text(v)))
+        .map(|(k, v)| (k.to_owned(), clock_text(v, voice.language())))
         .collect(),
     );
     let page = |id: PageId| b.page_path(id).map(|p| format!("{}{p}", journey.base_path));
@@ -356,14 +356,22 @@ pub fn static_page_view(
 }
 
 /// "08:00" → "8am", "08:30" → "8.30am", "18:00" → "6pm", "12:00" → "12pm" (owner-payment.md §1:
-/// "Mon-Fri 8am-6pm", "8.30am-6pm", "Sat 9am-1pm").
-pub fn clock_text(hhmm: &str) -> String {
+/// "Mon-Fri 8am-6pm", "8.30am-6pm", "Sat 9am-1pm"); in French the 24-hour clock: "8h", "8h30",
+/// "18h".
+pub fn clock_text(hhmm: &str, language: &str) -> String {
     let Some((h, m)) = hhmm.split_once(':') else {
         return hhmm.to_owned();
     };
     let (Ok(h), Ok(m)) = (h.parse::<u32>(), m.parse::<u32>()) else {
         return hhmm.to_owned();
     };
+    if language.starts_with("fr") {
+        return if m == 0 {
+            format!("{h}h")
+        } else {
+            format!("{h}h{m:02}")
+        };
+    }
     let suffix = if h < 12 { "am" } else { "pm" };
     let h12 = match h % 12 {
         0 => 12,
@@ -695,11 +703,15 @@ mod tests {
     /// owner-payment.md §1 Sales hours: "Mon-Fri 8am-6pm (one brand: 8.30am-6pm), Sat 9am-1pm".
     #[test]
     fn sales_hours_read_as_the_spec_writes_them() {
-        assert_eq!(clock_text("08:00"), "8am");
-        assert_eq!(clock_text("08:30"), "8.30am");
-        assert_eq!(clock_text("18:00"), "6pm");
-        assert_eq!(clock_text("13:00"), "1pm");
-        assert_eq!(clock_text("12:00"), "12pm");
-        assert_eq!(clock_text("00:15"), "12.15am");
+        assert_eq!(clock_text("08:00", "en-GB"), "8am");
+        assert_eq!(clock_text("08:30", "en-GB"), "8.30am");
+        assert_eq!(clock_text("18:00", "en-GB"), "6pm");
+        assert_eq!(clock_text("13:00", "en-GB"), "1pm");
+        assert_eq!(clock_text("12:00", "en-GB"), "12pm");
+        assert_eq!(clock_text("00:15", "en-GB"), "12.15am");
+        // French reads the 24-hour clock.
+        assert_eq!(clock_text("08:00", "fr-FR"), "8h");
+        assert_eq!(clock_text("08:30", "fr-FR"), "8h30");
+        assert_eq!(clock_text("18:00", "fr-FR"), "18h");
     }
 }

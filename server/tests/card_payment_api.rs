@@ -319,6 +319,34 @@ async fn the_provider_checks_the_card_with_the_specs_messages() {
             "never echoed: {answer}"
         );
     }
+    // The provider answers in the page's language, as hosted providers take a locale; a
+    // language no brand speaks is answered in British English.
+    for (language, message) in [
+        ("fr-FR", "Veuillez saisir un numéro de carte valide"),
+        (
+            "fr-FR,fr;q=0.9,en;q=0.5",
+            "Veuillez saisir un numéro de carte valide",
+        ),
+        ("de-DE", "Please enter a valid card number"),
+    ] {
+        let provider = &view["payment_options"]["card"]["provider"];
+        let r = app
+            .client
+            .post(format!(
+                "{}{}",
+                app.base,
+                provider["tokenise_url"].as_str().expect("url")
+            ))
+            .bearer_auth(provider["publishable_key"].as_str().expect("key"))
+            .header("Accept-Language", language)
+            .json(&with("card_number", "4111 1111 1111 1112"))
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(r.status(), 422);
+        let answer: Value = r.json().await.expect("json");
+        assert_eq!(answer["errors"][0]["message"], message, "{language}");
+    }
     // Every issuer the spec names is told apart.
     for (number, issuer) in [
         ("5555 5555 5555 4444", "MCDEBIT"),

@@ -460,7 +460,7 @@ async fn review_gives_each_pet_its_documents_for_the_start_date() {
     let (status, html) = page("policy-wording-dog-cat-2026-12").await;
     assert_eq!(status, 200);
     assert!(html.contains("Policy wording"), "{html}");
-    assert!(html.contains("Version December 2026"));
+    assert!(html.contains("This version is for policies starting on or after 01/12/2026."));
     assert!(html.contains("you pay 25% of each claim"));
     assert!(
         html.contains("£2,000,000"),

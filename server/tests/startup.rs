@@ -11,33 +11,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-fn copy_definitions(to: &Path) {
-    let root = common::repo_root();
-    for folder in [
-        "journeys",
-        "journeys/schemas",
-        "journeys/products",
-        "journeys/emails",
-        "journeys/brands",
-        "journeys/brands/logos",
-        "questions",
-        "questions/schemas",
-        "questions/copy",
-        "questions/breeds",
-        "server/data/vocalink",
-    ] {
-        std::fs::create_dir_all(to.join(folder)).expect("mkdir");
-        for entry in std::fs::read_dir(root.join(folder))
-            .expect("read_dir")
-            .flatten()
-        {
-            if entry.path().is_file() {
-                std::fs::copy(entry.path(), to.join(folder).join(entry.file_name())).expect("copy");
-            }
-        }
-    }
-}
-
 fn edit_journey(root: &Path, edit: impl FnOnce(&mut Value)) {
     let path = root.join("journeys/direct.json");
     let mut journey: Value =
@@ -82,7 +55,7 @@ fn start_pawpath(definitions: &Path) -> (Option<i32>, String) {
 #[test]
 fn a_dangling_reference_stops_start_up_naming_file_path_and_problem() {
     let dir = tempfile::tempdir().expect("tempdir");
-    copy_definitions(dir.path());
+    common::copy_definitions(dir.path());
     edit_journey(dir.path(), |j| {
         j["steps"][2]["exits"][0]["to"] = "choose_polcy".into()
     });
@@ -98,7 +71,7 @@ fn a_dangling_reference_stops_start_up_naming_file_path_and_problem() {
 #[test]
 fn an_unreachable_step_stops_start_up_naming_file_path_and_problem() {
     let dir = tempfile::tempdir().expect("tempdir");
-    copy_definitions(dir.path());
+    common::copy_definitions(dir.path());
     // Nothing leads to crossbreed any more.
     edit_journey(dir.path(), |j| {
         j["steps"][0]["exits"] = serde_json::json!([{ "to": "your_details" }])
@@ -121,15 +94,18 @@ fn a_malformed_variable_stops_start_up_naming_it() {
 #[test]
 fn a_copy_key_the_server_uses_missing_from_a_language_stops_start_up() {
     let dir = tempfile::tempdir().expect("tempdir");
-    copy_definitions(dir.path());
-    let path = dir.path().join("questions/copy/en-GB.json");
-    let mut copy: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
-    copy["messages"]
-        .as_object_mut()
-        .expect("messages")
-        .remove("vet.postcode.invalid");
-    std::fs::write(&path, serde_json::to_string_pretty(&copy).expect("json")).expect("write");
+    common::copy_definitions(dir.path());
+    // Gone from every language (one language without it is the definitions lint's to name).
+    for language in ["en-GB", "fr-FR"] {
+        let path = dir.path().join(format!("questions/copy/{language}.json"));
+        let mut copy: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+        copy["messages"]
+            .as_object_mut()
+            .expect("messages")
+            .remove("vet.postcode.invalid");
+        std::fs::write(&path, serde_json::to_string_pretty(&copy).expect("json")).expect("write");
+    }
     let (code, stderr) = start_pawpath(dir.path());
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
@@ -143,7 +119,7 @@ fn a_bad_line_in_the_modulus_tables_stops_start_up_naming_file_and_line() {
     // Issue 6: Vocalink's tables are data read at start; a table pawpath cannot read never
     // checks a customer's bank details.
     let dir = tempfile::tempdir().expect("tempdir");
-    copy_definitions(dir.path());
+    common::copy_definitions(dir.path());
     let path = dir.path().join("server/data/vocalink/valacdos.txt");
     let mut table = std::fs::read_to_string(&path).expect("table");
     table = table.replacen("040003,040003,DBLAL", "040003,040003,DBLAX", 1);
@@ -160,7 +136,7 @@ fn a_bad_line_in_the_modulus_tables_stops_start_up_naming_file_and_line() {
 fn a_broken_email_template_stops_start_up_naming_the_file_and_line() {
     // owner-payment.md §4 Confirmation: the confirmation email's templates are checked at start.
     let root = tempfile::tempdir().expect("tempdir");
-    copy_definitions(root.path());
+    common::copy_definitions(root.path());
     let path = root.path().join("journeys/emails/confirmation.txt");
     let text = std::fs::read_to_string(&path).expect("read");
     std::fs::write(
@@ -189,7 +165,7 @@ fn an_email_template_naming_an_unknown_value_or_copy_key_stops_start_up() {
         ),
     ] {
         let root = tempfile::tempdir().expect("tempdir");
-        copy_definitions(root.path());
+        common::copy_definitions(root.path());
         let path = root.path().join("journeys/emails/confirmation.html");
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(text.contains(from), "{from}");
@@ -202,4 +178,29 @@ fn an_email_template_naming_an_unknown_value_or_copy_key_stops_start_up() {
             "{stderr}"
         );
     }
+}
+
+#[test]
+fn a_copy_key_a_product_document_needs_missing_stops_start_up() {
+    // owner-payment.md §3 Documents: every sentence of a document is a copy key; start-up renders
+    // each document in each language, so a missing sentence never reaches a customer.
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_definitions(dir.path());
+    for language in ["en-GB", "fr-FR"] {
+        let path = dir.path().join(format!("questions/copy/{language}.json"));
+        let mut copy: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+        copy["messages"]
+            .as_object_mut()
+            .expect("messages")
+            .remove("document.where");
+        std::fs::write(&path, serde_json::to_string_pretty(&copy).expect("json")).expect("write");
+    }
+    let (code, stderr) = start_pawpath(dir.path());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("server/templates/document.html")
+            && stderr.contains("copy key \"document.where\" is missing"),
+        "{stderr}"
+    );
 }

@@ -7,7 +7,7 @@ import { CodesPanel } from '@/features/codes/CodesPanel';
 import { ConfirmationStep } from '@/features/confirmation/ConfirmationStep';
 import { ChoosePolicyStep } from '@/features/cover/ChoosePolicyStep';
 import { FormStep } from '@/features/form/FormStep';
-import { resetQuote } from '@/features/journey/api';
+import { resetQuote, setLanguage } from '@/features/journey/api';
 import { journeyMachine } from '@/features/journey/journey-machine';
 import { CardConfirmationStep } from '@/features/payment/CardConfirmationStep';
 import { PaymentConfirmationStep } from '@/features/payment/PaymentConfirmationStep';
@@ -24,6 +24,7 @@ import { Toast } from '@/features/shell/Toast';
 import { pageView, push, purchaseOnce, submission, transactionDetails } from '@/shared/analytics';
 import { readBoot } from '@/shared/boot';
 import { text } from '@/shared/copy';
+import { MoneyContext, moneyFormat } from '@/shared/money';
 
 export function App() {
   const [state, send] = useMachine(journeyMachine, {
@@ -98,8 +99,23 @@ export function App() {
   }, [send]);
 
   const copy = view?.copy ?? boot.copy;
+  const language = view?.language ?? boot.language;
+  const shell = view?.shell ?? boot.shell;
+  // owner-payment.md §9 Currency: the brand's currency, written for the page's language.
+  const money = useMemo(() => moneyFormat(shell?.currency, language), [shell?.currency, language]);
+  const csrf = view?.csrf;
+  const chooseLanguage = useCallback(
+    async (chosen: string) => {
+      if (!csrf) return;
+      const result = await setLanguage(chosen, csrf);
+      // The whole page is drawn again in the new language: its title, its lang and every word.
+      if (result.kind === 'ok') window.location.reload();
+      else send({ type: 'notice.show', kind: 'error', title: 'toast.generic.title', body: 'toast.generic.body' });
+    },
+    [csrf, send],
+  );
   return (
-    <>
+    <MoneyContext.Provider value={money}>
       <a
         className="skip-link"
         href="#main"
@@ -111,7 +127,7 @@ export function App() {
       >
         {text(copy, 'app.skip_link')}
       </a>
-      <Header shell={view?.shell ?? boot.shell} copy={copy} />
+      <Header shell={shell} copy={copy} language={language} onLanguage={csrf ? chooseLanguage : undefined} />
       {view && !state.matches('failed') && <StepBar items={view.step_bar} copy={copy} onOpen={open} />}
       {/* The selling points are for quotes; the free rehoming cover sells nothing. */}
       {view && !state.matches('failed') && view.step_bar.length > 0 && view.flow !== 'rehoming' && !['confirmation', 'payment_confirmation', 'card_confirmation'].includes(view.step.view) && (
@@ -279,7 +295,7 @@ export function App() {
           </>
         )}
       </main>
-      <Footer shell={view?.shell ?? boot.shell} copy={copy} onOpen={open} />
+      <Footer shell={shell} copy={copy} onOpen={open} />
       {view && (
         <InactivityTimer warningMs={view.timeouts.warning_ms} resetMs={view.timeouts.reset_ms} copy={copy} onReset={() => resetQuote(view.csrf)} />
       )}
@@ -289,6 +305,6 @@ export function App() {
       {failure && view && !state.matches('failed') && (
         <Toast title={text(copy, 'toast.generic.title')} content={text(copy, 'toast.generic.body')} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />
       )}
-    </>
+    </MoneyContext.Provider>
   );
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { amount, fromPence, price, toPence } from './money';
+import cases from '../../../engine/tests/fixtures/money.json';
+import { fromPence, moneyFormat, sterling, toPence, type Currency } from './money';
 
-describe('money (journey.md §9: pounds, prices to 2 decimals, whole numbers may show without)', () => {
+describe('money (journey.md §9, owner-payment.md §9 Currency)', () => {
   it('reads and writes pence exactly', () => {
     expect(toPence('28.48')).toBe(2848);
     expect(toPence('12')).toBe(1200);
@@ -16,11 +17,26 @@ describe('money (journey.md §9: pounds, prices to 2 decimals, whole numbers may
   });
 
   it('shows prices with the pound sign and separators', () => {
-    expect(price('28.48')).toBe('£28.48');
-    expect(price('341.76')).toBe('£341.76');
-    expect(price('12')).toBe('£12.00');
-    expect(price('2000000')).toBe('£2,000,000.00');
-    expect(amount('99')).toBe('£99');
-    expect(amount('189.10')).toBe('£189.10');
+    expect(sterling.price('28.48')).toBe('£28.48');
+    expect(sterling.price('341.76')).toBe('£341.76');
+    expect(sterling.price('12')).toBe('£12.00');
+    expect(sterling.price('2000000')).toBe('£2,000,000.00');
+    expect(sterling.amount('99')).toBe('£99');
+    expect(sterling.amount('189.10')).toBe('£189.10');
+  });
+
+  it('writes every shared case as the engine does (engine/tests/fixtures/money.json)', () => {
+    expect(cases.cases.length).toBeGreaterThanOrEqual(10);
+    for (const c of cases.cases) {
+      const money = moneyFormat(c.currency as Currency, c.language);
+      expect(money.price(c.value), `price of ${c.value} in ${c.currency} ${c.language}`).toBe(c.price);
+      expect(money.amount(c.value), `amount of ${c.value} in ${c.currency} ${c.language}`).toBe(c.amount);
+    }
+  });
+
+  it('writes French euros as the browser does (Intl.NumberFormat)', () => {
+    const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
+    expect(moneyFormat('EUR', 'fr-FR').price('1234.5')).toBe(euros.format(1234.5));
+    expect(moneyFormat('EUR', 'fr-FR').price('28.48')).toBe(euros.format(28.48));
   });
 });

@@ -1,8 +1,12 @@
 /**
- * Money as the server sends it: decimal strings in pounds ("28.48", "12", "0"). Sums and
- * differences are worked in whole pence (integers, exact); nothing here uses floating point for
- * money.
+ * Money as the server sends it: decimal strings ("28.48", "12", "0"). Sums and differences are
+ * worked in whole pence (integers, exact); nothing here uses floating point for money.
+ *
+ * Amounts are written in the brand's currency for the page's language (owner-payment.md §9
+ * Currency: £ (GBP), EUR in the French variant; prices to 2 decimals unless whole). The engine
+ * writes the same strings (engine/src/money.rs); both pass engine/tests/fixtures/money.json.
  */
+import { createContext, useContext } from 'react';
 
 /** "28.48" → 2848; "12" → 1200; "-1.5" → -150. Not a number → NaN. */
 export function toPence(pounds: string): number {
@@ -19,17 +23,50 @@ export function fromPence(pence: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** A price to the penny with its pound sign and thousands separators: "£1,234.50". */
-export function price(pounds: string): string {
-  const pence = toPence(pounds);
-  if (Number.isNaN(pence)) return pounds;
-  const [whole, part] = fromPence(Math.abs(pence)).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${pence < 0 ? '-' : ''}£${grouped}.${part}`;
+export type Currency = 'GBP' | 'EUR';
+
+/** Writes amounts in one currency for readers of one language. */
+export interface Money {
+  /** "£" or "€". */
+  symbol: string;
+  /** Whether the symbol follows the number ("1 234,50 €") rather than leading it ("£1,234.50"). */
+  symbolAfter: boolean;
+  /** To the penny: "£1,234.50", "1 234,50 €". */
+  price(value: string): string;
+  /** Whole amounts without decimals, others to the penny: "£99", "£189.10", "4 000 €". */
+  amount(value: string): string;
 }
 
-/** An amount in whole pounds where it is whole ("£99", "£189.10"): journey.md §9. */
-export function amount(pounds: string): string {
-  const p = price(pounds);
-  return p.endsWith('.00') ? p.slice(0, -3) : p;
+const SYMBOLS: Record<Currency, string> = { GBP: '£', EUR: '€' };
+
+/** The formatter for `currency` read in `language` ("fr" tags write French numbers). */
+export function moneyFormat(currency: Currency = 'GBP', language = 'en-GB'): Money {
+  const french = language === 'fr' || language.startsWith('fr-');
+  const symbol = SYMBOLS[currency] ?? '£';
+  const [group, decimal] = french ? ['\u202f', ','] : [',', '.'];
+  const write = (value: string, dropWhole: boolean): string => {
+    const pence = toPence(value);
+    if (Number.isNaN(pence)) return value;
+    const [whole, part] = fromPence(Math.abs(pence)).split('.');
+    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+    const number = dropWhole && part === '00' ? grouped : `${grouped}${decimal}${part}`;
+    const sign = pence < 0 ? '-' : '';
+    return french ? `${sign}${number}\u00a0${symbol}` : `${sign}${symbol}${number}`;
+  };
+  return {
+    symbol,
+    symbolAfter: french,
+    price: (value) => write(value, false),
+    amount: (value) => write(value, true),
+  };
+}
+
+/** Pounds in British English: the pages' money until the view data says otherwise. */
+export const sterling = moneyFormat('GBP', 'en-GB');
+
+/** The page's money: App provides the quote's brand currency in the quote's language. */
+export const MoneyContext = createContext<Money>(sterling);
+
+export function useMoney(): Money {
+  return useContext(MoneyContext);
 }

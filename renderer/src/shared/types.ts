@@ -191,7 +191,7 @@ export interface Product {
     options_variable_excess: string;
   };
   excess_options: { list: Array<{ coins: string }> };
-  ClaimExample: { Customer: string; Insurer: string; Warnings: string[] };
+  ClaimExample: { Bill: string; Customer: string; Insurer: string; Warnings: string[] };
   Monthly: { Multipet: string };
   Discounts: { Annual: Discounts; Monthly: Discounts };
 }

@@ -40,8 +40,6 @@ const TOKEN_LIFETIME: Duration = Duration::from_secs(30 * 60);
 /// The most tokens held at once; the oldest uncharged go first.
 const MAX_TOKENS: usize = 100_000;
 
-const LANGUAGE: &str = "en-GB";
-
 struct Held {
     summary: CardSummary,
     declines: bool,
@@ -100,20 +98,15 @@ impl TestProvider {
         &self,
         body: &Value,
         today: NaiveDate,
+        language: &str,
     ) -> Result<(String, CardSummary), Vec<(String, String)>> {
+        let voice = self.voice(language);
         let schema = self.defs.question_schema("card").ok_or_else(Vec::new)?;
         let errors = schema.field_errors(body);
         if !errors.is_empty() {
             return Err(errors
                 .into_iter()
-                .map(|e| {
-                    (
-                        e.field.clone(),
-                        self.defs
-                            .voice(crate::routes::DEFAULT_BRAND, LANGUAGE)
-                            .message(&e),
-                    )
-                })
+                .map(|e| (e.field.clone(), voice.message(&e)))
                 .collect());
         }
         let text = |name: &str| {
@@ -125,7 +118,6 @@ impl TestProvider {
             .chars()
             .filter(char::is_ascii_digit)
             .collect();
-        let voice = self.defs.voice(crate::routes::DEFAULT_BRAND, LANGUAGE);
         let message = |key: &str| voice.t(key);
         let issuer = self.issuers.detect(&digits).filter(|_| luhn_valid(&digits));
         let Some(issuer) = issuer else {
@@ -173,6 +165,20 @@ impl TestProvider {
             },
         );
         Ok((token, summary))
+    }
+
+    /// The provider's words in the language the page asked for (`Accept-Language`, as hosted
+    /// card providers take a locale): any brand that speaks it lends its catalogue; British
+    /// English otherwise.
+    fn voice(&self, language: &str) -> engine::Voice<'_> {
+        let speaker = self
+            .defs
+            .raw
+            .brands
+            .iter()
+            .find(|b| b.value.speaks(language))
+            .map_or(crate::routes::DEFAULT_BRAND, |b| b.value.id.as_str());
+        self.defs.voice(speaker, language)
     }
 
     fn held(&self, token: &str) -> Result<(CardSummary, bool), ProviderError> {
@@ -328,7 +334,13 @@ async fn tokenise(
     let today = chrono::Utc::now()
         .with_timezone(&chrono_tz::Europe::London)
         .date_naive();
-    match provider.tokenise(&value, today) {
+    // The first language the page asks for ("fr-FR", or "fr-FR,fr;q=0.9").
+    let language = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split([',', ';']).next())
+        .map_or("en-GB", str::trim);
+    match provider.tokenise(&value, today, language) {
         Ok((token, summary)) => axum::Json(json!({
             "data": {
                 "token": token,

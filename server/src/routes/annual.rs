@@ -190,8 +190,13 @@ pub(super) async fn start(
     let start = NaiveDate::parse_from_str(&policy.start_date, "%Y-%m-%d").map_err(|e| {
         AppError::Internal(format!("policy {}: start date: {e}", policy.policy_number))
     })?;
-    let days = state.defs.rehoming().map_or(28, |r| r.cover.days);
-    let last_day = start + chrono::Days::new(u64::from(days.saturating_sub(1)));
+    let Some(rehoming) = state.defs.rehoming() else {
+        return Err(AppError::Internal(
+            "the annual rehoming journey needs journeys/rehoming.json for the free cover's days"
+                .into(),
+        ));
+    };
+    let (_, last_day) = super::rehoming::cover_dates(&rehoming.cover, start);
     // Past the link's time, or the free cover has ended (either way the same day).
     if chrono::Utc::now().timestamp() >= link.expires || quote::uk_today() > last_day {
         return Ok(super::see_other(&page(PageId::PolicyLinkExpired), None));
@@ -201,58 +206,67 @@ pub(super) async fn start(
         .step(&journey.start)
         .ok_or_else(|| AppError::Internal("the annual journey has no start step".into()))?;
     let landing = format!("{}{}?brand={brand}", journey.base_path, first.path);
-    let cookie = session.set_cookie(state.config.secure_cookies());
-    let reopen = |quote: &crate::store::QuoteRow| quote.lifecycle == Lifecycle::Active;
-    if let Some(existing) = linked {
-        if !reopen(&existing) {
-            return Ok(super::see_other(&page(PageId::PolicyLinkExpired), None));
+    let existing = match linked {
+        Some(existing) => Some(existing),
+        None => {
+            let id = crate::store::random_id();
+            let document = annual_document(&state, &source, &policy.policy_number, last_day, &id);
+            let quote_ref = quote::quote_reference();
+            let made = state
+                .store
+                .insert_linked_quote(
+                    &NewQuote {
+                        id: &id,
+                        quote_ref: &quote_ref,
+                        brand,
+                        channel: journey.channel.as_str(),
+                        journey: &journey.id,
+                        definition_version: state.defs.version(),
+                        document: &document,
+                    },
+                    &policy.policy_number,
+                    &session.hash(),
+                )
+                .await;
+            match made {
+                Ok(()) => {
+                    tracing::info!(quote = %id, policy = %policy.policy_number, "annual rehoming quote made from its policy link");
+                    None
+                }
+                // Two clicks at once: the other made the quote; this browser joins it.
+                Err(StoreError::Conflict) => Some(
+                    state
+                        .store
+                        .linked_quote(&policy.policy_number)
+                        .await?
+                        .ok_or_else(|| {
+                            AppError::Internal(
+                                "a policy link's quote conflicted and then was not there".into(),
+                            )
+                        })?,
+                ),
+                Err(e) => return Err(e.into()),
+            }
         }
-        state
-            .store
-            .attach_session(&existing.id, &session.hash())
-            .await?;
-        return Ok(super::see_other(&landing, Some(cookie)));
-    }
-    let id = crate::store::random_id();
-    let document = annual_document(&state, &source, &policy.policy_number, last_day, &id);
-    let quote_ref = quote::quote_reference();
-    let made = state
-        .store
-        .insert_linked_quote(
-            &NewQuote {
-                id: &id,
-                quote_ref: &quote_ref,
-                brand,
-                channel: journey.channel.as_str(),
-                journey: &journey.id,
-                definition_version: state.defs.version(),
-                document: &document,
-            },
-            &policy.policy_number,
-            &session.hash(),
-        )
-        .await;
-    match made {
-        Ok(()) => {
-            tracing::info!(quote = %id, policy = %policy.policy_number, "annual rehoming quote made from its policy link");
-        }
-        // Two clicks at once: the other made the quote; this browser joins it.
-        Err(StoreError::Conflict) => {
-            let Some(existing) = state.store.linked_quote(&policy.policy_number).await? else {
-                return Err(AppError::Internal(
-                    "a policy link's quote conflicted and then was not there".into(),
-                ));
-            };
-            if !reopen(&existing) {
+    };
+    // The link's quote, made before: this browser joins it while it can still be bought.
+    if let Some(existing) = existing {
+        match existing.lifecycle {
+            Lifecycle::Active => {
+                state
+                    .store
+                    .attach_session(&existing.id, &session.hash())
+                    .await?;
+            }
+            Lifecycle::Purchased => {
                 return Ok(super::see_other(&page(PageId::AlreadyPurchased), None));
             }
-            state
-                .store
-                .attach_session(&existing.id, &session.hash())
-                .await?;
+            Lifecycle::Expired | Lifecycle::Reset => {
+                return Ok(super::see_other(&page(PageId::PolicyLinkExpired), None));
+            }
         }
-        Err(e) => return Err(e.into()),
     }
+    let cookie = session.set_cookie(state.config.secure_cookies());
     Ok(super::see_other(&landing, Some(cookie)))
 }
 

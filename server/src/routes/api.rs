@@ -115,6 +115,28 @@ pub(super) async fn no_quote_chase_email(
     run(&state, auth, event, started).await
 }
 
+/// POST /api/language: `{csrf, language}`, the language chooser (journey.md §1: shown only when
+/// the brand has more than one language). The quote keeps the language, is priced again so its
+/// amounts are written for it, and the answer is the view data in that language. A language the
+/// brand does not speak is a field error on `language`.
+pub(super) async fn set_language(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let auth = authorise(&state, &headers, &body, &["language"]).await?;
+    let Some(Value::String(language)) = body.get("language") else {
+        return Err(AppError::BadRequest(
+            "language must be a language tag, such as \"en-GB\"".into(),
+        ));
+    };
+    let event = Event::SetLanguage {
+        language: language.clone(),
+    };
+    run(&state, auth, event, started).await
+}
+
 fn check_norequote(query: &SaveQuery) -> Result<(), AppError> {
     match query.norequote.as_deref() {
         None | Some("1") | Some("0") => Ok(()),

@@ -7,10 +7,9 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
-use subtle::ConstantTimeEq;
 
 use engine::runtime::Event;
 
@@ -229,22 +228,8 @@ pub(super) async fn internal_pricing(
     Path(reference): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    let Some(expected) = &state.config.admin_token else {
-        return Err(AppError::NotFound);
-    };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    let matches: bool = given.as_bytes().ct_eq(expected.0.as_bytes()).into();
-    if !matches {
-        return Ok((
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
-            Json(json!({ "error": "unauthorised" })),
-        )
-            .into_response());
+    if let Some(refused) = super::internal::refusal(&state, &headers) {
+        return Ok(refused);
     }
     let Some(quote) = state.store.quote_by_ref(reference.trim()).await? else {
         return Err(AppError::NotFound);

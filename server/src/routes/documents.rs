@@ -4,6 +4,7 @@
 //! were worked out from.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
@@ -13,7 +14,6 @@ use rust_decimal::Decimal;
 
 use engine::definitions::Species;
 use engine::documents::DocumentKind;
-use engine::quoting::money_text;
 use engine::rating::{BenefitValue, CoverGroup};
 
 use crate::AppState;
@@ -38,49 +38,91 @@ fn uk(date: chrono::NaiveDate) -> String {
     date.format("%d/%m/%Y").to_string()
 }
 
-fn species_plural(s: Species) -> &'static str {
-    match s {
-        Species::Dog => "Dogs",
-        Species::Cat => "Cats",
-        Species::Rabbit => "Rabbits",
-    }
-}
-
-/// GET /quote/documents/{name}: one version of a document, as a page.
+/// GET /quote/documents/{name}: one version of a document, as a page, in the language of the
+/// visitor's quote (the default brand's otherwise).
 pub(super) async fn document(
     State(state): State<AppState>,
     headers: axum::http::HeaderMap,
     Path(name): Path<String>,
 ) -> Result<Response, AppError> {
-    let defs = &state.defs;
-    let (Some(docs), Some(rates)) = (defs.documents(), defs.rates()) else {
-        return Err(AppError::NotFound);
+    let (brand, language) = match super::quote::session_quote(&state, &headers).await {
+        Some(q) => {
+            let language = super::quote::language(&state, &q);
+            (q.brand, language)
+        }
+        None => (super::DEFAULT_BRAND.to_owned(), "en-GB".to_owned()),
     };
-    let Some(version) = docs.version(&name) else {
-        return Err(AppError::NotFound);
+    let page = match render(&state.defs, &name, &brand, &language) {
+        Ok(Some(page)) => page,
+        Ok(None) => return Err(AppError::NotFound),
+        Err(e) => return Err(AppError::Internal(e)),
+    };
+    Ok((
+        [
+            (CONTENT_TYPE, "text/html; charset=utf-8"),
+            // In the reader's language: no shared cache may hand it to another reader.
+            (CACHE_CONTROL, "private, max-age=300"),
+        ],
+        page,
+    )
+        .into_response())
+}
+
+/// One version of a document in `brand`'s voice in `language`; `None` for a name no document
+/// has. Every sentence is a copy key: a key missing from the language is an error naming it.
+pub fn render(
+    defs: &Arc<engine::Definitions>,
+    name: &str,
+    brand: &str,
+    language: &str,
+) -> Result<Option<String>, String> {
+    let (Some(docs), Some(rates)) = (defs.documents(), defs.rates()) else {
+        return Ok(None);
+    };
+    let Some(version) = docs.version(name) else {
+        return Ok(None);
     };
     let d = version.document;
-    let voice = super::quote::request_voice(&state, &headers).await;
+    let voice = defs.voice(brand, language);
     let text = |key: &str| voice.t(key);
-    let species_names: Vec<&str> = d.species.iter().map(|s| species_plural(*s)).collect();
-    let group_names: Vec<String> = d.groups.iter().map(|g| g.type_name().to_owned()).collect();
+    let money = voice.money();
+    let species_name = |s: Species| text(&format!("document.species.{}", s.as_str()));
+    let species_names: Vec<String> = d.species.iter().map(|s| species_name(*s)).collect();
+    let species_text = species_names.join(&text("document.species.join"));
+    let group_names: Vec<String> = d
+        .groups
+        .iter()
+        .map(|g| text(&format!("cover.type.{}", g.as_str().to_lowercase())))
+        .collect();
+    let with = |key: &str, params: &[(&str, &str)]| {
+        voice.text(
+            key,
+            &params
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+        )
+    };
     let subject = match d.kind {
-        DocumentKind::Ipid => format!(
-            "{} cover for {}",
-            group_names.join(", "),
-            species_names.join(" and ").to_lowercase()
+        DocumentKind::Ipid => with(
+            "document.subject.ipid",
+            &[
+                ("groups", &group_names.join(", ")),
+                ("species", &species_text.to_lowercase()),
+            ],
         ),
-        DocumentKind::PolicyWording => format!(
-            "Pet insurance for {}",
-            species_names.join(" and ").to_lowercase()
+        DocumentKind::PolicyWording => with(
+            "document.subject.wording",
+            &[("species", &species_text.to_lowercase())],
         ),
     };
     let groups: Vec<minijinja::Value> = d
         .groups
         .iter()
-        .map(|g| {
+        .zip(&group_names)
+        .map(|(g, name)| {
             let key = g.as_str().to_lowercase();
-            context! { code => g.as_str(), name => g.type_name(), blurb => text(&format!("cover.type.{key}.blurb")) }
+            context! { code => g.as_str(), name => name, blurb => text(&format!("cover.type.{key}.blurb")) }
         })
         .collect();
     let tables: Vec<minijinja::Value> = d
@@ -101,11 +143,11 @@ pub(super) async fn document(
                     let values: Vec<String> = limits
                         .iter()
                         .map(|limit| match &b.value {
-                            BenefitValue::VetFeeLimit(_) => money_text(Decimal::from(*limit)),
-                            BenefitValue::Amount(a) => money_text(*a),
+                            BenefitValue::VetFeeLimit(_) => money.amount(Decimal::from(*limit)),
+                            BenefitValue::Amount(a) => money.amount(*a),
                             BenefitValue::ByLimit(by) => by
                                 .get(&limit.to_string())
-                                .map_or_else(|| text("benefit.not_included"), |a| money_text(*a)),
+                                .map_or_else(|| text("benefit.not_included"), |a| money.amount(*a)),
                             BenefitValue::Text(key) => text(key),
                         })
                         .collect();
@@ -114,15 +156,17 @@ pub(super) async fn document(
                 .collect();
             let limits: Vec<String> = limits
                 .iter()
-                .map(|l| money_text(Decimal::from(*l)))
+                .map(|l| money.amount(Decimal::from(*l)))
                 .collect();
-            context! { species => species_plural(*species), limits => limits, rows => rows }
+            context! { species => species_name(*species), limits => limits, rows => rows }
         })
         .collect();
     let older: Vec<minijinja::Value> = d
         .species
         .iter()
-        .map(|s| context! { species => species_plural(*s), age => engine::quoting::older_pet_age(*s) })
+        .map(
+            |s| context! { species => species_name(*s), age => engine::quoting::older_pet_age(*s) },
+        )
         .collect();
     let until = (version.name == d.pre_date_document_name).then(|| uk(d.file_change_date));
     let cover_blurb = d
@@ -132,34 +176,73 @@ pub(super) async fn document(
         .unwrap_or_default();
     let mut env = minijinja::Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
-    let page = env
-        .render_str(
-            TEMPLATE,
-            context! {
-                brand => text("app.brand"),
-                kind => d.kind.as_str(),
-                title => text(&d.title),
-                subject => &subject,
-                subject_lower => subject.to_lowercase(),
-                version => version.terms.effective_from.format("%B %Y").to_string(),
-                effective_from => uk(version.terms.effective_from),
-                until => until,
-                cover_blurb => cover_blurb,
-                groups => groups,
-                tables => tables,
-                has_tpl => d.species.contains(&Species::Dog),
-                older => older,
-                share => &version.terms.older_pet_share_percent,
-                overseas => d.species.iter().any(|s| *s != Species::Rabbit),
-            },
-        )
-        .map_err(|e| AppError::Internal(format!("rendering document {name}: {e}")))?;
-    Ok((
-        [
-            (CONTENT_TYPE, "text/html; charset=utf-8"),
-            (CACHE_CONTROL, "public, max-age=300"),
-        ],
-        page,
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    let copy = Arc::clone(defs);
+    let (brand_id, spoken) = (brand.to_owned(), voice.language().to_owned());
+    env.add_function(
+        "t",
+        move |key: &str, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
+            if copy.catalogue(&spoken).is_none_or(|c| !c.contains_key(key)) {
+                return Err(minijinja::Error::new(
+                    minijinja::ErrorKind::UndefinedError,
+                    format!("copy key {key:?} is missing in {spoken}"),
+                ));
+            }
+            let mut params = std::collections::BTreeMap::new();
+            for name in kwargs.args() {
+                let value: minijinja::Value = kwargs.get(name)?;
+                params.insert(name.to_owned(), value.to_string());
+            }
+            Ok(copy.voice(&brand_id, &spoken).text(key, &params))
+        },
+    );
+    env.render_str(
+        TEMPLATE,
+        context! {
+            language => voice.language(),
+            brand => text("app.brand"),
+            kind => d.kind.as_str(),
+            title => text(&d.title),
+            subject => &subject,
+            species => species_text.to_lowercase(),
+            effective_from => uk(version.terms.effective_from),
+            until => until,
+            cover_blurb => cover_blurb,
+            groups => groups,
+            tables => tables,
+            has_tpl => d.species.contains(&Species::Dog),
+            older => older,
+            share => &version.terms.older_pet_share_percent,
+            overseas => d.species.iter().any(|s| *s != Species::Rabbit),
+        },
     )
-        .into_response())
+    .map(Some)
+    .map_err(|e| {
+        format!(
+            "server/templates/document.html, document {name} in {spoken_language}: {e}",
+            spoken_language = voice.language()
+        )
+    })
+}
+
+/// Renders every version of every document in every language a brand speaks, so a template
+/// error or a missing copy key stops start-up rather than a customer's page.
+pub fn check_all(defs: &Arc<engine::Definitions>) -> Result<(), String> {
+    let Some(docs) = defs.documents() else {
+        return Ok(());
+    };
+    let mut voices: Vec<(String, String)> = Vec::new();
+    for b in &defs.raw.brands {
+        for l in &b.value.languages {
+            if !voices.iter().any(|(_, spoken)| spoken == l) {
+                voices.push((b.value.id.clone(), l.clone()));
+            }
+        }
+    }
+    for name in docs.names() {
+        for (brand, language) in &voices {
+            render(defs, name, brand, language)?;
+        }
+    }
+    Ok(())
 }

@@ -6,9 +6,11 @@ mod annual;
 mod api;
 mod body;
 mod breeds;
+pub mod calls;
 mod codes;
 mod cover;
-mod documents;
+pub mod documents;
+mod internal;
 mod pages;
 mod payment;
 mod portal;
@@ -22,7 +24,7 @@ mod vets;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, HeaderValue, header};
-use axum::routing::{get, post};
+use axum::routing::get;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer};
@@ -61,6 +63,14 @@ pub(super) fn see_other(to: &str, cookie: Option<String>) -> axum::response::Res
     response
 }
 
+/// GET /api/openapi.json: the OpenAPI 3.1 description of every call (calls.rs), with the
+/// question sets' schemas the calls are validated with.
+async fn openapi(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> axum::Json<serde_json::Value> {
+    axum::Json(calls::openapi(&state.defs, state.config.test_mode))
+}
+
 pub fn router(state: AppState) -> Router {
     let assets = ServeDir::new(state.config.static_dir.join("assets"));
     let header = |name: HeaderName, value: &'static str| {
@@ -92,83 +102,18 @@ pub fn router(state: AppState) -> Router {
             "/aggregators/continue/{token}",
             get(aggregators::click_through),
         )
-        .route("/api/aggregators/quotes", post(aggregators::inbound_quote))
-        .route("/api/petdetails", post(api::pet_details))
-        .route("/api/rehomingeligibility", post(api::rehoming_eligibility))
-        // The rehoming certificate rides in the pet details (up to 2 MB, as a data URL).
-        .route(
-            "/api/postpetdetails",
-            post(api::post_pet_details).layer(DefaultBodyLimit::max(CERTIFICATE_BODY_LIMIT)),
-        )
-        .route("/api/getrehomingcentres", get(rehoming::centres))
-        .route("/api/getrescueproduct", get(rehoming::rescue_product))
-        .route(
-            "/api/confirmationrescue",
-            post(rehoming::confirmation_rescue),
-        )
-        .route(
-            "/api/confirmationRescueEmail",
-            post(rehoming::confirmation_rescue_email),
-        )
-        .route("/api/petownerdetails", post(api::pet_owner_details))
-        .route("/api/deletePet", post(api::delete_pet))
-        .route("/api/saveDeclaration", post(api::save_declaration))
-        .route("/api/ownerdetail", post(api::owner_detail))
-        .route("/api/noquotechaseemail", post(api::no_quote_chase_email))
-        .route("/api/bankvalidation", post(payment::bank_validation))
-        .route("/api/setup-payment", post(payment::setup_payment))
-        .route("/api/purchase", post(purchase::purchase))
-        .route("/api/confirmation", get(purchase::confirmation_data))
-        .route("/api/confirmationEmail", post(purchase::confirmation_email))
-        .route("/api/reset", post(reset::reset))
-        .route("/api/quoteretrieval", post(retrieve::quote_retrieval))
-        .route(
-            "/api/saveportalpassword",
-            post(portal::save_portal_password),
-        )
-        .route("/api/saveCover", post(cover::save_cover))
-        .route("/api/getFlexProducts", post(cover::get_flex_products))
-        .route("/api/changecoins", post(cover::change_coins))
-        .route("/api/get-products", get(cover::get_products))
-        .route(
-            "/api/trackViewedProducts",
-            post(cover::track_viewed_products),
-        )
-        .route(
-            "/internal/quotes/{reference}/pricing",
-            get(cover::internal_pricing),
-        )
-        .route("/api/getvetlist", post(vets::vet_list))
-        .route("/api/AddressSearch", post(addresses::address_search))
-        .route("/api/checkoffercode", post(codes::check_offer_code))
-        .route("/api/getnectarcard", post(codes::get_nectar_card))
-        .route(
-            "/api/CheckExistingPolicy",
-            post(codes::check_existing_policy),
-        )
-        .route(
-            "/api/getbreedlist",
-            get(breeds::breed_list).post(breeds::breed_list),
-        )
-        .route(
-            "/api/retrievepetswithbreeddata",
-            get(breeds::breed_list).post(breeds::breed_list),
-        );
+        .route("/internal/internal.css", get(internal::styles))
+        .route("/api/openapi.json", get(openapi));
+    // Every call, from the list that also writes the API's description (calls.rs).
+    let router = calls::calls(test_mode)
+        .into_iter()
+        .fold(router, |r, (call, handler)| r.route(call.path, handler));
     // The local test payment provider's browser endpoint (cards go there, not to /api).
     let router = match &state.test_payments {
         Some(provider) => router.merge(std::sync::Arc::clone(provider).router()),
         None => router,
     };
-    let router = if test_mode {
-        router
-            .route("/api/test/patch", post(api::test_patch))
-            .route(
-                "/api/fakeaggs",
-                get(aggregators::fake_aggregator_visit).post(aggregators::fake_aggregator),
-            )
-    } else {
-        router
-    };
+
     router
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -56,6 +56,19 @@ pub(super) async fn setup_payment(
             payment.remove(*name);
         }
         if payment.get("payment_method").and_then(Value::as_str) == Some("CC") {
+            // A brand that does not take cards (owner-payment.md §1) refuses the method itself
+            // (rule payment_method_offered's words), before any card is looked for.
+            if let Some(quote) = super::quote::session_quote(&state, &headers).await
+                && !state
+                    .defs
+                    .brand(&quote.brand)
+                    .is_some_and(|b| b.takes(engine::definitions::PaymentMethod::Card))
+            {
+                return Err(AppError::Validation(vec![FieldMessage {
+                    field: "payment.payment_method".into(),
+                    message: super::quote::voice(&state, &quote).t("payment.method.not_offered"),
+                }]));
+            }
             for name in DIRECT_DEBIT_ONLY {
                 payment.remove(*name);
             }

@@ -329,10 +329,11 @@ fn render_confirmation_email(
         payment,
     } = *terms;
     use crate::mail::{
-        self, CardLines, CollectionLine, ConfirmationEmail, DocumentLink, MandateLines, PetLine,
+        CardLines, CollectionLine, ConfirmationEmail, DocumentLink, MandateLines, PetLine,
     };
     let uk = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
     let voice = quote::voice(state, quote);
+    let money = voice.money();
     let field = |pointer: &str| {
         document
             .pointer(pointer)
@@ -391,15 +392,18 @@ fn render_confirmation_email(
                 cover: voice.text(
                     "review.pet.cover",
                     &[
-                        ("type".to_owned(), product_text("Type")),
                         (
-                            "limit".to_owned(),
-                            product_text("LimitDesc").replace('£', ""),
+                            "type".to_owned(),
+                            voice.t(&format!(
+                                "cover.type.{}",
+                                product_text("Gid").to_lowercase()
+                            )),
                         ),
+                        ("limit".to_owned(), product_text("LimitDesc")),
                     ]
                     .into(),
                 ),
-                premium: mail::amount_text(premium),
+                premium: money.price(premium),
                 documents,
             }
         })
@@ -412,7 +416,7 @@ fn render_confirmation_email(
         cover_start: uk(start),
         frequency: if yearly { "AP" } else { "MP" }.to_owned(),
         pets,
-        total: mail::amount_text(total),
+        total: money.price(total),
         mandate: match payment {
             NewPayment::DirectDebit { .. } => Some(MandateLines {
                 reference: format!("{}-DD", quote.quote_ref),
@@ -426,7 +430,7 @@ fn render_confirmation_email(
             NewPayment::Card(card) => Some(CardLines {
                 issuer: voice.t(&format!("card.issuer.{}", card.issuer.to_lowercase())),
                 last4: card.last4.clone(),
-                amount: mail::amount_text(card.amount.parse().unwrap_or(Decimal::ZERO)),
+                amount: money.price(card.amount.parse().unwrap_or(Decimal::ZERO)),
             }),
             NewPayment::DirectDebit { .. } | NewPayment::Free => None,
         },
@@ -435,7 +439,7 @@ fn render_confirmation_email(
             .take(EMAIL_COLLECTIONS)
             .map(|c| CollectionLine {
                 date: uk(c.date),
-                amount: mail::amount_text(c.amount),
+                amount: money.price(c.amount),
                 payments: i64::from(c.payments),
             })
             .collect(),

@@ -43,7 +43,7 @@ fn on_rehoming(state: &AppState, quote: &QuoteRow) -> bool {
 }
 
 /// The free cover's dates: from `start` for the cover's days, the start day included.
-fn cover_dates(
+pub(super) fn cover_dates(
     cover: &engine::definitions::RescueCover,
     start: NaiveDate,
 ) -> (NaiveDate, NaiveDate) {
@@ -74,10 +74,15 @@ pub fn rescue_view(
         .pointer("/pets/0/pet_type")
         .and_then(Value::as_str)
         .unwrap_or("dog");
+    let language = document
+        .get("language")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let money = defs.voice(brand, language).money();
     let pounds = |whole: &str| {
         whole
             .parse::<rust_decimal::Decimal>()
-            .map(engine::quoting::money_text)
+            .map(|a| money.amount(a))
             .unwrap_or_default()
     };
     let centre_id = document.pointer("/rehoming/centre").and_then(Value::as_str);

@@ -368,3 +368,32 @@ pub fn uk_today() -> chrono::NaiveDate {
         .with_timezone(&chrono_tz::Europe::London)
         .date_naive()
 }
+
+/// A copy of the repository's definitions (and the data start-up reads beside them) in `to`,
+/// for tests that change them.
+pub fn copy_definitions(to: &Path) {
+    let root = repo_root();
+    for folder in [
+        "journeys",
+        "journeys/schemas",
+        "journeys/products",
+        "journeys/emails",
+        "journeys/brands",
+        "journeys/brands/logos",
+        "questions",
+        "questions/schemas",
+        "questions/copy",
+        "questions/breeds",
+        "server/data/vocalink",
+    ] {
+        std::fs::create_dir_all(to.join(folder)).expect("mkdir");
+        for entry in std::fs::read_dir(root.join(folder))
+            .expect("read_dir")
+            .flatten()
+        {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), to.join(folder).join(entry.file_name())).expect("copy");
+            }
+        }
+    }
+}

@@ -10,11 +10,12 @@ import { requestConfirmationEmail } from '@/features/journey/api';
 import { PetIcon } from '@/features/review/ReviewStep';
 import { PortalPasswordForm } from './PortalPasswordForm';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
-import { text } from '@/shared/copy';
-import { price } from '@/shared/money';
+import { coverTypeName, text } from '@/shared/copy';
+import { useMoney } from '@/shared/money';
 import type { Product, ViewData } from '@/shared/types';
 
 export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; copy: Record<string, string>; onRefresh: () => void }) {
+  const { amount, price } = useMoney();
   const bought = view.purchase;
   const purchaseId = bought?.id;
   useEffect(() => {
@@ -57,7 +58,7 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
               {product && (
                 <div className="summary__row">
                   <dt>{text(copy, 'review.pet.cover_type')}</dt>
-                  <dd>{text(copy, 'review.pet.cover', { type: product.Type, limit: product.LimitDesc.replace('£', '') })}</dd>
+                  <dd>{text(copy, 'review.pet.cover', { type: coverTypeName(copy, product.Gid), limit: amount(String(product.LimitVal)) })}</dd>
                 </div>
               )}
               <div className="summary__row">

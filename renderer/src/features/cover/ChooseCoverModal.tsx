@@ -7,7 +7,7 @@ import { useState } from 'react';
 
 import { Modal } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
-import { price } from '@/shared/money';
+import { useMoney } from '@/shared/money';
 import type { Product, ViewData } from '@/shared/types';
 import { type Group, defaultProduct, groupsOf, inGroup, productsOf } from './cover';
 
@@ -41,6 +41,7 @@ export function ChooseCoverModal({
   onSave: (code: string) => void;
   onCancel: () => void;
 }) {
+  const { amount, price } = useMoney();
   const mine = productsOf(view.products, index + 1);
   const stored = (view.pets[index]?.product as Product | undefined)?.Code ?? null;
   const [group, setGroup] = useState<Group | null>(mine.find((p) => p.Code === stored)?.Gid ?? groupsOf(mine)[0] ?? null);
@@ -93,7 +94,7 @@ export function ChooseCoverModal({
               <div className="choice__option choice__option--block" key={p.Code}>
                 <input type="radio" id={`modal-level-${p.Code}`} name="modal-level" checked={code === p.Code} onChange={() => setCode(p.Code)} />
                 <label htmlFor={`modal-level-${p.Code}`}>
-                  {text(copy, 'cover.modal.level', { limit: p.LimitDesc, price: price(p.RecurringMonthly) })}
+                  {text(copy, 'cover.modal.level', { limit: amount(String(p.LimitVal)), price: price(p.RecurringMonthly) })}
                 </label>
               </div>
             ))}

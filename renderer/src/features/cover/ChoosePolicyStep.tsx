@@ -15,8 +15,8 @@ import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
 import { Modal } from '@/features/shell/Modal';
 import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
-import { text } from '@/shared/copy';
-import { amount, fromPence, price, toPence } from '@/shared/money';
+import { coverTypeName, text } from '@/shared/copy';
+import { fromPence, toPence, useMoney } from '@/shared/money';
 import type { FieldMessage, PetDocuments, Product, ViewData } from '@/shared/types';
 import { markViewed } from '@/shared/experiments';
 import { CoverGuide } from './CoverGuide';
@@ -87,6 +87,7 @@ export function ChoosePolicyStep({
   onChange: (request: EditRequest) => void;
   notify: (notice: Notice) => void;
 }) {
+  const { amount, price } = useMoney();
   const pets = view.pets;
   const [current, setCurrent] = useState(0);
   const [choices, setChoices] = useState<Choice[]>(() =>
@@ -301,12 +302,12 @@ export function ChoosePolicyStep({
               <li key={p.Code}>
                 <p>
                   {text(copy, 'cover.upsell.body', {
-                    difference: fromPence(toPence(p.RecurringMonthly) - toPence(chosen.RecurringMonthly)),
-                    limit: p.LimitDesc.replace('£', ''),
+                    difference: price(fromPence(toPence(p.RecurringMonthly) - toPence(chosen.RecurringMonthly))),
+                    limit: amount(String(p.LimitVal)),
                   })}
                 </p>
                 <button type="button" className="button button--secondary" disabled={requoting} onClick={() => upsell(p)}>
-                  {text(copy, 'cover.upsell.choose', { limit: p.LimitDesc.replace('£', '') })}
+                  {text(copy, 'cover.upsell.choose', { limit: amount(String(p.LimitVal)) })}
                 </button>
               </li>
             ))}
@@ -418,6 +419,7 @@ function TypeTiles({
   onChoose: (g: Group) => void;
   onBenefits: () => void;
 }) {
+  const { price } = useMoney();
   return (
     <ul className="tiles">
       {groupsOf(products).map((g) => {
@@ -487,6 +489,7 @@ function LevelTable({
   onChoose: (code: string) => void;
   onNext: () => void;
 }) {
+  const { amount, price } = useMoney();
   const columns = useColumns();
   const visible = Math.min(columns, products.length);
   const positions = Math.max(1, products.length - visible + 1);
@@ -537,7 +540,7 @@ function LevelTable({
             <td />
             {shown.map((p) => (
               <th scope="col" key={p.Code} className={p.Code === chosen ? 'levels__chosen' : undefined}>
-                {text(copy, 'cover.limit', { limit: p.LimitDesc.replace('£', '') })}
+                {text(copy, 'cover.limit', { limit: amount(String(p.LimitVal)) })}
                 {p.Rated && <span className="badge">{text(copy, 'cover.rated')}</span>}
               </th>
             ))}
@@ -571,7 +574,7 @@ function LevelTable({
               <td key={p.Code} className={p.Code === chosen ? 'levels__chosen' : undefined}>
                 <button type="button" className={`button${p.Code === chosen ? '' : ' button--secondary'}`} aria-pressed={p.Code === chosen} disabled={busy} onClick={() => onChoose(p.Code)}>
                   {p.Code === chosen ? text(copy, 'cover.selected') : text(copy, 'cover.select')}
-                  <span className="visually-hidden"> – {p.LimitDesc}</span>
+                  <span className="visually-hidden"> – {amount(String(p.LimitVal))}</span>
                 </button>
               </td>
             ))}
@@ -600,9 +603,10 @@ function ExcessPanel({
   petName: string;
   onChange: (fields: { set_excess?: string; set_coins?: string }) => void;
 }) {
+  const { amount } = useMoney();
   const { setExcess, coins } = excessOptions(product);
   const current = product.FlexyProductsOptions;
-  const rest = fromPence(100000 - toPence(product.Excess));
+  const rest = fromPence(toPence(product.ClaimExample.Bill) - toPence(product.Excess));
   return (
     <div className="excess">
       <p className="levels__heading">{text(copy, 'cover.excess.heading', { petName })}</p>
@@ -654,11 +658,12 @@ function ExcessPanel({
         ) : (
           <p>
             {text(copy, 'cover.claim_example.body', {
-              customer: amount(product.ClaimExample.Customer).replace('£', ''),
-              excess: amount(product.Excess).replace('£', ''),
+              bill: amount(product.ClaimExample.Bill),
+              customer: amount(product.ClaimExample.Customer),
+              excess: amount(product.Excess),
               percent: product.coins,
-              rest: amount(rest).replace('£', ''),
-              insurer: amount(product.ClaimExample.Insurer).replace('£', ''),
+              rest: amount(rest),
+              insurer: amount(product.ClaimExample.Insurer),
             })}
           </p>
         )}
@@ -686,6 +691,7 @@ export function BenefitsModal({
   documents: PetDocuments | undefined;
   onClose: () => void;
 }) {
+  const { amount } = useMoney();
   const [index, setIndex] = useState(() => Math.max(0, products.findIndex((p) => p.Code === chosen)));
   const p = products[index] ?? products[0];
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
@@ -716,14 +722,14 @@ export function BenefitsModal({
               refs.current[j]?.focus();
             }}
           >
-            {x.Type} {x.LimitDesc}
+            {coverTypeName(copy, x.Gid)} {amount(String(x.LimitVal))}
           </button>
         ))}
       </div>
       <div role="tabpanel" id="benefits-panel" aria-labelledby={`benefits-tab-${p.Code}`} tabIndex={0}>
         <table className="benefits">
           <caption className="visually-hidden">
-            {p.Type} {p.LimitDesc}
+            {coverTypeName(copy, p.Gid)} {amount(String(p.LimitVal))}
           </caption>
           <tbody>
             {p.PolicyTerms.map((t) => (
@@ -741,7 +747,7 @@ export function BenefitsModal({
       {(documents?.by_group[p.Gid] ?? []).length > 0 && (
         <>
           <h3 className="documents__pet">{text(copy, 'cover.benefits.documents')}</h3>
-          <DocumentLinks documents={documents?.by_group[p.Gid] ?? []} copy={copy} suffix={p.Type} />
+          <DocumentLinks documents={documents?.by_group[p.Gid] ?? []} copy={copy} suffix={coverTypeName(copy, p.Gid)} />
         </>
       )}
       <div className="dialog__actions">

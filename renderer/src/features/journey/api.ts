@@ -10,7 +10,10 @@ export type ApiResult =
   | { kind: 'invalid'; errors: FieldMessage[] }
   | { kind: 'failed'; status: number; message: string };
 
-const LOCALE = 'en-GB';
+/** The page's language, as the shared helper's `locale` (journey.md §7: default en-GB). */
+function pageLocale(): string {
+  return (typeof document !== 'undefined' && document.documentElement.lang) || 'en-GB';
+}
 
 async function read(response: Response): Promise<ApiResult> {
   let body: unknown = null;
@@ -48,9 +51,27 @@ export async function submitAnswers(
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     credentials: 'same-origin',
-    body: JSON.stringify({ csrf, locale: LOCALE, ...helperFields(), ...answers }),
+    body: JSON.stringify({ csrf, locale: pageLocale(), ...helperFields(), ...answers }),
   });
   return read(response);
+}
+
+/**
+ * The language chooser (journey.md §1: only where the brand has more than one language): the
+ * quote keeps the language; the answer is the view data in it.
+ */
+export async function setLanguage(language: string, csrf: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
+  try {
+    const response = await fetcher('/api/language', {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      credentials: 'same-origin',
+      body: JSON.stringify({ csrf, language, locale: pageLocale(), ...helperFields() }),
+    });
+    return await read(response);
+  } catch {
+    return { kind: 'failed', status: 0, message: 'The server could not be reached.' };
+  }
 }
 
 /** Removes a pet by its 1-based id (journey.md §7 /api/deletePet). */
@@ -59,7 +80,7 @@ export async function removePet(id: number, csrf: string, fetcher: typeof fetch 
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     credentials: 'same-origin',
-    body: JSON.stringify({ id, csrf, locale: LOCALE, ...helperFields() }),
+    body: JSON.stringify({ id, csrf, locale: pageLocale(), ...helperFields() }),
   });
   return read(response);
 }
@@ -80,7 +101,7 @@ export async function validateBank(
       credentials: 'same-origin',
       body: JSON.stringify({
         csrf,
-        locale: LOCALE,
+        locale: pageLocale(),
         ...helperFields(),
         payment: { sort_code: (payment.sort_code ?? '').replace(/-/g, ''), account_number: payment.account_number ?? '' },
       }),
@@ -106,12 +127,14 @@ export type CardTokenResult =
 export async function tokeniseCard(
   provider: { tokenise_url: string; publishable_key: string },
   card: Record<string, unknown>,
+  language: string,
   fetcher: typeof fetch = fetch,
 ): Promise<CardTokenResult> {
   try {
     const response = await fetcher(provider.tokenise_url, {
       method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${provider.publishable_key}` },
+      // The provider answers field errors in the page's language, as hosted providers take a locale.
+      headers: { Accept: 'application/json', 'Accept-Language': language, 'Content-Type': 'application/json', Authorization: `Bearer ${provider.publishable_key}` },
       credentials: 'omit',
       body: JSON.stringify({ card }),
     });
@@ -142,7 +165,7 @@ export async function purchase(csrf: string, qidu: string, fetcher: typeof fetch
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     credentials: 'same-origin',
-    body: JSON.stringify({ csrf, locale: LOCALE, ...helperFields(), idempotency_key: key }),
+    body: JSON.stringify({ csrf, locale: pageLocale(), ...helperFields(), idempotency_key: key }),
   });
   const result = await read(response);
   if (result.kind === 'ok') sessionStorage.removeItem(slot);
@@ -165,7 +188,7 @@ export async function requestConfirmationEmail(fetcher: typeof fetch = fetch): P
       method: 'POST',
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
       credentials: 'same-origin',
-      body: JSON.stringify({ csrf: body.data.csrf, locale: LOCALE, ...helperFields(), send_confirmation_email: 1 }),
+      body: JSON.stringify({ csrf: body.data.csrf, locale: pageLocale(), ...helperFields(), send_confirmation_email: 1 }),
     });
     return response.ok;
   } catch {
@@ -180,7 +203,7 @@ export async function resetQuote(csrf: string, fetcher: typeof fetch = fetch): P
       method: 'POST',
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
       credentials: 'same-origin',
-      body: JSON.stringify({ csrf, locale: LOCALE }),
+      body: JSON.stringify({ csrf, locale: pageLocale() }),
     });
   } catch {
     // The server resets an idle quote on its own clock as well; /quote starts again either way.

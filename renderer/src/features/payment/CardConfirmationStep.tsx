@@ -7,7 +7,7 @@
  */
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { text } from '@/shared/copy';
-import { price } from '@/shared/money';
+import { useMoney } from '@/shared/money';
 import type { FieldMessage, ViewData } from '@/shared/types';
 
 export function CardConfirmationStep({
@@ -25,6 +25,7 @@ export function CardConfirmationStep({
   onOpen: (path: string) => void;
   onBuy: () => void;
 }) {
+  const { price } = useMoney();
   const card = view.payment as { card_issuer?: string; card_last4?: string; card_name?: string; card_expiry?: string; payment_frequency?: string };
   const base = view.step.path.replace(/\/creditcard-confirmation$/, '');
   const yearly = card.payment_frequency === 'AP';

@@ -13,8 +13,8 @@ import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { submitAnswers, tokeniseCard, validateBank } from '@/features/journey/api';
 import type { Notice } from '@/features/journey/journey-machine';
 import { Modal } from '@/features/shell/Modal';
-import { text } from '@/shared/copy';
-import { price } from '@/shared/money';
+import { coverTypeName, text } from '@/shared/copy';
+import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
 
 type Answers = Record<string, unknown>;
@@ -30,6 +30,7 @@ const ACCEPTED = ['visa', 'mcdebit', 'maestro', 'uke', 'amex', 'jcb'] as const;
  * as the server's card schedule has it.
  */
 function CardNotice({ view, copy, frequency }: { view: ViewData; copy: Record<string, string>; frequency: Frequency }) {
+  const { price } = useMoney();
   const day = Math.min(new Date().getDate(), 28);
   const key = frequency === 'AP' ? 'payment.card.notice.annual' : 'payment.card.notice.monthly';
   const first = frequency === 'AP' ? view.summary.annual : view.summary.monthly;
@@ -81,6 +82,7 @@ function ordinal(day: number): string {
 }
 
 function DateNotice({ view, copy, answers, frequency }: { view: ViewData; copy: Record<string, string>; answers: Answers; frequency: Frequency }) {
+  const { price } = useMoney();
   const payment = (answers.payment ?? {}) as { payment_day?: number };
   const day = payment.payment_day;
   const first = typeof day === 'number' ? view.collections?.[frequency]?.[String(day)] : undefined;
@@ -185,6 +187,7 @@ export function PaymentStep({
   onOpen: (path: string) => void;
   onNotice: (n: Notice) => void;
 }) {
+  const { amount, price } = useMoney();
   const [guarantee, setGuarantee] = useState(false);
   const stored = view.payment as { payment_method?: string; payment_frequency?: string };
   const methods = view.payment_options?.methods ?? ['DD'];
@@ -234,7 +237,7 @@ export function PaymentStep({
             return product ? (
               <div className="summary__row" key={String(pet.original_id ?? i)}>
                 <dt>
-                  {String(pet.pet_name ?? '')}: {product.Type} {product.LimitDesc}
+                  {String(pet.pet_name ?? '')}: {coverTypeName(copy, product.Gid)} {amount(String(product.LimitVal))}
                 </dt>
                 <dd>
                   {price(product.RecurringMonthly)} {text(copy, 'cover.per_month')}
@@ -303,7 +306,7 @@ export function PaymentStep({
             onSubmit={async (answers) => {
               // The card goes to the payment provider; pawpath is sent its token only.
               setSending(true);
-              const result = await tokeniseCard(cardOffer.provider, (answers.card ?? {}) as Record<string, unknown>);
+              const result = await tokeniseCard(cardOffer.provider, (answers.card ?? {}) as Record<string, unknown>, view.language);
               setSending(false);
               if (result.kind === 'invalid') {
                 setCardErrors(result.errors);

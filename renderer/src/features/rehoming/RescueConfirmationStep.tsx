@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { centreLabel } from '@/features/form/widgets/RehomingCentreWidget';
-import { text } from '@/shared/copy';
+import { ownerName, text } from '@/shared/copy';
 import type { ViewData } from '@/shared/types';
 
 interface Props {
@@ -145,7 +145,7 @@ export function RescueConfirmationStep({ view, copy, onOpen, onActivated }: Prop
     </a>
   );
   const owner = view.owner;
-  const ownerName = [owner.customer_title, owner.customer_first_name, owner.customer_last_name].filter(Boolean).map(String).join(' ');
+  const name = ownerName(copy, owner);
   return (
     <div className="rescue">
       <section className="card" aria-labelledby="rescue-check-heading">
@@ -176,7 +176,7 @@ export function RescueConfirmationStep({ view, copy, onOpen, onActivated }: Prop
           </div>
           <div>
             <dt>{text(copy, 'rehoming.check.owner')}</dt>
-            <dd>{ownerName}</dd>
+            <dd>{name}</dd>
             <dd>{change('/your-details', text(copy, 'rehoming.check.owner'))}</dd>
           </div>
           <div>

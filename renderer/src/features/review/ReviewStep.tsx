@@ -19,8 +19,8 @@ import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
 import { Modal as Dialog } from '@/features/shell/Modal';
 import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
-import { text } from '@/shared/copy';
-import { amount, price } from '@/shared/money';
+import { coverTypeName, ownerName, text } from '@/shared/copy';
+import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
 
 type OwnerModal = 'address' | 'full' | 'phone' | 'marketing';
@@ -78,10 +78,6 @@ export function PetIcon({ species }: { species: string }) {
   );
 }
 
-function ownerName(owner: Record<string, unknown>): string {
-  return [owner.customer_title, owner.customer_first_name, owner.customer_last_name].filter(Boolean).join(' ');
-}
-
 function marketingSummary(copy: Record<string, string>, owner: Record<string, unknown>): string {
   const prefs = (owner.marketing_preferences ?? {}) as Record<string, unknown>;
   const on = ['email', 'post', 'sms', 'phone'].filter((k) => prefs[`optin_${k}`] === true).map((k) => text(copy, `owner.marketing.${k}`));
@@ -120,6 +116,7 @@ export function ReviewStep({
   notify: (notice: Notice) => void;
   onRefresh: (notice?: Notice) => void;
 }) {
+  const { amount, price } = useMoney();
   const [modal, setModal] = useState<Modal>(null);
   const [removing, setRemoving] = useState<number | null>(null);
   const [annual, setAnnual] = useState(false);
@@ -208,11 +205,11 @@ export function ReviewStep({
                 <dl className="summary">
                   <div className="summary__row">
                     <dt>{text(copy, 'review.pet.cover_type')}</dt>
-                    <dd>{text(copy, 'review.pet.cover', { type: product.Type, limit: product.LimitDesc.replace('£', '') })}</dd>
+                    <dd>{text(copy, 'review.pet.cover', { type: coverTypeName(copy, product.Gid), limit: amount(String(product.LimitVal)) })}</dd>
                   </div>
                   <div className="summary__row">
                     <dt>{text(copy, 'review.pet.vet_fees')}</dt>
-                    <dd>{product.LimitDesc}</dd>
+                    <dd>{amount(String(product.LimitVal))}</dd>
                   </div>
                   <div className="summary__row">
                     <dt>{text(copy, 'review.pet.excess')}</dt>
@@ -221,7 +218,7 @@ export function ReviewStep({
                   {product.coins !== '0' && (
                     <div className="summary__row">
                       <dt>{text(copy, 'review.pet.coins')}</dt>
-                      <dd>{product.coins}%</dd>
+                      <dd>{text(copy, 'cover.excess.coins.option', { percent: String(product.coins) })}</dd>
                     </div>
                   )}
                 </dl>
@@ -361,7 +358,7 @@ export function ReviewStep({
         <dl className="summary">
           <div className="summary__row">
             <dt>{text(copy, 'review.details.name')}</dt>
-            <dd>{ownerName(owner)}</dd>
+            <dd>{ownerName(copy, owner)}</dd>
           </div>
           {typeof owner.customer_date_of_birth === 'string' && (
             <div className="summary__row">
@@ -616,6 +613,7 @@ export function ReviewStep({
  * sets them, with the documents to read.
  */
 function DocumentsExcessModal({ view, copy, onClose }: { view: ViewData; copy: Record<string, string>; onClose: () => void }) {
+  const { amount } = useMoney();
   return (
     <Dialog titleId="documents-excess-title" title={text(copy, 'review.documents.excess_link')} onCancel={onClose}>
       {view.pets.map((pet, i) => {

@@ -15,7 +15,50 @@ function telHref(phone: string): string {
   return `tel:${phone.replace(/\s+/g, '')}`;
 }
 
-export function Header({ shell, copy }: { shell: ShellView | null; copy: Copy }) {
+/** "fr-FR" → "language.name.fr_fr": each language's name in itself. */
+function languageNameKey(language: string): string {
+  return `language.name.${language.toLowerCase().replace(/-/g, '_')}`;
+}
+
+/**
+ * The language chooser (journey.md §1, owner-payment.md §2 Other): only when the brand has more
+ * than one language. Each language is named in itself ("English", "Français"); the one being
+ * read is marked current.
+ */
+function LanguageChooser({ languages, current, copy, onChoose }: { languages: string[]; current: string; copy: Copy; onChoose: (language: string) => void }) {
+  return (
+    <nav className="languages" aria-label={text(copy, 'language.label')}>
+      <ul className="languages__list">
+        {languages.map((language) => (
+          <li key={language}>
+            {language === current ? (
+              <span className="languages__current" lang={language} aria-current="true">
+                {text(copy, languageNameKey(language))}
+              </span>
+            ) : (
+              <button type="button" className="languages__choice" lang={language} onClick={() => onChoose(language)}>
+                {text(copy, languageNameKey(language))}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function Header({
+  shell,
+  copy,
+  language,
+  onLanguage,
+}: {
+  shell: ShellView | null;
+  copy: Copy;
+  language: string;
+  /** Absent until the page has a quote to keep the choice. */
+  onLanguage?: (language: string) => void;
+}) {
   return (
     <header className="header">
       <div className="header__inner">
@@ -32,6 +75,9 @@ export function Header({ shell, copy }: { shell: ShellView | null; copy: Copy })
             <a href={telHref(shell.phone)}>{text(copy, 'header.call_us', { phone: shell.phone })}</a>
             <span className="header__hours">{shell.hours}</span>
           </p>
+        )}
+        {shell && shell.languages.length > 1 && onLanguage && (
+          <LanguageChooser languages={shell.languages} current={language} copy={copy} onChoose={onLanguage} />
         )}
       </div>
     </header>

@@ -1,15 +1,23 @@
 /**
- * An amount in pounds with the £ prefix (journey.md §5 pet_cost). The prefix is shown, never
- * sent; "I didn't pay anything" sets the amount to 0.
+ * An amount with the brand's currency symbol (journey.md §5 pet_cost): before the number in
+ * English ("£"), after it in French ("€"). The symbol is shown, never sent; "I didn't pay
+ * anything" sets the amount to 0.
  */
 import type { WidgetProps } from '@rjsf/utils';
 import { useContext } from 'react';
 
 import { text } from '@/shared/copy';
+import { useMoney } from '@/shared/money';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
 
 export function CurrencyWidget({ id, value, onChange, onBlur, onFocus, options, uiSchema, disabled, readonly }: WidgetProps) {
   const copy = useContext(CopyContext);
+  const money = useMoney();
+  const symbol = (
+    <span className={money.symbolAfter ? 'currency__affix currency__affix--after' : 'currency__affix'} aria-hidden="true">
+      {money.symbol}
+    </span>
+  );
   const error = useFieldError(id);
   const hasHelp = typeof uiSchema?.['ui:help'] === 'string';
   const nothing = value === '0';
@@ -17,9 +25,7 @@ export function CurrencyWidget({ id, value, onChange, onBlur, onFocus, options, 
   return (
     <div className="currency">
       <div className="currency__input">
-        <span className="currency__prefix" aria-hidden="true">
-          £
-        </span>
+        {!money.symbolAfter && symbol}
         <input
           id={id}
           name={id}
@@ -31,12 +37,14 @@ export function CurrencyWidget({ id, value, onChange, onBlur, onFocus, options, 
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(id, Boolean(error), hasHelp)}
           onChange={(e) => {
-            const v = e.target.value.replace(/^\s*£\s*/, '').trim();
+            // A typed symbol is dropped: the server takes the number (journey.md §5).
+            const v = e.target.value.replace(/^\s*[£€]\s*|\s*€\s*$/g, '').trim();
             onChange(v === '' ? undefined : v);
           }}
           onBlur={() => onBlur(id, value)}
           onFocus={() => onFocus(id, value)}
         />
+        {money.symbolAfter && symbol}
       </div>
       {nothingKey && (
         <div className="checkbox">

@@ -1,0 +1,686 @@
+//! Every call of the API, described where it is routed (issue 8, API users): the router adds the
+//! calls from this list, and `/api/openapi.json` is written from the same list, so no call can be
+//! served undocumented. A call that saves a question set takes that set's JSON Schema (the one the
+//! browser and the server validate with) as its body, from `view::SUBMIT_CALLS` and
+//! `view::EDIT_CALLS`.
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{MethodRouter, get, post};
+use serde_json::{Map, Value, json};
+
+use super::{
+    addresses, aggregators, api, breeds, codes, cover, internal, payment, portal, purchase,
+    rehoming, reset, retrieve, vets,
+};
+use crate::AppState;
+
+/// Who may make a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// The page's own calls: the session cookie, and the CSRF token in the body of a POST.
+    Session,
+    /// A comparison site: its API key as a bearer token.
+    Aggregator,
+    /// Staff: the admin token as a bearer token (HTTP Basic in a browser).
+    Admin,
+    /// Anyone (public reference data).
+    Public,
+    /// Only on a test host (`PAWPATH_TEST_MODE=1`).
+    TestMode,
+}
+
+/// One call: its method(s), path, what it does and what it takes beyond what the question sets
+/// submitted to it declare.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub methods: &'static [&'static str],
+    pub path: &'static str,
+    pub summary: &'static str,
+    pub access: Access,
+    /// The body's own fields (name, JSON type, description), besides `csrf` and the question
+    /// sets' answers.
+    pub fields: &'static [(&'static str, &'static str, &'static str)],
+    /// What it answers.
+    pub answers: &'static str,
+}
+
+const VIEW: &str = "{data: the page's view data (journey.md §3), outcome}; 422 {errors: [{field, message}]} for answers that fail, in the quote's language";
+
+macro_rules! call {
+    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], $answers:expr) => {
+        Call {
+            methods: $methods,
+            path: $path,
+            summary: $summary,
+            access: Access::$access,
+            fields: &[$($f),*],
+            answers: $answers,
+        }
+    };
+}
+
+const GET: &[&str] = &["get"];
+const POST: &[&str] = &["post"];
+const BOTH: &[&str] = &["get", "post"];
+
+/// Every call with its handler, in the order the router adds them.
+pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
+    let mut out: Vec<(Call, MethodRouter<AppState>)> = vec![
+        (
+            call!(
+                POST,
+                "/api/aggregators/quotes",
+                Aggregator,
+                "A comparison site's quote: the risk, priced for every product, stored, with a click-through link that opens the aggregator journey at review",
+                [
+                    (
+                        "aggregator",
+                        "string",
+                        "the site's code: ctm, gcp, msm, cnf, qze or mon"
+                    ),
+                    ("brand", "string", "the brand quoted"),
+                    (
+                        "pets",
+                        "array",
+                        "the pets, as the pet details questions take them"
+                    ),
+                    (
+                        "owner",
+                        "object",
+                        "the owner, as the your-details questions take them"
+                    ),
+                    ("cover_start", "string", "YYYY-MM-DD")
+                ],
+                "{quote_reference, prices per pet and product, click_through}; 422 field errors naming each field"
+            ),
+            post(aggregators::inbound_quote),
+        ),
+        (
+            call!(
+                POST,
+                "/api/petdetails",
+                Session,
+                "Saves the pets (journey.md §7); `norequote=1` on the first page with no products",
+                [("pets", "array", "every pet's answers")],
+                VIEW
+            ),
+            post(api::pet_details),
+        ),
+        (
+            call!(
+                POST,
+                "/api/rehomingeligibility",
+                Session,
+                "The rehoming flow's eligibility answers (owner-payment.md §6)",
+                [],
+                VIEW
+            ),
+            post(api::rehoming_eligibility),
+        ),
+        (
+            call!(
+                POST,
+                "/api/postpetdetails",
+                Session,
+                "The rehomed pet's details with its rehoming certificate (a data URL, up to 2 MB)",
+                [],
+                VIEW
+            ),
+            post(api::post_pet_details).layer(DefaultBodyLimit::max(super::CERTIFICATE_BODY_LIMIT)),
+        ),
+        (
+            call!(
+                GET,
+                "/api/getrehomingcentres",
+                Public,
+                "The rehoming centres of the session's brand",
+                [],
+                "{data: [{id, name, postcode}]}"
+            ),
+            get(rehoming::centres),
+        ),
+        (
+            call!(
+                GET,
+                "/api/getrescueproduct",
+                Session,
+                "The free rehoming cover offered (28 days, no third party liability)",
+                [],
+                "{data: the cover, its dates, limit and excess}"
+            ),
+            get(rehoming::rescue_product),
+        ),
+        (
+            call!(
+                POST,
+                "/api/confirmationrescue",
+                Session,
+                "Activates the free rehoming cover",
+                [],
+                "{data: the policy}"
+            ),
+            post(rehoming::confirmation_rescue),
+        ),
+        (
+            call!(
+                POST,
+                "/api/confirmationRescueEmail",
+                Session,
+                "Asks for the free cover's email",
+                [],
+                "{data: the email's state}"
+            ),
+            post(rehoming::confirmation_rescue_email),
+        ),
+        (
+            call!(
+                POST,
+                "/api/petownerdetails",
+                Session,
+                "The crossbreed and mongrel confirmation (journey.md §4 Pet details); the owner's questions arrive with the your-details step",
+                [(
+                    "owner",
+                    "object",
+                    "the owner, taken from the your-details step on"
+                )],
+                VIEW
+            ),
+            post(api::pet_owner_details),
+        ),
+        (
+            call!(
+                POST,
+                "/api/deletePet",
+                Session,
+                "Removes a pet by its 1-based id (only while more than one)",
+                [("id", "integer", "the pet's position, from 1")],
+                VIEW
+            ),
+            post(api::delete_pet),
+        ),
+        (
+            call!(
+                POST,
+                "/api/saveDeclaration",
+                Session,
+                "The assumptions page's answers with the tick \"Yes, they're correct\"",
+                [],
+                VIEW
+            ),
+            post(api::save_declaration),
+        ),
+        (
+            call!(
+                POST,
+                "/api/ownerdetail",
+                Session,
+                "The owner update: your details, and the modals named by `form`",
+                [(
+                    "form",
+                    "string",
+                    "the modal's question set, where the call saves more than one"
+                )],
+                VIEW
+            ),
+            post(api::owner_detail),
+        ),
+        (
+            call!(
+                POST,
+                "/api/noquotechaseemail",
+                Session,
+                "The review's quote reminder opt-out",
+                [(
+                    "noquotechaseemail",
+                    "boolean",
+                    "true asks for no reminder emails"
+                )],
+                VIEW
+            ),
+            post(api::no_quote_chase_email),
+        ),
+        (
+            call!(
+                POST,
+                "/api/language",
+                Session,
+                "The language chooser (journey.md §1)",
+                [(
+                    "language",
+                    "string",
+                    "one of the brand's languages, such as fr-FR"
+                )],
+                VIEW
+            ),
+            post(api::set_language),
+        ),
+        (
+            call!(
+                POST,
+                "/api/bankvalidation",
+                Session,
+                "Vocalink's modulus checks on bank details",
+                [(
+                    "payment",
+                    "object",
+                    "{sort_code (no dashes), account_number}"
+                )],
+                "{payment: {bank_details_valid}}"
+            ),
+            post(payment::bank_validation),
+        ),
+        (
+            call!(
+                POST,
+                "/api/setup-payment",
+                Session,
+                "The payment page's answers (Direct Debit or card token)",
+                [],
+                VIEW
+            ),
+            post(payment::setup_payment),
+        ),
+        (
+            call!(
+                POST,
+                "/api/purchase",
+                Session,
+                "Buys the quote, once per quote whatever arrives",
+                [(
+                    "idempotency_key",
+                    "string",
+                    "8 to 100 letters, digits or hyphens, one per purchase attempt"
+                )],
+                "the confirmation page's view data; 422 for a declined card"
+            ),
+            post(purchase::purchase),
+        ),
+        (
+            call!(
+                GET,
+                "/api/confirmation",
+                Session,
+                "The confirmation page's view data for the session's bought quote",
+                [],
+                "{data}; 404 before the purchase"
+            ),
+            get(purchase::confirmation_data),
+        ),
+        (
+            call!(
+                POST,
+                "/api/confirmationEmail",
+                Session,
+                "Asks for the confirmation email (sent once)",
+                [("send_confirmation_email", "integer", "1")],
+                "{data: {confirmation_email: {requested, sent, attempts, failed}}}"
+            ),
+            post(purchase::confirmation_email),
+        ),
+        (
+            call!(
+                POST,
+                "/api/reset",
+                Session,
+                "Starts again: the quote is cleared",
+                [],
+                "204"
+            ),
+            post(reset::reset),
+        ),
+        (
+            call!(
+                POST,
+                "/api/quoteretrieval",
+                Session,
+                "Retrieve a quote by reference and email; reveals nothing to a guesser",
+                [
+                    ("quote_reference", "string", "the quote reference"),
+                    ("email", "string", "the owner's email address")
+                ],
+                "the retrieved quote's view data; 404 with one message for any mismatch"
+            ),
+            post(retrieve::quote_retrieval),
+        ),
+        (
+            call!(
+                POST,
+                "/api/saveportalpassword",
+                Session,
+                "The pet portal password on the confirmation page (kept as an argon2id hash)",
+                [(
+                    "email",
+                    "string",
+                    "the owner's email address, the portal log-in"
+                )],
+                "{data}"
+            ),
+            post(portal::save_portal_password),
+        ),
+        (
+            call!(
+                POST,
+                "/api/saveCover",
+                Session,
+                "Each pet's cover (the choose-policy step's Continue)",
+                [],
+                VIEW
+            ),
+            post(cover::save_cover),
+        ),
+        (
+            call!(
+                POST,
+                "/api/getFlexProducts",
+                Session,
+                "Re-quotes one pet with a new excess or claim contribution",
+                [(
+                    "pets",
+                    "array",
+                    "[{id, set_excess, set_coins}] for the changed pet"
+                )],
+                VIEW
+            ),
+            post(cover::get_flex_products),
+        ),
+        (
+            call!(
+                POST,
+                "/api/changecoins",
+                Session,
+                "The review's claim contribution for one pet",
+                [
+                    ("pet_id", "integer", "the pet's position, from 1"),
+                    (
+                        "co_insurance",
+                        "number",
+                        "the percentage shown: 0, 10 or 20"
+                    )
+                ],
+                VIEW
+            ),
+            post(cover::change_coins),
+        ),
+        (
+            call!(
+                GET,
+                "/api/get-products",
+                Session,
+                "The quote's products and each pet's chosen one",
+                [],
+                "{data: {qidu, csrf, products, pets}}"
+            ),
+            get(cover::get_products),
+        ),
+        (
+            call!(
+                POST,
+                "/api/trackViewedProducts",
+                Session,
+                "A beacon: the products a customer was shown",
+                [("key", "array", "[\"{original pet id}_{product code}\"]")],
+                "204"
+            ),
+            post(cover::track_viewed_products),
+        ),
+        (
+            call!(
+                GET,
+                "/internal/funnel",
+                Admin,
+                "The funnel per brand and channel, as a page",
+                [],
+                "an HTML page"
+            ),
+            get(internal::funnel),
+        ),
+        (
+            call!(
+                GET,
+                "/internal/quotes/{reference}/pricing",
+                Admin,
+                "Every price's working on a quote, factor by factor",
+                [],
+                "{qidu, priced, priced_at, definition_version, pricing}"
+            ),
+            get(cover::internal_pricing),
+        ),
+        (
+            call!(
+                POST,
+                "/api/getvetlist",
+                Public,
+                "Vets near a postcode (a lookup: it changes nothing)",
+                [("postcode", "string", "a UK postcode")],
+                "[{vet}]"
+            ),
+            post(vets::vet_list),
+        ),
+        (
+            call!(
+                POST,
+                "/api/AddressSearch",
+                Public,
+                "The addresses at a postcode, or one address by its id (a lookup: it changes nothing)",
+                [
+                    ("address", "string", "a postcode, without spaces"),
+                    ("text", "string", "a house name or number to narrow by"),
+                    ("id", "string", "an address's id, to retrieve it")
+                ],
+                "{Items: [{Id, Text, Description, Type}]}, or the address"
+            ),
+            post(addresses::address_search),
+        ),
+        (
+            call!(
+                POST,
+                "/api/checkoffercode",
+                Public,
+                "Checks a promo code (the quote's brand and species when the caller has one)",
+                [
+                    ("offercode", "string", "the code typed"),
+                    (
+                        "species",
+                        "string",
+                        "dog, cat or rabbit; empty for the quote's pets"
+                    ),
+                    ("token", "string", "the tracking token, if any"),
+                    ("brand", "string", "the brand, without a quote")
+                ],
+                "{valid, desc, summ, nectar}"
+            ),
+            post(codes::check_offer_code),
+        ),
+        (
+            call!(
+                POST,
+                "/api/getnectarcard",
+                Public,
+                "Checks a Nectar card number",
+                [("nectarcard", "string", "the 11 digits after 9826 3000")],
+                "{nectarCard: {valid, desc, summ}}"
+            ),
+            post(codes::get_nectar_card),
+        ),
+        (
+            call!(
+                POST,
+                "/api/CheckExistingPolicy",
+                Public,
+                "Checks an existing policy number; on a quote (with its CSRF token) a match is stored there and the answer is the view data",
+                [
+                    ("policyno", "string", "the policy number"),
+                    ("brand", "string", "the brand, without a quote"),
+                    (
+                        "postcode",
+                        "string",
+                        "the owner's postcode, without a quote"
+                    )
+                ],
+                "{existing_policy_valid}"
+            ),
+            post(codes::check_existing_policy),
+        ),
+        (
+            call!(
+                BOTH,
+                "/api/getbreedlist",
+                Public,
+                "The breed lists",
+                [],
+                "{data: breedData}"
+            ),
+            get(breeds::breed_list).post(breeds::breed_list),
+        ),
+        (
+            call!(
+                BOTH,
+                "/api/retrievepetswithbreeddata",
+                Public,
+                "The breed lists (the name the pet page's first load uses)",
+                [],
+                "{data: breedData}"
+            ),
+            get(breeds::breed_list).post(breeds::breed_list),
+        ),
+    ];
+    if test_mode {
+        out.push((
+            call!(
+                POST,
+                "/api/test/patch",
+                TestMode,
+                "Writes fields into the quote as they are, for scripted flows",
+                [
+                    ("owner", "object", "owner fields"),
+                    ("pets", "array", "per-pet fields"),
+                    ("experiments", "object", "experiment → variation")
+                ],
+                VIEW
+            ),
+            post(api::test_patch),
+        ));
+        out.push((
+            call!(
+                BOTH,
+                "/api/fakeaggs",
+                TestMode,
+                "A comparison site's quote made for testing, opened at review",
+                [],
+                "303 to the aggregator review"
+            ),
+            get(aggregators::fake_aggregator_visit).post(aggregators::fake_aggregator),
+        ));
+    }
+    out
+}
+
+/// The OpenAPI 3.1 document: every call of `calls`, with the question sets' schemas as
+/// components (the ones the calls are validated with).
+pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
+    let mut components = Map::new();
+    let mut used_sets = std::collections::BTreeSet::new();
+    let mut paths = Map::new();
+    for (call, _) in calls(test_mode) {
+        let sets: Vec<&str> = crate::view::SUBMIT_CALLS
+            .iter()
+            .chain(crate::view::EDIT_CALLS)
+            .filter(|(_, path)| *path == call.path)
+            .map(|(set, _)| *set)
+            .filter(|set| defs.question_schema(set).is_some())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for set in &sets {
+            used_sets.insert((*set).to_owned());
+        }
+        let mut own = Map::new();
+        let mut required: Vec<&str> = Vec::new();
+        if call.access == Access::Session && call.methods.contains(&"post") {
+            own.insert(
+                "csrf".into(),
+                json!({ "type": "string", "description": "the page's CSRF token" }),
+            );
+            required.push("csrf");
+        }
+        for (name, kind, description) in call.fields {
+            own.insert(
+                (*name).into(),
+                json!({ "type": kind, "description": description }),
+            );
+        }
+        let own_schema = json!({ "type": "object", "properties": own, "required": required });
+        let body = if sets.is_empty() {
+            own_schema
+        } else {
+            let answers: Vec<Value> = sets
+                .iter()
+                .map(|s| json!({ "$ref": format!("#/components/schemas/questions.{s}") }))
+                .collect();
+            json!({ "allOf": [own_schema, if answers.len() == 1 { answers[0].clone() } else { json!({ "oneOf": answers }) }] })
+        };
+        let security = match call.access {
+            Access::Session => json!([{ "session": [] }]),
+            Access::Aggregator => json!([{ "aggregatorKey": [] }]),
+            Access::Admin => json!([{ "adminToken": [] }, { "adminBasic": [] }]),
+            Access::Public | Access::TestMode => json!([]),
+        };
+        let mut item = Map::new();
+        for method in call.methods {
+            let mut op = json!({
+                "summary": call.summary,
+                "operationId": format!("{method}{}", call.path.replace(['/', '{', '}', '-'], "_")),
+                "security": security,
+                "responses": {
+                    "200": { "description": call.answers },
+                    "400": { "description": "a malformed body, naming the field and the problem" },
+                },
+            });
+            if call.access == Access::TestMode {
+                op["description"] = json!("Only on a test host (PAWPATH_TEST_MODE=1).");
+            }
+            if call.path.contains("{reference}") {
+                op["parameters"] = json!([{ "name": "reference", "in": "path", "required": true, "schema": { "type": "string" } }]);
+            }
+            if *method == "post" {
+                op["requestBody"] = json!({ "required": true, "content": { "application/json": { "schema": body } } });
+                if call.access == Access::Session {
+                    op["responses"]["403"] =
+                        json!({ "description": "no session, or a missing or wrong CSRF token" });
+                }
+            }
+            item.insert((*method).into(), op);
+        }
+        paths.insert(call.path.into(), Value::Object(item));
+    }
+    for set in used_sets {
+        if let Some(schema) = defs.question_schema(&set) {
+            let mut s = schema.schema.clone();
+            if let Some(o) = s.as_object_mut() {
+                o.remove("$id");
+                o.remove("$schema");
+            }
+            components.insert(format!("questions.{set}"), s);
+        }
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "pawpath",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "The pet insurance quote-and-buy journey's calls. The page's calls carry the session cookie and, in every POST body, the page's CSRF token and the shared helper's `locale`; answers are validated with the question sets' JSON Schemas below, the same ones the browser uses, and refused with field errors in the quote's language.",
+        },
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "servers": [{ "url": "/" }],
+        "paths": paths,
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "session": { "type": "apiKey", "in": "cookie", "name": "pawpath_session", "description": "HttpOnly, SameSite session cookie set by the first page" },
+                "aggregatorKey": { "type": "http", "scheme": "bearer", "description": "a comparison site's API key (PAWPATH_AGGREGATOR_KEYS)" },
+                "adminToken": { "type": "http", "scheme": "bearer", "description": "PAWPATH_ADMIN_TOKEN" },
+                "adminBasic": { "type": "http", "scheme": "basic", "description": "any user name, PAWPATH_ADMIN_TOKEN as password" },
+            },
+        },
+    })
+}

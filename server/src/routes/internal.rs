@@ -1,0 +1,178 @@
+//! The staff pages and calls behind the admin token (`PAWPATH_ADMIN_TOKEN`): off (404) when no
+//! token is configured; a wrong or missing token is 401 and reveals nothing. Calls send it as a
+//! bearer token; a browser page asks for it with HTTP Basic authentication (any user name, the
+//! token as password).
+
+use axum::extract::{Query, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use minijinja::context;
+use serde::Deserialize;
+use subtle::ConstantTimeEq;
+
+use crate::AppState;
+use crate::error::AppError;
+use crate::report::{self, FunnelFilter};
+
+const FUNNEL_PAGE: &str = include_str!("../../templates/funnel.html");
+const STYLES: &str = include_str!("../../templates/internal.css");
+
+/// The response refusing a request without the admin token (404 when the internal pages are
+/// off, 401 otherwise); `None` when the request carries it.
+pub(super) fn refusal(state: &AppState, headers: &HeaderMap) -> Option<Response> {
+    let Some(expected) = &state.config.admin_token else {
+        return Some(AppError::NotFound.into_response());
+    };
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let given = if let Some(token) = value.strip_prefix("Bearer ") {
+        token.to_owned()
+    } else if let Some(encoded) = value.strip_prefix("Basic ") {
+        base64::engine::general_purpose::STANDARD
+            .decode(encoded.trim())
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .and_then(|pair| {
+                pair.split_once(':')
+                    .map(|(_, password)| password.to_owned())
+            })
+            .unwrap_or_default()
+    } else {
+        String::new()
+    };
+    if bool::from(given.as_bytes().ct_eq(expected.0.as_bytes())) {
+        None
+    } else {
+        Some(
+            (
+                StatusCode::UNAUTHORIZED,
+                [(
+                    header::WWW_AUTHENTICATE,
+                    "Basic realm=\"pawpath internal\", charset=\"UTF-8\"",
+                )],
+                axum::Json(serde_json::json!({ "error": "unauthorised" })),
+            )
+                .into_response(),
+        )
+    }
+}
+
+/// GET /internal/internal.css.
+pub(super) async fn styles() -> Response {
+    (
+        [
+            (CONTENT_TYPE, "text/css; charset=utf-8"),
+            (CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        STYLES,
+    )
+        .into_response()
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct FunnelQuery {
+    journey: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+}
+
+/// GET /internal/funnel?journey=&from=&to= (the admin token): the funnel of `pawpath report
+/// funnel` for each brand and channel that sells the journey, as tables and charts.
+pub(super) async fn funnel(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<FunnelQuery>,
+) -> Result<Response, AppError> {
+    if let Some(refused) = refusal(&state, &headers) {
+        return Ok(refused);
+    }
+    let defs = &state.defs;
+    let journey_id = query.journey.clone().unwrap_or_else(|| "direct".into());
+    let Some(journey) = defs.journey(&journey_id) else {
+        return Err(AppError::BadRequest(format!(
+            "journey: no journey {journey_id:?}"
+        )));
+    };
+    let date = |name: &str, v: &Option<String>| -> Result<Option<chrono::NaiveDate>, AppError> {
+        match v.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(s) => chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+                .map(Some)
+                .map_err(|_| {
+                    AppError::BadRequest(format!("{name}: {s:?} is not a date as YYYY-MM-DD"))
+                }),
+        }
+    };
+    let (from, to) = (date("from", &query.from)?, date("to", &query.to)?);
+    let (steps, terminal) = report::journey_steps(defs, journey);
+    let mut funnels = Vec::new();
+    for brand in defs.raw.brands.iter().map(|b| &b.value) {
+        if !brand.offers_journey(journey) {
+            continue;
+        }
+        let filter = FunnelFilter {
+            journey: journey.id.clone(),
+            brand: Some(brand.id.clone()),
+            channel: Some(journey.channel.as_str().to_owned()),
+            from,
+            to,
+        };
+        let (quotes, transitions) = state.store.funnel_data(&filter).await?;
+        let rows = report::funnel(&steps, &journey.start, &terminal, &quotes, &transitions);
+        let title = format!(
+            "{}, {}: {}",
+            brand.display_name,
+            journey.channel.as_str(),
+            journey.id
+        );
+        funnels.push(context! {
+            brand => &brand.id,
+            brand_name => &brand.display_name,
+            channel => journey.channel.as_str(),
+            chart => report::svg(&title, &rows),
+            rows => rows.iter().map(|r| context! {
+                step => &r.step,
+                entered => r.entered,
+                moved_on => r.moved_on,
+                blocked => r.blocked,
+                abandoned => r.abandoned,
+                median => report::duration_text(r.median_seconds),
+                errors => r.top_errors.iter().map(|(e, n)| format!("{e} ({n})")).collect::<Vec<_>>().join("; "),
+            }).collect::<Vec<_>>(),
+        });
+    }
+    let uk = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%d/%m/%Y").to_string());
+    let period = match (uk(from), uk(to)) {
+        (None, None) => "at any time".to_owned(),
+        (Some(f), None) => format!("from {f}"),
+        (None, Some(t)) => format!("up to {t}"),
+        (Some(f), Some(t)) => format!("from {f} to {t}"),
+    };
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    let page = env
+        .render_str(
+            FUNNEL_PAGE,
+            context! {
+                journey => &journey.id,
+                journeys => defs.journeys().map(|j| j.id.clone()).collect::<Vec<_>>(),
+                from => from.map(|d| d.to_string()).unwrap_or_default(),
+                to => to.map(|d| d.to_string()).unwrap_or_default(),
+                period => period,
+                funnels => funnels,
+            },
+        )
+        .map_err(|e| AppError::Internal(format!("rendering the funnel page: {e}")))?;
+    Ok((
+        [
+            (CONTENT_TYPE, "text/html; charset=utf-8"),
+            (CACHE_CONTROL, "no-store"),
+        ],
+        page,
+    )
+        .into_response())
+}

@@ -1,0 +1,134 @@
+//! The product team's commands (issue 8): `pawpath check` lints the definitions as start-up does
+//! and says by its exit code whether they pass; `pawpath graph` draws a journey. Both run the
+//! real binary, with no database.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+fn pawpath(args: &[&str], definitions: &Path) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pawpath"))
+        .args(args)
+        .env("PAWPATH_DEFINITIONS", definitions)
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("run pawpath");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_passes_the_repository_and_fails_a_broken_copy_naming_file_and_path() {
+    let root = common::repo_root();
+    let (code, out, err) = pawpath(&["check"], &root);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("pass") && out.contains("4 journeys"), "{out}");
+
+    // A copy whose direct journey exits to a step that does not exist.
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_definitions(dir.path());
+    let path = dir.path().join("journeys/direct.json");
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(
+        &path,
+        text.replacen("\"to\": \"choose_policy\"", "\"to\": \"choose_polcy\"", 1),
+    )
+    .expect("write");
+    let (code, _, err) = pawpath(&["check", "--root", &dir.path().to_string_lossy()], &root);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("journeys/direct.json")
+            && err.contains("/exits/0/to")
+            && err.contains("choose_polcy")
+            && err.contains("Fix:"),
+        "{err}"
+    );
+
+    // Mended, but with a guard no document can satisfy: the lint passes it, the deeper check
+    // does not, naming file, path and a fix.
+    std::fs::write(&path, text).expect("write");
+    let guards = dir.path().join("journeys/guards.json");
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&guards).expect("read")).expect("json");
+    file["guards"]["paying_by_card"]["schema"] = serde_json::json!({ "allOf": [
+        file["guards"]["paying_by_card"]["schema"].clone(),
+        { "required": ["payment"], "properties": { "payment": { "required": ["payment_method"], "properties": { "payment_method": { "const": "DD" } } } } }
+    ] });
+    std::fs::write(&guards, serde_json::to_string_pretty(&file).expect("json")).expect("write");
+    let (code, _, err) = pawpath(&["check", "--root", &dir.path().to_string_lossy()], &root);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("journeys/guards.json at /guards/paying_by_card/schema: no document can satisfy guard \"paying_by_card\"")
+            && err.contains("Fix:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn graph_draws_each_journey_and_the_readme_shows_the_direct_one_as_drawn() {
+    let root = common::repo_root();
+    let (code, mermaid, err) = pawpath(&["graph", "direct"], &root);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(mermaid.contains("flowchart TD"), "{mermaid}");
+    assert!(
+        mermaid.contains("pet_details -- \"when needs_crossbreed_confirmation\" --> crossbreed")
+    );
+    assert!(mermaid.contains("payment -- \"when paying_by_card\" --> card_confirmation"));
+    assert!(
+        mermaid.contains("refuses pets[].idd = #quot;no#quot;"),
+        "the assumptions' blocking answers"
+    );
+    assert!(
+        mermaid.contains("confirmation([\""),
+        "the terminal step is drawn rounded"
+    );
+
+    // README.md shows exactly what the command draws.
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let start = readme
+        .find("<!-- pawpath graph direct -->\n```mermaid\n")
+        .expect("the README's diagram block")
+        + "<!-- pawpath graph direct -->\n```mermaid\n".len();
+    let end = readme[start..]
+        .find("```\n<!-- end pawpath graph direct -->")
+        .expect("its end")
+        + start;
+    assert_eq!(
+        &readme[start..end],
+        mermaid,
+        "README.md's diagram is stale: run `pawpath graph direct` and paste its output"
+    );
+
+    for journey in ["direct", "aggregator", "rehoming", "annual_rehoming"] {
+        let (code, svg, err) = pawpath(&["graph", journey, "--svg"], &root);
+        assert_eq!(code, Some(0), "{journey}: {err}");
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{journey}"
+        );
+        assert!(svg.trim_end().ends_with("</svg>"), "{journey}");
+        assert!(!svg.contains("<script"), "{journey}");
+        assert_eq!(
+            svg.matches("<g>").count(),
+            svg.matches("</g>").count(),
+            "{journey}: balanced groups"
+        );
+    }
+    // Blocking rules are drawn on the rehoming eligibility step.
+    let (_, rehoming, _) = pawpath(&["graph", "rehoming"], &root);
+    assert!(
+        rehoming.contains("blocks (not_uk_resident) when rehoming_not_uk_resident"),
+        "{rehoming}"
+    );
+
+    let (code, _, err) = pawpath(&["graph", "nosuch"], &root);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("no journey \"nosuch\"") && err.contains("direct"),
+        "{err}"
+    );
+}
