@@ -57,17 +57,25 @@ pub(super) async fn setup_payment(
         }
         if payment.get("payment_method").and_then(Value::as_str) == Some("CC") {
             // A brand that does not take cards (owner-payment.md §1) refuses the method itself
-            // (rule payment_method_offered's words), before any card is looked for.
-            if let Some(quote) = super::quote::session_quote(&state, &headers).await
-                && !state
-                    .defs
-                    .brand(&quote.brand)
-                    .is_some_and(|b| b.takes(engine::definitions::PaymentMethod::Card))
-            {
-                return Err(AppError::Validation(vec![FieldMessage {
-                    field: "payment.payment_method".into(),
-                    message: super::quote::voice(&state, &quote).t("payment.method.not_offered"),
-                }]));
+            // before any card is looked for: the engine's rule payment_method_offered, run early.
+            if let Some(quote) = super::quote::session_quote(&state, &headers).await {
+                let ctx = super::quote::rule_context(&state, &quote);
+                let chosen = json!({ "payment": { "payment_method": "CC" } });
+                let refused = engine::domain::domain_rule("payment_method_offered")
+                    .map(|rule| rule(&state.defs, &chosen, &ctx))
+                    .unwrap_or_default();
+                if !refused.is_empty() {
+                    let voice = super::quote::voice(&state, &quote);
+                    return Err(AppError::Validation(
+                        refused
+                            .iter()
+                            .map(|e| FieldMessage {
+                                field: e.field.clone(),
+                                message: voice.message(e),
+                            })
+                            .collect(),
+                    ));
+                }
             }
             for name in DIRECT_DEBIT_ONLY {
                 payment.remove(*name);
