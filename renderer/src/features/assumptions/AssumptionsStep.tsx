@@ -16,7 +16,7 @@ import { validateAnswers } from '@/features/form/FormStep';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest } from '@/features/journey/journey-machine';
-import { validatorsById } from '@/generated/validators';
+import { validatorsFor } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
 
@@ -45,7 +45,8 @@ function withDefaults(questions: QuestionsView): Answers {
 
 /** The questions asked of this pet, in their order: the item schema resolved for its answers. */
 function askedOf(questions: QuestionsView, pet: Pet, includeHidden = false): string[] {
-  const fns = validatorsById[questions.schema.$id];
+  const fns = validatorsFor(questions.schema.$id);
+  if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
   const validator = createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
   const { item, ui } = petQuestions(questions);
   const resolved = retrieveSchema(validator, item as RJSFSchema, questions.schema as RJSFSchema, pet);

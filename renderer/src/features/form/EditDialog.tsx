@@ -13,7 +13,7 @@ import { useEffect, useMemo, useState } from 'react';
 
 import { Modal } from '@/features/shell/Modal';
 
-import { validatorsById } from '@/generated/validators';
+import { validatorsFor } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
 import { ErrorSummary, focusField } from './ErrorSummary';
@@ -162,7 +162,7 @@ export function EditDialog({
   onRemovePet?: (index: number) => void;
 }) {
   const validator = useMemo(() => {
-    const fns = validatorsById[questions.schema.$id];
+    const fns = validatorsFor(questions.schema.$id);
     if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
     return createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
   }, [questions.schema]);

@@ -15,7 +15,7 @@ import { PetActionsContext } from './pet-actions';
 import { breedIndex, useBreeds } from '@/features/breeds/breed-store';
 import { BreedsContext, cannotInsure } from '@/features/breeds/breeds-context';
 import { followAnswers } from '@/features/breeds/dependent-answers';
-import { validatorsById } from '@/generated/validators';
+import { validatorsFor } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { Notice } from '@/features/journey/journey-machine';
 import type { FieldMessage, QuestionsView } from '@/shared/types';
@@ -74,7 +74,7 @@ type ValidateFn = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 
 /** Runs the step's precompiled validator and turns its errors into one message per field. */
 export function validateAnswers(questions: QuestionsView, answers: Answers, copy: Record<string, string>): FieldMessage[] {
-  const validate = validatorsById[questions.schema.$id]?.[questions.schema.$id] as ValidateFn | undefined;
+  const validate = validatorsFor(questions.schema.$id)?.[questions.schema.$id] as ValidateFn | undefined;
   if (!validate) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
   if (validate(answers)) return [];
   return fieldMessages(questions.schema, validate.errors ?? [], copy);
@@ -115,7 +115,7 @@ export function FormStep({
   secondaryAction?: ReactNode;
 }) {
   const validator = useMemo(() => {
-    const fns = validatorsById[questions.schema.$id];
+    const fns = validatorsFor(questions.schema.$id);
     if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
     return createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
   }, [questions.schema]);

@@ -1,12 +1,16 @@
 // The parity check (issue 8): for every answer set engine/tests/parity.rs generated, the
 // browser's validation (the precompiled validators and the renderer's message mapping, with the
 // same copy) gives exactly the field errors the server gives. Any disagreement fails the build.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import parity from '../../../../tests/parity/cases.json';
 import enGB from '../../../../questions/copy/en-GB.json';
 import type { QuestionsView } from '@/shared/types';
+import { loadValidators, validatorIds } from '@/generated/validators';
 import { validateAnswers } from './FormStep';
+
+// The journey's API client loads each view's validators before showing it; here, all of them.
+beforeAll(() => loadValidators(validatorIds));
 
 type Case = { questions: string; case: string; answers: Record<string, unknown>; errors: Array<{ field: string; message: string }> };
 

@@ -2,6 +2,7 @@
  * The API client: JSON over fetch, same-origin cookies. It returns results and never decides
  * what the customer sees; the journey machine does.
  */
+import { loadValidators } from '@/generated/validators';
 import { experimentViews } from '@/shared/experiments';
 import type { FieldMessage, ViewData } from '@/shared/types';
 
@@ -23,9 +24,33 @@ async function read(response: Response): Promise<ApiResult> {
     return { kind: 'failed', status: response.status, message: 'The server did not answer with JSON.' };
   }
   const b = body as { data?: ViewData; outcome?: string; error?: string; errors?: FieldMessage[]; message?: string };
-  if (response.ok && b.data) return { kind: 'ok', data: b.data, outcome: b.outcome };
+  if (response.ok && b.data) {
+    // The view's forms validate with their sets' precompiled validators, loaded before the view
+    // is handed over so every form can validate at once (each set is a chunk of its own).
+    try {
+      await loadValidators(questionSchemaIds(b.data));
+    } catch {
+      return { kind: 'failed', status: 0, message: 'Part of the page could not be loaded.' };
+    }
+    return { kind: 'ok', data: b.data, outcome: b.outcome };
+  }
   if (response.status === 422 && b.error === 'validation' && Array.isArray(b.errors)) return { kind: 'invalid', errors: b.errors };
   return { kind: 'failed', status: response.status, message: b.message ?? b.error ?? 'Unknown error' };
+}
+
+/** Every question schema a view carries (its step's questions, its edit dialogs'), by `$id`. */
+export function questionSchemaIds(view: unknown): string[] {
+  const ids: string[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') {
+      const id = (value as { $id?: unknown }).$id;
+      if (typeof id === 'string' && id.startsWith('pawpath:questions/')) ids.push(id);
+      else Object.values(value).forEach(walk);
+    }
+  };
+  walk(view);
+  return ids;
 }
 
 /** What the shared helper adds to every payload besides the token and locale (journey.md §7). */
