@@ -246,6 +246,31 @@ async fn the_shell_names_the_page_and_turns_internet_explorer_away() {
         !ie.contains("<script"),
         "no script for a browser that cannot run it"
     );
+    // Styled for a browser that reads no custom properties: its own plain stylesheet, with the
+    // brand's colours written in, and the brand's logo.
+    assert!(
+        ie.contains(r#"href="/quote/brand/pos/unsupported.css""#),
+        "{ie}"
+    );
+    assert!(
+        ie.contains(r#"src="/quote/brand/pos/logo.svg" alt="Pawsure Pet Cover""#),
+        "{ie}"
+    );
+    let (status, css) = html_as(&app, &visitor(), "/quote/brand/pos/unsupported.css", CHROME).await;
+    assert_eq!(status, 200);
+    assert!(!css.contains("var("), "{css}");
+    assert!(css.contains(".header { background: #1d4f91;"), "{css}");
+    assert_eq!(
+        html_as(
+            &app,
+            &visitor(),
+            "/quote/brand/nobody/unsupported.css",
+            CHROME
+        )
+        .await
+        .0,
+        404
+    );
 }
 
 /// journey.md §2: one brand's confirmation is /success (step 5); the retrieve-quote answer and

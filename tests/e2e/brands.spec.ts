@@ -127,3 +127,20 @@ test('an unknown page is not found, in the brand\'s frame', async ({ page }) => 
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   await expectAccessible(page);
 });
+
+// journey.md §2 Shell: Internet Explorer gets the simplified shell, in the brand's colours and
+// logo from a plain stylesheet of its own, axe-clean.
+test.describe('Internet Explorer', () => {
+  test.use({ userAgent: 'Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko' });
+
+  test('is told, in the brand\'s frame, to use another browser', async ({ page }, testInfo) => {
+    await page.goto('/quote?brand=sbp');
+    await expect(page.getByRole('heading', { level: 1, name: 'We no longer support Internet Explorer.' })).toBeVisible();
+    await expect(page.getByRole('img', { name: 'Small Beasts Pet Plan' })).toBeVisible();
+    // The stylesheet arrived: the header wears the brand's primary colour, not the default.
+    const header = await page.locator('header').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(header).not.toBe('rgba(0, 0, 0, 0)');
+    await expectAccessible(page);
+    await screenshot(page, testInfo, 'internet-explorer');
+  });
+});

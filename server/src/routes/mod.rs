@@ -95,6 +95,10 @@ pub fn router(state: AppState) -> Router {
         .route("/annual-rehoming/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
         .route("/quote/brand/{id}/theme.css", get(pages::brand_theme))
+        .route(
+            "/quote/brand/{id}/unsupported.css",
+            get(pages::unsupported_theme),
+        )
         .route("/quote/brand/{id}/logo.svg", get(pages::brand_logo))
         .route("/quote/documents/document.css", get(documents::styles))
         .route("/quote/documents/{name}", get(documents::document))

@@ -368,7 +368,8 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
             UNSUPPORTED_SHELL,
             minijinja::context! {
                 language => voice.language(),
-                theme => theme,
+                stylesheet => format!("/quote/brand/{brand_id}/unsupported.css"),
+                logo => format!("/quote/brand/{brand_id}/logo.svg"),
                 brand => text("app.brand"),
                 title => text("unsupported.title"),
                 body => text("unsupported.body"),
@@ -446,10 +447,10 @@ const UNSUPPORTED_SHELL: &str = r#"<!doctype html>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="robots" content="noindex" />
     <title>{{ title }} – {{ brand }}</title>
-    <link rel="stylesheet" href="{{ theme }}" />
+    <link rel="stylesheet" href="{{ stylesheet }}" />
   </head>
   <body class="unsupported">
-    <header class="header"><div class="header__inner"><span class="header__brand">{{ brand }}</span></div></header>
+    <header class="header"><div class="header__inner"><img class="header__logo" src="{{ logo }}" alt="{{ brand }}" width="160" height="40" /></div></header>
     <main class="main">
       <h1 class="page-title">{{ title }}</h1>
       <p>{{ body }}</p>
@@ -471,6 +472,40 @@ pub(super) async fn brand_theme(
     let css = format!(
         "html:root {{\n  --brand-primary: {};\n  --brand-primary-dark: {};\n  --brand-accent: {};\n  --focus: {};\n  --on-brand: {};\n  --font: {};\n}}\n",
         t.primary, t.primary_dark, t.accent, t.accent, t.on_primary, t.font
+    );
+    Ok((
+        [
+            (CONTENT_TYPE, "text/css; charset=utf-8"),
+            (CACHE_CONTROL, "public, max-age=300"),
+        ],
+        css,
+    )
+        .into_response())
+}
+
+/// GET /quote/brand/{id}/unsupported.css: the stylesheet of the simplified shell Internet
+/// Explorer gets (journey.md §2 Shell). Internet Explorer reads no custom properties and no
+/// modern layout, so this is plain CSS with the brand's colours written into it.
+pub(super) async fn unsupported_theme(
+    State(state): State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> Result<Response, AppError> {
+    let brand = state.defs.brand(&id).ok_or(AppError::NotFound)?;
+    let t = &brand.theme;
+    // As in brand_theme: every value was checked by the brand schema.
+    let css = format!(
+        "body {{ margin: 0; font-family: {font}; font-size: 18px; line-height: 1.5; color: #1b1b1b; background: #ffffff; }}\n\
+         .header {{ background: {primary}; color: {on}; border-bottom: 4px solid {accent}; }}\n\
+         .header__inner {{ max-width: 720px; margin: 0 auto; padding: 12px 24px; }}\n\
+         .header__logo {{ display: block; height: 40px; width: auto; }}\n\
+         .main {{ display: block; max-width: 720px; margin: 0 auto; padding: 32px 24px 48px; }}\n\
+         .page-title {{ margin: 0 0 16px; font-size: 32px; line-height: 1.25; color: {dark}; }}\n\
+         p {{ margin: 0 0 16px; }}\n",
+        font = t.font,
+        primary = t.primary,
+        on = t.on_primary,
+        accent = t.accent,
+        dark = t.primary_dark,
     );
     Ok((
         [
