@@ -765,11 +765,13 @@ fn strip_write_only(schema: &Value, outer: &[String]) -> Value {
     }
 }
 
-/// A write-only answer taken out of the document: where it was, and what it was.
+/// A write-only answer taken out of the document: where it was, and what it was; `None` when an
+/// answer given before was withdrawn (a Direct Debit payer who now pays by card), so that what
+/// was kept of it is forgotten too.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Secret {
     pub pointer: String,
-    pub value: String,
+    pub value: Option<String>,
 }
 
 /// `****5678`: what a stored document keeps of a write-only answer.
@@ -793,11 +795,18 @@ fn take_at(schema: &Value, node: &mut Value, pointer: String, out: &mut Vec<Secr
             for (name, sub) in declared_properties(schema) {
                 let here = format!("{pointer}/{name}");
                 if is_write_only(sub) {
+                    let masked = format!("{name}_masked");
                     if let Some(Value::String(value)) = map.remove(&name) {
-                        map.insert(format!("{name}_masked"), Value::String(mask(&value)));
+                        map.insert(masked, Value::String(mask(&value)));
                         out.push(Secret {
                             pointer: here,
-                            value,
+                            value: Some(value),
+                        });
+                    } else if map.remove(&masked).is_some() {
+                        // The step asked it and it was not given: the answer is withdrawn.
+                        out.push(Secret {
+                            pointer: here,
+                            value: None,
                         });
                     }
                 } else if let Some(child) = map.get_mut(&name) {

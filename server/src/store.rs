@@ -323,7 +323,7 @@ impl Store {
         update: Option<(&Value, Lifecycle)>,
         record: &TransitionRecord,
         meta: TransitionMeta<'_>,
-        secrets: &[(String, String)],
+        secrets: &[(String, Option<String>)],
     ) -> Result<i64, StoreError> {
         let now = now();
         let mut tx = self.pool.begin().await?;
@@ -348,12 +348,16 @@ impl Store {
             }
             version += 1;
         }
+        // A secret is replaced whole, or only deleted when its answer was withdrawn.
         for (field, ciphertext) in secrets {
             sqlx::query("delete from quote_secrets where quote_id = $1 and field = $2")
                 .bind(&quote.id)
                 .bind(field)
                 .execute(&mut *tx)
                 .await?;
+            let Some(ciphertext) = ciphertext else {
+                continue;
+            };
             sqlx::query(
                 "insert into quote_secrets (quote_id, field, ciphertext, updated_at) values ($1, $2, $3, $4)",
             )

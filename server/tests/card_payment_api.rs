@@ -451,3 +451,63 @@ async fn a_declined_card_buys_nothing() {
         "a yearly payer"
     );
 }
+
+/// owner-payment.md §1 "Direct Debit, or card where offered", §3 payment_method: a customer who
+/// gave bank details and then pays by card leaves no bank details behind, neither the masked
+/// number in the quote nor the encrypted one beside it.
+#[tokio::test]
+async fn bank_details_given_up_for_a_card_are_forgotten() {
+    let (app, view) = at_payment("epw").await;
+    let (status, body) = pay_by_card(
+        &app,
+        json!({ "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada O'Neill",
+                "sort_code": "08-99-99", "account_number": "66374958", "payment_day": 15,
+                "dd_confirmation": true }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["payment"]["account_number_masked"], "****4958");
+    assert_eq!(
+        count(
+            &app,
+            "select count(*) from quote_secrets where field = '/payment/account_number'"
+        )
+        .await,
+        1
+    );
+
+    let token = token_for(&app, &view, VISA).await;
+    let (status, body) = pay_by_card(
+        &app,
+        json!({ "payment_method": "CC", "payment_frequency": "MP", "card_token": token }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let payment = &body["data"]["payment"];
+    assert_eq!(payment["payment_method"], "CC");
+    for gone in [
+        "account_number_masked",
+        "account_name",
+        "sort_code",
+        "payment_day",
+    ] {
+        assert!(payment.get(gone).is_none(), "{gone} kept: {payment}");
+    }
+    // The card's token is kept (encrypted) to charge at purchase; the bank account is not.
+    assert_eq!(
+        count(
+            &app,
+            "select count(*) from quote_secrets where field = '/payment/account_number'"
+        )
+        .await,
+        0
+    );
+    // The stored quote (the SQLite file may still hold freed pages of its old version).
+    let pool = pool(&app).await;
+    let documents: Vec<(String,)> = sqlx::query_as("select document from quotes")
+        .fetch_all(&pool)
+        .await
+        .expect("quotes");
+    pool.close().await;
+    assert!(documents.iter().all(|(d,)| !d.contains("4958")));
+}

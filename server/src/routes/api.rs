@@ -364,13 +364,15 @@ pub(super) async fn run(
     let secrets = result
         .secrets
         .iter()
-        .map(|s| {
-            state
+        .map(|s| match &s.value {
+            Some(value) => state
                 .config
                 .encryption_key
-                .encrypt(&quote.id, &s.pointer, &s.value)
-                .map(|c| (s.pointer.clone(), c))
-                .map_err(AppError::Internal)
+                .encrypt(&quote.id, &s.pointer, value)
+                .map(|c| (s.pointer.clone(), Some(c)))
+                .map_err(AppError::Internal),
+            // A withdrawn answer: what was kept of it goes.
+            None => Ok((s.pointer.clone(), None)),
         })
         .collect::<Result<Vec<_>, _>>()?;
     state
