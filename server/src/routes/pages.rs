@@ -459,6 +459,18 @@ const UNSUPPORTED_SHELL: &str = r#"<!doctype html>
 </html>
 "#;
 
+/// A brand's stylesheet, cached for five minutes (a brand's colours change with a deployment).
+fn stylesheet(css: String) -> Response {
+    (
+        [
+            (CONTENT_TYPE, "text/css; charset=utf-8"),
+            (CACHE_CONTROL, "public, max-age=300"),
+        ],
+        css,
+    )
+        .into_response()
+}
+
 /// GET /quote/brand/{id}/theme.css: the brand's colours and font as CSS custom properties
 /// (journeys/brands: theme), loaded after the renderer's stylesheet. An unknown brand is a 404.
 pub(super) async fn brand_theme(
@@ -473,14 +485,7 @@ pub(super) async fn brand_theme(
         "html:root {{\n  --brand-primary: {};\n  --brand-primary-dark: {};\n  --brand-accent: {};\n  --focus: {};\n  --on-brand: {};\n  --font: {};\n}}\n",
         t.primary, t.primary_dark, t.accent, t.accent, t.on_primary, t.font
     );
-    Ok((
-        [
-            (CONTENT_TYPE, "text/css; charset=utf-8"),
-            (CACHE_CONTROL, "public, max-age=300"),
-        ],
-        css,
-    )
-        .into_response())
+    Ok(stylesheet(css))
 }
 
 /// GET /quote/brand/{id}/unsupported.css: the stylesheet of the simplified shell Internet
@@ -507,14 +512,7 @@ pub(super) async fn unsupported_theme(
         accent = t.accent,
         dark = t.primary_dark,
     );
-    Ok((
-        [
-            (CONTENT_TYPE, "text/css; charset=utf-8"),
-            (CACHE_CONTROL, "public, max-age=300"),
-        ],
-        css,
-    )
-        .into_response())
+    Ok(stylesheet(css))
 }
 
 /// GET /quote/brand/{id}/logo.svg: the brand's logo (journeys/brands/logos, checked when loaded:
