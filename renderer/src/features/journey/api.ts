@@ -29,13 +29,38 @@ async function read(response: Response): Promise<ApiResult> {
     // is handed over so every form can validate at once (each set is a chunk of its own).
     try {
       await loadValidators(questionSchemaIds(b.data));
+      forget(RELOADED_FOR_CHUNKS);
     } catch {
+      // A release since this page was opened renamed its chunks: the page itself is out of date.
+      // Open it again once (the new release's page, with the answers kept by the server).
+      if (remember(RELOADED_FOR_CHUNKS)) window.location.reload();
       return { kind: 'failed', status: 0, message: 'Part of the page could not be loaded.' };
     }
     return { kind: 'ok', data: b.data, outcome: b.outcome };
   }
   if (response.status === 422 && b.error === 'validation' && Array.isArray(b.errors)) return { kind: 'invalid', errors: b.errors };
   return { kind: 'failed', status: response.status, message: b.message ?? b.error ?? 'Unknown error' };
+}
+
+const RELOADED_FOR_CHUNKS = 'pawpath:reloaded-for-chunks';
+
+/** Notes a flag for this tab; false if it was already noted (or the tab keeps nothing). */
+function remember(flag: string): boolean {
+  try {
+    if (sessionStorage.getItem(flag)) return false;
+    sessionStorage.setItem(flag, '1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function forget(flag: string) {
+  try {
+    sessionStorage.removeItem(flag);
+  } catch {
+    // A tab that keeps nothing has nothing to forget.
+  }
 }
 
 /** Every question schema a view carries (its step's questions, its edit dialogs'), by `$id`. */
