@@ -35,6 +35,10 @@ impl FieldError {
     }
 }
 
+/// The most field errors one answer gets back (and the transition log keeps): one per field,
+/// and no more than this in all (issue 21).
+pub const MAX_FIELD_ERRORS: usize = 50;
+
 /// The copy key used when a keyword has no `x-errors` entry.
 pub const DEFAULT_REQUIRED_KEY: &str = "error.required";
 pub const DEFAULT_INVALID_KEY: &str = "error.invalid";
@@ -76,6 +80,85 @@ impl CompiledSchema {
     /// schema's own order, so that the browser (which applies the same ordering to Ajv's
     /// errors) shows the same message.
     pub fn field_errors(&self, instance: &Value) -> Vec<FieldError> {
+        // Sizes before contents (issue 21): a list longer than the schema allows is that one
+        // error, and its items are not looked at.
+        if let Some(error) = self.size_error(instance) {
+            return vec![error];
+        }
+        let mut errors = self.all_field_errors(instance);
+        errors.truncate(MAX_FIELD_ERRORS);
+        errors
+    }
+
+    /// The first list (in document order) with more items than the schema's `maxItems`
+    /// allows, as the field error `maxItems` gives: checked before anything is built from the
+    /// answers.
+    pub fn size_error(&self, instance: &Value) -> Option<FieldError> {
+        self.oversized(&self.schema, "", instance, "")
+    }
+
+    fn oversized(
+        &self,
+        schema: &Value,
+        schema_pointer: &str,
+        instance: &Value,
+        instance_pointer: &str,
+    ) -> Option<FieldError> {
+        let Value::Object(node) = schema else {
+            return None;
+        };
+        // The node itself and the members of its allOf, where a bound may be written.
+        let mut nodes = vec![(node, schema_pointer.to_owned())];
+        if let Some(Value::Array(all)) = node.get("allOf") {
+            for (i, member) in all.iter().enumerate() {
+                if let Value::Object(member) = member {
+                    nodes.push((member, format!("{schema_pointer}/allOf/{i}")));
+                }
+            }
+        }
+        match instance {
+            Value::Array(items) => {
+                for (n, pointer) in &nodes {
+                    if let Some(max) = n.get("maxItems").and_then(Value::as_u64)
+                        && items.len() as u64 > max
+                    {
+                        return Some(FieldError::new(
+                            field_name(instance_pointer),
+                            message_key(&self.schema, pointer, "maxItems"),
+                        ));
+                    }
+                }
+                let item_schema = node.get("items")?;
+                items.iter().enumerate().find_map(|(i, item)| {
+                    self.oversized(
+                        item_schema,
+                        &format!("{schema_pointer}/items"),
+                        item,
+                        &format!("{instance_pointer}/{i}"),
+                    )
+                })
+            }
+            Value::Object(map) => {
+                let Some(Value::Object(properties)) = node.get("properties") else {
+                    return None;
+                };
+                map.iter().find_map(|(key, value)| {
+                    let sub = properties.get(key)?;
+                    let key = escape_pointer(key);
+                    self.oversized(
+                        sub,
+                        &format!("{schema_pointer}/properties/{key}"),
+                        value,
+                        &format!("{instance_pointer}/{key}"),
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Every field's first error, in the order the fields first fail.
+    fn all_field_errors(&self, instance: &Value) -> Vec<FieldError> {
         let mut best: BTreeMap<String, (Vec<usize>, FieldError)> = BTreeMap::new();
         let mut order_of_fields: Vec<String> = Vec::new();
         for error in self.validator.iter_errors(instance) {

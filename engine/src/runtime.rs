@@ -69,6 +69,8 @@ pub enum Event {
 }
 
 impl Event {
+    /// The event as the transition log names it: the kind, and for a submission or an edit the
+    /// step or question set (both from the definitions, checked before an event is made).
     pub fn name(&self) -> String {
         match self {
             Event::Submit { step, .. } => format!("submit:{step}"),
@@ -76,8 +78,10 @@ impl Event {
             Event::Purchase => "purchase".into(),
             Event::Expire => "expire".into(),
             Event::Reset => "reset".into(),
-            Event::RemovePet { id } => format!("remove_pet:{id}"),
-            Event::SetLanguage { language } => format!("set_language:{language}"),
+            // Names from a closed set (issue 21): what the caller typed (a position, a
+            // language) is not written to the log; a valid one shows in the quote itself.
+            Event::RemovePet { .. } => "remove_pet".into(),
+            Event::SetLanguage { .. } => "set_language".into(),
         }
     }
 }
@@ -442,10 +446,15 @@ impl Ctx<'_> {
             return Err(EngineError::UnknownEdit(questions.to_owned()));
         };
         let answers = project(&schema.schema, answers);
+        if let Some(error) = schema.size_error(&answers) {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = vec![error];
+            return Ok(());
+        }
         let mut candidate = merge(&schema.schema, &self.document, &answers);
         keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
         let pricing = self.derive(&mut candidate);
-        let errors = position::answer_errors(
+        let mut errors = position::answer_errors(
             self.defs,
             Some(questions),
             &edit.rules,
@@ -453,6 +462,7 @@ impl Ctx<'_> {
             &self.rules,
         );
         if !errors.is_empty() {
+            errors.truncate(crate::rules::MAX_FIELD_ERRORS);
             self.record.outcome = Outcome::Invalid;
             self.record.field_errors = errors;
             return Ok(());
@@ -561,13 +571,20 @@ impl Ctx<'_> {
         };
         // The questions hold over the document as it would be: the answers written in, the
         // server's derived fields recomputed. So a question's `if` can read what the server
-        // knows (a pet's breed category), and nothing half-written is ever stored.
+        // knows (a pet's breed category), and nothing half-written is ever stored. A list
+        // longer than the questions allow is refused before anything is built from it.
         let answers = project(&schema.schema, answers);
+        if let Some(error) = schema.size_error(&answers) {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = vec![error];
+            return Ok(StepOutcome::Unchanged);
+        }
         let mut candidate = merge(&schema.schema, &self.document, &answers);
         keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
         let pricing = self.derive(&mut candidate);
-        let errors = position::step_errors(self.defs, step, &candidate, &self.rules);
+        let mut errors = position::step_errors(self.defs, step, &candidate, &self.rules);
         if !errors.is_empty() {
+            errors.truncate(crate::rules::MAX_FIELD_ERRORS);
             self.record.outcome = Outcome::Invalid;
             self.record.field_errors = errors;
             return Ok(StepOutcome::Unchanged);

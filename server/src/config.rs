@@ -109,6 +109,70 @@ pub struct Config {
     /// (the local test provider, the default on http hosts) is the only provider built so far;
     /// on an https host it must be named on purpose, so nobody takes real cards with it unaware.
     pub payment_provider: PaymentProviderChoice,
+    /// `PAWPATH_LISTEN_ADDR`: the address the server listens on (default `0.0.0.0`, every
+    /// interface; `127.0.0.1` behind a proxy on the same machine).
+    pub listen_addr: std::net::IpAddr,
+    /// `PAWPATH_TRUSTED_PROXIES`: how many proxies of ours stand in front of pawpath and append
+    /// to the client address header (default 1 when `PAWPATH_CLIENT_IP_HEADER` is set). The
+    /// customer's address is the entry the outermost of them wrote: that many from the right;
+    /// anything to its left was written by the client and is never believed.
+    pub trusted_proxies: usize,
+    /// Connection limits (issue 21): `PAWPATH_HEADER_TIMEOUT_MS`, `PAWPATH_REQUEST_TIMEOUT_MS`,
+    /// `PAWPATH_MAX_CONNECTIONS`.
+    pub limits: Limits,
+}
+
+/// How long a connection may take and how many may be open (issue 21: no request can exhaust
+/// the server).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// `PAWPATH_HEADER_TIMEOUT_MS` (default 10,000): the time a connection has to send a
+    /// request's headers, counted from when it opens or from the previous response; so it is
+    /// also how long an idle keep-alive connection stays open.
+    pub header_timeout_ms: u64,
+    /// `PAWPATH_REQUEST_TIMEOUT_MS` (default 30,000): the most one request may take, body and
+    /// answer included; past it the answer is 408.
+    pub request_timeout_ms: u64,
+    /// `PAWPATH_MAX_CONNECTIONS` (default 1,024): connections served at once; past it new ones
+    /// wait in the listen queue until one closes.
+    pub max_connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            header_timeout_ms: 10_000,
+            request_timeout_ms: 30_000,
+            max_connections: 1_024,
+        }
+    }
+}
+
+/// A whole number in `range`, or `default` when unset; anything else names the variable.
+fn number_in(
+    get: &impl Fn(&str) -> Option<String>,
+    variable: &'static str,
+    range: std::ops::RangeInclusive<u64>,
+    default: u64,
+) -> Result<u64, ConfigError> {
+    match get(variable) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| {
+                err(
+                    variable,
+                    format!(
+                        "{v:?} is not a whole number from {} to {}",
+                        range.start(),
+                        range.end()
+                    ),
+                )
+            }),
+    }
 }
 
 /// Which payment provider takes cards.
@@ -434,7 +498,37 @@ impl Config {
                 ));
             }
         };
+        let listen_addr = match get("PAWPATH_LISTEN_ADDR") {
+            None => std::net::IpAddr::from([0, 0, 0, 0]),
+            Some(v) => v.trim().parse().map_err(|_| {
+                err(
+                    "PAWPATH_LISTEN_ADDR",
+                    format!("{v:?} is not an IP address (for example 127.0.0.1 or ::)"),
+                )
+            })?,
+        };
+        let trusted_proxies =
+            usize::try_from(number_in(&get, "PAWPATH_TRUSTED_PROXIES", 1..=10, 1)?).unwrap_or(1);
+        let limits = Limits {
+            header_timeout_ms: number_in(&get, "PAWPATH_HEADER_TIMEOUT_MS", 100..=600_000, 10_000)?,
+            request_timeout_ms: number_in(
+                &get,
+                "PAWPATH_REQUEST_TIMEOUT_MS",
+                100..=600_000,
+                30_000,
+            )?,
+            max_connections: usize::try_from(number_in(
+                &get,
+                "PAWPATH_MAX_CONNECTIONS",
+                1..=1_000_000,
+                1_024,
+            )?)
+            .unwrap_or(1_024),
+        };
         Ok(Self {
+            listen_addr,
+            trusted_proxies,
+            limits,
             payment_provider,
             smtp_url,
             mail_from,

@@ -37,6 +37,9 @@ pub enum AppError {
     /// Too many attempts at a code check from this caller (the message is localised).
     #[error("rate limited")]
     RateLimited(String),
+    /// The caller may not do this (any more): the message says why, in the customer's words.
+    #[error("forbidden: {0}")]
+    Forbidden(String),
     /// A third party (the address lookup) did not answer usefully.
     #[error("unavailable: {0}")]
     Unavailable(String),
@@ -46,7 +49,7 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Csrf => StatusCode::FORBIDDEN,
+            AppError::Csrf | AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -70,7 +73,14 @@ impl From<StoreError> for AppError {
 
 impl From<engine::runtime::EngineError> for AppError {
     fn from(e: engine::runtime::EngineError) -> Self {
-        AppError::Internal(e.to_string())
+        match e {
+            // A call made to a quote whose journey has no such form (a cover edit on a rehoming
+            // quote): the caller's mistake, not the server's (issue 21).
+            engine::runtime::EngineError::UnknownEdit(questions) => AppError::BadRequest(format!(
+                "this quote's journey has no form {questions:?} to edit"
+            )),
+            other => AppError::Internal(other.to_string()),
+        }
     }
 }
 
@@ -102,6 +112,7 @@ impl IntoResponse for AppError {
                 tracing::error!(error = %detail, "internal error");
                 json!({ "error": "internal", "message": "Something went wrong on our side. Please try again." })
             }
+            AppError::Forbidden(message) => json!({ "error": "forbidden", "message": message }),
             AppError::RateLimited(message) => {
                 json!({ "error": "rate_limited", "message": message })
             }

@@ -17,6 +17,7 @@ pub mod reload;
 pub mod report;
 pub mod routes;
 pub mod scanner;
+pub mod serve;
 pub mod session;
 pub mod signed;
 pub mod store;
@@ -283,8 +284,10 @@ pub async fn terminate_policy(config: &Config, policy_number: &str) -> Result<bo
 
 pub async fn run(config: Config) -> Result<(), StartError> {
     let port = config.port;
+    let listen_addr = config.listen_addr;
+    let limits = config.limits;
     let app = App::build(config).await?;
-    let listener = tokio::net::TcpListener::bind(("0.0.0.0", port))
+    let listener = tokio::net::TcpListener::bind((listen_addr, port))
         .await
         .map_err(|source| StartError::Listen { port, source })?;
     tracing::info!(port, definitions = app.state.defs.version(), backend = ?app.state.store.backend, "pawpath listening");
@@ -296,11 +299,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     } else {
         app.router
     };
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(async {
+    serve::serve(listener, router, limits, async {
         let _ = tokio::signal::ctrl_c().await;
     })
     .await

@@ -195,6 +195,22 @@ pub struct PurchaseRow {
     pub collections: Vec<(String, String, i64)>,
     /// Whether the customer has set a pet portal password.
     pub portal_registered: bool,
+    /// Whether the confirmation page may still set it: none set yet, and the purchase is at
+    /// most [`PORTAL_PASSWORD_WINDOW_MINUTES`] old (issue 21: only the buyer, soon after).
+    pub portal_open: bool,
+}
+
+/// How long after a purchase its confirmation page may set the pet portal password.
+pub const PORTAL_PASSWORD_WINDOW_MINUTES: i64 = 60;
+
+/// Whether a purchase made at `created_at` (RFC 3339) is still within the portal password's
+/// window at `now`. A time that does not parse is outside it.
+pub fn portal_window_open(created_at: &str, now: chrono::DateTime<chrono::Utc>) -> bool {
+    chrono::DateTime::parse_from_rfc3339(created_at).is_ok_and(|at| {
+        let age = now.signed_duration_since(at);
+        age >= chrono::Duration::zero()
+            && age <= chrono::Duration::minutes(PORTAL_PASSWORD_WINDOW_MINUTES)
+    })
 }
 
 /// How a purchase attempt ended.
@@ -716,9 +732,12 @@ impl Store {
         .into_iter()
         .map(|r| Ok((r.try_get("due_date")?, r.try_get("amount")?, r.try_get("payments")?)))
         .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        let created_at: String = row.try_get("created_at")?;
+        let portal_registered = row.try_get::<i64, _>("portal")? > 0;
         Ok(Some(PurchaseRow {
             id,
-            created_at: row.try_get("created_at")?,
+            portal_open: !portal_registered && portal_window_open(&created_at, chrono::Utc::now()),
+            created_at,
             payment_frequency: row.try_get("payment_frequency")?,
             payment_day: row.try_get("payment_day")?,
             cover_start: row.try_get("cover_start")?,
@@ -733,7 +752,7 @@ impl Store {
             account_number_masked: row.try_get("account_number_masked")?,
             card,
             collections,
-            portal_registered: row.try_get::<i64, _>("portal")? > 0,
+            portal_registered,
         }))
     }
 
@@ -795,19 +814,45 @@ impl Store {
         Ok(())
     }
 
-    /// Joins a quote to a session (a retrieved quote); whatever session had it before loses it.
+    /// Joins a quote to a session (a retrieved quote, a signed link); whatever session had it
+    /// before loses it. A bought quote stays with the browser that bought it (issue 21): false,
+    /// and nothing changes, when the quote is bought (or not there).
     pub async fn attach_session(
         &self,
         quote_id: &str,
         session_hash: &str,
-    ) -> Result<(), StoreError> {
-        sqlx::query("update quotes set session_hash = $1, updated_at = $2 where id = $3")
-            .bind(session_hash)
-            .bind(now())
-            .bind(quote_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "update quotes set session_hash = $1, updated_at = $2 where id = $3 and lifecycle <> 'purchased'",
+        )
+        .bind(session_hash)
+        .bind(now())
+        .bind(quote_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Spends a signed link that opens its quote once: true the first time, false ever after
+    /// (two clicks at once: one of them). Only the token's digest is kept.
+    pub async fn spend_link(&self, token: &str, quote_id: &str) -> Result<bool, StoreError> {
+        use sha2::Digest;
+        let digest: String = sha2::Sha256::digest(token.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let spent =
+            sqlx::query("insert into used_links (digest, quote_id, used_at) values ($1, $2, $3)")
+                .bind(digest)
+                .bind(quote_id)
+                .bind(now())
+                .execute(&self.pool)
+                .await;
+        match spent {
+            Ok(_) => Ok(true),
+            Err(sqlx::Error::Database(d)) if d.is_unique_violation() => Ok(false),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Parts a quote from its session: the cookie no longer finds it, and the next request

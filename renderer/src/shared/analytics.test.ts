@@ -21,6 +21,7 @@ const purchase: Purchase = {
   card: null,
   collections: [],
   portal_registered: false,
+  portal_open: true,
 };
 
 function view(extra: Partial<ViewData> = {}): ViewData {

@@ -233,4 +233,6 @@ export interface Purchase {
   /** [due date, amount, payments] */
   collections: Array<[string, string, number]>;
   portal_registered: boolean;
+  /** The password may still be set here: soon after the purchase, none set yet. */
+  portal_open: boolean;
 }

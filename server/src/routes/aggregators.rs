@@ -493,8 +493,9 @@ impl ClickThrough {
 /// GET /aggregators/continue/{token}: a comparison site's click-through. The quote joins this
 /// browser's session (a new one), the product the customer chose there becomes every pet's
 /// cover (the choose-policy step, recorded like the page's own), and the customer lands on
-/// review. A link that is not ours is the not-found page; an expired one goes to
-/// retrieve-quote, where the customer can still find the quote by its reference and email.
+/// review. A link that is not ours is the not-found page; an expired or used one, or one whose
+/// quote is bought, goes to retrieve-quote, where the customer can still find the quote by its
+/// reference and email.
 pub(super) async fn click_through(
     State(state): State<AppState>,
     Path(token): Path<String>,
@@ -509,14 +510,18 @@ pub(super) async fn click_through(
     let journey = quote::journey(&state, &found)?;
     let base = &journey.base_path;
     let brand = &found.brand;
-    let open = matches!(found.lifecycle, Lifecycle::Active | Lifecycle::Purchased);
-    if chrono::Utc::now().timestamp() > link.expires || !open {
-        return Ok(redirect(
-            format!("{base}/retrieve-quote?brand={brand}"),
-            None,
-        ));
+    let retrieve = || redirect(format!("{base}/retrieve-quote?brand={brand}"), None);
+    // Only a quote still to be bought opens, and each link once (issue 21): a bought quote
+    // stays with the browser that bought it, and a link seen again (history, a forwarded
+    // email) cannot move the quote to another browser. Either way the customer can still
+    // retrieve the quote by its reference and email.
+    if chrono::Utc::now().timestamp() > link.expires || found.lifecycle != Lifecycle::Active {
+        return Ok(retrieve());
     }
-    let token = SessionToken::generate();
+    if !state.store.spend_link(&token, &found.id).await? {
+        return Ok(retrieve());
+    }
+    let session = SessionToken::generate();
     let mut to = "/review";
     if found.lifecycle == Lifecycle::Active {
         // The customer's choice on the comparison site, for every pet, as the cover page sends it.
@@ -567,8 +572,15 @@ pub(super) async fn click_through(
             to = "/choose-policy";
         }
     }
-    state.store.attach_session(&found.id, &token.hash()).await?;
-    let cookie = token.set_cookie(state.config.secure_cookies());
+    if !state
+        .store
+        .attach_session(&found.id, &session.hash())
+        .await?
+    {
+        // Bought by its own browser between the two reads.
+        return Ok(retrieve());
+    }
+    let cookie = session.set_cookie(state.config.secure_cookies());
     Ok(redirect(format!("{base}{to}?brand={brand}"), Some(cookie)))
 }
 

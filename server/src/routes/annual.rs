@@ -253,10 +253,14 @@ pub(super) async fn start(
     if let Some(existing) = existing {
         match existing.lifecycle {
             Lifecycle::Active => {
-                state
+                if !state
                     .store
                     .attach_session(&existing.id, &session.hash())
-                    .await?;
+                    .await?
+                {
+                    // Bought by its own browser since it was read.
+                    return Ok(super::see_other(&page(PageId::AlreadyPurchased), None));
+                }
             }
             Lifecycle::Purchased => {
                 return Ok(super::see_other(&page(PageId::AlreadyPurchased), None));

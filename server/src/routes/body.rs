@@ -37,6 +37,13 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
                     AppError::BadRequest(e.body_text())
                 }
             })?;
+        // Sizes before contents (issue 21): the values are counted without being built, so a
+        // body of thousands of tiny items is refused before it costs memory or validation.
+        if too_many_values(&bytes, MAX_VALUES) {
+            return Err(AppError::BadRequest(format!(
+                "the body holds more than {MAX_VALUES} JSON values"
+            )));
+        }
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(Value::Object(map)) => Ok(Self(map)),
             Ok(_) => Err(AppError::BadRequest(
@@ -47,6 +54,97 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
             ))),
         }
     }
+}
+
+/// The most JSON values (objects, arrays, strings, numbers, booleans, nulls; keys not counted)
+/// one body may hold: ten pets of every answer and the owner's come to a few hundred.
+pub(super) const MAX_VALUES: usize = 2_000;
+
+/// Whether `bytes` hold more than `max` JSON values, counted by a pass that builds nothing. A
+/// body that is not JSON is not judged here (the parse after says what is wrong with it).
+pub(super) fn too_many_values(bytes: &[u8], max: usize) -> bool {
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use std::cell::Cell;
+
+    struct Count<'a> {
+        left: &'a Cell<usize>,
+        over: &'a Cell<bool>,
+    }
+    impl Count<'_> {
+        fn tick<E: serde::de::Error>(&self) -> Result<(), E> {
+            match self.left.get() {
+                0 => {
+                    self.over.set(true);
+                    Err(E::custom("too many values"))
+                }
+                n => {
+                    self.left.set(n - 1);
+                    Ok(())
+                }
+            }
+        }
+        fn again(&self) -> Self {
+            Count {
+                left: self.left,
+                over: self.over,
+            }
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Count<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Count<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+            self.tick()
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            self.tick()?;
+            while seq.next_element_seed(self.again())?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            self.tick()?;
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value_seed(self.again())?;
+            }
+            Ok(())
+        }
+    }
+
+    let left = Cell::new(max);
+    let over = Cell::new(false);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let _ = Count {
+        left: &left,
+        over: &over,
+    }
+    .deserialize(&mut de);
+    over.get()
 }
 
 /// Fields the shared call helper adds to every payload (journey.md §7).
@@ -80,5 +178,26 @@ pub(super) fn optional_text<'a>(
             "{name} must be at most {max} characters"
         ))),
         Some(_) => Err(AppError::BadRequest(format!("{name} must be text"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::too_many_values;
+
+    /// Issue 21: sizes before contents.
+    #[test]
+    fn values_are_counted_before_a_body_is_built() {
+        let small = br#"{"pets": [{"pet_name": "Biscuit", "pet_type": "dog"}], "csrf": "x"}"#;
+        assert!(!too_many_values(small, 100));
+        assert!(
+            too_many_values(small, 5),
+            "object, array, object, two strings, string: 6"
+        );
+        assert!(!too_many_values(small, 6));
+        let many = format!("{{\"pets\": [{}]}}", vec!["{}"; 21_000].join(","));
+        assert!(too_many_values(many.as_bytes(), 2_000));
+        // Not JSON: left to the parser to name the problem.
+        assert!(!too_many_values(b"{not json", 10));
     }
 }

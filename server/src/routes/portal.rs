@@ -45,6 +45,13 @@ pub(super) async fn save_portal_password(
     if bought.portal_registered {
         return Err(AppError::Conflict);
     }
+    // Only soon after the purchase, from the browser that bought (a bought quote joins no other
+    // browser): a session found or kept later cannot set the customer's password.
+    if !bought.portal_open {
+        return Err(AppError::Forbidden(
+            super::quote::voice(&state, &quote).t("portal.closed"),
+        ));
+    }
     let owner_email = quote
         .document
         .pointer("/owner/email_address")

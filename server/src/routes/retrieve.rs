@@ -94,14 +94,27 @@ pub(super) async fn quote_retrieval(
             && crate::view::valid_until(&found.created_at)
                 .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
                 .is_some_and(|until| until < today));
+    // A bought quote stays with the browser that bought it (issue 21): whoever else knows its
+    // reference and email is told it is bought and where its documents went, and shown nothing
+    // of it.
+    if found.lifecycle == Lifecycle::Purchased && found.id != auth.quote.id {
+        tracing::info!(quote = %found.id, "a bought quote asked for: not opened");
+        return Ok(Json(json!({ "data": {
+            "purchased": true,
+            "message": quote::voice(&state, &auth.quote).t("retrieve.purchased"),
+        } }))
+        .into_response());
+    }
     let session = auth.token.hash();
     let attached = if found.id == auth.quote.id {
         found
     } else if expired {
         renew(&state, &auth.quote, &found, &session).await?
     } else {
+        if !state.store.attach_session(&found.id, &session).await? {
+            return Err(AppError::Conflict);
+        }
         state.store.detach_session(&auth.quote.id).await?;
-        state.store.attach_session(&found.id, &session).await?;
         found
     };
     let rules = quote::rule_context(&state, &attached);

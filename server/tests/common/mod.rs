@@ -164,14 +164,12 @@ async fn start(
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
+    // Served as `pawpath` serves: the same connection limits and timeouts.
+    let limits = app.state.config.limits;
     let server = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.router
-                .into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .await
-        .expect("serve");
+        pawpath::serve::serve(listener, app.router, limits, std::future::pending())
+            .await
+            .expect("serve");
     });
     TestApp {
         base: format!("http://{addr}"),
@@ -282,6 +280,52 @@ impl TestApp {
         let csrf = self.csrf().await;
         self.post_json("/api/saveCover", &json!({ "csrf": csrf, "pets": pets }))
             .await
+    }
+
+    /// Runs one SQL statement against the app's database (ageing a row, counting rows); the
+    /// first column of the first row, as text, if any.
+    pub async fn sql(&self, statement: &str) -> Option<String> {
+        use sqlx::Row;
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&self.database_url)
+            .await
+            .expect("connect");
+        let row = sqlx::query(sqlx::AssertSqlSafe(statement.to_owned()))
+            .fetch_optional(&pool)
+            .await
+            .unwrap_or_else(|e| panic!("{statement}: {e}"));
+        pool.close().await;
+        row.and_then(|r| {
+            r.try_get::<String, _>(0)
+                .ok()
+                .or_else(|| r.try_get::<i64, _>(0).ok().map(|n| n.to_string()))
+        })
+    }
+
+    /// One dog bought by Direct Debit through the pages' own calls; the purchase's answer.
+    pub async fn buy_direct(&self) -> Value {
+        self.reach_payment(json!([valid_pet()])).await;
+        let csrf = self.csrf().await;
+        let payment = json!({
+            "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada O'Neill",
+            "sort_code": "08-99-99", "account_number": "66374958", "payment_day": 15, "dd_confirmation": true
+        });
+        let (status, body) = self
+            .post_json(
+                "/api/setup-payment",
+                &json!({ "csrf": csrf, "payment": payment }),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let csrf = self.csrf().await;
+        let (status, body) = self
+            .post_json(
+                "/api/purchase",
+                &json!({ "csrf": csrf, "idempotency_key": format!("buy-{}", rand::rng().random::<u64>()) }),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body
     }
 
     pub async fn edit(&self, call: &str, form: &str, answers: Value) -> (u16, Value) {

@@ -118,8 +118,10 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
         <p className="panel panel--info" role="status">
           {text(copy, 'portal.saved')}
         </p>
-      ) : (
+      ) : bought.portal_open ? (
         <PortalPasswordForm view={view} copy={copy} onSaved={onRefresh} />
+      ) : (
+        <p className="panel panel--info">{text(copy, 'portal.closed')}</p>
       )}
     </div>
   );

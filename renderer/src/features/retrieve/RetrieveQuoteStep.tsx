@@ -1,7 +1,8 @@
 /**
  * Retrieve a quote (owner-payment.md §2 Retrieve quote): the quote reference and the email
  * address. One message for any wrong detail (the server gives nothing away); an expired quote
- * comes back as a new one starting today, with the spec's message.
+ * comes back as a new one starting today, with the spec's message; a quote bought in another
+ * browser is only said to be bought (issue 21).
  */
 import { useState } from 'react';
 
@@ -23,6 +24,7 @@ export function RetrieveQuoteStep({
   const [email, setEmail] = useState('');
   const [errors, setErrors] = useState<FieldMessage[]>([]);
   const [busy, setBusy] = useState(false);
+  const [purchased, setPurchased] = useState<string | null>(null);
 
   async function submit() {
     const found: FieldMessage[] = [];
@@ -37,8 +39,13 @@ export function RetrieveQuoteStep({
     const result = await submitAnswers('/api/quoteretrieval', view.csrf, { quote_reference: reference, email });
     setBusy(false);
     if (result.kind === 'ok') {
-      const data = result.data as unknown as { path: string; expired: boolean };
-      onRetrieved(data.path, data.expired);
+      const data = result.data as unknown as { path?: string; expired?: boolean; purchased?: boolean; message?: string };
+      if (data.purchased) {
+        // Bought in another browser: the server says so and shows nothing of it.
+        setPurchased(data.message ?? '');
+        return;
+      }
+      onRetrieved(data.path ?? '', data.expired ?? false);
     } else if (result.kind === 'invalid') {
       setErrors(result.errors);
       if (result.errors[0]) focusField(result.errors[0].field);
@@ -79,6 +86,16 @@ export function RetrieveQuoteStep({
       </div>
     );
   };
+
+  if (purchased !== null) {
+    return (
+      <div className="retrieve">
+        <div className="panel panel--info" role="status" tabIndex={-1} ref={(el) => el?.focus()}>
+          <p>{purchased}</p>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <form
