@@ -833,6 +833,36 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Moves a session from the quote it has to another (a retrieved quote), in one
+    /// transaction: false, and nothing changes, when the other quote is bought.
+    pub async fn move_session(
+        &self,
+        from_quote: &str,
+        to_quote: &str,
+        session_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("update quotes set session_hash = $1 where id = $2")
+            .bind(detached_marker())
+            .bind(from_quote)
+            .execute(&mut *tx)
+            .await?;
+        let done = sqlx::query(
+            "update quotes set session_hash = $1, updated_at = $2 where id = $3 and lifecycle <> 'purchased'",
+        )
+        .bind(session_hash)
+        .bind(now())
+        .bind(to_quote)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Spends a signed link that opens its quote once: true the first time, false ever after
     /// (two clicks at once: one of them). Only the token's digest is kept.
     pub async fn spend_link(&self, token: &str, quote_id: &str) -> Result<bool, StoreError> {
@@ -858,11 +888,8 @@ impl Store {
     /// Parts a quote from its session: the cookie no longer finds it, and the next request
     /// starts a new quote. The quote itself is kept, with its transitions.
     pub async fn detach_session(&self, quote_id: &str) -> Result<(), StoreError> {
-        use rand::Rng;
-        let marker: [u8; 16] = rand::rng().random();
-        let marker: String = marker.iter().map(|b| format!("{b:02x}")).collect();
         sqlx::query("update quotes set session_hash = $1 where id = $2")
-            .bind(format!("detached:{marker}"))
+            .bind(detached_marker())
             .bind(quote_id)
             .execute(&self.pool)
             .await?;
@@ -1285,6 +1312,14 @@ where
     .execute(executor)
     .await?;
     Ok(())
+}
+
+/// A session hash no cookie has: a detached quote keeps the column unique and unfound.
+fn detached_marker() -> String {
+    use rand::Rng;
+    let marker: [u8; 16] = rand::rng().random();
+    let marker: String = marker.iter().map(|b| format!("{b:02x}")).collect();
+    format!("detached:{marker}")
 }
 
 fn now() -> String {

@@ -263,7 +263,8 @@ async fn attempt(
     let email = render_confirmation_email(state, quote, document, &policies, &terms)?;
     let purchase = NewPurchase {
         id: crate::store::random_id(),
-        idempotency_key: key.to_owned(),
+        // Scoped to its quote (issue 21): a key another quote used is no business of this one.
+        idempotency_key: format!("{}:{key}", quote.id),
         payment_frequency: frequency,
         payment_day: day,
         cover_start: start.to_string(),
@@ -533,7 +534,10 @@ pub(super) async fn confirmation_email(
         .request_email(&purchase.id, crate::mail::CONFIRMATION)
         .await?
         .ok_or_else(|| {
-            AppError::Internal(format!("purchase {}: no confirmation email", purchase.id))
+            // Free rehoming cover has its own email (/api/confirmationRescueEmail).
+            AppError::BadRequest(
+                "this purchase has no confirmation email to send; free rehoming cover's email is asked for with /api/confirmationRescueEmail".into(),
+            )
         })?;
     if !status.sent {
         state.mailer.wake();

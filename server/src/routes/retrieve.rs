@@ -111,10 +111,13 @@ pub(super) async fn quote_retrieval(
     } else if expired {
         renew(&state, &auth.quote, &found, &session).await?
     } else {
-        if !state.store.attach_session(&found.id, &session).await? {
+        if !state
+            .store
+            .move_session(&auth.quote.id, &found.id, &session)
+            .await?
+        {
             return Err(AppError::Conflict);
         }
-        state.store.detach_session(&auth.quote.id).await?;
         found
     };
     let rules = quote::rule_context(&state, &attached);
