@@ -52,13 +52,19 @@ async fn post(app: &TestApp, path: &str, page: &str, mut body: Value) -> Value {
 }
 
 /// Direct Debit details and the purchase, from the payment page at `base`.
-async fn pay(app: &TestApp, base: &str) {
+async fn pay(app: &TestApp, base: &str, query: &str) {
     let payment = json!({
         "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada O'Neill",
         "sort_code": "08-99-99", "account_number": "66374958", "payment_day": 15, "dd_confirmation": true
     });
-    let page = format!("{base}/payment");
-    post(app, "/api/setup-payment", &page, json!({ "payment": payment })).await;
+    let page = format!("{base}/payment{query}");
+    post(
+        app,
+        "/api/setup-payment",
+        &page,
+        json!({ "payment": payment }),
+    )
+    .await;
     let answer = post(
         app,
         "/api/purchase",
@@ -92,7 +98,7 @@ async fn rehoming_offered(app: &TestApp) {
     post(
         app,
         "/api/rehomingeligibility",
-        "/rehoming",
+        "/rehoming?brand=rsp",
         json!({ "rehoming": {
             "centre": "RSPBRI01",
             "rehome_date": (uk_today() - chrono::Days::new(2)).to_string(),
@@ -107,7 +113,7 @@ async fn rehoming_offered(app: &TestApp) {
     post(
         app,
         "/api/postpetdetails",
-        "/rehoming/your-pet",
+        "/rehoming/your-pet?brand=rsp",
         json!({ "pets": [{
             "pet_name": "Pip", "pet_type": "cat", "cat_breed_type": "C286", "pet_breed": "C286",
             "pet_date_of_birth": "2024-05-10", "pet_sex": "f", "pet_neutered": "yes",
@@ -118,7 +124,7 @@ async fn rehoming_offered(app: &TestApp) {
     post(
         app,
         "/api/ownerdetail",
-        "/rehoming/your-details",
+        "/rehoming/your-details?brand=rsp",
         json!({ "owner": valid_owner() }),
     )
     .await;
@@ -127,7 +133,13 @@ async fn rehoming_offered(app: &TestApp) {
 /// Free cover activated: the free policy's annual link (its path).
 async fn rehoming_bought(app: &TestApp) -> String {
     rehoming_offered(app).await;
-    let answer = post(app, "/api/confirmationrescue", "/rehoming/confirmation", json!({})).await;
+    let answer = post(
+        app,
+        "/api/confirmationrescue",
+        "/rehoming/confirmation?brand=rsp",
+        json!({}),
+    )
+    .await;
     let link = answer["data"]["rescue"]["annual_link"]
         .as_str()
         .expect("annual link");
@@ -172,7 +184,7 @@ async fn quote_in(app: &TestApp, journey: &str, state: State) -> &'static str {
                         json!({ "pets": [dog_answers()] }),
                     )
                     .await;
-                    pay(app, "/aggregators/quote").await;
+                    pay(app, "/aggregators/quote", "").await;
                 }
             }
             "/aggregators/quote"
@@ -187,7 +199,7 @@ async fn quote_in(app: &TestApp, journey: &str, state: State) -> &'static str {
                 }
                 _ => rehoming_offered(app).await,
             }
-            "/rehoming"
+            "/rehoming?brand=rsp"
         }
         "annual_rehoming" => {
             let link = rehoming_bought(app).await;
@@ -202,7 +214,7 @@ async fn quote_in(app: &TestApp, journey: &str, state: State) -> &'static str {
                 post(
                     app,
                     "/api/petdetails",
-                    "/annual-rehoming/pet-details",
+                    "/annual-rehoming/pet-details?brand=rsp",
                     json!({ "pets": [{
                         "pet_name": "Pip", "pet_type": "cat", "cat_breed_type": "C286", "pet_breed": "C286",
                         "pet_date_of_birth": "2024-05-10", "pet_sex": "f", "pet_neutered": "yes",
@@ -215,13 +227,13 @@ async fn quote_in(app: &TestApp, journey: &str, state: State) -> &'static str {
                 post(
                     app,
                     "/api/saveCover",
-                    "/annual-rehoming/choose-product",
+                    "/annual-rehoming/choose-product?brand=rsp",
                     json!({ "pets": [{ "product": { "Code": "LT04000" } }] }),
                 )
                 .await;
-                pay(app, "/annual-rehoming").await;
+                pay(app, "/annual-rehoming", "?brand=rsp").await;
             }
-            "/annual-rehoming"
+            "/annual-rehoming/pet-details?brand=rsp"
         }
         other => panic!("no journey {other}"),
     };
@@ -237,6 +249,23 @@ async fn quote_in(app: &TestApp, journey: &str, state: State) -> &'static str {
         _ => {}
     }
     page
+}
+
+/// The page's CSRF token, if the page still opens (the last calls may move the session on).
+async fn csrf_of(app: &TestApp, page: &str) -> Option<String> {
+    let r = app
+        .client
+        .get(format!("{}{page}", app.base))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .expect("get");
+    let status = r.status().as_u16();
+    assert!(status < 500, "{status} for GET {page}");
+    let view: Value = r.json().await.unwrap_or(Value::Null);
+    view.pointer("/data/csrf")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
 }
 
 /// The schema `reference` points at within the document.
@@ -289,7 +318,10 @@ fn hostile(schema: &Value) -> Vec<Value> {
     ];
     if schema.get("type") == Some(&json!("array")) {
         let max = schema.get("maxItems").and_then(Value::as_u64).unwrap_or(10);
-        values.push(Value::Array(vec![json!({}); usize::try_from(max + 1).unwrap_or(11)]));
+        values.push(Value::Array(vec![
+            json!({});
+            usize::try_from(max + 1).unwrap_or(11)
+        ]));
         // One item whose every declared property is junk.
         if let Some(Value::Object(props)) = schema.pointer("/items/properties") {
             let item: Map<String, Value> = props
@@ -304,6 +336,7 @@ fn hostile(schema: &Value) -> Vec<Value> {
 
 struct Tally {
     requests: usize,
+    statuses: std::collections::BTreeMap<u16, usize>,
     largest_answer: (usize, String),
 }
 
@@ -318,6 +351,7 @@ async fn send(app: &TestApp, method: &str, path: &str, body: Option<&Value>, tal
     let status = response.status().as_u16();
     let answer = response.bytes().await.expect("answer");
     tally.requests += 1;
+    *tally.statuses.entry(status).or_default() += 1;
     let what = || {
         format!(
             "{method} {path} {}",
@@ -348,6 +382,7 @@ async fn send(app: &TestApp, method: &str, path: &str, body: Option<&Value>, tal
 async fn sweep(journey: &str) {
     let mut tally = Tally {
         requests: 0,
+        statuses: std::collections::BTreeMap::new(),
         largest_answer: (0, String::new()),
     };
     for state in STATES {
@@ -368,11 +403,17 @@ async fn sweep(journey: &str) {
             .iter()
             .map(|(p, v)| (p.replace("{reference}", "ABCD-EFGH-JKMN"), v.clone()))
             .collect();
-        // The calls that end the quote's session last, so the others see the state.
-        paths.sort_by_key(|(p, _)| matches!(p.as_str(), "/api/reset" | "/api/quoteretrieval"));
+        // The calls that can move the session to another quote last, so the others see the
+        // state (a comparison site's visit opens a quote of its own in this browser).
+        paths.sort_by_key(|(p, _)| {
+            matches!(
+                p.as_str(),
+                "/api/reset" | "/api/quoteretrieval" | "/api/fakeaggs" | "/api/test/patch"
+            )
+        });
         for (path, item) in &paths {
             for (method, operation) in item.as_object().expect("operation") {
-                let csrf = app.view(page).await["csrf"].as_str().map(str::to_owned);
+                let csrf = csrf_of(&app, page).await;
                 if method == "get" {
                     send(&app, "get", path, None, &mut tally).await;
                     continue;
@@ -428,8 +469,15 @@ async fn sweep(journey: &str) {
         );
     }
     println!(
-        "{journey}: {} requests, none 5xx; largest answer {} B ({})",
-        tally.requests, tally.largest_answer.0, tally.largest_answer.1
+        "{journey}: {} requests, none 5xx (by status: {:?}); largest answer {} B ({})",
+        tally.requests, tally.statuses, tally.largest_answer.0, tally.largest_answer.1
+    );
+    // The sweep reached the handlers: most requests got past the session and its CSRF token.
+    let refused = tally.statuses.get(&403).copied().unwrap_or(0);
+    assert!(
+        refused * 4 < tally.requests,
+        "{journey}: {refused} of {} requests refused for the session or CSRF token",
+        tally.requests
     );
 }
 
