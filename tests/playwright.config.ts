@@ -61,6 +61,8 @@ export default defineConfig({
         PAWPATH_LOG_FORMAT: 'pretty',
         // QA's scripted flows choose an experiment's variation through the test-data call.
         PAWPATH_TEST_MODE: '1',
+        // Every browser test comes from 127.0.0.1: the per-address lookup budget is a test host's.
+        PAWPATH_LOOKUPS_PER_ADDRESS: '10000000',
         PAWPATH_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         PAWPATH_MAIL_FROM: 'policies@pawpath.invalid',
         PAWPATH_MAIL_RETRY_MS: '500',

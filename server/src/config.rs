@@ -117,6 +117,9 @@ pub struct Config {
     /// customer's address is the entry the outermost of them wrote: that many from the right;
     /// anything to its left was written by the client and is never believed.
     pub trusted_proxies: usize,
+    /// `PAWPATH_LOOKUPS_PER_ADDRESS` (default 1,000): address and vet lookups one client
+    /// address may make in 15 minutes (each session may make 60).
+    pub lookups_per_address: u64,
     /// Connection limits (issue 21): `PAWPATH_HEADER_TIMEOUT_MS`, `PAWPATH_REQUEST_TIMEOUT_MS`,
     /// `PAWPATH_MAX_CONNECTIONS`.
     pub limits: Limits,
@@ -525,7 +528,10 @@ impl Config {
             )?)
             .unwrap_or(1_024),
         };
+        let lookups_per_address =
+            number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;
         Ok(Self {
+            lookups_per_address,
             listen_addr,
             trusted_proxies,
             limits,

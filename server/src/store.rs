@@ -1181,20 +1181,22 @@ impl Store {
             .map_err(StoreError::from)
     }
 
-    /// Counts one attempt for each key in the window starting at `window_start` and returns the
-    /// highest count among them; windows that ended before `expired_before` are forgotten.
+    /// Counts one attempt for each key in the window starting at `window_start` (windows of
+    /// `window` seconds) and returns, for each key, (attempts in this window, attempts in the
+    /// one before); windows before that are forgotten. Kept in the database, so every pawpath
+    /// process shares the counts.
     pub async fn count_attempt(
         &self,
         keys: &[String],
         window_start: i64,
-        expired_before: i64,
-    ) -> Result<i64, StoreError> {
+        window: i64,
+    ) -> Result<Vec<(i64, i64)>, StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("delete from rate_limits where window_start < $1")
-            .bind(expired_before)
+            .bind(window_start - window)
             .execute(&mut *tx)
             .await?;
-        let mut highest = 0;
+        let mut counts = Vec::with_capacity(keys.len());
         for key in keys {
             let (hits,): (i64,) = sqlx::query_as(
                 "insert into rate_limits (key, window_start, hits) values ($1, $2, 1)
@@ -1205,10 +1207,16 @@ impl Store {
             .bind(window_start)
             .fetch_one(&mut *tx)
             .await?;
-            highest = highest.max(hits);
+            let before: Option<(i64,)> =
+                sqlx::query_as("select hits from rate_limits where key = $1 and window_start = $2")
+                    .bind(key)
+                    .bind(window_start - window)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            counts.push((hits, before.map_or(0, |b| b.0)));
         }
         tx.commit().await?;
-        Ok(highest)
+        Ok(counts)
     }
 
     pub async fn close(&self) {

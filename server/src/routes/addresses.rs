@@ -16,10 +16,13 @@ use crate::error::{AppError, FieldMessage};
 
 pub(super) async fn address_search(
     State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     headers: axum::http::HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["address", "text", "id"])?;
+    // Each lookup may be a paid one (Loqate): a budget per caller (issue 21).
+    super::codes::limit(&state, "address", peer, &headers).await?;
     if let Some(id) = optional_text(&body, "id", 200)? {
         if id.is_empty() {
             return Err(AppError::BadRequest(

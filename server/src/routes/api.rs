@@ -126,9 +126,12 @@ pub(super) async fn set_language(
 ) -> Result<Response, AppError> {
     let started = Instant::now();
     let auth = authorise(&state, &headers, &body, &["language"]).await?;
-    let Some(Value::String(language)) = body.get("language") else {
+    let Some(Value::String(language)) = body
+        .get("language")
+        .filter(|l| l.as_str().is_some_and(|l| !l.is_empty() && l.len() <= 35))
+    else {
         return Err(AppError::BadRequest(
-            "language must be a language tag, such as \"en-GB\"".into(),
+            "language must be a language tag of at most 35 characters, such as \"en-GB\"".into(),
         ));
     };
     let event = Event::SetLanguage {

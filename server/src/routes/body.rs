@@ -45,7 +45,10 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
             )));
         }
         match serde_json::from_slice::<Value>(&bytes) {
-            Ok(Value::Object(map)) => Ok(Self(map)),
+            Ok(Value::Object(mut map)) => {
+                map.values_mut().for_each(nfc);
+                Ok(Self(map))
+            }
             Ok(_) => Err(AppError::BadRequest(
                 "the body must be a JSON object".into(),
             )),
@@ -145,6 +148,23 @@ pub(super) fn too_many_values(bytes: &[u8], max: usize) -> bool {
     }
     .deserialize(&mut de);
     over.get()
+}
+
+/// Every text in `value` in Unicode's composed form (NFC), so that a name typed with a
+/// combining accent is the same answer as the one typed composed, to the schema's patterns and
+/// in storage (issue 21). Text already composed (nearly all) is left as it is.
+fn nfc(value: &mut Value) {
+    use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+    match value {
+        Value::String(s) => {
+            if is_nfc_quick(s.chars()) != IsNormalized::Yes {
+                *s = s.nfc().collect();
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(nfc),
+        Value::Object(map) => map.values_mut().for_each(nfc),
+        _ => {}
+    }
 }
 
 /// Fields the shared call helper adds to every payload (journey.md §7).

@@ -49,3 +49,16 @@ pub(super) async fn breed_list(State(state): State<AppState>, headers: HeaderMap
     );
     response
 }
+
+/// POST /api/getbreedlist and /api/retrievepetswithbreeddata: the page's call helper sends
+/// `{locale}`. The body is read (and must be a JSON object within the size limit) before the
+/// answer, so the connection is left clean for its next request (issue 21: unread bodies made
+/// keep-alive connections drop).
+pub(super) async fn breed_list_posted(
+    state: State<AppState>,
+    headers: HeaderMap,
+    super::body::JsonObject(body): super::body::JsonObject,
+) -> Result<Response, crate::error::AppError> {
+    super::body::only_fields(&body, &[])?;
+    Ok(breed_list(state, headers).await)
+}

@@ -71,13 +71,8 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 POST,
                 "/api/aggregators/quotes",
                 Aggregator,
-                "A comparison site's quote: the risk, priced for every product, stored, with a click-through link that opens the aggregator journey at review",
+                "A comparison site's quote: the risk, priced for every product, stored, with a click-through link that opens the aggregator journey at review (once). The site is the one whose key is the bearer token",
                 [
-                    (
-                        "aggregator",
-                        "string",
-                        "the site's code: ctm, gcp, msm, cnf, qze or mon"
-                    ),
                     ("brand", "string", "the brand quoted"),
                     (
                         "pets",
@@ -530,7 +525,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 [],
                 "{data: breedData}"
             ),
-            get(breeds::breed_list).post(breeds::breed_list),
+            get(breeds::breed_list).post(breeds::breed_list_posted),
         ),
         (
             call!(
@@ -541,7 +536,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 [],
                 "{data: breedData}"
             ),
-            get(breeds::breed_list).post(breeds::breed_list),
+            get(breeds::breed_list).post(breeds::breed_list_posted),
         ),
     ];
     if test_mode {

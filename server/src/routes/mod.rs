@@ -134,8 +134,30 @@ pub fn router(state: AppState) -> Router {
         None => router,
     };
 
+    let https = state.config.public_url.starts_with("https://");
     router
         .fallback(pages::not_found)
+        // Answers of the calls carry personal data: no cache keeps them unless a call says
+        // otherwise (the breed list, which is the same for everyone).
+        .layer(axum::middleware::map_response(
+            |uri: axum::http::Uri, mut response: axum::response::Response| async move {
+                if uri.path().starts_with("/api/")
+                    && !response.headers().contains_key(header::CACHE_CONTROL)
+                {
+                    response
+                        .headers_mut()
+                        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                }
+                response
+            },
+        ))
+        // On an https host browsers keep to https for a year.
+        .layer(tower::util::option_layer(https.then(|| {
+            header(
+                header::STRICT_TRANSPORT_SECURITY,
+                "max-age=31536000; includeSubDomains",
+            )
+        })))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(
             // One line per request at INFO: method, path, status, latency. No bodies, no

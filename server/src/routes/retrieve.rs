@@ -58,6 +58,24 @@ pub(super) async fn quote_retrieval(
 ) -> Result<Response, AppError> {
     let auth = authorise(&state, &headers, &body, &["quote_reference", "email"]).await?;
     super::codes::limit(&state, "retrieve", peer, &headers).await?;
+    // Every answer from here leaves at the same moment, whatever was found (issue 21: a wrong
+    // email took longer than a wrong reference, which told a guesser the reference was real).
+    let answer_at = tokio::time::Instant::now() + ANSWER_AFTER;
+    let answer = find(&state, &body, auth).await;
+    tokio::time::sleep_until(answer_at).await;
+    answer
+}
+
+/// How long after the rate limit every retrieval answers: longer than the lookup, the digests
+/// and the session's move ever take, so no answer is told apart by its time.
+pub(super) const ANSWER_AFTER: std::time::Duration = std::time::Duration::from_millis(250);
+
+async fn find(
+    state: &AppState,
+    body: &serde_json::Map<String, Value>,
+    auth: super::api::Authorised,
+) -> Result<Response, AppError> {
+    let state = state.clone();
     let text = |name: &str, max: usize| -> Result<String, AppError> {
         match body.get(name) {
             Some(Value::String(s)) if s.chars().count() <= max => Ok(s.clone()),

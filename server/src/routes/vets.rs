@@ -1,5 +1,6 @@
 //! POST /api/getvetlist: `{postcode, locale}` → the practices near it (journey.md §7;
-//! owner-payment.md §5 Vet). A lookup that changes nothing, so it needs no session.
+//! owner-payment.md §5 Vet). A lookup that changes nothing, so it needs no session; each caller
+//! has a budget of lookups (issue 21).
 
 use axum::Json;
 use axum::extract::State;
@@ -16,10 +17,12 @@ const LIMIT: usize = 10;
 
 pub(super) async fn vet_list(
     State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     headers: axum::http::HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["postcode"])?;
+    super::codes::limit(&state, "vets", peer, &headers).await?;
     let voice = super::quote::request_voice(&state, &headers).await;
     let typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
     let postcode = VetPostcode::parse(typed).map_err(|e| {
