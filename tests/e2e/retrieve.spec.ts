@@ -97,7 +97,12 @@ test('a bought quote is only said to be bought: another browser sees nothing of 
   });
   await call('/api/saveCover', { pets: [{ product: { Code: 'LT04000' } }] });
   await call('/api/saveDeclaration', {
-    pets: [{ idd: 'yes', is_working_dog: 'no', dog_behaviour: 'no', licensed_premises: 'no', rescue_home: 'no', pet_reside_same_address: 'yes', pet_endemic_pandemic: 'no', confirm_assumptions: true }],
+    pets: [
+      {
+        idd: 'yes', is_working_dog: 'no', dog_behaviour: 'no', licensed_premises: 'no', rescue_home: 'no', pet_reside_same_address: 'yes', pet_endemic_pandemic: 'no',
+        pet_any_injury_illness: 'no', pet_neutered: 'yes', pet_sex: 'm', pet_microchipped: 'yes', confirm_assumptions: true, assumptions_correct: true,
+      },
+    ],
   });
   await call('/api/setup-payment', {
     payment: { payment_method: 'DD', payment_frequency: 'MP', account_name: "Ada O'Neill", sort_code: '08-99-99', account_number: '66374958', payment_day: 15, dd_confirmation: true },
