@@ -500,3 +500,60 @@ async fn every_call_to_a_rehoming_quote_in_every_state() {
 async fn every_call_to_an_annual_rehoming_quote_in_every_state() {
     sweep("annual_rehoming").await;
 }
+
+/// Issue 21, "Four server errors (500) on both databases": each is now a 4xx naming the problem.
+#[tokio::test]
+async fn calls_a_quote_cannot_take_are_refused_not_server_errors() {
+    let app = app().await;
+    rehoming_offered(&app).await;
+    let page = "/rehoming/confirmation?brand=rsp";
+    for (call, body) in [
+        ("/api/getFlexProducts", json!({ "pets": [] })),
+        (
+            "/api/noquotechaseemail",
+            json!({ "noquotechaseemail": true }),
+        ),
+    ] {
+        let mut body = body;
+        body["csrf"] = json!(csrf_at(&app, page).await);
+        let (status, answer) = app.post_json(call, &body).await;
+        assert_eq!(status, 400, "{call}: {answer}");
+        assert!(
+            answer["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("this quote's journey has no form")),
+            "{call}: {answer}"
+        );
+    }
+    // The free cover has its own email: the paid confirmation's call says so.
+    post(&app, "/api/confirmationrescue", page, json!({})).await;
+    let (status, answer) = app
+        .post_json(
+            "/api/confirmationEmail",
+            &json!({ "csrf": csrf_at(&app, page).await, "send_confirmation_email": 1 }),
+        )
+        .await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("/api/confirmationRescueEmail"))
+    );
+
+    // An idempotency key another quote used is no business of this one.
+    let direct = spawn_app().await;
+    direct.buy_direct_with_key("same-key-0001").await;
+    // The same browser starts again (a new quote), and buys with the same key.
+    direct
+        .sql("update quotes set session_hash = 'elsewhere'")
+        .await;
+    let bought = direct.buy_direct_with_key("same-key-0001").await;
+    assert_eq!(bought["data"]["step"]["id"], "confirmation", "{bought}");
+    assert_eq!(
+        direct
+            .sql("select count(*) from purchases")
+            .await
+            .as_deref(),
+        Some("2")
+    );
+}

@@ -304,6 +304,12 @@ impl TestApp {
 
     /// One dog bought by Direct Debit through the pages' own calls; the purchase's answer.
     pub async fn buy_direct(&self) -> Value {
+        self.buy_direct_with_key(&format!("buy-{}", rand::rng().random::<u64>()))
+            .await
+    }
+
+    /// As [`Self::buy_direct`], with the purchase's idempotency key.
+    pub async fn buy_direct_with_key(&self, key: &str) -> Value {
         self.reach_payment(json!([valid_pet()])).await;
         let csrf = self.csrf().await;
         let payment = json!({
@@ -321,7 +327,7 @@ impl TestApp {
         let (status, body) = self
             .post_json(
                 "/api/purchase",
-                &json!({ "csrf": csrf, "idempotency_key": format!("buy-{}", rand::rng().random::<u64>()) }),
+                &json!({ "csrf": csrf, "idempotency_key": key }),
             )
             .await;
         assert_eq!(status, 200, "{body}");
