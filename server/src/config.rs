@@ -136,8 +136,9 @@ pub struct Limits {
     /// `PAWPATH_REQUEST_TIMEOUT_MS` (default 30,000): the most one request may take, body and
     /// answer included; past it the answer is 408.
     pub request_timeout_ms: u64,
-    /// `PAWPATH_MAX_CONNECTIONS` (default 1,024): connections served at once; past it new ones
-    /// wait in the listen queue until one closes.
+    /// `PAWPATH_MAX_CONNECTIONS` (default 1,024): connections open at once; a new one at the
+    /// limit closes the oldest connection with no request in flight (or, when all are busy, is
+    /// closed itself).
     pub max_connections: usize,
 }
 

@@ -1,9 +1,17 @@
-//! Serving connections within known bounds (issue 21: no request can exhaust the server): a
-//! connection has a set time to send each request's headers (which also closes an idle
-//! keep-alive connection), a request a set time to finish, and only so many connections are
-//! served at once; past that, new ones wait in the listen queue.
+//! Serving connections within known bounds (issue 21: no request can exhaust the server).
+//!
+//! - A connection has a set time to send each request's headers, counted from when it opens or
+//!   from its previous answer (so an idle keep-alive connection closes after that time too).
+//! - A request has a set time to finish, body and answer included (408 after it).
+//! - At most `max_connections` are open. When a new one arrives at the limit, the oldest open
+//!   connection with no request in flight (idle, or still sending headers) is closed to make
+//!   room; if every connection is busy with a request, the new one is closed instead. So a flood
+//!   of idle or half-open connections costs a bounded number of file handles and never keeps a
+//!   real request (a customer's, a load balancer's health check) waiting behind it.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use axum::Router;
@@ -12,13 +20,79 @@ use axum::http::{Request, StatusCode};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::Notify;
 use tower::ServiceExt as _;
 
 use crate::config::Limits;
 
 /// How long shutting down waits for requests in flight.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// One open connection, as the accept loop sees it.
+#[derive(Default)]
+struct Slot {
+    /// Requests being answered on it now.
+    in_flight: AtomicUsize,
+    /// Told to close (to make room for a new connection).
+    evict: Notify,
+}
+
+/// The open connections, oldest first.
+#[derive(Default)]
+struct Slots {
+    open: AtomicUsize,
+    order: Mutex<VecDeque<Weak<Slot>>>,
+}
+
+impl Slots {
+    /// Room for one more: true when under `max`, or when the oldest idle connection was told
+    /// to close.
+    fn make_room(&self, max: usize) -> bool {
+        if self.open.load(Ordering::Acquire) < max {
+            return true;
+        }
+        let Ok(mut order) = self.order.lock() else {
+            return false;
+        };
+        order.retain(|w| w.strong_count() > 0);
+        let idle = order.iter().position(|w| {
+            w.upgrade()
+                .is_some_and(|s| s.in_flight.load(Ordering::Acquire) == 0)
+        });
+        match idle.and_then(|i| order.remove(i)).and_then(|w| w.upgrade()) {
+            Some(slot) => {
+                slot.evict.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn add(&self) -> Arc<Slot> {
+        let slot = Arc::new(Slot::default());
+        self.open.fetch_add(1, Ordering::AcqRel);
+        if let Ok(mut order) = self.order.lock() {
+            order.push_back(Arc::downgrade(&slot));
+        }
+        slot
+    }
+}
+
+/// Counts a request in flight on its connection while it lives.
+struct InFlight(Arc<Slot>);
+
+impl InFlight {
+    fn start(slot: &Arc<Slot>) -> Self {
+        slot.in_flight.fetch_add(1, Ordering::AcqRel);
+        Self(Arc::clone(slot))
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
 
 /// Serves `router` on `listener` within `limits` until `shutdown` completes; then stops
 /// accepting and lets connections finish their requests for a bounded time.
@@ -32,7 +106,7 @@ pub async fn serve(
         StatusCode::REQUEST_TIMEOUT,
         Duration::from_millis(limits.request_timeout_ms),
     ));
-    let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let slots = Arc::new(Slots::default());
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -48,14 +122,6 @@ pub async fn serve(
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
     loop {
-        // A free slot first: at the limit, the kernel's listen queue holds new connections.
-        let permit = tokio::select! {
-            permit = Arc::clone(&slots).acquire_owned() => match permit {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            () = &mut shutdown => break,
-        };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
@@ -68,20 +134,38 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        if !slots.make_room(limits.max_connections) {
+            // Every connection is answering a request: this one is closed unanswered.
+            tracing::warn!("at the connection limit with every connection busy");
+            drop(stream);
+            continue;
+        }
         let _ = stream.set_nodelay(true);
+        let slot = slots.add();
         let app = router.clone();
+        let counted = Arc::clone(&slot);
         let service =
             hyper::service::service_fn(move |mut request: Request<hyper::body::Incoming>| {
+                let in_flight = InFlight::start(&counted);
                 request.extensions_mut().insert(ConnectInfo(peer));
-                app.clone().oneshot(request.map(axum::body::Body::new))
+                let answer = app.clone().oneshot(request.map(axum::body::Body::new));
+                async move {
+                    let response = answer.await;
+                    drop(in_flight);
+                    response
+                }
             });
         let connection = builder
             .serve_connection_with_upgrades(TokioIo::new(stream), service)
             .into_owned();
         let connection = graceful.watch(connection);
+        let slots = Arc::clone(&slots);
         tokio::spawn(async move {
-            let _ = connection.await;
-            drop(permit);
+            tokio::select! {
+                _ = connection => {}
+                () = slot.evict.notified() => {}
+            }
+            slots.open.fetch_sub(1, Ordering::AcqRel);
         });
     }
     drop(listener);

@@ -248,43 +248,38 @@ async fn slow_headers_idle_connections_and_trickled_bodies_are_closed() {
 }
 
 #[tokio::test]
-async fn past_the_connection_limit_new_connections_wait_for_a_free_one() {
+async fn at_the_connection_limit_the_oldest_idle_connection_makes_room() {
     let app = spawn_app_with(&[
         ("PAWPATH_MAX_CONNECTIONS", "2".into()),
         ("PAWPATH_HEADER_TIMEOUT_MS", "60000".into()),
     ])
     .await;
-    let mut held = Vec::new();
-    for _ in 0..2 {
-        let mut s = TcpStream::connect(address(&app)).await.expect("connect");
-        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            .await
-            .expect("write");
-        let mut buf = [0u8; 1024];
-        let n = s.read(&mut buf).await.expect("read");
-        assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
-        held.push(s);
-    }
-    // A third is not served while both are open...
+    // Two connections: one kept alive after its answer, one that never sends a byte.
+    let mut kept = TcpStream::connect(address(&app)).await.expect("connect");
+    kept.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("write");
+    let mut buf = [0u8; 1024];
+    let n = kept.read(&mut buf).await.expect("read");
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    let mut silent = TcpStream::connect(address(&app)).await.expect("connect");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // A third is served at once...
     let mut third = TcpStream::connect(address(&app)).await.expect("connect");
     third
         .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         .await
         .expect("write");
-    let mut buf = [0u8; 1024];
-    assert!(
-        tokio::time::timeout(Duration::from_millis(300), third.read(&mut buf))
-            .await
-            .is_err(),
-        "served past the limit"
-    );
-    // ...and is as soon as one closes.
-    drop(held.pop());
     let n = tokio::time::timeout(Duration::from_secs(5), third.read(&mut buf))
         .await
-        .expect("served once a connection closed")
+        .expect("served at the limit")
         .expect("read");
     assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    // ...and the oldest idle connection was closed to make room; the silent one is still open.
+    let (_, closed) = read_until_closed(&mut kept, Duration::from_secs(2)).await;
+    assert!(closed, "the oldest idle connection makes room");
+    let (_, closed) = read_until_closed(&mut silent, Duration::from_millis(300)).await;
+    assert!(!closed, "only one connection is closed for one new one");
 }
 
 #[tokio::test]
