@@ -156,10 +156,8 @@ pub(super) fn too_many_values(bytes: &[u8], max: usize) -> bool {
 fn nfc(value: &mut Value) {
     use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
     match value {
-        Value::String(s) => {
-            if is_nfc_quick(s.chars()) != IsNormalized::Yes {
-                *s = s.nfc().collect();
-            }
+        Value::String(s) if is_nfc_quick(s.chars()) != IsNormalized::Yes => {
+            *s = s.nfc().collect();
         }
         Value::Array(items) => items.iter_mut().for_each(nfc),
         Value::Object(map) => map.values_mut().for_each(nfc),

@@ -1,0 +1,323 @@
+//! The worst one request can cost (issue 21: "never let one request cost more than a small,
+//! known amount of CPU, memory or disk"). Starts pawpath in-process (served as the binary
+//! serves, with its limits) on a fresh database with a priced quote in the session, then sends
+//! every POST call of the OpenAPI document the costliest bodies it accepts, one at a time:
+//!
+//! - each field as a list of as many empty objects as the value count allows (`[{}, …]`);
+//! - each field as the longest string the body limit allows;
+//! - for the certificate call, a 3 MB body of empty objects.
+//!
+//! For each call it prints the worst CPU time (every thread of the process across the request,
+//! the client's share included), the largest answer, and the bytes the request added to the
+//! database (quotes and transitions), beside `GET /healthz` measured the same way.
+//!
+//! Run: `cargo bench -p pawpath-server --bench hostile`.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The process's CPU time so far: every thread's time on a CPU, from the kernel's scheduler
+/// statistics (nanoseconds).
+fn cpu() -> Duration {
+    let mut total = 0u64;
+    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+        for task in tasks.flatten() {
+            if let Ok(stat) = std::fs::read_to_string(task.path().join("schedstat")) {
+                total += stat
+                    .split_whitespace()
+                    .next()
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or(0);
+            }
+        }
+    }
+    Duration::from_nanos(total)
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(run());
+}
+
+struct Worst {
+    cpu: Duration,
+    answer: usize,
+    stored: i64,
+    status: u16,
+}
+
+async fn stored_bytes(pool: &sqlx::AnyPool) -> i64 {
+    let (q,): (i64,) = sqlx::query_as("select coalesce(sum(length(document)), 0) from quotes")
+        .fetch_one(pool)
+        .await
+        .expect("quotes");
+    let (t,): (i64,) = sqlx::query_as(
+        "select coalesce(sum(length(event) + length(field_errors) + length(guards) + length(blocks) + coalesce(length(pricing), 0)), 0) from step_transitions",
+    )
+    .fetch_one(pool)
+    .await
+    .expect("transitions");
+    q + t
+}
+
+async fn run() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let data = std::env::temp_dir().join(format!("pawpath-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&data).expect("data folder");
+    let database = std::env::var("PAWPATH_BENCH_DATABASE")
+        .unwrap_or_else(|_| format!("sqlite://{}?mode=rwc", data.join("bench.db").display()));
+    let vars = [
+        ("PORT", "0".to_owned()),
+        ("PAWPATH_DATA_DIR", data.display().to_string()),
+        ("DATABASE_URL", database.clone()),
+        ("PAWPATH_DEFINITIONS", root.display().to_string()),
+        ("PAWPATH_LOG_FORMAT", "pretty".to_owned()),
+    ];
+    let config = pawpath::config::Config::from_lookup(|k| {
+        vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())
+    })
+    .expect("config");
+    let limits = config.limits;
+    let app = pawpath::App::build(config).await.expect("app");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    tokio::spawn(pawpath::serve::serve(
+        listener,
+        app.router,
+        limits,
+        std::future::pending(),
+    ));
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&database).await.expect("pool");
+
+    let client = reqwest::Client::builder()
+        .cookie_store(true)
+        .build()
+        .expect("client");
+    let view = |path: &str| {
+        let (client, url) = (client.clone(), format!("{base}{path}"));
+        async move {
+            client
+                .get(url)
+                .header("Accept", "application/json")
+                .send()
+                .await
+                .expect("get")
+                .json::<Value>()
+                .await
+                .expect("json")["data"]
+                .clone()
+        }
+    };
+    // A priced quote in the session: one dog and its owner.
+    let csrf = view("/quote").await["csrf"]
+        .as_str()
+        .expect("csrf")
+        .to_owned();
+    let today = chrono::Utc::now().date_naive();
+    for (path, body) in [
+        (
+            "/api/petdetails",
+            json!({ "csrf": csrf, "pets": [{
+                "pet_name": "Biscuit", "pet_type": "dog", "dog_breed_type": "breed", "pet_breed": "D173",
+                "pet_date_of_birth": (today - chrono::Duration::days(800)).to_string(),
+                "pet_sex": "f", "pet_neutered": "yes", "pet_any_injury_illness": "no", "pet_cost": "450.00",
+                "confirm_assumptions": true }] }),
+        ),
+        (
+            "/api/ownerdetail",
+            json!({ "csrf": csrf, "owner": {
+                "customer_title": "Ms", "customer_first_name": "Ada", "customer_last_name": "Lovelace",
+                "customer_date_of_birth": "1985-03-27", "email_address": "ada@example.com",
+                "customer_contact_number": "01632960123", "houseNumberName": "12",
+                "customer_address_line_1": "12 Kings Road", "customer_town": "London",
+                "customer_postcode": "SW1A 1AA",
+                "marketing_preferences": { "optin_email": false, "optin_post": false, "optin_sms": false, "optin_phone": false } } }),
+        ),
+    ] {
+        let r = client
+            .post(format!("{base}{path}"))
+            .json(&body)
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(
+            r.status(),
+            200,
+            "{path}: {}",
+            r.text().await.unwrap_or_default()
+        );
+    }
+    let document: Value = client
+        .get(format!("{base}/api/openapi.json"))
+        .send()
+        .await
+        .expect("openapi")
+        .json()
+        .await
+        .expect("json");
+
+    let measure = |method: &'static str, path: String, body: Option<String>| {
+        let (client, base, pool) = (client.clone(), base.clone(), pool.clone());
+        async move {
+            let before = stored_bytes(&pool).await;
+            let started = cpu();
+            let request = match (method, body) {
+                ("post", Some(b)) => client
+                    .post(format!("{base}{path}"))
+                    .header("Content-Type", "application/json")
+                    .body(b),
+                _ => client.get(format!("{base}{path}")),
+            };
+            let r = request.send().await.expect("send");
+            let status = r.status().as_u16();
+            let answer = r.bytes().await.expect("answer").len();
+            let spent = cpu().saturating_sub(started);
+            let stored = stored_bytes(&pool).await - before;
+            Worst {
+                cpu: spent,
+                answer,
+                stored,
+                status,
+            }
+        }
+    };
+
+    println!(
+        "{:<40} {:>10} {:>12} {:>10} {:>8}",
+        "call", "worst CPU", "answer (B)", "stored (B)", "status"
+    );
+    let mut healthz = Worst {
+        cpu: Duration::ZERO,
+        answer: 0,
+        stored: 0,
+        status: 0,
+    };
+    for _ in 0..20 {
+        let w = measure("get", "/healthz".into(), None).await;
+        if w.cpu > healthz.cpu {
+            healthz = w;
+        }
+    }
+    println!(
+        "{:<40} {:>8.2}ms {:>12} {:>10} {:>8}",
+        "GET /healthz (bare endpoint)",
+        healthz.cpu.as_secs_f64() * 1000.0,
+        healthz.answer,
+        healthz.stored,
+        healthz.status
+    );
+    let started = Instant::now();
+    let mut paths: Vec<(&String, &Value)> = document["paths"]
+        .as_object()
+        .expect("paths")
+        .iter()
+        .collect();
+    paths.sort_by_key(|(p, _)| {
+        matches!(
+            p.as_str(),
+            "/api/reset" | "/api/quoteretrieval" | "/api/fakeaggs" | "/api/test/patch"
+        )
+    });
+    for (path, item) in paths {
+        let Some(post) = item.get("post") else {
+            continue;
+        };
+        let csrf = view("/quote").await["csrf"].as_str().map(str::to_owned);
+        let mut fields: Vec<String> = Vec::new();
+        collect(
+            &document,
+            &post["requestBody"]["content"]["application/json"]["schema"],
+            &mut fields,
+        );
+        let base_body = |field: &str, value: String| {
+            format!(
+                "{{\"csrf\": {}, \"locale\": \"en-GB\", {}: {value}}}",
+                serde_json::to_string(&csrf).unwrap_or_default(),
+                serde_json::to_string(field).unwrap_or_default()
+            )
+        };
+        let mut bodies = Vec::new();
+        for field in fields.iter().filter(|f| *f != "csrf") {
+            // As many values as the count allows, then the longest text the limit allows.
+            bodies.push(base_body(
+                field,
+                format!("[{}]", vec!["{}"; 1_990].join(",")),
+            ));
+            bodies.push(base_body(field, format!("\"{}\"", "é".repeat(31_000))));
+        }
+        if path == "/api/postpetdetails" {
+            bodies.push(base_body(
+                "pets",
+                format!("[{}]", vec!["{}"; 1_000_000].join(",")),
+            ));
+            bodies.push(base_body(
+                "pets",
+                format!(
+                    "[{{\"rehoming_certificate\": \"{}\"}}]",
+                    "A".repeat(3_000_000)
+                ),
+            ));
+        }
+        if bodies.is_empty() {
+            bodies.push(base_body("locale", "\"en-GB\"".into()));
+        }
+        let mut worst = Worst {
+            cpu: Duration::ZERO,
+            answer: 0,
+            stored: 0,
+            status: 0,
+        };
+        let largest = bodies.iter().map(String::len).max().unwrap_or(0);
+        for body in bodies {
+            let w = measure("post", path.clone(), Some(body)).await;
+            worst.cpu = worst.cpu.max(w.cpu);
+            worst.answer = worst.answer.max(w.answer);
+            worst.stored = worst.stored.max(w.stored);
+            worst.status = worst.status.max(w.status);
+            assert!(w.status < 500, "{path}: {}", w.status);
+        }
+        println!(
+            "{:<40} {:>8.2}ms {:>12} {:>10} {:>8}   (largest body {} B)",
+            format!("POST {path}"),
+            worst.cpu.as_secs_f64() * 1000.0,
+            worst.answer,
+            worst.stored,
+            worst.status,
+            largest
+        );
+    }
+    println!("all calls in {:.1}s", started.elapsed().as_secs_f64());
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// The body's own fields and the question sets' top-level ones.
+fn collect(document: &Value, schema: &Value, out: &mut Vec<String>) {
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => document
+            .pointer(r.trim_start_matches('#'))
+            .unwrap_or(&Value::Null),
+        None => schema,
+    };
+    if let Some(Value::Object(props)) = schema.get("properties") {
+        for k in props.keys() {
+            if !out.contains(k) {
+                out.push(k.clone());
+            }
+        }
+    }
+    for key in ["allOf", "oneOf", "anyOf"] {
+        if let Some(Value::Array(parts)) = schema.get(key) {
+            for part in parts {
+                collect(document, part, out);
+            }
+        }
+    }
+}
