@@ -17,6 +17,16 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+const KEY: &str = "bench-ctm-key-0123456789abcdefghijklmnop";
+
+/// The calls of the rehoming flow: sent from a second browser whose quote is a rehoming one.
+const REHOMING_CALLS: [&str; 4] = [
+    "/api/rehomingeligibility",
+    "/api/postpetdetails",
+    "/api/confirmationrescue",
+    "/api/confirmationRescueEmail",
+];
+
 /// The process's CPU time so far: every thread's time on a CPU, from the kernel's scheduler
 /// statistics (nanoseconds).
 fn cpu() -> Duration {
@@ -77,6 +87,7 @@ async fn run() {
         ("DATABASE_URL", database.clone()),
         ("PAWPATH_DEFINITIONS", root.display().to_string()),
         ("PAWPATH_LOG_FORMAT", "pretty".to_owned()),
+        ("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}")),
     ];
     let config = pawpath::config::Config::from_lookup(|k| {
         vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())
@@ -155,6 +166,36 @@ async fn run() {
             r.text().await.unwrap_or_default()
         );
     }
+    // A second browser on rsp's rehoming flow, its eligibility answered (the pet page open).
+    let rehoming = reqwest::Client::builder()
+        .cookie_store(true)
+        .build()
+        .expect("client");
+    let rehoming_csrf = || {
+        let (client, url) = (rehoming.clone(), format!("{base}/rehoming?brand=rsp"));
+        async move {
+            client
+                .get(url)
+                .header("Accept", "application/json")
+                .send()
+                .await
+                .expect("get")
+                .json::<Value>()
+                .await
+                .expect("json")["data"]["csrf"]
+                .as_str()
+                .map(str::to_owned)
+        }
+    };
+    let r = rehoming
+        .post(format!("{base}/api/rehomingeligibility"))
+        .json(&json!({ "csrf": rehoming_csrf().await, "rehoming": {
+            "centre": "RSPBRI01", "rehome_date": (today - chrono::Duration::days(2)).to_string(),
+            "uk_resident": "yes", "already_insured": "no" } }))
+        .send()
+        .await
+        .expect("eligibility");
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap_or_default());
     let document: Value = client
         .get(format!("{base}/api/openapi.json"))
         .send()
@@ -165,7 +206,12 @@ async fn run() {
         .expect("json");
 
     let measure = |method: &'static str, path: String, body: Option<String>| {
-        let (client, base, pool) = (client.clone(), base.clone(), pool.clone());
+        let (base, pool) = (base.clone(), pool.clone());
+        let client = if REHOMING_CALLS.contains(&path.as_str()) {
+            rehoming.clone()
+        } else {
+            client.clone()
+        };
         async move {
             let before = stored_bytes(&pool).await;
             let started = cpu();
@@ -173,6 +219,7 @@ async fn run() {
                 ("post", Some(b)) => client
                     .post(format!("{base}{path}"))
                     .header("Content-Type", "application/json")
+                    .bearer_auth(KEY)
                     .body(b),
                 _ => client.get(format!("{base}{path}")),
             };
@@ -230,7 +277,11 @@ async fn run() {
         let Some(post) = item.get("post") else {
             continue;
         };
-        let csrf = view("/quote").await["csrf"].as_str().map(str::to_owned);
+        let csrf = if REHOMING_CALLS.contains(&path.as_str()) {
+            rehoming_csrf().await
+        } else {
+            view("/quote").await["csrf"].as_str().map(str::to_owned)
+        };
         let mut fields: Vec<String> = Vec::new();
         collect(
             &document,

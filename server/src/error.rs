@@ -84,15 +84,37 @@ impl From<engine::runtime::EngineError> for AppError {
     }
 }
 
+/// The longest text an error answer carries: a message may quote what the caller sent, and an
+/// answer stays within its bound whatever that was (issue 21).
+const MAX_MESSAGE_CHARS: usize = 300;
+
+fn bounded(text: &str) -> String {
+    match text.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
         let body = match &self {
-            AppError::Validation(errors) => json!({ "error": "validation", "errors": errors }),
+            AppError::Validation(errors) => {
+                // At most one error per field and fifty in all; no message past its bound.
+                let errors: Vec<FieldMessage> = errors
+                    .iter()
+                    .take(engine::rules::MAX_FIELD_ERRORS)
+                    .map(|e| FieldMessage {
+                        field: bounded(&e.field),
+                        message: bounded(&e.message),
+                    })
+                    .collect();
+                json!({ "error": "validation", "errors": errors })
+            }
             AppError::Csrf => {
                 json!({ "error": "csrf", "message": "Your session has expired or this page is out of date. Please reload the page." })
             }
-            AppError::BadRequest(m) => json!({ "error": "bad_request", "message": m }),
+            AppError::BadRequest(m) => json!({ "error": "bad_request", "message": bounded(m) }),
             AppError::PayloadTooLarge => {
                 json!({ "error": "payload_too_large", "message": "The request body is too large." })
             }

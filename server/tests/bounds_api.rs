@@ -489,3 +489,28 @@ async fn address_and_vet_lookups_have_a_budget() {
         assert_eq!(statuses, [200, 200, 200, 200, 200, 429], "{path}");
     }
 }
+
+#[tokio::test]
+async fn an_error_answer_never_quotes_a_huge_value_back() {
+    let key = "ctm-key-0123456789abcdefghijklmnopqrstuv";
+    let app = spawn_app_with(&[("PAWPATH_AGGREGATOR_KEYS", format!("ctm={key}"))]).await;
+    let r = app
+        .client
+        .post(format!("{}/api/aggregators/quotes", app.base))
+        .bearer_auth(key)
+        .json(&json!({ "brand": "é".repeat(30_000) }))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(r.status().as_u16(), 422);
+    assert!(r.bytes().await.expect("body").len() < 1_000);
+    let csrf = app.csrf().await;
+    let (status, size, answer) = post_raw(
+        &app,
+        "/api/ownerdetail",
+        json!({ "csrf": csrf, "form": "x".repeat(30_000), "owner": {} }).to_string(),
+    )
+    .await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(size < 1_000, "{size} bytes");
+}

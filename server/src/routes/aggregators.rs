@@ -123,7 +123,8 @@ pub(super) async fn make_quote(
                 format!("{brand_id} is not sold through comparison sites"),
             ));
         }
-        None => return Err(field_error("brand", format!("no brand {brand_id:?}"))),
+        // The caller's text is not echoed back (answers stay within their bound).
+        None => return Err(field_error("brand", "is not a brand code")),
     };
     let tracking_token = match body.get("tracking_token") {
         None | Some(Value::Null) => None,
