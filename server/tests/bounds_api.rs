@@ -514,3 +514,21 @@ async fn an_error_answer_never_quotes_a_huge_value_back() {
     assert_eq!(status, 400, "{answer}");
     assert!(size < 1_000, "{size} bytes");
 }
+
+#[tokio::test]
+async fn a_call_that_saves_no_answers_takes_a_small_body() {
+    let app = spawn_app().await;
+    let csrf = app.csrf().await;
+    // A postcode call with 9 KB of padding: over its 8 KB; the pets call takes the same body.
+    let padded = |extra: usize| {
+        json!({ "csrf": csrf, "postcode": "BS11 8NN", "locale": "x".repeat(extra) }).to_string()
+    };
+    let (status, _, _) = post_raw(&app, "/api/getvetlist", padded(9_000)).await;
+    assert_eq!(status, 413);
+    let (status, _, _) = post_raw(&app, "/api/getvetlist", padded(100)).await;
+    assert_eq!(status, 200);
+    let body =
+        json!({ "csrf": csrf, "pets": [valid_pet()], "locale": "x".repeat(9_000) }).to_string();
+    let (status, _, answer) = post_raw(&app, "/api/petdetails", body).await;
+    assert_eq!(status, 200, "{answer}");
+}

@@ -567,7 +567,28 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
             get(aggregators::fake_aggregator_visit).post(aggregators::fake_aggregator),
         ));
     }
-    out
+    // Each call's body limit the smallest that serves it (issue 21): a call that saves no
+    // question set takes a few short fields.
+    out.into_iter()
+        .map(|(call, handler)| {
+            let takes_answers = crate::view::SUBMIT_CALLS
+                .iter()
+                .chain(crate::view::EDIT_CALLS)
+                .any(|(_, path)| *path == call.path)
+                || matches!(
+                    call.path,
+                    "/api/aggregators/quotes" | "/api/test/patch" | "/api/fakeaggs"
+                );
+            if takes_answers {
+                (call, handler)
+            } else {
+                (
+                    call,
+                    handler.layer(DefaultBodyLimit::max(super::SMALL_BODY_LIMIT)),
+                )
+            }
+        })
+        .collect()
 }
 
 /// The OpenAPI 3.1 document: every call of `calls`, with the question sets' schemas as

@@ -38,6 +38,10 @@ pub use rehoming::rescue_view;
 /// The largest request body accepted (a quote with ten pets is far below this).
 pub const BODY_LIMIT: usize = 64 * 1024;
 
+/// The largest body of a call that saves no question set (a code, a postcode, a password, an
+/// idempotency key, the helper's fields).
+pub const SMALL_BODY_LIMIT: usize = 8 * 1024;
+
 /// The largest rehoming pet details (/api/postpetdetails): a 2 MB certificate as base64, and the
 /// rest of the pet.
 pub const CERTIFICATE_BODY_LIMIT: usize = 3 * 1024 * 1024;
