@@ -446,12 +446,18 @@ async fn sweep(journey: &str) {
                 app.sql(sql)
                     .await
                     .and_then(|n| n.parse::<usize>().ok())
-                    .unwrap_or(0)
+                    .unwrap_or_else(|| panic!("{sql}: no number"))
             }
         };
-        let document_size = longest("select max(length(document)) from quotes").await;
-        let errors_size = longest("select max(length(field_errors)) from step_transitions").await;
-        let event_size = longest("select max(length(event)) from step_transitions").await;
+        let document_size =
+            longest("select cast(coalesce(max(length(document)), 0) as bigint) from quotes").await;
+        let errors_size = longest(
+            "select cast(coalesce(max(length(field_errors)), 0) as bigint) from step_transitions",
+        )
+        .await;
+        let event_size =
+            longest("select cast(coalesce(max(length(event)), 0) as bigint) from step_transitions")
+                .await;
         assert!(
             document_size <= DOCUMENT_BOUND,
             "{journey} {state:?}: a stored quote of {document_size} bytes"

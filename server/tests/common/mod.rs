@@ -299,6 +299,7 @@ impl TestApp {
             r.try_get::<String, _>(0)
                 .ok()
                 .or_else(|| r.try_get::<i64, _>(0).ok().map(|n| n.to_string()))
+                .or_else(|| r.try_get::<i32, _>(0).ok().map(|n| n.to_string()))
         })
     }
 
