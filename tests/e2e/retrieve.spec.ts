@@ -76,6 +76,8 @@ test('a bought quote is only said to be bought: another browser sees nothing of 
   // bought and where its documents went, and shows no personal data.
   const problems = watchConsole(page);
   await page.goto('/quote');
+  // The page's own first call makes the quote and its session cookie: the calls below wait for it.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   const call = async (path: string, data: Record<string, unknown>) => {
     const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
     const csrf = (await view.json()).data.csrf as string;
