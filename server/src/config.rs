@@ -513,21 +513,27 @@ impl Config {
         };
         let trusted_proxies =
             usize::try_from(number_in(&get, "PAWPATH_TRUSTED_PROXIES", 1..=10, 1)?).unwrap_or(1);
+        let defaults = Limits::default();
         let limits = Limits {
-            header_timeout_ms: number_in(&get, "PAWPATH_HEADER_TIMEOUT_MS", 100..=600_000, 10_000)?,
+            header_timeout_ms: number_in(
+                &get,
+                "PAWPATH_HEADER_TIMEOUT_MS",
+                100..=600_000,
+                defaults.header_timeout_ms,
+            )?,
             request_timeout_ms: number_in(
                 &get,
                 "PAWPATH_REQUEST_TIMEOUT_MS",
                 100..=600_000,
-                30_000,
+                defaults.request_timeout_ms,
             )?,
             max_connections: usize::try_from(number_in(
                 &get,
                 "PAWPATH_MAX_CONNECTIONS",
                 1..=1_000_000,
-                1_024,
+                defaults.max_connections as u64,
             )?)
-            .unwrap_or(1_024),
+            .unwrap_or(defaults.max_connections),
         };
         let lookups_per_address =
             number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;

@@ -54,10 +54,7 @@ impl SessionToken {
 
     /// What the database stores instead of the token.
     pub fn hash(&self) -> String {
-        Sha256::digest(self.0.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        sha256_hex(&self.0)
     }
 
     pub fn csrf(&self, secret: &SecretKey) -> String {
@@ -89,6 +86,15 @@ impl SessionToken {
         }
         cookie
     }
+}
+
+/// The SHA-256 of `text` in hexadecimal: what the database keeps instead of a bearer token
+/// (a session cookie, a spent signed link).
+pub fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 #[cfg(test)]

@@ -822,14 +822,12 @@ impl Store {
         quote_id: &str,
         session_hash: &str,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
-            "update quotes set session_hash = $1, updated_at = $2 where id = $3 and lifecycle <> 'purchased'",
-        )
-        .bind(session_hash)
-        .bind(now())
-        .bind(quote_id)
-        .execute(&self.pool)
-        .await?;
+        let done = sqlx::query(ATTACH_SESSION)
+            .bind(session_hash)
+            .bind(now())
+            .bind(quote_id)
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected() == 1)
     }
 
@@ -847,14 +845,12 @@ impl Store {
             .bind(from_quote)
             .execute(&mut *tx)
             .await?;
-        let done = sqlx::query(
-            "update quotes set session_hash = $1, updated_at = $2 where id = $3 and lifecycle <> 'purchased'",
-        )
-        .bind(session_hash)
-        .bind(now())
-        .bind(to_quote)
-        .execute(&mut *tx)
-        .await?;
+        let done = sqlx::query(ATTACH_SESSION)
+            .bind(session_hash)
+            .bind(now())
+            .bind(to_quote)
+            .execute(&mut *tx)
+            .await?;
         if done.rows_affected() != 1 {
             tx.rollback().await?;
             return Ok(false);
@@ -866,11 +862,7 @@ impl Store {
     /// Spends a signed link that opens its quote once: true the first time, false ever after
     /// (two clicks at once: one of them). Only the token's digest is kept.
     pub async fn spend_link(&self, token: &str, quote_id: &str) -> Result<bool, StoreError> {
-        use sha2::Digest;
-        let digest: String = sha2::Sha256::digest(token.as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let digest = crate::session::sha256_hex(token);
         let spent =
             sqlx::query("insert into used_links (digest, quote_id, used_at) values ($1, $2, $3)")
                 .bind(digest)
@@ -926,12 +918,9 @@ impl Store {
         quote: &NewQuote<'_>,
         records: &[(TransitionRecord, i64)],
     ) -> Result<(), StoreError> {
-        use rand::Rng;
         let now = now();
-        let marker: [u8; 16] = rand::rng().random();
-        let marker: String = marker.iter().map(|b| format!("{b:02x}")).collect();
         let mut tx = self.pool.begin().await?;
-        insert_quote_row(&mut *tx, quote, &format!("detached:{marker}"), &now).await?;
+        insert_quote_row(&mut *tx, quote, &detached_marker(), &now).await?;
         for (record, duration_us) in records {
             let meta = TransitionMeta {
                 quote_id: quote.id,
@@ -1321,6 +1310,10 @@ where
     .await?;
     Ok(())
 }
+
+/// Joins a quote to a session ($1), as of $2: any quote but a bought one, which stays with the
+/// browser that bought it (issue 21). One statement for every way a quote changes browser.
+const ATTACH_SESSION: &str = "update quotes set session_hash = $1, updated_at = $2 where id = $3 and lifecycle <> 'purchased'";
 
 /// A session hash no cookie has: a detached quote keeps the column unique and unfound.
 fn detached_marker() -> String {

@@ -523,56 +523,51 @@ pub(super) async fn click_through(
         return Ok(retrieve());
     }
     let session = SessionToken::generate();
-    let mut to = "/review";
-    if found.lifecycle == Lifecycle::Active {
-        // The customer's choice on the comparison site, for every pet, as the cover page sends it.
-        let pets = found
-            .document
-            .get("pets")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        let cover_step = journey
-            .steps
-            .iter()
-            .find(|s| s.view == engine::definitions::View::ChoosePolicy)
-            .ok_or_else(|| AppError::Internal("the aggregator journey has no cover step".into()))?;
-        let event = Event::Submit {
-            step: cover_step.id.clone(),
-            answers: json!({ "pets": vec![json!({ "product": { "Code": link.product } }); pets] }),
-        };
-        let started = Instant::now();
-        let rules = quote::rule_context(&state, &found);
-        let result = runtime::transition(
-            &state.defs,
-            &journey.id,
-            &found.document,
-            found.lifecycle,
-            &event,
-            rules,
-        )?;
-        let moved = result.record.outcome == Outcome::Moved;
-        let meta = crate::store::TransitionMeta {
-            quote_id: &found.id,
-            brand: &found.brand,
-            channel: &found.channel,
-            duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-            experiment_views: &[],
-        };
-        state
-            .store
-            .record(
-                &found,
-                moved.then_some((&result.document, result.lifecycle)),
-                &result.record,
-                meta,
-                &[],
-            )
-            .await?;
-        if !moved {
-            // No longer offered (the prices moved on since): the customer chooses again.
-            to = "/choose-policy";
-        }
-    }
+    // The customer's choice on the comparison site, for every pet, as the cover page sends it.
+    let pets = found
+        .document
+        .get("pets")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let cover_step = journey
+        .steps
+        .iter()
+        .find(|s| s.view == engine::definitions::View::ChoosePolicy)
+        .ok_or_else(|| AppError::Internal("the aggregator journey has no cover step".into()))?;
+    let event = Event::Submit {
+        step: cover_step.id.clone(),
+        answers: json!({ "pets": vec![json!({ "product": { "Code": link.product } }); pets] }),
+    };
+    let started = Instant::now();
+    let rules = quote::rule_context(&state, &found);
+    let result = runtime::transition(
+        &state.defs,
+        &journey.id,
+        &found.document,
+        found.lifecycle,
+        &event,
+        rules,
+    )?;
+    let moved = result.record.outcome == Outcome::Moved;
+    let meta = crate::store::TransitionMeta {
+        quote_id: &found.id,
+        brand: &found.brand,
+        channel: &found.channel,
+        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+        experiment_views: &[],
+    };
+    state
+        .store
+        .record(
+            &found,
+            moved.then_some((&result.document, result.lifecycle)),
+            &result.record,
+            meta,
+            &[],
+        )
+        .await?;
+    // No longer offered (the prices moved on since): the customer chooses again.
+    let to = if moved { "/review" } else { "/choose-policy" };
     if !state
         .store
         .attach_session(&found.id, &session.hash())

@@ -75,7 +75,6 @@ async fn find(
     body: &serde_json::Map<String, Value>,
     auth: super::api::Authorised,
 ) -> Result<Response, AppError> {
-    let state = state.clone();
     let text = |name: &str, max: usize| -> Result<String, AppError> {
         match body.get(name) {
             Some(Value::String(s)) if s.chars().count() <= max => Ok(s.clone()),
@@ -94,16 +93,14 @@ async fn find(
         .unwrap_or("")
         .to_lowercase();
     // The same work either way: both digests are made and compared.
-    let same: bool = digest(&state, &email)
-        .ct_eq(&digest(&state, &stored))
-        .into();
+    let same: bool = digest(state, &email).ct_eq(&digest(state, &stored)).into();
     let Some(found) = found.filter(|_| same && !stored.is_empty() && !email.is_empty()) else {
         return Err(AppError::Validation(vec![FieldMessage {
             field: "quote_reference".into(),
-            message: quote::voice(&state, &auth.quote).t("retrieve.not_found"),
+            message: quote::voice(state, &auth.quote).t("retrieve.not_found"),
         }]));
     };
-    let journey = quote::journey(&state, &found)?;
+    let journey = quote::journey(state, &found)?;
     let today = quote::uk_today();
     // Past its validity, or already marked expired (retrieved once before and renewed): a new
     // quote starting today either way.
@@ -119,7 +116,7 @@ async fn find(
         tracing::info!(quote = %found.id, "a bought quote asked for: not opened");
         return Ok(Json(json!({ "data": {
             "purchased": true,
-            "message": quote::voice(&state, &auth.quote).t("retrieve.purchased"),
+            "message": quote::voice(state, &auth.quote).t("retrieve.purchased"),
         } }))
         .into_response());
     }
@@ -127,7 +124,7 @@ async fn find(
     let attached = if found.id == auth.quote.id {
         found
     } else if expired {
-        renew(&state, &auth.quote, &found, &session).await?
+        renew(state, &auth.quote, &found, &session).await?
     } else {
         if !state
             .store
@@ -138,7 +135,7 @@ async fn find(
         }
         found
     };
-    let rules = quote::rule_context(&state, &attached);
+    let rules = quote::rule_context(state, &attached);
     let step = if attached.lifecycle == Lifecycle::Purchased {
         quote::purchased_position(journey)?.0
     } else {
