@@ -1,0 +1,612 @@
+//! The load benchmark (issue 22): the release binary and a bare axum endpoint started in the same
+//! run, each loaded by the same client, and each of pawpath's hot requests given as requests a
+//! second, p50, p99 and its share of the bare endpoint's rate; then each again at half its peak
+//! rate (p99 against p50 when not saturated), pawpath's peak memory, the stored size of a two-pet
+//! quote and the size of a priced two-pet view data answer.
+//!
+//! Run: `cargo bench -p pawpath-server --bench load` (SQLite in a temporary folder; with
+//! `PAWPATH_BENCH_POSTGRES=postgres://user@host/db` it runs again on a fresh PostgreSQL database
+//! made beside that one and dropped afterwards). `PAWPATH_BENCH_SECONDS` (default 8) sets each
+//! measurement's length, `PAWPATH_BENCH_CONNECTIONS` (default 32) the client's connections,
+//! `PAWPATH_BENCH_PETS` (default 2) the pets on each quote, `PAWPATH_BENCH_ONLY` a comma list of
+//! the figures to take (bare, view, transition, inbound, healthz).
+//!
+//! The client runs on two threads, sharing the machine's cores with the server, as the figures
+//! in the README were taken.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::Request;
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+
+const KEY: &str = "bench-ctm-key-0123456789abcdefghijklmnop";
+
+fn main() {
+    if std::env::var_os("PAWPATH_LOAD_BARE").is_some() {
+        return bare();
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(run());
+}
+
+/// The bare endpoint: axum answering a small JSON document, nothing else (the ceiling the
+/// figures are shares of). Run as its own process, as pawpath is.
+fn bare() {
+    let port = std::env::var("PORT").expect("PORT");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async move {
+        let app = axum::Router::new().route(
+            "/json",
+            axum::routing::get(|| async {
+                axum::Json(json!({ "status": "ok", "service": "bare", "version": 1 }))
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}"))
+            .await
+            .expect("bind");
+        axum::serve(listener, app).await.expect("serve");
+    });
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    /// Peak resident memory of the process so far (VmHWM), in MB.
+    fn peak_mb(&self) -> f64 {
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map_or(f64::NAN, |kb| kb / 1024.0)
+    }
+}
+
+async fn wait_ready(port: u16, path: &str) {
+    for _ in 0..600 {
+        if let Ok(r) = send(port, get(path, &[])).await
+            && r.0 == 200
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the server on port {port} did not answer {path}");
+}
+
+fn start_bare() -> Server {
+    let port = free_port();
+    let child = Command::new(std::env::current_exe().expect("this bench"))
+        .env("PAWPATH_LOAD_BARE", "1")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start the bare endpoint");
+    Server { child, port }
+}
+
+fn start_pawpath(database: &str, data: &std::path::Path) -> Server {
+    let port = free_port();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // PAWPATH_BENCH_BINARY: another build of pawpath to load (a before-and-after comparison).
+    let binary = std::env::var("PAWPATH_BENCH_BINARY")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_pawpath").to_owned());
+    let child = Command::new(binary)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("PORT", port.to_string())
+        .env("PAWPATH_DATA_DIR", data)
+        .env("DATABASE_URL", database)
+        .env("PAWPATH_DEFINITIONS", &root)
+        .env("PAWPATH_LOG_FORMAT", "json")
+        .env("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}"))
+        .env("PAWPATH_MAX_CONNECTIONS", "4096")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start pawpath (cargo bench builds it)");
+    Server { child, port }
+}
+
+type Req = Request<Full<Bytes>>;
+
+fn get(path: &str, headers: &[(&str, &str)]) -> Req {
+    let mut b = Request::get(path).header("host", "127.0.0.1");
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    b.body(Full::new(Bytes::new())).expect("request")
+}
+
+fn post(path: &str, headers: &[(&str, &str)], body: &Value) -> Req {
+    let mut b = Request::post(path)
+        .header("host", "127.0.0.1")
+        .header("content-type", "application/json");
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    b.body(Full::new(Bytes::from(body.to_string())))
+        .expect("request")
+}
+
+/// One request on a connection of its own (setup only): status, cookies set, body.
+async fn send(port: u16, req: Req) -> Result<(u16, Vec<String>, Bytes), String> {
+    let stream = TcpStream::connect(("127.0.0.1", port))
+        .await
+        .map_err(|e| e.to_string())?;
+    let io = hyper_util::rt::TokioIo::new(stream);
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(io)
+        .await
+        .map_err(|e| e.to_string())?;
+    tokio::spawn(conn);
+    let r = sender.send_request(req).await.map_err(|e| e.to_string())?;
+    let status = r.status().as_u16();
+    let cookies = r
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next())
+        .map(str::to_owned)
+        .collect();
+    let body = r
+        .into_body()
+        .collect()
+        .await
+        .map_err(|e| e.to_string())?
+        .to_bytes();
+    Ok((status, cookies, body))
+}
+
+fn answers() -> (Value, Value) {
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/flows/_answers.json"),
+        )
+        .expect("tests/flows/_answers.json"),
+    )
+    .expect("answers");
+    (file.clone(), file["owner"].clone())
+}
+
+fn pets(n: usize, cost: &str) -> Value {
+    let (file, _) = answers();
+    let today = chrono::Utc::now().date_naive();
+    Value::Array(
+        (0..n)
+            .map(|i| {
+                let mut pet = if i % 2 == 0 {
+                    file["dog"].clone()
+                } else {
+                    file["cat"].clone()
+                };
+                pet["pet_name"] = json!(format!("Pet {}", i + 1));
+                // Born well inside every species' window whenever the bench runs.
+                pet["pet_date_of_birth"] =
+                    json!((today - chrono::Duration::days(700 + 30 * i as i64)).to_string());
+                if i == 0 {
+                    pet["pet_cost"] = json!(cost);
+                }
+                pet
+            })
+            .collect(),
+    )
+}
+
+/// A session's quote on the direct journey, priced, at choose policy: its cookie and CSRF token.
+async fn priced_quote(port: u16, n: usize) -> (String, String) {
+    let (status, cookies, body) = send(port, get("/quote", &[("accept", "application/json")]))
+        .await
+        .expect("open a quote");
+    assert_eq!(status, 200);
+    let cookie = cookies.join("; ");
+    let view: Value = serde_json::from_slice(&body).expect("view data");
+    let csrf = view["data"]["csrf"].as_str().expect("csrf").to_owned();
+    let h = [("cookie", cookie.as_str())];
+    let (s, _, b) = send(
+        port,
+        post(
+            "/api/petdetails",
+            &h,
+            &json!({ "csrf": csrf, "pets": pets(n, "450.00") }),
+        ),
+    )
+    .await
+    .expect("pets");
+    assert_eq!(s, 200, "{}", String::from_utf8_lossy(&b));
+    let (_, owner) = answers();
+    let (s, _, b) = send(
+        port,
+        post("/api/ownerdetail", &h, &json!({ "csrf": csrf, "owner": owner })),
+    )
+    .await
+    .expect("owner");
+    assert_eq!(s, 200, "{}", String::from_utf8_lossy(&b));
+    let view: Value = serde_json::from_slice(&b).expect("view");
+    assert_eq!(
+        view["data"]["step"]["id"], "choose_policy",
+        "the quote reached choose policy"
+    );
+    (cookie, csrf)
+}
+
+/// What each connection sends, over and over.
+#[derive(Clone)]
+enum Load {
+    Get { path: String, headers: Vec<(String, String)> },
+    /// Posts that alternate between two bodies, so every one changes the quote.
+    Post { path: String, headers: Vec<(String, String)>, bodies: [Bytes; 2] },
+}
+
+impl Load {
+    fn request(&self, n: u64) -> Req {
+        let (method, path, headers, body) = match self {
+            Load::Get { path, headers } => ("GET", path, headers, Bytes::new()),
+            Load::Post { path, headers, bodies } => {
+                ("POST", path, headers, bodies[(n % 2) as usize].clone())
+            }
+        };
+        let mut b = Request::builder()
+            .method(method)
+            .uri(path.as_str())
+            .header("host", "127.0.0.1");
+        if method == "POST" {
+            b = b.header("content-type", "application/json");
+        }
+        for (k, v) in headers {
+            b = b.header(k.as_str(), v.as_str());
+        }
+        b.body(Full::new(body)).expect("request")
+    }
+}
+
+struct Figures {
+    rate: f64,
+    p50: f64,
+    p99: f64,
+    errors: u64,
+}
+
+/// Loads `port` from `loads.len()` connections for `seconds`; with `pace`, each connection sends
+/// at most that many requests a second in all (an open rate, for the half-of-peak figures).
+async fn measure(port: u16, loads: Vec<Load>, seconds: f64, pace: Option<f64>, expect: u16) -> Figures {
+    let stop = Arc::new(AtomicBool::new(false));
+    let connections = loads.len();
+    let mut tasks = Vec::new();
+    let started = Instant::now();
+    for (index, load) in loads.into_iter().enumerate() {
+        let stop = stop.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut latencies: Vec<Duration> = Vec::new();
+            let mut errors = 0u64;
+            let stream = TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
+            stream.set_nodelay(true).ok();
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let (mut sender, conn) = hyper::client::conn::http1::handshake(io)
+                .await
+                .expect("handshake");
+            tokio::spawn(conn);
+            let gap = pace.map(|rate| Duration::from_secs_f64(connections as f64 / rate));
+            // Spread over the gap, so the connections do not send in step.
+            let mut next = Instant::now()
+                + gap.map_or(Duration::ZERO, |g| g.mul_f64(index as f64 / connections as f64));
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                if let Some(gap) = gap {
+                    let now = Instant::now();
+                    if next > now {
+                        tokio::time::sleep(next - now).await;
+                    }
+                    next += gap;
+                }
+                let t = Instant::now();
+                let ok = match sender.send_request(load.request(n)).await {
+                    Ok(r) => {
+                        let status = r.status().as_u16();
+                        r.into_body().collect().await.is_ok() && status == expect
+                    }
+                    Err(_) => false,
+                };
+                n += 1;
+                if ok {
+                    latencies.push(t.elapsed());
+                } else {
+                    errors += 1;
+                    if sender.ready().await.is_err() {
+                        break;
+                    }
+                }
+            }
+            (latencies, errors)
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut all = Vec::new();
+    let mut errors = 0;
+    for t in tasks {
+        let (l, e) = t.await.expect("client");
+        all.extend(l);
+        errors += e;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    let at = |p: f64| {
+        all.get(((all.len().max(1) - 1) as f64 * p) as usize)
+            .map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0)
+    };
+    Figures {
+        rate: all.len() as f64 / elapsed,
+        p50: at(0.5),
+        p99: at(0.99),
+        errors,
+    }
+}
+
+fn env_u(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+async fn run() {
+    let seconds = env_u("PAWPATH_BENCH_SECONDS", 8) as f64;
+    let connections = env_u("PAWPATH_BENCH_CONNECTIONS", 32) as usize;
+    let n_pets = env_u("PAWPATH_BENCH_PETS", 2) as usize;
+    let only: Option<Vec<String>> = std::env::var("PAWPATH_BENCH_ONLY")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_owned()).collect());
+    let wanted = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|s| s == name));
+    println!(
+        "load bench: {} cores, {connections} connections from a 2-thread client, {seconds} s each, {n_pets} pets per quote",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+
+    let bare = start_bare();
+    wait_ready(bare.port, "/json").await;
+    let bare_rate = if wanted("bare") || only.is_none() {
+        let f = measure(
+            bare.port,
+            vec![Load::Get { path: "/json".into(), headers: vec![] }; connections],
+            seconds,
+            None,
+            200,
+        )
+        .await;
+        println!(
+            "bare axum endpoint: {:.0}/s, p50 {:.2} ms, p99 {:.2} ms",
+            f.rate, f.p50, f.p99
+        );
+        f.rate
+    } else {
+        f64::NAN
+    };
+    drop(bare);
+
+    let mut databases = vec![("SQLite", None)];
+    if let Ok(url) = std::env::var("PAWPATH_BENCH_POSTGRES") {
+        databases.push(("PostgreSQL", Some(url)));
+    }
+    for (name, pg) in databases {
+        let data = std::env::temp_dir().join(format!("pawpath-load-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&data).expect("data folder");
+        let (database, cleanup) = match &pg {
+            None => (format!("sqlite://{}?mode=rwc", data.join("bench.db").display()), None),
+            Some(url) => {
+                let db = format!("pawpath_load_{}", std::process::id());
+                let mut admin = pg_admin(url).await;
+                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {db}")))
+                    .execute(&mut admin)
+                    .await
+                    .expect("create the bench database");
+                let base = url.rsplit_once('/').map_or(url.as_str(), |(b, _)| b);
+                (format!("{base}/{db}"), Some((url.clone(), db)))
+            }
+        };
+        bench_database(name, &database, &data, bare_rate, seconds, connections, n_pets, &wanted).await;
+        if let Some((url, db)) = cleanup {
+            let mut admin = pg_admin(&url).await;
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")))
+                .execute(&mut admin)
+                .await;
+        }
+        let _ = std::fs::remove_dir_all(&data);
+    }
+}
+
+async fn pg_admin(url: &str) -> sqlx::PgConnection {
+    use sqlx::Connection;
+    sqlx::PgConnection::connect(url)
+        .await
+        .expect("connect to PostgreSQL")
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn bench_database(
+    name: &str,
+    database: &str,
+    data: &std::path::Path,
+    bare_rate: f64,
+    seconds: f64,
+    connections: usize,
+    n_pets: usize,
+    wanted: &dyn Fn(&str) -> bool,
+) {
+    let server = start_pawpath(database, data);
+    let port = server.port;
+    wait_ready(port, "/healthz").await;
+    println!("\npawpath on {name}:");
+    let report = |what: &str, f: &Figures| {
+        println!(
+            "  {what:<44} {:>8.0}/s  {:>6.2}% of bare  p50 {:>7.2} ms  p99 {:>7.2} ms{}",
+            f.rate,
+            100.0 * f.rate / bare_rate,
+            f.p50,
+            f.p99,
+            if f.errors > 0 { format!("  ({} errors)", f.errors) } else { String::new() }
+        );
+    };
+    // Each figure at its peak, then at half of it.
+    let run = async |what: &str, loads: Vec<Load>, expect: u16| {
+        let peak = measure(port, loads.clone(), seconds, None, expect).await;
+        report(what, &peak);
+        let half = measure(port, loads, seconds, Some(peak.rate / 2.0), expect).await;
+        report(&format!("  at half of peak ({:.0}/s)", peak.rate / 2.0), &half);
+        println!(
+            "  {:<44} p99 / p50 = {:.1}",
+            "",
+            half.p99 / half.p50
+        );
+    };
+
+    let mut quotes = Vec::new();
+    if wanted("view") || wanted("transition") {
+        for _ in 0..connections {
+            quotes.push(priced_quote(port, n_pets).await);
+        }
+    }
+    if wanted("view") {
+        let (cookie, _) = &quotes[0];
+        let (_, _, body) = send(
+            port,
+            get("/quote/choose-policy", &[("accept", "application/json"), ("cookie", cookie)]),
+        )
+        .await
+        .expect("view");
+        println!("  priced {n_pets}-pet view data answer: {:.1} KB", body.len() as f64 / 1024.0);
+        let loads = quotes
+            .iter()
+            .map(|(cookie, _)| Load::Get {
+                path: "/quote/choose-policy".into(),
+                headers: vec![
+                    ("accept".into(), "application/json".into()),
+                    ("cookie".into(), cookie.clone()),
+                ],
+            })
+            .collect();
+        run(&format!("GET /quote/choose-policy ({n_pets} pets, priced)"), loads, 200).await;
+    }
+    if wanted("transition") {
+        let loads = quotes
+            .iter()
+            .map(|(cookie, csrf)| Load::Post {
+                path: "/api/petdetails".into(),
+                headers: vec![("cookie".into(), cookie.clone())],
+                bodies: ["450.00", "460.00"].map(|cost| {
+                    Bytes::from(json!({ "csrf": csrf, "pets": pets(n_pets, cost) }).to_string())
+                }),
+            })
+            .collect();
+        run(&format!("POST /api/petdetails ({n_pets} pets, re-priced)"), loads, 200).await;
+    }
+    if wanted("inbound") {
+        let (_, owner) = answers();
+        let today = chrono::Utc::now().date_naive();
+        let body = |cost: &str| {
+            let mut pets = pets(n_pets, cost);
+            for p in pets.as_array_mut().into_iter().flatten() {
+                if let Some(m) = p.as_object_mut() {
+                    m.remove("confirm_assumptions");
+                    m.remove("pet_any_injury_illness");
+                    m.insert("pet_microchipped".into(), json!("yes"));
+                }
+            }
+            let mut owner = owner.clone();
+            if let Some(m) = owner.as_object_mut() {
+                m.remove("marketing_preferences");
+            }
+            owner["marketing_preferences"] =
+                json!({ "optin_email": false, "optin_post": false, "optin_sms": false, "optin_phone": false });
+            Bytes::from(
+                json!({
+                    "brand": "pos",
+                    "pets": pets,
+                    "owner": owner,
+                    "cover_start": (today + chrono::Duration::days(2)).to_string(),
+                })
+                .to_string(),
+            )
+        };
+        let auth = format!("Bearer {KEY}");
+        let (s, _, b) = send(
+            port,
+            Request::post("/api/aggregators/quotes")
+                .header("host", "127.0.0.1")
+                .header("content-type", "application/json")
+                .header("authorization", auth.as_str())
+                .body(Full::new(body("450.00")))
+                .expect("request"),
+        )
+        .await
+        .expect("inbound");
+        assert_eq!(s, 201, "{}", String::from_utf8_lossy(&b));
+        let loads = vec![
+            Load::Post {
+                path: "/api/aggregators/quotes".into(),
+                headers: vec![("authorization".into(), auth.clone())],
+                bodies: [body("450.00"), body("460.00")],
+            };
+            connections
+        ];
+        run(&format!("POST /api/aggregators/quotes ({n_pets} pets)"), loads, 201).await;
+    }
+    if wanted("healthz") {
+        let loads = vec![Load::Get { path: "/healthz".into(), headers: vec![] }; connections];
+        run("GET /healthz", loads, 200).await;
+    }
+    println!("  peak memory of pawpath: {:.0} MB", server.peak_mb());
+    drop(server);
+    match quote_row_size(database).await {
+        Ok(size) => println!("  largest stored quote document: {size:.1} KB"),
+        Err(e) => println!("  quote size not read: {e}"),
+    }
+}
+
+/// The largest quote document stored, in KB.
+async fn quote_row_size(database: &str) -> Result<f64, sqlx::Error> {
+    use sqlx::Connection;
+    let n: i64 = if database.starts_with("postgres") {
+        let mut c = sqlx::PgConnection::connect(database).await?;
+        sqlx::query_scalar("SELECT max(octet_length(document::text))::bigint FROM quotes")
+            .fetch_one(&mut c)
+            .await?
+    } else {
+        let mut c = sqlx::SqliteConnection::connect(database).await?;
+        sqlx::query_scalar("SELECT max(length(document)) FROM quotes")
+            .fetch_one(&mut c)
+            .await?
+    };
+    Ok(n as f64 / 1024.0)
+}
