@@ -348,6 +348,11 @@ impl Voice<'_> {
         self.catalogue.cloned().unwrap_or_default()
     }
 
+    /// The catalogue, borrowed (none for a brand without one).
+    pub fn catalogue_ref(&self) -> Option<&BTreeMap<String, String>> {
+        self.catalogue
+    }
+
     /// The text of a copy key with `{name}` parameters filled in; the key itself if the
     /// catalogue lacks it (the lint makes that impossible for keys the definitions use).
     pub fn text(&self, key: &str, params: &BTreeMap<String, String>) -> String {

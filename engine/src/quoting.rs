@@ -10,8 +10,8 @@
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
-use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use crate::compiled::Definitions;
 use crate::definitions::{RatingBadge, Species};
@@ -24,7 +24,7 @@ use crate::rating::{
 use crate::rules::{RuleContext, months_between};
 
 /// One priced product's working, for the transition record and the internal pricing endpoint.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PriceNote {
     /// The pet's 1-based id.
     pub pet: usize,
@@ -162,92 +162,389 @@ fn promo_percent(
         .filter(|p| !p.is_zero())
 }
 
-/// Prices every product for every pet (none until the owner's postcode is known) and writes them
-/// into the document: `products`, and each pet's `product` refreshed from its chosen `Code` (or
-/// left as the bare code, unpriced, when that product is not offered). Returns each price's working.
-pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> Vec<PriceNote> {
-    let Some(rates) = defs.rates_for(ctx.rate_scheme.as_deref()) else {
-        return Vec::new();
-    };
+/// One product's premiums as the quote stores them: `[code, monthly, annual, annual IPT,
+/// monthly before discounts, multi-pet, offer code, loyalty (each a monthly discount), set excess,
+/// co-insurance percent]`. Everything else a product shows is derived from the definitions when a
+/// page is drawn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Premiums(
+    pub String,
+    pub Decimal,
+    pub Decimal,
+    pub Decimal,
+    pub Decimal,
+    pub Decimal,
+    pub Decimal,
+    pub Decimal,
+    pub Decimal,
+    pub Decimal,
+);
+
+impl Premiums {
+    fn of(price: &Price) -> Self {
+        let d = &price.discounts_monthly;
+        Premiums(
+            price.code.clone(),
+            price.monthly,
+            price.annual,
+            price.annual_ipt,
+            price.monthly_before_discounts,
+            d.multipet,
+            d.offer_code,
+            d.loyalty,
+            price.set_excess,
+            price.coinsurance_percent,
+        )
+    }
+
+    pub fn code(&self) -> &str {
+        &self.0
+    }
+
+    pub fn monthly(&self) -> Decimal {
+        self.1
+    }
+
+    pub fn annual(&self) -> Decimal {
+        self.2
+    }
+
+    pub fn discounts(&self) -> crate::rating::DiscountAmounts {
+        crate::rating::DiscountAmounts {
+            multipet: self.5,
+            offer_code: self.6,
+            loyalty: self.7,
+        }
+    }
+}
+
+/// The prices quoted (issue 22), stored in the quote document as `quoted`: per pet (in the pets'
+/// order) every product's premiums, with the definitions version and a digest of the rating
+/// inputs they were worked from. A quoted price holds until the rating inputs change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quoted {
+    /// SHA-256 (hex) of the rating inputs; empty for prices carried over from before digests.
+    pub inputs: String,
+    pub version: String,
+    pub pets: Vec<Vec<Premiums>>,
+}
+
+impl Quoted {
+    /// The prices a document holds, if any.
+    pub fn of(document: &Value) -> Option<Quoted> {
+        serde_json::from_value(document.get("quoted")?.clone()).ok()
+    }
+
+    /// The premiums of the product `code` for the pet at 0-based `index`.
+    pub fn premiums(&self, index: usize, code: &str) -> Option<&Premiums> {
+        self.pets.get(index)?.iter().find(|p| p.code() == code)
+    }
+}
+
+/// What a transition records of a pricing (issue 22: what an analyst needs to explain the
+/// price): the working of each chosen product, and a reference to the rest (the digest of the
+/// rating inputs and the definitions version, from which the internal pricing call works every
+/// price again).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pricing {
+    pub inputs: String,
+    pub version: String,
+    /// How many products were priced, across the pets.
+    pub products: usize,
+    pub chosen: Vec<PriceNote>,
+}
+
+/// The rating inputs of one pet, as the digest reads them.
+#[derive(Serialize)]
+struct PetDigest<'a> {
+    species: &'a str,
+    breed: &'a str,
+    dob: NaiveDate,
+    neutered: bool,
+    cost: Decimal,
+    excess: Option<Decimal>,
+    coins: Option<Decimal>,
+    promo: Option<Decimal>,
+}
+
+#[derive(Serialize)]
+struct InputsDigest<'a> {
+    version: &'a str,
+    scheme: Option<&'a str>,
+    brand: &'a str,
+    cover_start: Option<NaiveDate>,
+    area: Option<&'a str>,
+    pets: usize,
+    loyal: bool,
+    each: Vec<Option<PetDigest<'a>>>,
+}
+
+/// Every pet's rating input (none for a pet not complete enough to price), the quote's, and their
+/// digest.
+struct Inputs<'d> {
+    facts: Option<QuoteFacts>,
+    pets: Vec<Option<(PetInput<'d>, Option<Decimal>)>>,
+    digest: String,
+}
+
+fn inputs<'d>(
+    defs: &'d Definitions,
+    rates: &RateFile,
+    document: &Value,
+    ctx: &RuleContext,
+) -> Inputs<'d> {
     let facts = quote_facts(document, ctx);
-    // Limits and benefits are written in the brand's currency, in the quote's language.
-    let language = document
-        .get("language")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let money = defs.voice(&ctx.brand, language).money();
-    let pets: Vec<Value> = document
+    let pets: Vec<Option<(PetInput<'d>, Option<Decimal>)>> = document
         .get("pets")
         .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let mut all = Vec::new();
-    let mut notes = Vec::new();
-    let mut chosen: Vec<Option<Value>> = Vec::new();
-    for (i, pet) in pets.iter().enumerate() {
-        let id = i + 1;
-        let wanted = pet.pointer("/product/Code").and_then(Value::as_str);
-        let mut pick = None;
-        if let (Some(facts), Some(input)) = (&facts, pet_input(defs, rates, pet)) {
-            let mut quote = facts.clone();
-            quote.promo_percent = promo_percent(defs, document, input.facts.species, ctx);
-            let badge = defs
-                .brand(&ctx.brand)
-                .map_or(RatingBadge::Defaqto5Star, |b| b.rating_badge);
-            for key in rates.products_for(input.facts.species) {
-                let offered = rates.coinsurance_offered(key);
-                let choice = ExcessChoice {
-                    set_excess: input.choice.set_excess,
-                    coinsurance_percent: if offered {
-                        input.choice.coinsurance_percent
-                    } else {
-                        None
-                    },
-                };
-                let Ok(price) = rates.price(&input.facts, &quote, key, &choice) else {
-                    continue;
-                };
-                let product =
-                    product_json(rates, &input.facts, &quote, key, id, &price, badge, money);
-                if wanted == Some(price.code.as_str()) {
-                    pick = Some(product.clone());
-                }
-                notes.push(PriceNote::of(id, &price));
-                all.push(product);
-            }
-        }
-        chosen.push(pick);
+        .into_iter()
+        .flatten()
+        .map(|pet| {
+            let input = pet_input(defs, rates, pet)?;
+            let promo = promo_percent(defs, document, input.facts.species, ctx);
+            Some((input, promo))
+        })
+        .collect();
+    let digest = InputsDigest {
+        version: defs.version(),
+        scheme: ctx.rate_scheme.as_deref(),
+        brand: &ctx.brand,
+        cover_start: facts.as_ref().map(|f| f.cover_start),
+        area: facts.as_ref().and_then(|f| f.postcode_area.as_deref()),
+        pets: pets.len(),
+        loyal: facts.as_ref().is_some_and(|f| f.loyal),
+        each: pets
+            .iter()
+            .map(|p| {
+                p.as_ref().map(|(input, promo)| PetDigest {
+                    species: input.facts.species.as_str(),
+                    breed: &input.facts.breed.id,
+                    dob: input.facts.date_of_birth,
+                    neutered: input.facts.neutered,
+                    cost: input.facts.cost.normalize(),
+                    excess: input.choice.set_excess.map(|e| e.normalize()),
+                    coins: input.choice.coinsurance_percent.map(|c| c.normalize()),
+                    promo: promo.map(|p| p.normalize()),
+                })
+            })
+            .collect(),
+    };
+    let digest = {
+        use sha2::{Digest, Sha256};
+        let bytes = Sha256::digest(serde_json::to_vec(&digest).unwrap_or_default());
+        bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    };
+    Inputs {
+        facts,
+        pets,
+        digest,
     }
+}
+
+/// Prices every product for every pet (none until the owner's postcode is known), when the
+/// rating inputs changed since the stored prices were worked out, and keeps each pet's chosen
+/// `product` as its code and monthly price (or the bare code, unpriced, when the pet is not
+/// offered that product). Returns what the transition records of a new pricing.
+pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> Option<Pricing> {
+    let rates = defs.rates_for(ctx.rate_scheme.as_deref())?;
+    let inputs = inputs(defs, rates, document, ctx);
+    let stored = Quoted::of(document);
+    let mut pricing = None;
+    let quoted = match stored {
+        Some(q) if q.inputs == inputs.digest => Some(q),
+        _ => {
+            let mut pets = Vec::new();
+            let mut all = Vec::new();
+            for (i, input) in inputs.pets.iter().enumerate() {
+                let mut prices = Vec::new();
+                if let (Some(facts), Some((input, promo))) = (&inputs.facts, input) {
+                    let mut quote = facts.clone();
+                    quote.promo_percent = *promo;
+                    for key in rates.products_for(input.facts.species) {
+                        let choice = ExcessChoice {
+                            set_excess: input.choice.set_excess,
+                            coinsurance_percent: if rates.coinsurance_offered(key) {
+                                input.choice.coinsurance_percent
+                            } else {
+                                None
+                            },
+                        };
+                        if let Ok(price) = rates.price(&input.facts, &quote, key, &choice) {
+                            prices.push(Premiums::of(&price));
+                            all.push((i, price));
+                        }
+                    }
+                }
+                pets.push(prices);
+            }
+            let priced = all.len();
+            let chosen = all
+                .iter()
+                .filter(|(i, price)| {
+                    chosen_code(document, *i).is_some_and(|code| code == price.code)
+                })
+                .map(|(i, price)| PriceNote::of(i + 1, price))
+                .collect();
+            if priced > 0 || stored.is_some() {
+                pricing = Some(Pricing {
+                    inputs: inputs.digest.clone(),
+                    version: defs.version().to_owned(),
+                    products: priced,
+                    chosen,
+                });
+            }
+            (priced > 0).then(|| Quoted {
+                inputs: inputs.digest,
+                version: defs.version().to_owned(),
+                pets,
+            })
+        }
+    };
     if let Some(map) = document.as_object_mut() {
-        if all.is_empty() {
-            map.remove("products");
-        } else {
-            map.insert("products".into(), Value::Array(all));
+        map.remove("products");
+        match &quoted {
+            Some(q) => {
+                map.insert(
+                    "quoted".into(),
+                    serde_json::to_value(q).unwrap_or(Value::Null),
+                );
+            }
+            None => {
+                map.remove("quoted");
+            }
         }
     }
     if let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) {
-        for (pet, pick) in pets.iter_mut().zip(chosen) {
+        for (i, pet) in pets.iter_mut().enumerate() {
             let Some(map) = pet.as_object_mut() else {
                 continue;
             };
-            match pick {
-                Some(product) => {
-                    map.insert("product".into(), product);
-                }
+            let code = map
+                .get("product")
+                .and_then(|p| p.get("Code"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            match code {
                 // A code the pet is not offered keeps only the code, unpriced: rule
                 // cover_offered names it, and guard product_chosen wants a priced product.
-                None => match map.get("product").and_then(|p| p.get("Code")).cloned() {
-                    Some(code) => {
-                        map.insert("product".into(), json!({ "Code": code }));
-                    }
-                    None => {
-                        map.remove("product");
-                    }
+                Some(code) => {
+                    let monthly = quoted
+                        .as_ref()
+                        .and_then(|q| q.premiums(i, &code))
+                        .map(Premiums::monthly);
+                    let product = match monthly {
+                        Some(m) => json!({ "Code": code, "RecurringMonthly": m }),
+                        None => json!({ "Code": code }),
+                    };
+                    map.insert("product".into(), product);
+                }
+                None => {
+                    map.remove("product");
+                }
+            }
+        }
+    }
+    pricing
+}
+
+fn chosen_code(document: &Value, index: usize) -> Option<&str> {
+    document
+        .get("pets")?
+        .get(index)?
+        .pointer("/product/Code")?
+        .as_str()
+}
+
+/// Every price's working for the quote's current answers (the internal pricing call): the
+/// stored prices' inputs worked through the rate table again.
+pub fn working(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<PriceNote> {
+    let Some(rates) = defs.rates_for(ctx.rate_scheme.as_deref()) else {
+        return Vec::new();
+    };
+    let inputs = inputs(defs, rates, document, ctx);
+    let mut notes = Vec::new();
+    for (i, input) in inputs.pets.iter().enumerate() {
+        let (Some(facts), Some((input, promo))) = (&inputs.facts, input) else {
+            continue;
+        };
+        let mut quote = facts.clone();
+        quote.promo_percent = *promo;
+        for key in rates.products_for(input.facts.species) {
+            let choice = ExcessChoice {
+                set_excess: input.choice.set_excess,
+                coinsurance_percent: if rates.coinsurance_offered(key) {
+                    input.choice.coinsurance_percent
+                } else {
+                    None
                 },
+            };
+            if let Ok(price) = rates.price(&input.facts, &quote, key, &choice) {
+                notes.push(PriceNote::of(i + 1, &price));
             }
         }
     }
     notes
+}
+
+/// A quote stored before prices were kept compact (its document holds the whole `products`
+/// table): its prices carried over as they were quoted, so they still hold; the empty digest
+/// makes the next change price them again.
+pub fn upgrade_stored(document: &mut Value) {
+    let Some(Value::Array(products)) = document.as_object_mut().and_then(|m| m.remove("products"))
+    else {
+        return;
+    };
+    let count = document
+        .get("pets")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let mut pets: Vec<Vec<Premiums>> = vec![Vec::new(); count];
+    let dec =
+        |p: &Value, pointer: &str| p.pointer(pointer).and_then(decimal_of).unwrap_or_default();
+    for p in &products {
+        let Some(index) = p
+            .get("petid")
+            .and_then(Value::as_u64)
+            .and_then(|id| usize::try_from(id).ok())
+            .and_then(|id| id.checked_sub(1))
+            .filter(|i| *i < count)
+        else {
+            continue;
+        };
+        let Some(code) = p.get("Code").and_then(Value::as_str) else {
+            continue;
+        };
+        pets[index].push(Premiums(
+            code.to_owned(),
+            dec(p, "/RecurringMonthly"),
+            dec(p, "/AnnualPremium"),
+            dec(p, "/AnnualIpt"),
+            dec(p, "/PremiumBeforeDiscount/Monthly"),
+            dec(p, "/Discounts/Monthly/Multipet"),
+            dec(p, "/Discounts/Monthly/OfferCode"),
+            dec(p, "/Discounts/Monthly/Loyalty"),
+            dec(p, "/Excess"),
+            dec(p, "/coins"),
+        ));
+    }
+    let quoted = Quoted {
+        inputs: String::new(),
+        version: String::new(),
+        pets,
+    };
+    if let Some(map) = document.as_object_mut() {
+        map.insert(
+            "quoted".into(),
+            serde_json::to_value(&quoted).unwrap_or(Value::Null),
+        );
+    }
+    if let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) {
+        for pet in pets.iter_mut() {
+            if let Some(product) = pet.get_mut("product").and_then(Value::as_object_mut) {
+                product.retain(|k, _| k == "Code" || k == "RecurringMonthly");
+            }
+        }
+    }
 }
 
 /// The birthday from which a pet counts as older: it pays a share of each claim, and the claim
@@ -276,32 +573,190 @@ fn rated(badge: RatingBadge, species: Species, key: ProductKey) -> bool {
         }
 }
 
+/// A benefit row of a product (journey.md §3 PolicyTerms).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Term {
+    pub desc: String,
+    pub tt: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub val: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub val_key: Option<String>,
+    pub biline: bool,
+    pub show: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[allow(non_snake_case)]
+pub struct Discounts {
+    pub Multipet: Decimal,
+    pub OfferCode: Decimal,
+    pub Loyalty: Decimal,
+}
+
+impl Discounts {
+    fn of(d: &crate::rating::DiscountAmounts, times: Decimal) -> Self {
+        Discounts {
+            Multipet: d.multipet * times,
+            OfferCode: d.offer_code * times,
+            Loyalty: d.loyalty * times,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[allow(non_snake_case)]
+pub struct MonthlyAnnual {
+    pub Monthly: Decimal,
+    pub Annual: Decimal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FlexyOptions {
+    pub current_set_excess: String,
+    pub current_variable_excess: String,
+    pub options_set_excess: String,
+    pub options_variable_excess: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CoinsOption {
+    pub coins: Decimal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CoinsList {
+    pub list: Vec<CoinsOption>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[allow(non_snake_case)]
+pub struct ClaimExample {
+    pub Bill: Decimal,
+    pub Customer: Decimal,
+    pub Insurer: Decimal,
+    pub Warnings: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[allow(non_snake_case)]
+pub struct MonthlyMultipet {
+    pub Multipet: Decimal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[allow(non_snake_case)]
+pub struct DiscountViews {
+    pub Annual: Discounts,
+    pub Monthly: Discounts,
+}
+
+/// A priced product as pages and the comparison sites' calls show it (journey.md §3 Product):
+/// its premiums as quoted, everything else derived from the definitions when drawn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[allow(non_snake_case)]
+pub struct Product {
+    pub Code: String,
+    pub Gid: &'static str,
+    pub GidOrderShow: u32,
+    pub Type: &'static str,
+    pub Limit: String,
+    pub LimitVal: u32,
+    pub LimitDesc: String,
+    pub Excess: String,
+    pub coins: Decimal,
+    pub RecurringMonthly: Decimal,
+    pub AnnualPremium: Decimal,
+    pub PremiumLessDiscount: Decimal,
+    pub PremiumBeforeDiscount: MonthlyAnnual,
+    pub AnnualIpt: Decimal,
+    pub petid: usize,
+    pub species: &'static str,
+    pub Rated: bool,
+    pub PolicyTerms: Vec<Term>,
+    pub FlexyProductsOptions: FlexyOptions,
+    pub excess_options: CoinsList,
+    pub ClaimExample: ClaimExample,
+    pub Monthly: MonthlyMultipet,
+    pub Discounts: DiscountViews,
+}
+
 fn joined(values: impl Iterator<Item = String>) -> String {
     values.collect::<Vec<_>>().join(",")
 }
 
-fn discounts_json(d: &crate::rating::DiscountAmounts, times: Decimal) -> Value {
-    json!({
-        "Multipet": d.multipet * times,
-        "OfferCode": d.offer_code * times,
-        "Loyalty": d.loyalty * times,
+/// A product code read back: the group and the limit (LT04000).
+fn product_key(code: &str) -> Option<ProductKey> {
+    let group = match code.get(..2)? {
+        "LT" => CoverGroup::LT,
+        "MB" => CoverGroup::MB,
+        "TL" => CoverGroup::TL,
+        _ => return None,
+    };
+    Some(ProductKey {
+        group,
+        limit: code.get(2..)?.parse().ok()?,
     })
+}
+
+/// Every product priced for every pet, as the pages show them (journey.md §3 Quote view data),
+/// drawn from the stored prices and the definitions; none before the quote is priced.
+pub fn products(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<Product> {
+    let (Some(quoted), Some(rates)) = (
+        Quoted::of(document),
+        defs.rates_for(ctx.rate_scheme.as_deref()),
+    ) else {
+        return Vec::new();
+    };
+    let language = document
+        .get("language")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let money = defs.voice(&ctx.brand, language).money();
+    let badge = defs
+        .brand(&ctx.brand)
+        .map_or(RatingBadge::Defaqto5Star, |b| b.rating_badge);
+    let start = cover_start(document, ctx);
+    let pets = document.get("pets").and_then(Value::as_array);
+    let mut out = Vec::new();
+    for (i, pet) in pets.into_iter().flatten().enumerate() {
+        let Some(input) = pet_input(defs, rates, pet) else {
+            continue;
+        };
+        for premiums in quoted.pets.get(i).into_iter().flatten() {
+            let Some(key) = product_key(premiums.code()) else {
+                continue;
+            };
+            out.push(product(
+                rates,
+                &input.facts,
+                start,
+                key,
+                i + 1,
+                premiums,
+                badge,
+                money,
+            ));
+        }
+    }
+    out
 }
 
 /// The product as the view data carries it (journey.md §3 Product).
 #[allow(clippy::too_many_arguments)]
-fn product_json(
+fn product(
     rates: &RateFile,
     pet: &PetFacts<'_>,
-    quote: &QuoteFacts,
+    cover_start: NaiveDate,
     key: ProductKey,
     pet_id: usize,
-    price: &Price,
+    p: &Premiums,
     badge: RatingBadge,
     money: crate::Money,
-) -> Value {
+) -> Product {
     let species = pet.species;
     let twelve = Decimal::from(12);
+    let (set_excess, coinsurance_percent) = (p.8, p.9);
     let mut terms = Vec::new();
     for b in rates
         .benefits
@@ -311,37 +766,27 @@ fn product_json(
         if b.unless_exclude_tpl && pet.breed.exclude_tpl {
             continue;
         }
-        let mut row = Map::new();
-        row.insert("desc".into(), Value::from(b.desc.clone()));
-        row.insert("tt".into(), Value::from(b.tooltip.clone()));
-        match &b.value {
-            BenefitValue::VetFeeLimit(_) => {
-                row.insert(
-                    "val".into(),
-                    Value::from(money.amount(Decimal::from(key.limit))),
-                );
-            }
-            BenefitValue::Amount(a) => {
-                row.insert("val".into(), Value::from(money.amount(*a)));
-            }
+        let (val, val_key) = match &b.value {
+            BenefitValue::VetFeeLimit(_) => (Some(money.amount(Decimal::from(key.limit))), None),
+            BenefitValue::Amount(a) => (Some(money.amount(*a)), None),
             BenefitValue::ByLimit(by) => match by.get(&key.limit.to_string()) {
-                Some(a) => {
-                    row.insert("val".into(), Value::from(money.amount(*a)));
-                }
+                Some(a) => (Some(money.amount(*a)), None),
                 None => continue,
             },
-            BenefitValue::Text(copy) => {
-                row.insert("val_key".into(), Value::from(copy.clone()));
-            }
-        }
-        row.insert("biline".into(), Value::from(b.headline));
-        row.insert("show".into(), Value::from(true));
-        terms.push(Value::Object(row));
+            BenefitValue::Text(copy) => (None, Some(copy.clone())),
+        };
+        terms.push(Term {
+            desc: b.desc.clone(),
+            tt: b.tooltip.clone(),
+            val,
+            val_key,
+            biline: b.headline,
+            show: true,
+        });
     }
 
     let excess = rates.excess.get(&species);
-    let offered = rates.coinsurance_offered(key);
-    let coins_options: Vec<Decimal> = if offered {
+    let coins_options: Vec<Decimal> = if rates.coinsurance_offered(key) {
         let mut v: Vec<Decimal> = rates
             .coinsurance
             .options
@@ -364,69 +809,74 @@ fn product_json(
     excess_options.sort();
     let fraction = |p: Decimal| (p / Decimal::from(100)).normalize();
 
-    let (customer, insurer) = claim_example(price.set_excess, price.coinsurance_percent);
-    let years = months_between(pet.date_of_birth, quote.cover_start).div_euclid(12);
+    let (customer, insurer) = claim_example(set_excess, coinsurance_percent);
+    let years = months_between(pet.date_of_birth, cover_start).div_euclid(12);
     let coins_limit = if years >= i64::from(older_pet_age(species)) {
         Decimal::from(25)
     } else {
         Decimal::from(20)
     };
     let mut warnings = Vec::new();
-    if price.set_excess > Decimal::from(200) {
+    if set_excess > Decimal::from(200) {
         warnings.push("cover.claim_example.warning_excess");
     }
-    if price.coinsurance_percent > coins_limit {
+    if coinsurance_percent > coins_limit {
         warnings.push("cover.claim_example.warning_coins");
     }
     if key.group == CoverGroup::LT && key.limit >= 8000 {
         warnings.push("cover.claim_example.lt_notice");
     }
-    let d = &price.discounts_monthly;
-    json!({
-        "Code": price.code,
-        "Gid": key.group.as_str(),
-        "GidOrderShow": key.group.order(),
-        "Type": key.group.type_name(),
-        "Limit": key.limit.to_string(),
-        "LimitVal": key.limit,
-        "LimitDesc": money.amount(Decimal::from(key.limit)),
-        "Excess": price.set_excess.normalize().to_string(),
-        "coins": price.coinsurance_percent.normalize(),
-        "RecurringMonthly": price.monthly,
-        "AnnualPremium": price.annual,
-        "PremiumLessDiscount": price.annual,
-        "PremiumBeforeDiscount": {
-            "Monthly": price.monthly_before_discounts,
-            "Annual": price.monthly_before_discounts * twelve,
+    let d = p.discounts();
+    Product {
+        Code: p.code().to_owned(),
+        Gid: key.group.as_str(),
+        GidOrderShow: key.group.order(),
+        Type: key.group.type_name(),
+        Limit: key.limit.to_string(),
+        LimitVal: key.limit,
+        LimitDesc: money.amount(Decimal::from(key.limit)),
+        Excess: set_excess.normalize().to_string(),
+        coins: coinsurance_percent.normalize(),
+        RecurringMonthly: p.monthly(),
+        AnnualPremium: p.annual(),
+        PremiumLessDiscount: p.annual(),
+        PremiumBeforeDiscount: MonthlyAnnual {
+            Monthly: p.4,
+            Annual: p.4 * twelve,
         },
-        "AnnualIpt": price.annual_ipt,
-        "petid": pet_id,
-        "species": species.as_str(),
-        "Rated": rated(badge, species, key),
-        "PolicyTerms": terms,
-        "FlexyProductsOptions": {
-            "current_set_excess": price.set_excess.normalize().to_string(),
-            "current_variable_excess": fraction(price.coinsurance_percent).to_string(),
-            "options_set_excess": joined(excess_options.iter().map(|e| e.normalize().to_string())),
-            "options_variable_excess": joined(coins_options.iter().map(|p| fraction(*p).to_string())),
+        AnnualIpt: p.3,
+        petid: pet_id,
+        species: species.as_str(),
+        Rated: rated(badge, species, key),
+        PolicyTerms: terms,
+        FlexyProductsOptions: FlexyOptions {
+            current_set_excess: set_excess.normalize().to_string(),
+            current_variable_excess: fraction(coinsurance_percent).to_string(),
+            options_set_excess: joined(excess_options.iter().map(|e| e.normalize().to_string())),
+            options_variable_excess: joined(coins_options.iter().map(|p| fraction(*p).to_string())),
         },
-        "excess_options": {
-            "list": coins_options.iter().map(|p| json!({ "coins": p.normalize() })).collect::<Vec<_>>(),
+        excess_options: CoinsList {
+            list: coins_options
+                .iter()
+                .map(|p| CoinsOption {
+                    coins: p.normalize(),
+                })
+                .collect(),
         },
-        "ClaimExample": {
-            "Bill": Decimal::from(crate::rating::CLAIM_EXAMPLE_BILL),
-            "Customer": customer,
-            "Insurer": insurer,
-            "Warnings": warnings,
+        ClaimExample: ClaimExample {
+            Bill: Decimal::from(crate::rating::CLAIM_EXAMPLE_BILL),
+            Customer: customer,
+            Insurer: insurer,
+            Warnings: warnings,
         },
-        "Monthly": {
-            "Multipet": d.multipet,
+        Monthly: MonthlyMultipet {
+            Multipet: d.multipet,
         },
-        "Discounts": {
-            "Annual": discounts_json(d, twelve),
-            "Monthly": discounts_json(d, Decimal::ONE),
+        Discounts: DiscountViews {
+            Annual: Discounts::of(&d, twelve),
+            Monthly: Discounts::of(&d, Decimal::ONE),
         },
-    })
+    }
 }
 
 /// How long a quote's prices hold from the day it was made (the "Quote valid until" of journey.md
@@ -449,32 +899,33 @@ pub struct Summary {
 }
 
 pub fn summary(document: &Value) -> Summary {
+    let quoted = Quoted::of(document);
     let pets = document
         .get("pets")
         .and_then(Value::as_array)
-        .cloned()
+        .map(Vec::as_slice)
         .unwrap_or_default();
-    let chosen: Vec<&Value> = pets
+    let chosen: Vec<&Premiums> = pets
         .iter()
-        .filter_map(|p| p.get("product"))
-        .filter(|p| p.get("RecurringMonthly").is_some())
+        .enumerate()
+        .filter(|(_, p)| p.pointer("/product/RecurringMonthly").is_some())
+        .filter_map(|(i, p)| {
+            let code = p.pointer("/product/Code").and_then(Value::as_str)?;
+            quoted.as_ref()?.premiums(i, code)
+        })
         .collect();
-    let amount = |p: &Value, pointer: &str| {
-        p.pointer(pointer)
-            .and_then(decimal_of)
-            .unwrap_or(Decimal::ZERO)
-    };
-    let monthly: Decimal = chosen.iter().map(|p| amount(p, "/RecurringMonthly")).sum();
+    let monthly: Decimal = chosen.iter().map(|p| p.monthly()).sum();
     let mut discounts_monthly = Vec::new();
-    for (field, key) in [
-        ("Multipet", "review.discount.multipet"),
-        ("OfferCode", "review.discount.offer_code"),
-        ("Loyalty", "review.discount.loyalty"),
+    for (pick, key) in [
+        (
+            (|d: &crate::rating::DiscountAmounts| d.multipet)
+                as fn(&crate::rating::DiscountAmounts) -> Decimal,
+            "review.discount.multipet",
+        ),
+        (|d| d.offer_code, "review.discount.offer_code"),
+        (|d| d.loyalty, "review.discount.loyalty"),
     ] {
-        let total: Decimal = chosen
-            .iter()
-            .map(|p| amount(p, &format!("/Discounts/Monthly/{field}")))
-            .sum();
+        let total: Decimal = chosen.iter().map(|p| pick(&p.discounts())).sum();
         if !total.is_zero() {
             discounts_monthly.push((key.to_owned(), pennies(total)));
         }

@@ -251,7 +251,7 @@ pub struct Factor {
 }
 
 /// The discounts on a price, per month (owner-payment.md §3 Product discounts).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub struct DiscountAmounts {
     pub multipet: Decimal,

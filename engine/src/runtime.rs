@@ -143,9 +143,10 @@ pub struct TransitionRecord {
     pub guards: Vec<GuardResult>,
     pub field_errors: Vec<FieldError>,
     pub blocks: Vec<Block>,
-    /// Every price's working when the event changed the prices (issue 5: a product team can see
-    /// why a price is what it is); empty otherwise.
-    pub pricing: Vec<crate::quoting::PriceNote>,
+    /// When the event priced the quote again (its rating inputs changed): the working of each
+    /// chosen product and a reference to the rest (issue 5: a product team can see why a price
+    /// is what it is; issue 22: not a copy of the table). None otherwise.
+    pub pricing: Option<crate::quoting::Pricing>,
 }
 
 /// Work the server does after a transition.
@@ -342,17 +343,12 @@ enum StepOutcome {
 
 impl Ctx<'_> {
     /// The server's fields over a changed document: the pets' derived fields, the quote's, then
-    /// every product priced again (crate::quoting). Returns the prices' working when they changed.
-    fn derive(&self, candidate: &mut Value) -> Vec<crate::quoting::PriceNote> {
+    /// the prices, worked out again only when their rating inputs changed (crate::quoting).
+    /// Returns what the transition records of a new pricing.
+    fn derive(&self, candidate: &mut Value) -> Option<crate::quoting::Pricing> {
         crate::domain::derive_pet_fields(self.defs, candidate);
         crate::domain::derive_quote_fields(self.defs, candidate, &self.rules);
-        let notes = crate::quoting::requote(self.defs, candidate, &self.rules);
-        let before = self.document.get("products");
-        if candidate.get("products") == before {
-            Vec::new()
-        } else {
-            notes
-        }
+        crate::quoting::requote(self.defs, candidate, &self.rules)
     }
 
     /// Removes the pet at 1-based position `id` when more than one pet exists; otherwise the
@@ -976,7 +972,7 @@ pub fn transition(
             guards: Vec::new(),
             field_errors: Vec::new(),
             blocks: Vec::new(),
-            pricing: Vec::new(),
+            pricing: None,
         },
         effects: Vec::new(),
         error: None,

@@ -53,11 +53,19 @@ fn priced(defs: &Definitions, pets: Vec<Value>, postcode: Option<&str>) -> Value
     doc
 }
 
-fn product<'a>(doc: &'a Value, pet: u64, code: &str) -> &'a Value {
-    doc["products"]
-        .as_array()
-        .expect("products")
-        .iter()
+/// Every product as pages draw them from the prices the document holds (issue 22: the quote
+/// stores premiums only).
+fn products(doc: &Value) -> Vec<Value> {
+    static DEFS: std::sync::LazyLock<Definitions> = std::sync::LazyLock::new(defs);
+    engine::quoting::products(&DEFS, doc, &ctx())
+        .into_iter()
+        .map(|p| serde_json::to_value(p).expect("product"))
+        .collect()
+}
+
+fn product(doc: &Value, pet: u64, code: &str) -> Value {
+    products(doc)
+        .into_iter()
         .find(|p| p["petid"] == json!(pet) && p["Code"] == json!(code))
         .unwrap_or_else(|| panic!("pet {pet} has no {code}"))
 }
@@ -67,14 +75,14 @@ fn nothing_is_priced_before_the_postcode() {
     // The area is a rating factor (issue 5), and choose-policy waits for the postcode
     // (journey.md §2 step bar: "the choose step needs the owner's postcode").
     let doc = priced(&defs(), vec![dog("Rex")], None);
-    assert!(doc.get("products").is_none());
+    assert!(products(&doc).is_empty());
+    assert!(doc.get("quoted").is_none(), "no prices stored");
 }
 
 #[test]
 fn every_product_is_priced_with_the_fields_of_journey_md_section_3() {
     let doc = priced(&defs(), vec![dog("Rex")], Some("le1 5ws"));
-    let products = doc["products"].as_array().expect("products");
-    assert_eq!(products.len(), 18, "LT, MB and TL at six limits");
+    assert_eq!(products(&doc).len(), 18, "LT, MB and TL at six limits");
     let p = product(&doc, 1, "LT04000");
     assert_eq!(p["Gid"], "LT");
     assert_eq!(p["GidOrderShow"], 1);
@@ -126,7 +134,7 @@ fn every_product_is_priced_with_the_fields_of_journey_md_section_3() {
 #[test]
 fn a_rabbit_gets_lifetime_only_without_the_rows_rabbits_do_not_have() {
     let doc = priced(&defs(), vec![rabbit("Flopsy")], Some("BS11 8NN"));
-    let products = doc["products"].as_array().expect("products");
+    let products = products(&doc);
     let codes: Vec<&str> = products.iter().filter_map(|p| p["Code"].as_str()).collect();
     assert_eq!(codes, ["LT01000", "LT02000", "LT03000", "LT04000"]);
     let p = product(&doc, 1, "LT02000");
@@ -183,8 +191,13 @@ fn the_chosen_product_is_kept_priced_and_a_code_not_offered_is_left_bare() {
     pet["product"] = json!({ "Code": "MB06000", "RecurringMonthly": "1.00" });
     pet["set_excess"] = json!("149");
     let doc = priced(&defs, vec![pet], Some("LE1 5WS"));
-    assert_eq!(doc["pets"][0]["product"], *product(&doc, 1, "MB06000"));
-    assert_eq!(doc["pets"][0]["product"]["Excess"], "149");
+    // The quote keeps the chosen code and its monthly price; the rest is drawn.
+    let chosen = product(&doc, 1, "MB06000");
+    assert_eq!(
+        doc["pets"][0]["product"],
+        json!({ "Code": "MB06000", "RecurringMonthly": chosen["RecurringMonthly"] })
+    );
+    assert_eq!(chosen["Excess"], "149");
     let mut bunny = rabbit("Flopsy");
     bunny["product"] = json!({ "Code": "MB04000" });
     let doc = priced(&defs, vec![bunny], Some("LE1 5WS"));
@@ -234,16 +247,19 @@ fn choosing_cover_moves_to_review_and_records_the_working() {
     );
     assert_eq!(result.record.outcome, Outcome::Moved);
     assert_eq!(result.record.to, "review");
-    let chosen = &result.document["pets"][0]["product"];
+    let chosen = product(&result.document, 1, "LT04000");
     assert_eq!(chosen["Excess"], "199");
     assert_eq!(chosen["coins"], "20");
-    assert!(
-        !result.record.pricing.is_empty(),
-        "a re-price records its working"
-    );
-    let note = result
+    // issue 22: the working of the chosen product, and a reference to the rest.
+    let pricing = result
         .record
         .pricing
+        .as_ref()
+        .expect("a re-price records its working");
+    assert_eq!(pricing.products, 18);
+    assert_eq!(pricing.chosen.len(), 1);
+    let note = pricing
+        .chosen
         .iter()
         .find(|n| n.code == "LT04000")
         .expect("note");
@@ -344,7 +360,7 @@ fn a_changed_postcode_reprices_the_chosen_product() {
     );
     let after = &moved.document["pets"][0]["product"]["RecurringMonthly"];
     assert_ne!(*after, before, "London is dearer than Leicester");
-    assert!(!moved.record.pricing.is_empty());
+    assert!(moved.record.pricing.is_some());
 }
 
 #[test]

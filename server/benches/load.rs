@@ -83,8 +83,8 @@ impl Drop for Server {
 impl Server {
     /// Peak resident memory of the process so far (VmHWM), in MB.
     fn peak_mb(&self) -> f64 {
-        let status =
-            std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
         status
             .lines()
             .find_map(|l| l.strip_prefix("VmHWM:"))
@@ -248,7 +248,11 @@ async fn priced_quote(port: u16, n: usize) -> (String, String) {
     let (_, owner) = answers();
     let (s, _, b) = send(
         port,
-        post("/api/ownerdetail", &h, &json!({ "csrf": csrf, "owner": owner })),
+        post(
+            "/api/ownerdetail",
+            &h,
+            &json!({ "csrf": csrf, "owner": owner }),
+        ),
     )
     .await
     .expect("owner");
@@ -264,18 +268,27 @@ async fn priced_quote(port: u16, n: usize) -> (String, String) {
 /// What each connection sends, over and over.
 #[derive(Clone)]
 enum Load {
-    Get { path: String, headers: Vec<(String, String)> },
+    Get {
+        path: String,
+        headers: Vec<(String, String)>,
+    },
     /// Posts that alternate between two bodies, so every one changes the quote.
-    Post { path: String, headers: Vec<(String, String)>, bodies: [Bytes; 2] },
+    Post {
+        path: String,
+        headers: Vec<(String, String)>,
+        bodies: [Bytes; 2],
+    },
 }
 
 impl Load {
     fn request(&self, n: u64) -> Req {
         let (method, path, headers, body) = match self {
             Load::Get { path, headers } => ("GET", path, headers, Bytes::new()),
-            Load::Post { path, headers, bodies } => {
-                ("POST", path, headers, bodies[(n % 2) as usize].clone())
-            }
+            Load::Post {
+                path,
+                headers,
+                bodies,
+            } => ("POST", path, headers, bodies[(n % 2) as usize].clone()),
         };
         let mut b = Request::builder()
             .method(method)
@@ -300,7 +313,13 @@ struct Figures {
 
 /// Loads `port` from `loads.len()` connections for `seconds`; with `pace`, each connection sends
 /// at most that many requests a second in all (an open rate, for the half-of-peak figures).
-async fn measure(port: u16, loads: Vec<Load>, seconds: f64, pace: Option<f64>, expect: u16) -> Figures {
+async fn measure(
+    port: u16,
+    loads: Vec<Load>,
+    seconds: f64,
+    pace: Option<f64>,
+    expect: u16,
+) -> Figures {
     let stop = Arc::new(AtomicBool::new(false));
     let connections = loads.len();
     let mut tasks = Vec::new();
@@ -310,7 +329,9 @@ async fn measure(port: u16, loads: Vec<Load>, seconds: f64, pace: Option<f64>, e
         tasks.push(tokio::spawn(async move {
             let mut latencies: Vec<Duration> = Vec::new();
             let mut errors = 0u64;
-            let stream = TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
+            let stream = TcpStream::connect(("127.0.0.1", port))
+                .await
+                .expect("connect");
             stream.set_nodelay(true).ok();
             let io = hyper_util::rt::TokioIo::new(stream);
             let (mut sender, conn) = hyper::client::conn::http1::handshake(io)
@@ -320,7 +341,9 @@ async fn measure(port: u16, loads: Vec<Load>, seconds: f64, pace: Option<f64>, e
             let gap = pace.map(|rate| Duration::from_secs_f64(connections as f64 / rate));
             // Spread over the gap, so the connections do not send in step.
             let mut next = Instant::now()
-                + gap.map_or(Duration::ZERO, |g| g.mul_f64(index as f64 / connections as f64));
+                + gap.map_or(Duration::ZERO, |g| {
+                    g.mul_f64(index as f64 / connections as f64)
+                });
             let mut n = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 if let Some(gap) = gap {
@@ -399,7 +422,13 @@ async fn run() {
     let bare_rate = if wanted("bare") || only.is_none() {
         let f = measure(
             bare.port,
-            vec![Load::Get { path: "/json".into(), headers: vec![] }; connections],
+            vec![
+                Load::Get {
+                    path: "/json".into(),
+                    headers: vec![]
+                };
+                connections
+            ],
             seconds,
             None,
             200,
@@ -423,7 +452,10 @@ async fn run() {
         let data = std::env::temp_dir().join(format!("pawpath-load-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&data).expect("data folder");
         let (database, cleanup) = match &pg {
-            None => (format!("sqlite://{}?mode=rwc", data.join("bench.db").display()), None),
+            None => (
+                format!("sqlite://{}?mode=rwc", data.join("bench.db").display()),
+                None,
+            ),
             Some(url) => {
                 let db = format!("pawpath_load_{}", std::process::id());
                 let mut admin = pg_admin(url).await;
@@ -435,12 +467,24 @@ async fn run() {
                 (format!("{base}/{db}"), Some((url.clone(), db)))
             }
         };
-        bench_database(name, &database, &data, bare_rate, seconds, connections, n_pets, &wanted).await;
+        bench_database(
+            name,
+            &database,
+            &data,
+            bare_rate,
+            seconds,
+            connections,
+            n_pets,
+            &wanted,
+        )
+        .await;
         if let Some((url, db)) = cleanup {
             let mut admin = pg_admin(&url).await;
-            let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)")))
-                .execute(&mut admin)
-                .await;
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {db} WITH (FORCE)"
+            )))
+            .execute(&mut admin)
+            .await;
         }
         let _ = std::fs::remove_dir_all(&data);
     }
@@ -475,7 +519,11 @@ async fn bench_database(
             100.0 * f.rate / bare_rate,
             f.p50,
             f.p99,
-            if f.errors > 0 { format!("  ({} errors)", f.errors) } else { String::new() }
+            if f.errors > 0 {
+                format!("  ({} errors)", f.errors)
+            } else {
+                String::new()
+            }
         );
     };
     // Each figure at its peak, then at half of it.
@@ -483,12 +531,11 @@ async fn bench_database(
         let peak = measure(port, loads.clone(), seconds, None, expect).await;
         report(what, &peak);
         let half = measure(port, loads, seconds, Some(peak.rate / 2.0), expect).await;
-        report(&format!("  at half of peak ({:.0}/s)", peak.rate / 2.0), &half);
-        println!(
-            "  {:<44} p99 / p50 = {:.1}",
-            "",
-            half.p99 / half.p50
+        report(
+            &format!("  at half of peak ({:.0}/s)", peak.rate / 2.0),
+            &half,
         );
+        println!("  {:<44} p99 / p50 = {:.1}", "", half.p99 / half.p50);
     };
 
     let mut quotes = Vec::new();
@@ -501,11 +548,17 @@ async fn bench_database(
         let (cookie, _) = &quotes[0];
         let (_, _, body) = send(
             port,
-            get("/quote/choose-policy", &[("accept", "application/json"), ("cookie", cookie)]),
+            get(
+                "/quote/choose-policy",
+                &[("accept", "application/json"), ("cookie", cookie)],
+            ),
         )
         .await
         .expect("view");
-        println!("  priced {n_pets}-pet view data answer: {:.1} KB", body.len() as f64 / 1024.0);
+        println!(
+            "  priced {n_pets}-pet view data answer: {:.1} KB",
+            body.len() as f64 / 1024.0
+        );
         let loads = quotes
             .iter()
             .map(|(cookie, _)| Load::Get {
@@ -516,7 +569,12 @@ async fn bench_database(
                 ],
             })
             .collect();
-        run(&format!("GET /quote/choose-policy ({n_pets} pets, priced)"), loads, 200).await;
+        run(
+            &format!("GET /quote/choose-policy ({n_pets} pets, priced)"),
+            loads,
+            200,
+        )
+        .await;
     }
     if wanted("transition") {
         let loads = quotes
@@ -529,7 +587,12 @@ async fn bench_database(
                 }),
             })
             .collect();
-        run(&format!("POST /api/petdetails ({n_pets} pets, re-priced)"), loads, 200).await;
+        run(
+            &format!("POST /api/petdetails ({n_pets} pets, re-priced)"),
+            loads,
+            200,
+        )
+        .await;
     }
     if wanted("inbound") {
         let (_, owner) = answers();
@@ -547,8 +610,7 @@ async fn bench_database(
             if let Some(m) = owner.as_object_mut() {
                 m.remove("marketing_preferences");
             }
-            owner["marketing_preferences"] =
-                json!({ "optin_email": false, "optin_post": false, "optin_sms": false, "optin_phone": false });
+            owner["marketing_preferences"] = json!({ "optin_email": false, "optin_post": false, "optin_sms": false, "optin_phone": false });
             Bytes::from(
                 json!({
                     "brand": "pos",
@@ -580,10 +642,21 @@ async fn bench_database(
             };
             connections
         ];
-        run(&format!("POST /api/aggregators/quotes ({n_pets} pets)"), loads, 201).await;
+        run(
+            &format!("POST /api/aggregators/quotes ({n_pets} pets)"),
+            loads,
+            201,
+        )
+        .await;
     }
     if wanted("healthz") {
-        let loads = vec![Load::Get { path: "/healthz".into(), headers: vec![] }; connections];
+        let loads = vec![
+            Load::Get {
+                path: "/healthz".into(),
+                headers: vec![]
+            };
+            connections
+        ];
         run("GET /healthz", loads, 200).await;
     }
     println!("  peak memory of pawpath: {:.0} MB", server.peak_mb());

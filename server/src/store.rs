@@ -1241,7 +1241,7 @@ async fn insert_transition(
     .bind(json(&record.field_errors))
     .bind(json(&record.blocks))
     .bind(meta.duration_us)
-    .bind((!record.pricing.is_empty()).then(|| json(&record.pricing)))
+    .bind(record.pricing.as_ref().map(json))
     .bind(json(&meta.experiment_views))
     .execute(&mut **tx)
     .await?;
@@ -1264,8 +1264,13 @@ fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
         definition_version: row.try_get("definition_version")?,
         lifecycle: Lifecycle::parse(&lifecycle)
             .ok_or_else(|| StoreError::Corrupt(format!("lifecycle {lifecycle:?}")))?,
-        document: serde_json::from_str(&document)
-            .map_err(|e| StoreError::Corrupt(format!("document: {e}")))?,
+        document: {
+            let mut document: Value = serde_json::from_str(&document)
+                .map_err(|e| StoreError::Corrupt(format!("document: {e}")))?;
+            // A quote stored with the whole product table keeps its prices, compact.
+            engine::quoting::upgrade_stored(&mut document);
+            document
+        },
         row_version: row.try_get("row_version")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,

@@ -207,6 +207,10 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
     let bar_item = bar_items
         .iter()
         .find(|item| item.steps.contains(&viewing.id));
+    // journey.md §3 Quote view data: every product priced for every pet, drawn from the prices
+    // the quote holds, with what the page shows of each (`products_view`).
+    let products = engine::quoting::products(defs, &quote.document, input.rules);
+    let (products, shared) = products_view(&products);
     Ok(json!({
         "qidu": quote.quote_ref,
         "csrf": csrf,
@@ -217,6 +221,8 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         // An extra flow's journey (journey.md §1: rehoming, annual_rehoming), else null.
         "flow": journey.flow,
         "language": voice.language(),
+        // Each pet's chosen product as stored (its code and monthly price): the page finds the
+        // rest in `products`.
         "pets": quote.document.get("pets").cloned().unwrap_or(json!([])),
         "owner": owner_view(defs, voice, &quote.document),
         "step": {
@@ -246,9 +252,9 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         // journey.md §4 Policy start date: the window and the options the start-date question
         // offers, derived from the pets and the stored date.
         "start_date": engine::domain::start_date_window(defs, &quote.document, input.rules.today, &quote.brand),
-        // journey.md §3 Quote view data: every product priced for every pet (the engine prices
-        // them into the quote after each change), and the totals and discounts the review shows.
-        "products": quote.document.get("products").cloned().unwrap_or(json!([])),
+        "products": products,
+        "shared": shared,
+        // The totals and discounts the review shows.
         "summary": engine::quoting::summary(&quote.document),
         "valid_until": valid_until(&quote.created_at),
         "documents": documents_view(defs, voice, &quote.document, input.rules),
@@ -268,8 +274,135 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
         "timeouts": { "warning_ms": input.timeouts.0, "reset_ms": input.timeouts.1 },
         "experiments": experiments_view(defs, quote),
         "step_bar": step_bar,
-        "copy": voice.catalogue(),
+        // The brand's copy in the quote's language, at its own address (fetched once).
+        "copy_url": copy_url(defs, &quote.brand, voice.language()),
     }))
+}
+
+/// Where the brand's copy catalogue in `language` is, for the definitions being served
+/// (routes::resources). An unknown brand speaks as the default one, as its voice does.
+pub fn copy_url(defs: &Definitions, brand: &str, language: &str) -> String {
+    let brand = defs
+        .brand(brand)
+        .map_or(crate::routes::DEFAULT_BRAND, |b| b.id.as_str());
+    format!(
+        "/quote/definitions/{}/copy/{brand}/{language}",
+        defs.version()
+    )
+}
+
+/// A value sent once in the view's `shared` list and referred to by its position.
+#[derive(serde::Serialize)]
+pub struct SharedRef {
+    #[serde(rename = "$ref")]
+    index: usize,
+}
+
+/// The values that repeat across a view's products (benefit rows, excess options, claim
+/// examples), each once, by their JSON text.
+#[derive(Default)]
+struct Shared {
+    values: Vec<Box<serde_json::value::RawValue>>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl Shared {
+    fn add<T: serde::Serialize>(&mut self, value: &T) -> SharedRef {
+        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+        if let Some(&index) = self.index.get(&text) {
+            return SharedRef { index };
+        }
+        let index = self.values.len();
+        let raw = serde_json::value::RawValue::from_string(text.clone())
+            .or_else(|_| serde_json::value::RawValue::from_string("null".into()));
+        if let Ok(raw) = raw {
+            self.values.push(raw);
+        }
+        self.index.insert(text, index);
+        SharedRef { index }
+    }
+}
+
+/// A product as the pages use it (journey.md §3 Product, the fields a page reads): the
+/// comparison sites' and the product calls carry every field of the spec's Product.
+#[derive(serde::Serialize)]
+#[allow(non_snake_case)]
+pub struct ProductView<'a> {
+    Code: &'a str,
+    Gid: &'static str,
+    GidOrderShow: u32,
+    LimitVal: u32,
+    Excess: &'a str,
+    coins: rust_decimal::Decimal,
+    RecurringMonthly: rust_decimal::Decimal,
+    AnnualPremium: rust_decimal::Decimal,
+    petid: usize,
+    species: &'static str,
+    Rated: bool,
+    PolicyTerms: SharedRef,
+    FlexyProductsOptions: SharedRef,
+    excess_options: SharedRef,
+    ClaimExample: SharedRef,
+}
+
+/// The products as the view data carries them (issue 22: the view sends what the page needs,
+/// once): what a page reads of each, with the values that repeat from product to product in
+/// `shared`, referred to as `{"$ref": n}`.
+pub fn products_view(
+    products: &[engine::quoting::Product],
+) -> (Vec<ProductView<'_>>, Vec<Box<serde_json::value::RawValue>>) {
+    let mut shared = Shared::default();
+    let views = products
+        .iter()
+        .map(|p| {
+            let rows: Vec<SharedRef> = p.PolicyTerms.iter().map(|t| shared.add(t)).collect();
+            ProductView {
+                Code: &p.Code,
+                Gid: p.Gid,
+                GidOrderShow: p.GidOrderShow,
+                LimitVal: p.LimitVal,
+                Excess: &p.Excess,
+                coins: p.coins,
+                RecurringMonthly: p.RecurringMonthly,
+                AnnualPremium: p.AnnualPremium,
+                petid: p.petid,
+                species: p.species,
+                Rated: p.Rated,
+                PolicyTerms: shared.add(&rows),
+                FlexyProductsOptions: shared.add(&p.FlexyProductsOptions),
+                excess_options: shared.add(&p.excess_options),
+                ClaimExample: shared.add(&p.ClaimExample),
+            }
+        })
+        .collect();
+    (views, shared.values)
+}
+
+/// The quote's pets as pages show them: each chosen product in full (the quote stores its code
+/// and monthly price; a code the pet is not offered stays the bare code), and without the
+/// server's `quoted` prices (the view's `products` carries them).
+pub fn pets_with_products(document: &Value, products: &[engine::quoting::Product]) -> Vec<Value> {
+    let Some(pets) = document.get("pets").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    pets.iter()
+        .enumerate()
+        .map(|(i, pet)| {
+            let mut pet = pet.clone();
+            let chosen = pet
+                .pointer("/product/RecurringMonthly")
+                .and_then(|_| pet.pointer("/product/Code"))
+                .and_then(Value::as_str)
+                .and_then(|code| products.iter().find(|p| p.petid == i + 1 && p.Code == code));
+            if let (Some(product), Some(map)) = (chosen, pet.as_object_mut()) {
+                map.insert(
+                    "product".into(),
+                    serde_json::to_value(product).unwrap_or(Value::Null),
+                );
+            }
+            pet
+        })
+        .collect()
 }
 
 /// What the page's frame shows of the quote's brand (journeys/brands; journey.md §2 Shell): its

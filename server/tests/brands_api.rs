@@ -67,7 +67,10 @@ async fn the_brand_asked_for_is_kept_and_drawn() {
     assert_eq!(shell["phone"], "0808 157 0400");
     // owner-payment.md §1: "one brand: 8.30am-6pm".
     assert_eq!(shell["hours"], "Mon-Fri 8.30am-6pm, Sat 9am-1pm");
-    assert_eq!(data["copy"]["app.brand"], "Acorn Friendly Society Pets");
+    assert_eq!(
+        app.copy_of(&data).await["app.brand"],
+        "Acorn Friendly Society Pets"
+    );
     // Asking for another brand later changes nothing: the quote keeps its brand.
     let (_, again) = view_as(&app, &client, "/quote?brand=epw").await;
     assert_eq!(again["brand"], "afs");

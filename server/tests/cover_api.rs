@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{TestApp, cat, rabbit, spawn_app, spawn_app_with, valid_owner, valid_pet};
+use common::{TestApp, cat, rabbit, resolved, spawn_app, spawn_app_with, valid_owner, valid_pet};
 use serde_json::{Value, json};
 
 async fn at_choose_policy(pets: Value) -> TestApp {
@@ -17,12 +17,13 @@ async fn at_choose_policy(pets: Value) -> TestApp {
     app
 }
 
-fn product<'a>(view: &'a Value, pet: u64, code: &str) -> &'a Value {
-    view["products"]
+fn product(view: &Value, pet: u64, code: &str) -> Value {
+    resolved(view)["products"]
         .as_array()
         .expect("products")
         .iter()
         .find(|p| p["petid"] == json!(pet) && p["Code"] == json!(code))
+        .cloned()
         .unwrap_or_else(|| panic!("pet {pet} has no {code}"))
 }
 
@@ -56,10 +57,14 @@ async fn choose_policy_loads_every_product_for_every_pet() {
     );
     assert!(view["valid_until"].as_str().is_some_and(|d| d.len() == 10));
     // owner-payment.md §3 Product discounts: two pets, £1 each a month.
-    assert_eq!(
-        product(&view, 1, "LT04000")["Discounts"]["Monthly"]["Multipet"],
-        "1.00"
-    );
+    let full = app.full_products().await;
+    let lt = full
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["petid"] == 1 && p["Code"] == "LT04000")
+        .expect("LT04000");
+    assert_eq!(lt["Discounts"]["Monthly"]["Multipet"], "1.00");
     // The review waits for a product (journey.md §2 step bar).
     let bar = view["step_bar"].as_array().expect("bar");
     assert_eq!(bar[3]["clickable"], false);
@@ -134,7 +139,7 @@ async fn saving_cover_opens_review_with_totals_and_discounts() {
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["step"]["id"], "review");
-    let view = app.view("/quote/review").await;
+    let view = resolved(&app.view("/quote/review").await);
     let pets = view["pets"].as_array().expect("pets");
     assert_eq!(pets[0]["product"]["Excess"], "149");
     assert_eq!(pets[0]["product"]["coins"], "0");
@@ -195,7 +200,7 @@ async fn an_excess_change_requotes_only_that_pet() {
             .expect("price")
     };
     assert!(
-        lower(cat_after) < lower(cat_before),
+        lower(&cat_after) < lower(&cat_before),
         "a higher excess costs less"
     );
     assert_eq!(
@@ -246,7 +251,7 @@ async fn the_claim_contribution_changes_at_once_on_review() {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let product = &body["data"]["pets"][0]["product"];
+    let product = &resolved(&body["data"])["pets"][0]["product"];
     assert_eq!(product["coins"], "0");
     assert_eq!(
         product["Code"], "LT04000",
@@ -499,7 +504,7 @@ async fn review_modals_change_cover_reminders_and_marketing_in_place() {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let view = app.view("/quote/review").await;
+    let view = resolved(&app.view("/quote/review").await);
     assert_eq!(view["step"]["id"], "review");
     assert_eq!(view["pets"][0]["product"]["Code"], "LT04000");
     assert_eq!(

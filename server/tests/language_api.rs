@@ -26,11 +26,19 @@ async fn rcfr_at_cover(app: &TestApp) -> Value {
     body["data"].clone()
 }
 
-fn product<'a>(view: &'a Value, code: &str) -> &'a Value {
-    view["products"]
+/// A product as pages use it, with its vet fee limit as the page writes it (`LimitDesc`, from
+/// the vet fees benefit row).
+fn product(view: &Value, code: &str) -> Value {
+    let mut p = resolved(view)["products"]
         .as_array()
-        .and_then(|ps| ps.iter().find(|p| p["Code"] == code))
-        .unwrap_or_else(|| panic!("{code} is offered"))
+        .and_then(|ps| ps.iter().find(|p| p["Code"] == code).cloned())
+        .unwrap_or_else(|| panic!("{code} is offered"));
+    p["LimitDesc"] = p["PolicyTerms"]
+        .as_array()
+        .and_then(|ts| ts.iter().find(|t| t["desc"] == "benefit.vet_fees"))
+        .map(|t| t["val"].clone())
+        .expect("the vet fees row");
+    p
 }
 
 #[tokio::test]
@@ -41,11 +49,12 @@ async fn rcfr_speaks_french_first_and_prices_in_euros() {
     assert_eq!(view["shell"]["languages"], json!(["fr-FR", "en-GB"]));
     assert_eq!(view["shell"]["currency"], "EUR");
     // The brand's own words over the French catalogue: it insures dogs and cats only.
+    let copy = app.copy_of(&view).await;
     assert_eq!(
-        view["copy"]["pet.type.label"],
+        copy["pet.type.label"],
         "Votre animal est-il un chien ou un chat\u{a0}?"
     );
-    assert_eq!(view["copy"]["step.pet_details"], "Vos animaux");
+    assert_eq!(copy["step.pet_details"], "Vos animaux");
 
     let view = rcfr_at_cover(&app).await;
     let lt = product(&view, "LT04000");
@@ -104,7 +113,10 @@ async fn the_language_chooser_changes_the_words_and_how_amounts_are_written() {
     assert_eq!(status, 200, "{body}");
     let view = &body["data"];
     assert_eq!(view["language"], "en-GB");
-    assert_eq!(view["copy"]["pet.type.label"], "Is your pet a dog or cat?");
+    assert_eq!(
+        app.copy_of(view).await["pet.type.label"],
+        "Is your pet a dog or cat?"
+    );
     // Same euros, written the English way; the price itself is unchanged.
     let lt = product(view, "LT04000");
     assert_eq!(lt["LimitDesc"], "€4,000");

@@ -18,10 +18,16 @@ async fn pet_page_title(client: &reqwest::Client, base: &str) -> String {
         .json()
         .await
         .expect("json");
-    r["data"]["copy"]["step.pet_details"]
-        .as_str()
-        .expect("title")
-        .to_owned()
+    let url = r["data"]["copy_url"].as_str().expect("copy_url");
+    let copy: Value = client
+        .get(format!("{base}{url}"))
+        .send()
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json");
+    copy["step.pet_details"].as_str().expect("title").to_owned()
 }
 
 async fn wait_for(client: &reqwest::Client, base: &str, wanted: &str) -> bool {

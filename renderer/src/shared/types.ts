@@ -117,7 +117,10 @@ export interface ViewData {
   documents: PetDocuments[];
   /** The last day the quote's prices hold (YYYY-MM-DD). */
   valid_until: string | null;
+  /** The copy catalogue: put in by the API client from `copy_url` (fetched once per address). */
   copy: Record<string, string>;
+  /** Where the brand's copy in the quote's language is, for the definitions version served. */
+  copy_url?: string;
 }
 
 /** The free rehoming cover (journeys/rehoming-centres.json; owner-payment.md §9). Dates YYYY-MM-DD. */
@@ -163,23 +166,19 @@ export interface PolicyTerm {
   show: boolean;
 }
 
-type Discounts = { Multipet: string; OfferCode: string; Loyalty: string };
-
-/** A priced product (journey.md §3 Product); money as decimal strings in pounds. */
+/**
+ * A priced product as pages use it (journey.md §3 Product, the fields a page reads); money as
+ * decimal strings in pounds. The product calls and the comparison sites get every field.
+ */
 export interface Product {
   Code: string;
   Gid: 'LT' | 'MB' | 'TL';
   GidOrderShow: number;
-  Type: string;
-  Limit: string;
   LimitVal: number;
-  LimitDesc: string;
   Excess: string;
   coins: string;
   RecurringMonthly: string;
   AnnualPremium: string;
-  PremiumLessDiscount: string;
-  PremiumBeforeDiscount: { Monthly: string; Annual: string };
   petid: number;
   species: string;
   Rated: boolean;
@@ -192,8 +191,6 @@ export interface Product {
   };
   excess_options: { list: Array<{ coins: string }> };
   ClaimExample: { Bill: string; Customer: string; Insurer: string; Warnings: string[] };
-  Monthly: { Multipet: string };
-  Discounts: { Annual: Discounts; Monthly: Discounts };
 }
 
 export interface QuoteSummary {

@@ -22,7 +22,6 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use engine::definitions::Channel;
-use engine::quoting::decimal_of;
 use engine::runtime::{self, Event, Lifecycle, Outcome, TransitionRecord};
 
 use super::body::{JsonObject, only_fields};
@@ -327,11 +326,7 @@ pub(super) async fn make_quote(
             "no pet needs a crossbreed confirmation",
         ));
     }
-    let products = document
-        .get("products")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let products = engine::quoting::products(&state.defs, &document, &rules);
     if products.is_empty() {
         return Err(AppError::Internal(
             "the risk passed but nothing was priced".into(),
@@ -354,7 +349,9 @@ pub(super) async fn make_quote(
         )
         .await?;
     tracing::info!(quote = %id, aggregator = %code, brand = %brand_id, "inbound aggregator quote");
-    Ok(answer(state, &id, &quote_ref, &brand_id, code, &document))
+    Ok(answer(
+        state, &id, &quote_ref, &brand_id, code, &document, &products,
+    ))
 }
 
 /// `pets[0].pet_name` under the request's own name for the part (`crossbreed[0]…`,
@@ -375,33 +372,24 @@ fn answer(
     brand: &str,
     code: &str,
     document: &Value,
+    products: &[engine::quoting::Product],
 ) -> Value {
-    let products: Vec<&Value> = document
-        .get("products")
-        .and_then(Value::as_array)
-        .map(|p| p.iter().collect())
-        .unwrap_or_default();
     let pets: Vec<&Value> = document
         .get("pets")
         .and_then(Value::as_array)
         .map(|p| p.iter().collect())
         .unwrap_or_default();
-    let money = |p: &Value, field: &str| decimal_of(&p[field]).unwrap_or_default();
-    let product_view = |p: &Value| {
+    let product_view = |p: &engine::quoting::Product| {
         json!({
-            "code": p["Code"],
-            "cover_type": p["Type"],
-            "vet_fee_limit": p["Limit"],
-            "excess": p["Excess"],
-            "monthly": money(p, "RecurringMonthly").to_string(),
-            "annual": money(p, "AnnualPremium").to_string(),
+            "code": p.Code,
+            "cover_type": p.Type,
+            "vet_fee_limit": p.Limit,
+            "excess": p.Excess,
+            "monthly": p.RecurringMonthly.to_string(),
+            "annual": p.AnnualPremium.to_string(),
         })
     };
-    let of_pet = |n: usize| {
-        products
-            .iter()
-            .filter(move |p| p["petid"].as_u64() == Some(n as u64))
-    };
+    let of_pet = |n: usize| products.iter().filter(move |p| p.petid == n);
     let pets_view: Vec<Value> = pets
         .iter()
         .enumerate()
@@ -409,7 +397,7 @@ fn answer(
             json!({
                 "pet": i + 1,
                 "pet_name": pet["pet_name"],
-                "products": of_pet(i + 1).map(|p| product_view(p)).collect::<Vec<_>>(),
+                "products": of_pet(i + 1).map(&product_view).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -417,16 +405,12 @@ fn answer(
     let expires = chrono::Utc::now() + chrono::Duration::days(engine::quoting::QUOTE_VALID_DAYS);
     let offers: Vec<Value> = of_pet(1)
         .filter_map(|first| {
-            let code_of = first["Code"].as_str()?;
-            let each: Vec<&Value> = (1..=pets.len())
-                .map(|n| {
-                    of_pet(n)
-                        .find(|p| p["Code"].as_str() == Some(code_of))
-                        .copied()
-                })
+            let code_of = first.Code.as_str();
+            let each: Vec<&engine::quoting::Product> = (1..=pets.len())
+                .map(|n| of_pet(n).find(|p| p.Code == code_of))
                 .collect::<Option<_>>()?;
-            let monthly: Decimal = each.iter().map(|p| money(p, "RecurringMonthly")).sum();
-            let annual: Decimal = each.iter().map(|p| money(p, "AnnualPremium")).sum();
+            let monthly: Decimal = each.iter().map(|p| p.RecurringMonthly).sum();
+            let annual: Decimal = each.iter().map(|p| p.AnnualPremium).sum();
             let token = ClickThrough {
                 quote_id: id.to_owned(),
                 product: code_of.to_owned(),
@@ -435,8 +419,8 @@ fn answer(
             .sign(&state.config.secret_key);
             Some(json!({
                 "code": code_of,
-                "cover_type": first["Type"],
-                "vet_fee_limit": first["Limit"],
+                "cover_type": first.Type,
+                "vet_fee_limit": first.Limit,
                 "monthly": monthly.to_string(),
                 "annual": annual.to_string(),
                 "click_through": format!(

@@ -147,18 +147,16 @@ pub(super) async fn get_products(
     let Some((quote, token)) = quote::existing(&state, &headers).await? else {
         return Err(AppError::NotFound);
     };
-    let pets: Vec<Value> = quote
-        .document
-        .get("pets")
-        .and_then(Value::as_array)
+    let rules = quote::rule_context(&state, &quote);
+    let products = engine::quoting::products(&state.defs, &quote.document, &rules);
+    let pets: Vec<Value> = crate::view::pets_with_products(&quote.document, &products)
         .into_iter()
-        .flatten()
         .map(|p| json!({ "id": p.get("id"), "product": p.get("product") }))
         .collect();
     Ok(Json(json!({ "data": {
         "qidu": quote.quote_ref,
         "csrf": token.csrf(&state.config.secret_key),
-        "products": quote.document.get("products").cloned().unwrap_or(json!([])),
+        "products": products,
         "pets": pets,
     }}))
     .into_response())
@@ -186,7 +184,7 @@ pub(super) async fn track_viewed_products(
         )));
     }
     let pets = quote.document.get("pets").and_then(Value::as_array);
-    let products = quote.document.get("products").and_then(Value::as_array);
+    let quoted = engine::quoting::Quoted::of(&quote.document);
     let mut views = Vec::new();
     for (i, key) in keys.iter().enumerate() {
         let parsed = key
@@ -198,17 +196,13 @@ pub(super) async fn track_viewed_products(
                 "key[{i}] must be \"{{pet}}_{{code}}\", for example 1_LT04000"
             )));
         };
-        let pet_id = pets
+        let index = pets
             .into_iter()
             .flatten()
-            .find(|p| p.get("original_id").and_then(Value::as_i64) == Some(original))
-            .and_then(|p| p.get("id").cloned());
-        let offered = pet_id.is_some_and(|id| {
-            products.into_iter().flatten().any(|p| {
-                p.get("petid") == Some(&id)
-                    && p.get("Code").and_then(Value::as_str) == Some(code.as_str())
-            })
-        });
+            .position(|p| p.get("original_id").and_then(Value::as_i64) == Some(original));
+        let offered = index
+            .zip(quoted.as_ref())
+            .is_some_and(|(i, q)| q.premiums(i, &code).is_some());
         if !offered {
             return Err(AppError::BadRequest(format!(
                 "key[{i}]: the quote offers no {code} to pet {original}"
@@ -239,12 +233,23 @@ pub(super) async fn internal_pricing(
     else {
         return Ok(Json(json!({ "qidu": quote.quote_ref, "priced": false })).into_response());
     };
+    // The transition keeps the chosen products' working and a reference to the rest (issue 22):
+    // every price's working is worked again here from the stored answers. It is the working of
+    // the quoted prices while the definitions are those they were quoted on (`current`).
+    let rules = quote::rule_context(&state, &quote);
+    let quoted = engine::quoting::Quoted::of(&quote.document);
+    let current = quoted
+        .as_ref()
+        .is_some_and(|q| q.version == state.defs.version());
     Ok(Json(json!({
         "qidu": quote.quote_ref,
         "priced": true,
         "priced_at": priced_at,
         "definition_version": definition_version,
-        "prices": pricing,
+        "quoted_on": quoted.map(|q| q.version),
+        "current": current,
+        "recorded": pricing,
+        "prices": engine::quoting::working(&state.defs, &quote.document, &rules),
     }))
     .into_response())
 }

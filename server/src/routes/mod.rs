@@ -18,6 +18,7 @@ mod purchase;
 mod quote;
 mod rehoming;
 mod reset;
+mod resources;
 mod retrieve;
 mod vets;
 
@@ -114,6 +115,10 @@ pub fn router(state: AppState) -> Router {
         .route("/annual-rehoming/start/{token}", get(annual::start))
         .route("/annual-rehoming/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
+        .route(
+            "/quote/definitions/{version}/copy/{brand}/{language}",
+            get(resources::copy),
+        )
         .route("/quote/brand/{id}/theme.css", get(pages::brand_theme))
         .route(
             "/quote/brand/{id}/unsupported.css",

@@ -221,19 +221,23 @@ async fn attempt(
         };
         (mandate, plan, day)
     };
+    let quoted = engine::quoting::Quoted::of(document);
     let policies: Vec<PolicyRow> = document
         .get("pets")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .map(|pet| {
-            let product = pet.get("product").cloned().unwrap_or(json!({}));
-            let money = |name: &str| {
-                product
-                    .get(name)
-                    .and_then(engine::quoting::decimal_of)
-                    .unwrap_or(Decimal::ZERO)
-                    .to_string()
+        .enumerate()
+        .map(|(i, pet)| {
+            let code = pet
+                .pointer("/product/Code")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            // The premiums as quoted (the pets' products are priced, or the purchase's guards
+            // would have refused it).
+            let premiums = quoted.as_ref().and_then(|q| q.premiums(i, code));
+            let money = |pick: fn(&engine::quoting::Premiums) -> Decimal| {
+                premiums.map_or(Decimal::ZERO, pick).to_string()
             };
             PolicyRow {
                 policy_number: state.policies.new_number(&quote.brand),
@@ -243,13 +247,9 @@ async fn attempt(
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_owned(),
-                product_code: product
-                    .get("Code")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                monthly_premium: money("RecurringMonthly"),
-                annual_premium: money("AnnualPremium"),
+                product_code: code.to_owned(),
+                monthly_premium: money(engine::quoting::Premiums::monthly),
+                annual_premium: money(engine::quoting::Premiums::annual),
                 start_date: start.to_string(),
             }
         })
@@ -356,14 +356,14 @@ fn render_confirmation_email(
             let pet = pets_json.iter().find(|p| {
                 p.get("original_id").and_then(Value::as_i64) == Some(policy.pet_original_id)
             });
-            let product = pet.and_then(|p| p.get("product"));
-            let product_text = |name: &str| {
-                product
-                    .and_then(|p| p.get(name))
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned()
-            };
+            // The cover type and the vet fee limit, read from the product code (LT04000).
+            let code = policy.product_code.as_str();
+            let group = code.get(..2).unwrap_or_default();
+            let limit = code
+                .get(2..)
+                .and_then(|l| l.parse::<u32>().ok())
+                .map(|l| money.amount(Decimal::from(l)))
+                .unwrap_or_default();
             let premium: Decimal = (if yearly {
                 &policy.annual_premium
             } else {
@@ -395,12 +395,9 @@ fn render_confirmation_email(
                     &[
                         (
                             "type".to_owned(),
-                            voice.t(&format!(
-                                "cover.type.{}",
-                                product_text("Gid").to_lowercase()
-                            )),
+                            voice.t(&format!("cover.type.{}", group.to_lowercase())),
                         ),
-                        ("limit".to_owned(), product_text("LimitDesc")),
+                        ("limit".to_owned(), limit),
                     ]
                     .into(),
                 ),

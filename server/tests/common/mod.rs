@@ -448,3 +448,74 @@ pub fn copy_definitions(to: &Path) {
         }
     }
 }
+
+/// Replaces each `{"$ref": n}` with `shared[n]`, at any depth.
+fn resolve_shared(value: &Value, shared: &[Value]) -> Value {
+    match value {
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| resolve_shared(v, shared)).collect())
+        }
+        Value::Object(map) => match (map.len(), map.get("$ref").and_then(Value::as_u64)) {
+            (1, Some(n)) => resolve_shared(&shared[n as usize], shared),
+            _ => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), resolve_shared(v, shared)))
+                    .collect(),
+            ),
+        },
+        other => other.clone(),
+    }
+}
+
+/// The view data as the pages use it (issue 22; the renderer's `assemble`): the products' shared
+/// values put back, and each pet's priced choice joined with its product.
+pub fn resolved(view: &Value) -> Value {
+    let shared = view["shared"].as_array().cloned().unwrap_or_default();
+    let mut out = view.clone();
+    let products = resolve_shared(&view["products"], &shared);
+    out["products"] = products.clone();
+    if let Some(pets) = out["pets"].as_array_mut() {
+        for (i, pet) in pets.iter_mut().enumerate() {
+            if pet.pointer("/product/RecurringMonthly").is_none() {
+                continue;
+            }
+            let code = pet["product"]["Code"].clone();
+            let full = view["products"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .position(|p| p["petid"] == json!(i + 1) && p["Code"] == code);
+            if let Some(at) = full {
+                pet["product"] = products[at].clone();
+            }
+        }
+    }
+    out
+}
+
+impl TestApp {
+    /// The copy catalogue a view names (`copy_url`), as the renderer fetches it.
+    pub async fn copy_of(&self, view: &Value) -> Value {
+        let url = view["copy_url"].as_str().expect("copy_url");
+        let r = self
+            .client
+            .get(format!("{}{url}", self.base))
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(r.status(), 200, "GET {url}");
+        r.json::<Value>().await.expect("json")
+    }
+
+    /// Every product of the quote with every field of journey.md §3 Product (/api/get-products).
+    pub async fn full_products(&self) -> Value {
+        let r = self
+            .client
+            .get(format!("{}/api/get-products", self.base))
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(r.status(), 200, "GET /api/get-products");
+        r.json::<Value>().await.expect("json")["data"]["products"].clone()
+    }
+}

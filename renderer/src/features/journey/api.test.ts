@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { forgetViews, markViewed } from '@/shared/experiments';
 import { validatorsFor } from '@/generated/validators';
-import { loadView, questionSchemaIds, requestConfirmationEmail, submitAnswers } from './api';
+import { assemble, loadView, questionSchemaIds, requestConfirmationEmail, resolveShared, seedCatalogue, submitAnswers } from './api';
 
 describe('the call helper (journey.md §7)', () => {
   afterEach(forgetViews);
@@ -72,5 +72,48 @@ describe('a view arrives with its validators loaded (each question set is a chun
     expect(typeof cover).toBe('function');
     expect(validatorsFor('pawpath:questions/your_details')).toBeDefined();
     expect(validatorsFor('pawpath:questions/payment')).toBeUndefined();
+  });
+});
+
+describe('the view data as the pages use it (issue 22: each value sent once)', () => {
+  it('puts the shared values back and joins each pet with its chosen product', () => {
+    const data = {
+      pets: [{ pet_name: 'Rex', product: { Code: 'LT04000', RecurringMonthly: '28.48' } }, { pet_name: 'Bess', product: { Code: 'MB04000' } }],
+      products: [
+        { Code: 'LT04000', petid: 1, RecurringMonthly: '28.48', PolicyTerms: { $ref: 2 }, ClaimExample: { $ref: 3 } },
+        { Code: 'MB04000', petid: 2, RecurringMonthly: '9.10', PolicyTerms: { $ref: 2 }, ClaimExample: { $ref: 3 } },
+      ],
+      shared: [{ desc: 'benefit.vet_fees', val: '£4,000' }, { desc: 'benefit.tpl' }, [{ $ref: 0 }, { $ref: 1 }], { Bill: '1000', Warnings: [] }],
+    } as unknown as Parameters<typeof assemble>[0];
+    const view = assemble(data, { 'app.brand': 'Acorn' });
+    expect(view.products[0].PolicyTerms).toEqual([{ desc: 'benefit.vet_fees', val: '£4,000' }, { desc: 'benefit.tpl' }]);
+    expect(view.products[1].ClaimExample).toEqual({ Bill: '1000', Warnings: [] });
+    // A priced choice is the whole product; a code the pet is not offered stays as it is.
+    expect(view.pets[0].product).toEqual(view.products[0]);
+    expect(view.pets[1].product).toEqual({ Code: 'MB04000' });
+    expect(view.copy).toEqual({ 'app.brand': 'Acorn' });
+    expect('shared' in view).toBe(false);
+  });
+
+  it('leaves an object that only looks like a reference alone', () => {
+    expect(resolveShared({ $ref: 0, other: 1 }, ['x'])).toEqual({ $ref: 0, other: 1 });
+    expect(resolveShared([{ $ref: 1 }], ['a', { b: { $ref: 0 } }])).toEqual([{ b: 'a' }]);
+  });
+
+  it('fetches a copy catalogue once per address, and not at all for the one the page carries', async () => {
+    seedCatalogue('/quote/definitions/v1/copy/pos/en-GB', { 'app.brand': 'Seeded' });
+    const fetcher = vi.fn(async (url: string) =>
+      url.startsWith('/quote/definitions/')
+        ? new Response(JSON.stringify({ 'app.brand': 'Fetched' }), { status: 200 })
+        : new Response(JSON.stringify({ data: { step: { id: 'x' }, copy_url: url === '/a' ? '/quote/definitions/v1/copy/pos/en-GB' : '/quote/definitions/v1/copy/pos/fr-FR' } }), { status: 200 }),
+    );
+    const first = await loadView('/a', fetcher as unknown as typeof fetch);
+    expect(first.kind === 'ok' && first.data.copy['app.brand']).toBe('Seeded');
+    const second = await loadView('/b', fetcher as unknown as typeof fetch);
+    const third = await loadView('/b', fetcher as unknown as typeof fetch);
+    expect(second.kind === 'ok' && second.data.copy['app.brand']).toBe('Fetched');
+    expect(third.kind === 'ok' && third.data.copy['app.brand']).toBe('Fetched');
+    const copyCalls = (fetcher.mock.calls as unknown as [string][]).filter(([url]) => url.startsWith('/quote/definitions/'));
+    expect(copyCalls.map(([url]) => url)).toEqual(['/quote/definitions/v1/copy/pos/fr-FR']);
   });
 });

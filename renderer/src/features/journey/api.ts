@@ -16,7 +16,58 @@ function pageLocale(): string {
   return (typeof document !== 'undefined' && document.documentElement.lang) || 'en-GB';
 }
 
-async function read(response: Response): Promise<ApiResult> {
+/**
+ * Copy catalogues by address (issue 22): each address carries the definitions version, so what
+ * it answers never changes and is fetched once per page load (the HTML's own catalogue seeds it).
+ */
+const catalogues = new Map<string, Promise<Record<string, string>>>();
+
+/** The page's first catalogue, written into the HTML: no call for it. */
+export function seedCatalogue(url: string | undefined, copy: Record<string, string>) {
+  if (url && Object.keys(copy).length > 0 && !catalogues.has(url)) catalogues.set(url, Promise.resolve(copy));
+}
+
+function catalogue(url: string, fetcher: typeof fetch): Promise<Record<string, string>> {
+  let found = catalogues.get(url);
+  if (!found) {
+    found = fetcher(url, { credentials: 'same-origin' }).then(async (r) => {
+      if (!r.ok) throw new Error(`copy: ${r.status}`);
+      return (await r.json()) as Record<string, string>;
+    });
+    // A failed fetch is not kept: the next page tries again.
+    found.catch(() => catalogues.delete(url));
+    catalogues.set(url, found);
+  }
+  return found;
+}
+
+/** Replaces each `{"$ref": n}` with the view's `shared[n]`, at any depth. */
+export function resolveShared(value: unknown, shared: unknown[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveShared(v, shared));
+  if (value && typeof value === 'object') {
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'number' && Object.keys(value).length === 1) return resolveShared(shared[ref], shared);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveShared(v, shared)]));
+  }
+  return value;
+}
+
+/**
+ * The view data as the pages use it: the products' shared values put back, each pet's chosen
+ * product (stored as its code and monthly price) joined with its priced product, and the copy.
+ */
+export function assemble(data: ViewData & { shared?: unknown[] }, copy: Record<string, string>): ViewData {
+  const products = (data.products ?? []).map((p) => resolveShared(p, data.shared ?? []) as ViewData['products'][number]);
+  const pets = (data.pets ?? []).map((pet, i) => {
+    const chosen = pet.product as { Code?: string; RecurringMonthly?: string } | undefined;
+    const full = chosen?.RecurringMonthly !== undefined ? products.find((p) => p.petid === i + 1 && p.Code === chosen.Code) : undefined;
+    return full ? { ...pet, product: full } : pet;
+  });
+  const { shared: _shared, ...rest } = data;
+  return { ...rest, products, pets, copy };
+}
+
+async function read(response: Response, fetcher: typeof fetch = fetch): Promise<ApiResult> {
   let body: unknown = null;
   try {
     body = await response.json();
@@ -27,6 +78,9 @@ async function read(response: Response): Promise<ApiResult> {
   if (response.ok && b.data) {
     // The view's forms validate with their sets' precompiled validators, loaded before the view
     // is handed over so every form can validate at once (each set is a chunk of its own).
+    // Its copy catalogue comes from its own address, fetched once, beside the validators.
+    const copyUrl = b.data.copy_url;
+    const copy = b.data.copy ?? (copyUrl ? catalogue(copyUrl, fetcher).catch(() => null) : Promise.resolve({}));
     try {
       await loadValidators(questionSchemaIds(b.data));
       forget(RELOADED_FOR_CHUNKS);
@@ -36,7 +90,9 @@ async function read(response: Response): Promise<ApiResult> {
       if (remember(RELOADED_FOR_CHUNKS)) window.location.reload();
       return { kind: 'failed', status: 0, message: 'Part of the page could not be loaded.' };
     }
-    return { kind: 'ok', data: b.data, outcome: b.outcome };
+    const words = await copy;
+    if (!words) return { kind: 'failed', status: 0, message: 'Part of the page could not be loaded.' };
+    return { kind: 'ok', data: assemble(b.data, words), outcome: b.outcome };
   }
   if (response.status === 422 && b.error === 'validation' && Array.isArray(b.errors)) return { kind: 'invalid', errors: b.errors };
   return { kind: 'failed', status: response.status, message: b.message ?? b.error ?? 'Unknown error' };
@@ -87,7 +143,7 @@ function helperFields(): { experiment_views?: string[] } {
 /** Loads a page's view data. */
 export async function loadView(path: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
   const response = await fetcher(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-  return read(response);
+  return read(response, fetcher);
 }
 
 /** Posts a step's answers with the CSRF token and the locale the shared helper adds (journey.md §7). */
@@ -103,7 +159,7 @@ export async function submitAnswers(
     credentials: 'same-origin',
     body: JSON.stringify({ csrf, locale: pageLocale(), ...helperFields(), ...answers }),
   });
-  return read(response);
+  return read(response, fetcher);
 }
 
 /**
@@ -118,7 +174,7 @@ export async function setLanguage(language: string, csrf: string, fetcher: typeo
       credentials: 'same-origin',
       body: JSON.stringify({ csrf, language, locale: pageLocale(), ...helperFields() }),
     });
-    return await read(response);
+    return await read(response, fetcher);
   } catch {
     return { kind: 'failed', status: 0, message: 'The server could not be reached.' };
   }
@@ -132,7 +188,7 @@ export async function removePet(id: number, csrf: string, fetcher: typeof fetch 
     credentials: 'same-origin',
     body: JSON.stringify({ id, csrf, locale: pageLocale(), ...helperFields() }),
   });
-  return read(response);
+  return read(response, fetcher);
 }
 
 /**
@@ -217,7 +273,7 @@ export async function purchase(csrf: string, qidu: string, fetcher: typeof fetch
     credentials: 'same-origin',
     body: JSON.stringify({ csrf, locale: pageLocale(), ...helperFields(), idempotency_key: key }),
   });
-  const result = await read(response);
+  const result = await read(response, fetcher);
   if (result.kind === 'ok') sessionStorage.removeItem(slot);
   return result;
 }

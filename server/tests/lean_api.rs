@@ -1,0 +1,256 @@
+//! Lean quotes (issue 22): the quote stores what the customer said and the prices quoted,
+//! compact; prices are worked out only when their rating inputs change; the view data sends what
+//! its page needs, once; the copy catalogue has its own address, cached per definitions version.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+
+async fn two_pets_priced() -> TestApp {
+    let app = spawn_app().await;
+    let (status, body) = app.save_pets(json!([valid_pet(), cat()])).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200, "{body}");
+    app
+}
+
+async fn stored_document(app: &TestApp) -> Value {
+    let text = app
+        .sql("select document from quotes")
+        .await
+        .expect("one quote");
+    serde_json::from_str(&text).expect("json")
+}
+
+async fn transitions_priced(app: &TestApp) -> i64 {
+    app.sql("select cast(count(*) as bigint) from step_transitions where pricing is not null")
+        .await
+        .expect("count")
+        .parse()
+        .expect("number")
+}
+
+#[tokio::test]
+async fn a_two_pet_quote_stores_its_answers_and_compact_prices_in_at_most_8_kb() {
+    let app = two_pets_priced().await;
+    let (status, body) = app
+        .save_cover(
+            json!([{ "product": { "Code": "LT04000" } }, { "product": { "Code": "MB04000" } }]),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let size: i64 = app
+        .sql("select cast(length(document) as bigint) from quotes")
+        .await
+        .expect("size")
+        .parse()
+        .expect("number");
+    assert!(size <= 8 * 1024, "a two-pet quote is {size} bytes");
+    let doc = stored_document(&app).await;
+    // Nothing the definitions can give is stored: no product table, no benefits.
+    assert!(doc.get("products").is_none());
+    assert!(!doc.to_string().contains("PolicyTerms"));
+    // The chosen product: its code and the monthly price quoted.
+    let chosen = &doc["pets"][0]["product"];
+    assert_eq!(chosen.as_object().map(|o| o.len()), Some(2), "{chosen}");
+    assert_eq!(chosen["Code"], "LT04000");
+    // The prices quoted: per pet, every product's premiums, with the definitions version and the
+    // digest of the rating inputs.
+    let quoted = &doc["quoted"];
+    assert_eq!(quoted["pets"].as_array().map(Vec::len), Some(2));
+    assert_eq!(quoted["pets"][0].as_array().map(Vec::len), Some(18));
+    assert_eq!(quoted["inputs"].as_str().map(str::len), Some(64));
+    assert_eq!(
+        quoted["version"],
+        app.view("/quote").await["copy_url"]
+            .as_str()
+            .and_then(|u| u.split('/').nth(3))
+            .expect("version")
+    );
+    let lt = quoted["pets"][0]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p[0] == "LT04000"))
+        .expect("LT04000 quoted");
+    assert_eq!(lt[1], chosen["RecurringMonthly"]);
+}
+
+#[tokio::test]
+async fn prices_are_worked_out_only_when_their_rating_inputs_change() {
+    let app = two_pets_priced().await;
+    let priced = transitions_priced(&app).await;
+    let before = stored_document(&app).await["quoted"].clone();
+    // Choosing cover changes no rating input: nothing is priced again.
+    let (status, body) = app
+        .save_cover(
+            json!([{ "product": { "Code": "LT04000" } }, { "product": { "Code": "MB04000" } }]),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(transitions_priced(&app).await, priced);
+    assert_eq!(stored_document(&app).await["quoted"], before);
+    // Nor does a new phone number.
+    let mut owner = valid_owner();
+    owner["customer_contact_number"] = json!("01632960999");
+    let (status, body) = app.save_owner(owner.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(transitions_priced(&app).await, priced);
+    // A new postcode does (its area is a rating factor): the record keeps the chosen products'
+    // working and a reference to the rest, not a copy of the table.
+    owner["customer_postcode"] = json!("LE1 5WS");
+    let (status, body) = app.save_owner(owner).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(transitions_priced(&app).await, priced + 1);
+    let after = stored_document(&app).await["quoted"].clone();
+    assert_ne!(after["inputs"], before["inputs"]);
+    let record: Value = serde_json::from_str(
+        &app.sql("select pricing from step_transitions where pricing is not null order by id desc")
+            .await
+            .expect("pricing"),
+    )
+    .expect("json");
+    assert_eq!(record["inputs"], after["inputs"]);
+    assert_eq!(record["products"], 36);
+    let chosen: Vec<(Value, Value)> = record["chosen"]
+        .as_array()
+        .expect("chosen")
+        .iter()
+        .map(|n| (n["pet"].clone(), n["code"].clone()))
+        .collect();
+    assert_eq!(
+        chosen,
+        [(json!(1), json!("LT04000")), (json!(2), json!("MB04000"))]
+    );
+    assert!(
+        record["chosen"][0]["factors"]
+            .as_array()
+            .is_some_and(|f| !f.is_empty())
+    );
+}
+
+#[tokio::test]
+async fn a_priced_two_pet_view_is_at_most_25_kb_and_names_its_copy() {
+    let app = two_pets_priced().await;
+    let r = app
+        .client
+        .get(format!("{}/quote/choose-policy", app.base))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .expect("get");
+    let bytes = r.bytes().await.expect("body");
+    assert!(
+        bytes.len() <= 25 * 1024,
+        "the view is {} bytes",
+        bytes.len()
+    );
+    let view: Value = serde_json::from_slice::<Value>(&bytes).expect("json")["data"].clone();
+    assert!(view.get("copy").is_none(), "the catalogue is not resent");
+    assert_eq!(view["products"].as_array().map(Vec::len), Some(36));
+    // Each value that repeats from product to product is sent once.
+    let shared = view["shared"].as_array().expect("shared");
+    let texts: std::collections::HashSet<String> = shared.iter().map(Value::to_string).collect();
+    assert_eq!(texts.len(), shared.len());
+    let page = resolved(&view);
+    let lt = page["products"]
+        .as_array()
+        .and_then(|ps| {
+            ps.iter()
+                .find(|p| p["petid"] == 1 && p["Code"] == "LT04000")
+        })
+        .expect("LT04000");
+    assert_eq!(lt["PolicyTerms"][0]["desc"], "benefit.vet_fees");
+    assert_eq!(lt["PolicyTerms"][0]["val"], "£4,000");
+    assert!(lt["ClaimExample"]["Customer"].is_string());
+}
+
+#[tokio::test]
+async fn the_copy_catalogue_is_cached_at_an_address_that_carries_the_definitions_version() {
+    let app = spawn_app().await;
+    let view = app.view("/quote?brand=rcfr").await;
+    let url = view["copy_url"].as_str().expect("copy_url").to_owned();
+    let version = url.split('/').nth(3).expect("version").to_owned();
+    assert_eq!(url, format!("/quote/definitions/{version}/copy/rcfr/fr-FR"));
+    let r = app
+        .client
+        .get(format!("{}{url}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let copy: Value = r.json().await.expect("json");
+    assert_eq!(copy["step.pet_details"], "Vos animaux");
+    // Another version, a brand that does not exist, a language the brand does not speak.
+    for wrong in [
+        "/quote/definitions/0000/copy/rcfr/fr-FR".to_owned(),
+        format!("/quote/definitions/{version}/copy/nosuch/en-GB"),
+        format!("/quote/definitions/{version}/copy/pos/fr-FR"),
+    ] {
+        let r = app
+            .client
+            .get(format!("{}{wrong}", app.base))
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(r.status(), 404, "{wrong}");
+    }
+}
+
+#[tokio::test]
+async fn a_quote_stored_with_the_whole_product_table_keeps_its_prices() {
+    // Quotes written before issue 22 hold every product in full: their prices still hold.
+    let app = two_pets_priced().await;
+    let (status, body) = app
+        .save_cover(
+            json!([{ "product": { "Code": "LT04000" } }, { "product": { "Code": "MB04000" } }]),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let full = app.full_products().await;
+    let mut doc = stored_document(&app).await;
+    // The old form, with prices of its own: a pound dearer than today's rate table.
+    let mut old = full.clone();
+    for p in old.as_array_mut().expect("products") {
+        let monthly: rust_decimal::Decimal = p["RecurringMonthly"]
+            .as_str()
+            .expect("m")
+            .parse()
+            .expect("d");
+        p["RecurringMonthly"] = json!((monthly + rust_decimal::Decimal::ONE).to_string());
+    }
+    let lt = old
+        .as_array()
+        .and_then(|ps| {
+            ps.iter()
+                .find(|p| p["petid"] == 1 && p["Code"] == "LT04000")
+        })
+        .cloned()
+        .expect("LT04000");
+    doc.as_object_mut().expect("doc").remove("quoted");
+    doc["products"] = old.clone();
+    doc["pets"][0]["product"] = lt.clone();
+    app.sql(&format!(
+        "update quotes set document = '{}'",
+        doc.to_string().replace('\'', "''")
+    ))
+    .await;
+    let view = resolved(&app.view("/quote/review").await);
+    assert_eq!(
+        view["pets"][0]["product"]["RecurringMonthly"],
+        lt["RecurringMonthly"]
+    );
+    assert_eq!(view["products"].as_array().map(Vec::len), Some(36));
+    // The next change that touches a rating input prices it afresh.
+    let mut owner = valid_owner();
+    owner["customer_postcode"] = json!("LE1 5WS");
+    let (status, body) = app.save_owner(owner).await;
+    assert_eq!(status, 200, "{body}");
+    let doc = stored_document(&app).await;
+    assert!(doc.get("products").is_none());
+    assert_eq!(doc["quoted"]["inputs"].as_str().map(str::len), Some(64));
+}
