@@ -232,7 +232,7 @@ pub struct Quoted {
 impl Quoted {
     /// The prices a document holds, if any.
     pub fn of(document: &Value) -> Option<Quoted> {
-        serde_json::from_value(document.get("quoted")?.clone()).ok()
+        Quoted::deserialize(document.get("quoted")?).ok()
     }
 
     /// The premiums of the product `code` for the pet at 0-based `index`.
@@ -611,7 +611,7 @@ pub struct MonthlyAnnual {
     pub Annual: Decimal,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct FlexyOptions {
     pub current_set_excess: String,
     pub current_variable_excess: String,
@@ -619,17 +619,17 @@ pub struct FlexyOptions {
     pub options_variable_excess: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct CoinsOption {
     pub coins: Decimal,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct CoinsList {
     pub list: Vec<CoinsOption>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[allow(non_snake_case)]
 pub struct ClaimExample {
     pub Bill: Decimal,
@@ -673,7 +673,9 @@ pub struct Product {
     pub petid: usize,
     pub species: &'static str,
     pub Rated: bool,
-    pub PolicyTerms: Vec<Term>,
+    /// Shared by every product with the same benefits (same species, limit and third party
+    /// liability), and each row by every list that has it.
+    pub PolicyTerms: TermList,
     pub FlexyProductsOptions: FlexyOptions,
     pub excess_options: CoinsList,
     pub ClaimExample: ClaimExample,
@@ -719,6 +721,7 @@ pub fn products(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<
     let start = cover_start(document, ctx);
     let pets = document.get("pets").and_then(Value::as_array);
     let mut out = Vec::new();
+    let mut terms = Terms::default();
     for (i, pet) in pets.into_iter().flatten().enumerate() {
         let Some(input) = pet_input(defs, rates, pet) else {
             continue;
@@ -727,6 +730,7 @@ pub fn products(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<
             let Some(key) = product_key(premiums.code()) else {
                 continue;
             };
+            let policy_terms = terms.of(rates, &input.facts, key.limit, money);
             out.push(product(
                 rates,
                 &input.facts,
@@ -736,10 +740,75 @@ pub fn products(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<
                 premiums,
                 badge,
                 money,
+                policy_terms,
             ));
         }
     }
     out
+}
+
+/// The benefit rows of the products drawn for one page, each list and each row made once.
+#[derive(Default)]
+struct Terms {
+    lists: std::collections::BTreeMap<(Species, bool, u32), TermList>,
+    rows: std::collections::BTreeMap<(usize, Option<String>), std::sync::Arc<Term>>,
+}
+
+/// A product's benefit rows, shared by the products with the same benefits.
+pub type TermList = std::sync::Arc<[std::sync::Arc<Term>]>;
+
+impl Terms {
+    /// journey.md §9 PolicyTerms: the rate table's benefits for the species, at the limit, in
+    /// the brand's currency.
+    fn of(
+        &mut self,
+        rates: &RateFile,
+        pet: &PetFacts<'_>,
+        limit: u32,
+        money: crate::Money,
+    ) -> TermList {
+        let key = (pet.species, pet.breed.exclude_tpl, limit);
+        if let Some(list) = self.lists.get(&key) {
+            return list.clone();
+        }
+        let mut list = Vec::new();
+        for (index, b) in rates.benefits.iter().enumerate() {
+            if !b.species.contains(&pet.species) || (b.unless_exclude_tpl && pet.breed.exclude_tpl)
+            {
+                continue;
+            }
+            let val = match &b.value {
+                BenefitValue::VetFeeLimit(_) => Some(money.amount(Decimal::from(limit))),
+                BenefitValue::Amount(a) => Some(money.amount(*a)),
+                BenefitValue::ByLimit(by) => match by.get(&limit.to_string()) {
+                    Some(a) => Some(money.amount(*a)),
+                    None => continue,
+                },
+                BenefitValue::Text(_) => None,
+            };
+            let row = self
+                .rows
+                .entry((index, val.clone()))
+                .or_insert_with(|| {
+                    std::sync::Arc::new(Term {
+                        desc: b.desc.clone(),
+                        tt: b.tooltip.clone(),
+                        val_key: match &b.value {
+                            BenefitValue::Text(copy) => Some(copy.clone()),
+                            _ => None,
+                        },
+                        val,
+                        biline: b.headline,
+                        show: true,
+                    })
+                })
+                .clone();
+            list.push(row);
+        }
+        let list: TermList = list.into();
+        self.lists.insert(key, list.clone());
+        list
+    }
 }
 
 /// The product as the view data carries it (journey.md §3 Product).
@@ -753,37 +822,11 @@ fn product(
     p: &Premiums,
     badge: RatingBadge,
     money: crate::Money,
+    terms: TermList,
 ) -> Product {
     let species = pet.species;
     let twelve = Decimal::from(12);
     let (set_excess, coinsurance_percent) = (p.8, p.9);
-    let mut terms = Vec::new();
-    for b in rates
-        .benefits
-        .iter()
-        .filter(|b| b.species.contains(&species))
-    {
-        if b.unless_exclude_tpl && pet.breed.exclude_tpl {
-            continue;
-        }
-        let (val, val_key) = match &b.value {
-            BenefitValue::VetFeeLimit(_) => (Some(money.amount(Decimal::from(key.limit))), None),
-            BenefitValue::Amount(a) => (Some(money.amount(*a)), None),
-            BenefitValue::ByLimit(by) => match by.get(&key.limit.to_string()) {
-                Some(a) => (Some(money.amount(*a)), None),
-                None => continue,
-            },
-            BenefitValue::Text(copy) => (None, Some(copy.clone())),
-        };
-        terms.push(Term {
-            desc: b.desc.clone(),
-            tt: b.tooltip.clone(),
-            val,
-            val_key,
-            biline: b.headline,
-            show: true,
-        });
-    }
 
     let excess = rates.excess.get(&species);
     let coins_options: Vec<Decimal> = if rates.coinsurance_offered(key) {

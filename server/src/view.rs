@@ -117,7 +117,94 @@ pub async fn account_number_for(
         })
 }
 
-pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::EngineError> {
+/// The view data of a page (journey.md §3 Quote view data), serialised once as it is: each part
+/// what the page needs.
+#[derive(serde::Serialize)]
+pub struct ViewData<'a> {
+    pub qidu: &'a str,
+    pub csrf: &'a str,
+    pub brand: &'a str,
+    pub shell: Value,
+    pub channel: &'a str,
+    pub journey: &'a str,
+    /// An extra flow's journey (journey.md §1: rehoming, annual_rehoming), else null.
+    pub flow: Option<&'a str>,
+    pub language: &'a str,
+    /// Each pet as stored, its chosen product as its code and monthly price: the page finds the
+    /// rest in `products`.
+    pub pets: &'a Value,
+    pub owner: Value,
+    pub step: Value,
+    pub questions: Value,
+    pub edits: Map<String, Value>,
+    pub locked: Vec<String>,
+    /// journey.md §3 Quote view data: the customer asked for no quote reminders.
+    pub no_quote_chase_email: bool,
+    /// owner-payment.md §7 Load view data: whether an existing policy matched.
+    pub existing_policy_valid: bool,
+    /// journey.md §4 Policy start date: the window and the options the start-date question
+    /// offers, derived from the pets and the stored date.
+    pub start_date: engine::domain::StartDateWindow,
+    /// `products` and `shared` (see [`products_view`]).
+    #[serde(flatten)]
+    pub products: Products,
+    /// The totals and discounts the review shows.
+    pub summary: engine::quoting::Summary,
+    pub valid_until: Option<String>,
+    pub documents: Value,
+    /// owner-payment.md §3 Payment, as stored: the account number only masked.
+    pub payment: &'a Value,
+    pub collections: Value,
+    pub payment_options: Value,
+    pub bank_details: Value,
+    pub purchase: Option<&'a crate::store::PurchaseRow>,
+    /// The rehoming flow's free cover (journey.md §1 Extra flows), on its confirmation page.
+    pub rescue: Value,
+    /// journey.md §4 Timers, §9: the inactivity warning and reset times.
+    pub timeouts: Timeouts,
+    pub experiments: Value,
+    pub step_bar: Vec<Value>,
+    /// The brand's copy in the quote's language, at its own address (fetched once).
+    pub copy_url: String,
+    /// A static page's words, on the static pages only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<Value>,
+}
+
+#[derive(serde::Serialize)]
+pub struct Timeouts {
+    pub warning_ms: u64,
+    pub reset_ms: u64,
+}
+
+/// The products drawn for a page, written as the view data carries them: `products` and
+/// `shared`.
+pub struct Products(pub Vec<engine::quoting::Product>);
+
+impl serde::Serialize for Products {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (products, shared) = products_view(&self.0);
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("products", &products)?;
+        map.serialize_entry("shared", &shared)?;
+        map.end()
+    }
+}
+
+/// A call's answer: the view data, and for a call that ran an event, its outcome.
+#[derive(serde::Serialize)]
+pub struct Answer<'a, O: serde::Serialize> {
+    pub data: ViewData<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<O>,
+}
+
+static NO_PETS: Value = Value::Array(Vec::new());
+
+pub fn view_data<'a>(
+    input: &'a ViewInput<'a>,
+) -> Result<ViewData<'a>, engine::runtime::EngineError> {
     let ViewInput {
         defs,
         journey,
@@ -210,22 +297,26 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
     // journey.md §3 Quote view data: every product priced for every pet, drawn from the prices
     // the quote holds, with what the page shows of each (`products_view`).
     let products = engine::quoting::products(defs, &quote.document, input.rules);
-    let (products, shared) = products_view(&products);
-    Ok(json!({
-        "qidu": quote.quote_ref,
-        "csrf": csrf,
-        "brand": quote.brand,
-        "shell": shell_view(defs, &quote.brand, voice, &quote.channel, journey, &quote.document),
-        "channel": quote.channel,
-        "journey": journey.id,
-        // An extra flow's journey (journey.md §1: rehoming, annual_rehoming), else null.
-        "flow": journey.flow,
-        "language": voice.language(),
-        // Each pet's chosen product as stored (its code and monthly price): the page finds the
-        // rest in `products`.
-        "pets": quote.document.get("pets").cloned().unwrap_or(json!([])),
-        "owner": owner_view(defs, voice, &quote.document),
-        "step": {
+    let empty = || -> &Value { &NO_PAYMENT };
+    Ok(ViewData {
+        qidu: &quote.quote_ref,
+        csrf,
+        brand: &quote.brand,
+        shell: shell_view(
+            defs,
+            &quote.brand,
+            voice,
+            &quote.channel,
+            journey,
+            &quote.document,
+        ),
+        channel: &quote.channel,
+        journey: &journey.id,
+        flow: journey.flow.as_deref(),
+        language: voice.language(),
+        pets: quote.document.get("pets").unwrap_or(&NO_PETS),
+        owner: owner_view(defs, voice, &quote.document),
+        step: json!({
             "id": viewing.id,
             "path": step_url(journey, viewing, brand),
             "title": text(&viewing.title),
@@ -241,43 +332,59 @@ pub fn view_data(input: &ViewInput<'_>) -> Result<Value, engine::runtime::Engine
                 .and_then(|e| journey.step(&e.to))
                 .map(|s| step_url(journey, s, brand)),
             "blocks": blocks,
-        },
-        "questions": questions,
-        "edits": edits,
-        "locked": locked,
-        // journey.md §3 Quote view data: the customer asked for no quote reminders.
-        "no_quote_chase_email": quote.document.pointer("/owner/no_quote_chase_email").and_then(Value::as_bool).unwrap_or(false),
-        // owner-payment.md §7 Load view data: whether an existing policy matched.
-        "existing_policy_valid": quote.document.pointer("/owner/existing_policy_number").and_then(Value::as_str).is_some_and(|s| !s.is_empty()),
-        // journey.md §4 Policy start date: the window and the options the start-date question
-        // offers, derived from the pets and the stored date.
-        "start_date": engine::domain::start_date_window(defs, &quote.document, input.rules.today, &quote.brand),
-        "products": products,
-        "shared": shared,
-        // The totals and discounts the review shows.
-        "summary": engine::quoting::summary(&quote.document),
-        "valid_until": valid_until(&quote.created_at),
-        "documents": documents_view(defs, voice, &quote.document, input.rules),
-        // owner-payment.md §3 Payment, as stored: the account number only masked.
-        "payment": quote.document.get("payment").cloned().unwrap_or(json!({})),
-        "collections": collections_view(input),
-        "payment_options": payment_options_view(input),
-        "bank_details": bank_details_view(input),
-        "purchase": input.purchase,
-        // The rehoming flow's free cover (journey.md §1 Extra flows), on its confirmation page.
-        "rescue": if viewing.view == engine::definitions::View::RescueConfirmation {
-            crate::routes::rescue_view(defs, &quote.brand, &quote.document, input.rules.today, input.purchase.as_ref())
+        }),
+        questions,
+        edits,
+        locked,
+        no_quote_chase_email: quote
+            .document
+            .pointer("/owner/no_quote_chase_email")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        existing_policy_valid: quote
+            .document
+            .pointer("/owner/existing_policy_number")
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty()),
+        start_date: engine::domain::start_date_window(
+            defs,
+            &quote.document,
+            input.rules.today,
+            &quote.brand,
+        ),
+        products: Products(products),
+        summary: engine::quoting::summary(&quote.document),
+        valid_until: valid_until(&quote.created_at),
+        documents: documents_view(defs, voice, &quote.document, input.rules),
+        payment: quote.document.get("payment").unwrap_or_else(empty),
+        collections: collections_view(input),
+        payment_options: payment_options_view(input),
+        bank_details: bank_details_view(input),
+        purchase: input.purchase.as_ref(),
+        rescue: if viewing.view == engine::definitions::View::RescueConfirmation {
+            crate::routes::rescue_view(
+                defs,
+                &quote.brand,
+                &quote.document,
+                input.rules.today,
+                input.purchase.as_ref(),
+            )
         } else {
             Value::Null
         },
-        // journey.md §4 Timers, §9: the inactivity warning and reset times.
-        "timeouts": { "warning_ms": input.timeouts.0, "reset_ms": input.timeouts.1 },
-        "experiments": experiments_view(defs, quote),
-        "step_bar": step_bar,
-        // The brand's copy in the quote's language, at its own address (fetched once).
-        "copy_url": copy_url(defs, &quote.brand, voice.language()),
-    }))
+        timeouts: Timeouts {
+            warning_ms: input.timeouts.0,
+            reset_ms: input.timeouts.1,
+        },
+        experiments: experiments_view(defs, quote),
+        step_bar,
+        copy_url: copy_url(defs, &quote.brand, voice.language()),
+        page: None,
+    })
 }
+
+static NO_PAYMENT: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| Value::Object(Map::new()));
 
 /// Where the brand's copy catalogue in `language` is, for the definitions being served
 /// (routes::resources). An unknown brand speaks as the default one, as its voice does.
@@ -298,27 +405,60 @@ pub struct SharedRef {
     index: usize,
 }
 
-/// The values that repeat across a view's products (benefit rows, excess options, claim
-/// examples), each once, by their JSON text.
-#[derive(Default)]
-struct Shared {
-    values: Vec<Box<serde_json::value::RawValue>>,
-    index: std::collections::HashMap<String, usize>,
+/// A value of the view's `shared` list.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub enum SharedValue<'a> {
+    Row(&'a engine::quoting::Term),
+    Rows(Vec<SharedRef>),
+    Flexy(&'a engine::quoting::FlexyOptions),
+    Coins(&'a engine::quoting::CoinsList),
+    Claim(&'a engine::quoting::ClaimExample),
 }
 
-impl Shared {
-    fn add<T: serde::Serialize>(&mut self, value: &T) -> SharedRef {
-        let text = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
-        if let Some(&index) = self.index.get(&text) {
+/// The values that repeat across a view's products (benefit rows and their lists, excess options,
+/// claim examples), each once: rows and lists by identity (the engine makes each once per
+/// page), the rest by value.
+#[derive(Default)]
+struct Shared<'a> {
+    values: Vec<SharedValue<'a>>,
+    rows: std::collections::HashMap<*const engine::quoting::Term, usize>,
+    lists: std::collections::HashMap<*const std::sync::Arc<engine::quoting::Term>, usize>,
+    flexy: std::collections::HashMap<&'a engine::quoting::FlexyOptions, usize>,
+    coins: std::collections::HashMap<&'a engine::quoting::CoinsList, usize>,
+    claims: std::collections::HashMap<&'a engine::quoting::ClaimExample, usize>,
+}
+
+impl<'a> Shared<'a> {
+    fn push(&mut self, value: SharedValue<'a>) -> usize {
+        self.values.push(value);
+        self.values.len() - 1
+    }
+
+    fn list(&mut self, terms: &'a engine::quoting::TermList) -> SharedRef {
+        // The engine makes each list once per page: the products that share it share its
+        // address.
+        let key = terms.as_ptr();
+        if let Some(&index) = self.lists.get(&key) {
             return SharedRef { index };
         }
-        let index = self.values.len();
-        let raw = serde_json::value::RawValue::from_string(text.clone())
-            .or_else(|_| serde_json::value::RawValue::from_string("null".into()));
-        if let Ok(raw) = raw {
-            self.values.push(raw);
-        }
-        self.index.insert(text, index);
+        let rows = terms
+            .iter()
+            .map(|t| {
+                let ptr = std::sync::Arc::as_ptr(t);
+                let index = match self.rows.get(&ptr) {
+                    Some(&i) => i,
+                    None => {
+                        let i = self.push(SharedValue::Row(t));
+                        self.rows.insert(ptr, i);
+                        i
+                    }
+                };
+                SharedRef { index }
+            })
+            .collect();
+        let index = self.push(SharedValue::Rows(rows));
+        self.lists.insert(key, index);
         SharedRef { index }
     }
 }
@@ -350,12 +490,36 @@ pub struct ProductView<'a> {
 /// `shared`, referred to as `{"$ref": n}`.
 pub fn products_view(
     products: &[engine::quoting::Product],
-) -> (Vec<ProductView<'_>>, Vec<Box<serde_json::value::RawValue>>) {
+) -> (Vec<ProductView<'_>>, Vec<SharedValue<'_>>) {
     let mut shared = Shared::default();
     let views = products
         .iter()
         .map(|p| {
-            let rows: Vec<SharedRef> = p.PolicyTerms.iter().map(|t| shared.add(t)).collect();
+            let terms = shared.list(&p.PolicyTerms);
+            let flexy = match shared.flexy.get(&p.FlexyProductsOptions) {
+                Some(&index) => SharedRef { index },
+                None => {
+                    let index = shared.push(SharedValue::Flexy(&p.FlexyProductsOptions));
+                    shared.flexy.insert(&p.FlexyProductsOptions, index);
+                    SharedRef { index }
+                }
+            };
+            let coins = match shared.coins.get(&p.excess_options) {
+                Some(&index) => SharedRef { index },
+                None => {
+                    let index = shared.push(SharedValue::Coins(&p.excess_options));
+                    shared.coins.insert(&p.excess_options, index);
+                    SharedRef { index }
+                }
+            };
+            let claim = match shared.claims.get(&p.ClaimExample) {
+                Some(&index) => SharedRef { index },
+                None => {
+                    let index = shared.push(SharedValue::Claim(&p.ClaimExample));
+                    shared.claims.insert(&p.ClaimExample, index);
+                    SharedRef { index }
+                }
+            };
             ProductView {
                 Code: &p.Code,
                 Gid: p.Gid,
@@ -368,10 +532,10 @@ pub fn products_view(
                 petid: p.petid,
                 species: p.species,
                 Rated: p.Rated,
-                PolicyTerms: shared.add(&rows),
-                FlexyProductsOptions: shared.add(&p.FlexyProductsOptions),
-                excess_options: shared.add(&p.excess_options),
-                ClaimExample: shared.add(&p.ClaimExample),
+                PolicyTerms: terms,
+                FlexyProductsOptions: flexy,
+                excess_options: coins,
+                ClaimExample: claim,
             }
         })
         .collect();

@@ -425,7 +425,7 @@ pub(super) async fn run(
     })?;
     let csrf = token.csrf(&state.config.secret_key);
     let voice = quote::voice(state, &saved);
-    let data = view::view_data(&ViewInput {
+    let input = ViewInput {
         defs: &state.defs,
         journey,
         quote: &saved,
@@ -440,8 +440,13 @@ pub(super) async fn run(
         timeouts: quote::timeouts(state, &saved),
         purchase: None,
         account_number: view::account_number_for(state, viewing, &saved).await?,
-    })?;
-    Ok(Json(json!({ "data": data, "outcome": result.record.outcome })).into_response())
+    };
+    let data = view::view_data(&input)?;
+    Ok(Json(view::Answer {
+        data,
+        outcome: Some(result.record.outcome),
+    })
+    .into_response())
 }
 
 /// POST /api/test/patch (test mode only, `PAWPATH_TEST_MODE=1`): `{csrf, owner?, pets?,

@@ -239,7 +239,7 @@ pub(super) async fn page(
         // journey.md §9: the contact page's long timeout; the warning two minutes before.
         timeouts = (reset.saturating_sub(120_000), reset);
     }
-    let mut data = view::view_data(&ViewInput {
+    let input = ViewInput {
         defs: &state.defs,
         journey,
         quote: &session.quote,
@@ -259,9 +259,10 @@ pub(super) async fn page(
             Target::Step(_) => view::account_number_for(&state, viewing, &session.quote).await?,
             Target::Retrieve | Target::Static(_) => None,
         },
-    })?;
-    if let Some(rescue) = data.get_mut("rescue").filter(|r| r.is_object()) {
-        super::annual::add_link(&state, &session.quote.brand, rescue);
+    };
+    let mut data = view::view_data(&input)?;
+    if data.rescue.is_object() {
+        super::annual::add_link(&state, &session.quote.brand, &mut data.rescue);
     }
     let page_step = |id: &str, view_name: &str, title: String| {
         json!({
@@ -282,7 +283,7 @@ pub(super) async fn page(
             voice.t("retrieve.title"),
         )),
         Target::Static(page) => {
-            data["page"] = view::static_page_view(page, &voice);
+            data.page = Some(view::static_page_view(page, &voice));
             Some(page_step(
                 &format!("page_{}", page.id.as_str()),
                 "static_page",
@@ -292,12 +293,16 @@ pub(super) async fn page(
         Target::Step(_) => None,
     };
     if let Some(step) = outside {
-        data["step"] = step;
-        data["step_bar"] = json!([]);
-        data["questions"] = serde_json::Value::Null;
-        data["edits"] = json!({});
+        data.step = step;
+        data.step_bar = Vec::new();
+        data.questions = serde_json::Value::Null;
+        data.edits = serde_json::Map::new();
     }
-    let mut response = Json(json!({ "data": data })).into_response();
+    let mut response = Json(view::Answer::<()> {
+        data,
+        outcome: None,
+    })
+    .into_response();
     response.headers_mut().insert(
         CACHE_CONTROL,
         axum::http::HeaderValue::from_static("no-store"),

@@ -464,7 +464,7 @@ async fn confirmation(
     let (viewing, position) = quote::purchased_position(journey)?;
     let csrf = token.csrf(&state.config.secret_key);
     let voice = quote::voice(state, quote);
-    let data = view::view_data(&ViewInput {
+    let input = ViewInput {
         defs: &state.defs,
         journey,
         quote,
@@ -479,8 +479,13 @@ async fn confirmation(
         timeouts: quote::timeouts(state, quote),
         account_number: None,
         purchase: state.store.purchase_of(&quote.id).await?,
-    })?;
-    Ok(Json(json!({ "data": data, "outcome": "moved" })).into_response())
+    };
+    let data = view::view_data(&input)?;
+    Ok(Json(view::Answer {
+        data,
+        outcome: Some("moved"),
+    })
+    .into_response())
 }
 
 /// GET /api/confirmation (owner-payment.md §7 Confirmation: "reads csrf"): the confirmation
