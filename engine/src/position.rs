@@ -92,16 +92,18 @@ pub fn is_complete(
     if step.questions.is_none() && step.complete_when.is_none() {
         return Ok(false);
     }
-    if !checked_errors(
-        defs,
-        step.questions.as_deref(),
-        &step.rules,
-        document,
-        ctx,
-        true,
-    )
-    .is_empty()
-    {
+    // Only whether the answers pass: the validator's yes or no, not its errors.
+    let schema = step
+        .questions
+        .as_deref()
+        .and_then(|q| defs.stored_question_schema(q));
+    if schema.is_some_and(|s| !s.is_valid(document)) {
+        return Ok(false);
+    }
+    let rules_pass = step.rules.iter().all(|name| {
+        crate::domain::domain_rule(name).is_none_or(|rule| rule(defs, document, ctx).is_empty())
+    });
+    if !rules_pass {
         return Ok(false);
     }
     if let Some(g) = &step.complete_when

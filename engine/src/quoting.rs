@@ -704,10 +704,17 @@ fn product_key(code: &str) -> Option<ProductKey> {
 /// Every product priced for every pet, as the pages show them (journey.md §3 Quote view data),
 /// drawn from the stored prices and the definitions; none before the quote is priced.
 pub fn products(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<Product> {
-    let (Some(quoted), Some(rates)) = (
-        Quoted::of(document),
-        defs.rates_for(ctx.rate_scheme.as_deref()),
-    ) else {
+    products_of(defs, document, ctx, Quoted::of(document).as_ref())
+}
+
+/// [`products`] from prices already read from the document.
+pub fn products_of(
+    defs: &Definitions,
+    document: &Value,
+    ctx: &RuleContext,
+    quoted: Option<&Quoted>,
+) -> Vec<Product> {
+    let (Some(quoted), Some(rates)) = (quoted, defs.rates_for(ctx.rate_scheme.as_deref())) else {
         return Vec::new();
     };
     let language = document
@@ -942,7 +949,11 @@ pub struct Summary {
 }
 
 pub fn summary(document: &Value) -> Summary {
-    let quoted = Quoted::of(document);
+    summary_of(document, Quoted::of(document).as_ref())
+}
+
+/// [`summary`] from prices already read from the document.
+pub fn summary_of(document: &Value, quoted: Option<&Quoted>) -> Summary {
     let pets = document
         .get("pets")
         .and_then(Value::as_array)
@@ -954,7 +965,7 @@ pub fn summary(document: &Value) -> Summary {
         .filter(|(_, p)| p.pointer("/product/RecurringMonthly").is_some())
         .filter_map(|(i, p)| {
             let code = p.pointer("/product/Code").and_then(Value::as_str)?;
-            quoted.as_ref()?.premiums(i, code)
+            quoted?.premiums(i, code)
         })
         .collect();
     let monthly: Decimal = chosen.iter().map(|p| p.monthly()).sum();

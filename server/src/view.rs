@@ -296,7 +296,10 @@ pub fn view_data<'a>(
         .find(|item| item.steps.contains(&viewing.id));
     // journey.md §3 Quote view data: every product priced for every pet, drawn from the prices
     // the quote holds, with what the page shows of each (`products_view`).
-    let products = engine::quoting::products(defs, &quote.document, input.rules);
+    let quoted = engine::quoting::Quoted::of(&quote.document);
+    let products =
+        engine::quoting::products_of(defs, &quote.document, input.rules, quoted.as_ref());
+    let summary = engine::quoting::summary_of(&quote.document, quoted.as_ref());
     let empty = || -> &Value { &NO_PAYMENT };
     Ok(ViewData {
         qidu: &quote.quote_ref,
@@ -353,11 +356,11 @@ pub fn view_data<'a>(
             &quote.brand,
         ),
         products: Products(products),
-        summary: engine::quoting::summary(&quote.document),
+        collections: collections_view(input, &summary),
+        summary,
         valid_until: valid_until(&quote.created_at),
         documents: documents_view(defs, voice, &quote.document, input.rules),
         payment: quote.document.get("payment").unwrap_or_else(empty),
-        collections: collections_view(input),
         payment_options: payment_options_view(input),
         bank_details: bank_details_view(input),
         purchase: input.purchase.as_ref(),
@@ -802,12 +805,11 @@ fn experiments_view(defs: &Definitions, quote: &QuoteRow) -> Value {
 /// The payment page's payment-date notice (owner-payment.md §2, §4 Direct Debit date): for each
 /// frequency and each collection day, the first collection (date, amount, how many payments it
 /// takes) and the regular amount, for a mandate set up today.
-fn collections_view(input: &ViewInput<'_>) -> Value {
+fn collections_view(input: &ViewInput<'_>, summary: &engine::quoting::Summary) -> Value {
     use engine::collections::{Frequency, schedule};
     if input.viewing.view != engine::definitions::View::Payment {
         return Value::Null;
     }
-    let summary = engine::quoting::summary(&input.quote.document);
     if !summary.every_pet_chosen {
         return Value::Null;
     }

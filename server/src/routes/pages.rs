@@ -182,8 +182,11 @@ pub(super) async fn page(
         url_journey,
     )
     .await?;
-    // Opening a page is activity: idle time starts again.
-    state.store.touch(&session.quote.id).await?;
+    // Opening a page is activity: idle time starts again (written when the last recorded
+    // activity is more than moments old; see reset::idle_past_reset).
+    if super::reset::activity_due(&state, &session.quote) {
+        state.store.touch(&session.quote.id).await?;
+    }
     let journey = quote::journey(&state, &session.quote)?;
     let brand = state.defs.brand(&session.quote.brand);
     // A status page of the URL's journey shows over whichever quote the visitor has.

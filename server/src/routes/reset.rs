@@ -80,12 +80,34 @@ pub(super) async fn reset_quote(
     Ok(())
 }
 
-/// Whether a quote has been idle past the reset time (the server's own clock).
+/// Whether a quote has been idle past the reset time (the server's own clock). Opening a page
+/// records activity at most once per [`activity_slack_ms`] (issue 22: a page view writes
+/// nothing when the quote was active moments ago), so the server waits that much longer: it
+/// never resets a quote before the browser's own timer would.
 pub(super) fn idle_past_reset(state: &AppState, quote: &QuoteRow) -> bool {
-    let Ok(last) = chrono::DateTime::parse_from_rfc3339(&quote.updated_at) else {
-        return false;
-    };
-    let idle = chrono::Utc::now().signed_duration_since(last);
-    idle.num_milliseconds()
-        >= i64::try_from(super::quote::timeouts(state, quote).1).unwrap_or(i64::MAX)
+    let reset = super::quote::timeouts(state, quote).1;
+    idle_ms(quote).is_some_and(|idle| {
+        idle >= i64::try_from(reset.saturating_add(activity_slack_ms(reset))).unwrap_or(i64::MAX)
+    })
+}
+
+/// How long ago the quote was last active, by the server's clock.
+fn idle_ms(quote: &QuoteRow) -> Option<i64> {
+    let last = chrono::DateTime::parse_from_rfc3339(&quote.updated_at).ok()?;
+    Some(
+        chrono::Utc::now()
+            .signed_duration_since(last)
+            .num_milliseconds(),
+    )
+}
+
+/// How stale the recorded activity may be: a twentieth of the reset time, at most 30 seconds.
+pub(super) fn activity_slack_ms(reset_ms: u64) -> u64 {
+    (reset_ms / 20).min(30_000)
+}
+
+/// Whether opening a page should record activity: the last recorded is older than the slack.
+pub(super) fn activity_due(state: &AppState, quote: &QuoteRow) -> bool {
+    let slack = activity_slack_ms(super::quote::timeouts(state, quote).1);
+    idle_ms(quote).is_none_or(|idle| idle >= i64::try_from(slack).unwrap_or(i64::MAX))
 }
