@@ -220,7 +220,13 @@ pub fn view_data<'a>(
 
     // Answers a lock keeps (a matched existing policy): shown read-only.
     let locked = runtime::locked_fields(defs, journey, &quote.document)?;
-    let mut questions = match viewing
+    // The step's question set and the modals the page offers, each with the call that saves it:
+    // the answers here, the form (schema and words) at its own address (`form`). The page marks
+    // the answers a lock keeps read-only (`locked`).
+    let form = |qs: &engine::definitions::QuestionSet| {
+        form_url(defs, &quote.brand, voice.language(), &qs.id)
+    };
+    let questions = match viewing
         .questions
         .as_deref()
         .and_then(|q| defs.question_set(q))
@@ -230,19 +236,10 @@ pub fn view_data<'a>(
                 .iter()
                 .find(|(id, _)| *id == qs.id)
                 .map(|(_, call)| *call);
-            question_view(voice, qs, &quote.document, submit)
+            question_view(qs, &quote.document, submit, form(qs))
         }
         None => Value::Null,
     };
-    if let Some(b) = brand {
-        offer_brand_species(&mut questions, b);
-    }
-    if let Some(ui) = questions.get_mut("ui") {
-        for pointer in &locked {
-            mark_read_only(ui, pointer);
-        }
-    }
-    // The modals the page offers, each with the call that saves it.
     let mut edits = Map::new();
     for edit in &viewing.edits {
         if let Some(qs) = defs.question_set(&edit.questions) {
@@ -252,7 +249,7 @@ pub fn view_data<'a>(
                 .map(|(_, call)| *call);
             edits.insert(
                 qs.id.clone(),
-                question_view(voice, qs, &quote.document, call),
+                question_view(qs, &quote.document, call, form(qs)),
             );
         }
     }
@@ -701,7 +698,12 @@ fn payment_options_view(input: &ViewInput<'_>) -> Value {
         input.defs.question_set("card"),
     ) {
         (true, Some(qs)) => json!({
-            "questions": question_view(input.voice, qs, &json!({}), None),
+            "questions": question_view(
+                qs,
+                &json!({}),
+                None,
+                form_url(input.defs, &input.quote.brand, input.voice.language(), &qs.id),
+            ),
             "provider": input.card_provider,
         }),
         _ => Value::Null,
@@ -935,27 +937,14 @@ fn offer_brand_species(questions: &mut Value, brand: &engine::definitions::Brand
     }
 }
 
-/// Marks the UI hints at a document pointer (`/owner/customer_first_name`) read-only.
-fn mark_read_only(ui: &mut Value, pointer: &str) {
-    let mut node = ui;
-    for segment in pointer.split('/').skip(1) {
-        let Value::Object(map) = node else {
-            return;
-        };
-        node = map.entry(segment.to_owned()).or_insert_with(|| json!({}));
-    }
-    if let Some(map) = node.as_object_mut() {
-        map.insert("ui:readonly".into(), Value::Bool(true));
-    }
-}
-
-/// A question set as a page draws it: the schema, the localised UI hints, the answers the quote
-/// holds for it, and the call that saves it.
+/// A question set as a page's view data carries it: the answers the quote holds for it, the call
+/// that saves it, and where its form is (`form`: the schema and the localised UI hints, the same
+/// for every quote of the brand in the language, fetched once).
 fn question_view(
-    voice: &engine::Voice<'_>,
     qs: &engine::definitions::QuestionSet,
     document: &Value,
     call: Option<&str>,
+    form: String,
 ) -> Value {
     let mut answers = runtime::project(&qs.schema, document);
     if let Some(pets) = answers.get_mut("pets").and_then(Value::as_array_mut)
@@ -963,7 +952,31 @@ fn question_view(
     {
         pets.push(json!({}));
     }
-    json!({ "id": qs.id, "schema": qs.schema, "ui": localise_ui(voice, &qs.ui), "answers": answers, "submit": call })
+    json!({ "id": qs.id, "answers": answers, "submit": call, "form": form })
+}
+
+/// Where a question set's form is, for the brand in the language, for the definitions being
+/// served (routes::resources).
+pub fn form_url(defs: &Definitions, brand: &str, language: &str, questions: &str) -> String {
+    let brand = defs
+        .brand(brand)
+        .map_or(crate::routes::DEFAULT_BRAND, |b| b.id.as_str());
+    format!(
+        "/quote/definitions/{}/questions/{brand}/{language}/{questions}",
+        defs.version()
+    )
+}
+
+/// A question set's form as the brand draws it in a language: the schema, and the UI hints with
+/// their copy keys in words; only the species the brand insures offered (journey.md §1).
+pub fn form_view(
+    voice: &engine::Voice<'_>,
+    qs: &engine::definitions::QuestionSet,
+    brand: &engine::definitions::Brand,
+) -> Value {
+    let mut form = json!({ "schema": qs.schema, "ui": localise_ui(voice, &qs.ui) });
+    offer_brand_species(&mut form, brand);
+    form
 }
 
 /// Replaces the copy keys in a uiSchema with their text in the brand's voice.

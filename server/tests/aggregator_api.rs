@@ -300,7 +300,8 @@ async fn the_aggregator_pet_details_ask_microchipped_not_injury() {
     let page = app.view("/aggregators/quote/").await;
     assert_eq!(page["channel"], "aggregator");
     assert_eq!(page["step"]["path"], "/aggregators/quote");
-    let items = &page["questions"]["schema"]["properties"]["pets"]["items"];
+    let questions = with_form(&app.base, &page["questions"]).await;
+    let items = &questions["schema"]["properties"]["pets"]["items"];
     let required: Vec<&str> = items["required"]
         .as_array()
         .expect("required")

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{cat, dog_answers, rabbit, spawn_app, uk_today, valid_pet};
+use common::{cat, dog_answers, rabbit, spawn_app, uk_today, valid_pet, with_form};
 use serde_json::{Value, json};
 
 fn with(mut base: Value, field: &str, value: Value) -> Value {
@@ -61,7 +61,8 @@ async fn the_assumptions_page_opens_only_once_every_pet_has_a_product() {
     assert_eq!(view["edits"]["pre_existing"]["submit"], "/api/petdetails");
     assert_eq!(view["edits"]["start_date"]["submit"], "/api/ownerdetail");
     // journey.md §4: the health questions in their order after the assumption questions.
-    let order = &view["questions"]["ui"]["pets"]["items"]["ui:order"];
+    let questions = with_form(&app.base, &view["questions"]).await;
+    let order = &questions["ui"]["pets"]["items"]["ui:order"];
     let pos = |id: &str| {
         order
             .as_array()

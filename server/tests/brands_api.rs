@@ -322,8 +322,9 @@ async fn rabbits_only_where_the_brand_insures_them() {
     let app = spawn_app().await;
     let sbp = visitor();
     let (_, data) = view_as(&app, &sbp, "/quote?brand=sbp").await;
-    let offered = &data["questions"]["schema"]["properties"]["pets"]["items"]["properties"]["pet_type"]
-        ["enum"];
+    let questions = with_form(&app.base, &data["questions"]).await;
+    let offered =
+        &questions["schema"]["properties"]["pets"]["items"]["properties"]["pet_type"]["enum"];
     assert_eq!(offered, &json!(["dog", "cat"]));
     let csrf = data["csrf"].as_str().expect("csrf").to_owned();
     let r = sbp
@@ -345,8 +346,9 @@ async fn rabbits_only_where_the_brand_insures_them() {
     );
     // pos insures rabbits.
     let (_, data) = view_as(&app, &app.client, "/quote").await;
-    let offered = &data["questions"]["schema"]["properties"]["pets"]["items"]["properties"]["pet_type"]
-        ["enum"];
+    let questions = with_form(&app.base, &data["questions"]).await;
+    let offered =
+        &questions["schema"]["properties"]["pets"]["items"]["properties"]["pet_type"]["enum"];
     assert_eq!(offered, &json!(["dog", "cat", "rabbit"]));
     let (status, _) = app.save_pets(json!([rabbit()])).await;
     assert_eq!(status, 200);

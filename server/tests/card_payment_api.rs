@@ -9,7 +9,7 @@ mod common;
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use common::{TestApp, spawn_app, valid_pet};
+use common::{TestApp, spawn_app, valid_pet, with_form};
 use serde_json::{Value, json};
 
 const VISA: &str = "4111 1111 1111 1111";
@@ -157,7 +157,8 @@ async fn database_text(app: &TestApp) -> String {
 async fn a_card_payer_buys_once_and_the_card_number_is_nowhere() {
     let (app, view) = at_payment("epw").await;
     assert_eq!(view["payment_options"]["methods"], json!(["DD", "CC"]));
-    let form = &view["payment_options"]["card"]["questions"]["schema"];
+    let card = with_form(&app.base, &view["payment_options"]["card"]["questions"]).await;
+    let form = &card["schema"];
     assert_eq!(
         form["properties"]["card"]["properties"]["card_number"]["pattern"],
         "^[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}$",

@@ -254,3 +254,45 @@ async fn a_quote_stored_with_the_whole_product_table_keeps_its_prices() {
     assert!(doc.get("products").is_none());
     assert_eq!(doc["quoted"]["inputs"].as_str().map(str::len), Some(64));
 }
+
+#[tokio::test]
+async fn each_question_sets_form_is_cached_at_its_own_address_in_the_brands_words() {
+    let app = spawn_app().await;
+    let view = app.view("/quote?brand=sbp").await;
+    // The view carries the answers and the call; the form (schema and words) has its address.
+    assert!(view["questions"].get("schema").is_none());
+    assert!(view["questions"].get("ui").is_none());
+    let url = view["questions"]["form"].as_str().expect("form").to_owned();
+    let version = url.split('/').nth(3).expect("version").to_owned();
+    assert_eq!(
+        url,
+        format!("/quote/definitions/{version}/questions/sbp/en-GB/pet_details")
+    );
+    let r = reqwest::get(format!("{}{url}", app.base))
+        .await
+        .expect("get");
+    assert_eq!(
+        r.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let form: Value = r.json().await.expect("json");
+    // journey.md §1: the brand's species only; the words in the brand's language.
+    assert_eq!(
+        form["schema"]["properties"]["pets"]["items"]["properties"]["pet_type"]["enum"],
+        json!(["dog", "cat"])
+    );
+    assert_eq!(
+        form["ui"]["pets"]["items"]["pet_name"]["ui:title"],
+        "What is your pet's name?"
+    );
+    for wrong in [
+        "/quote/definitions/0000/questions/sbp/en-GB/pet_details".to_owned(),
+        format!("/quote/definitions/{version}/questions/sbp/en-GB/no_such_set"),
+        format!("/quote/definitions/{version}/questions/sbp/fr-FR/pet_details"),
+    ] {
+        let r = reqwest::get(format!("{}{wrong}", app.base))
+            .await
+            .expect("get");
+        assert_eq!(r.status(), 404, "{wrong}");
+    }
+}

@@ -4,7 +4,7 @@
 mod common;
 
 use chrono::Duration;
-use common::{spawn_app, uk_today, valid_pet};
+use common::{spawn_app, uk_today, valid_pet, with_form};
 use serde_json::{Value, json};
 
 fn pet_with(field: &str, value: Value) -> Value {
@@ -54,10 +54,16 @@ async fn a_new_visitor_gets_a_quote_a_session_cookie_and_the_first_step() {
     let data = r.json::<Value>().await.expect("json")["data"].clone();
     assert_eq!(data["step"]["id"], "pet_details");
     assert_eq!(data["step"]["path"], "/quote");
+    let version = data["copy_url"]
+        .as_str()
+        .and_then(|u| u.split('/').nth(3))
+        .expect("version");
     assert_eq!(
-        data["questions"]["schema"]["$id"],
-        "pawpath:questions/pet_details"
+        data["questions"]["form"],
+        format!("/quote/definitions/{version}/questions/pos/en-GB/pet_details")
     );
+    let questions = with_form(&app.base, &data["questions"]).await;
+    assert_eq!(questions["schema"]["$id"], "pawpath:questions/pet_details");
     assert_eq!(data["questions"]["submit"], "/api/petdetails");
     assert_eq!(
         data["questions"]["answers"]["pets"],
@@ -65,8 +71,7 @@ async fn a_new_visitor_gets_a_quote_a_session_cookie_and_the_first_step() {
         "one empty pet slot to fill"
     );
     assert_eq!(
-        data["questions"]["ui"]["pets"]["items"]["pet_name"]["ui:title"],
-        "What is your pet's name?",
+        questions["ui"]["pets"]["items"]["pet_name"]["ui:title"], "What is your pet's name?",
         "copy keys are localised"
     );
     let bar: Vec<(u64, String, String)> = data["step_bar"]

@@ -15,10 +15,13 @@ export interface Block {
 
 export interface QuestionsView {
   id: string;
+  /** The form's schema and UI hints: put in by the API client from `form` (fetched once). */
   schema: Record<string, unknown> & { $id: string };
   ui: Record<string, unknown>;
   answers: Record<string, unknown>;
   submit: string | null;
+  /** Where the form is, for the definitions version served. */
+  form?: string;
 }
 
 /** What the page's frame shows of the quote's brand (journeys/brands; journey.md §2 Shell). */
@@ -80,6 +83,8 @@ export interface ViewData {
   questions: QuestionsView | null;
   /** The modals the page offers, by question set id; `submit` is the call that saves each. */
   edits: Record<string, QuestionsView>;
+  /** Document pointers of the answers a lock keeps: shown read-only. */
+  locked?: string[];
   step_bar: StepBarItem[];
   /** journey.md §4 Policy start date: dates as YYYY-MM-DD. */
   start_date: {

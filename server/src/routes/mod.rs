@@ -119,6 +119,10 @@ pub fn router(state: AppState) -> Router {
             "/quote/definitions/{version}/copy/{brand}/{language}",
             get(resources::copy),
         )
+        .route(
+            "/quote/definitions/{version}/questions/{brand}/{language}/{id}",
+            get(resources::form),
+        )
         .route("/quote/brand/{id}/theme.css", get(pages::brand_theme))
         .route(
             "/quote/brand/{id}/unsupported.css",

@@ -1,5 +1,5 @@
 //! What never changes for a definitions version, at addresses that carry the version (issue 22):
-//! a brand's copy catalogue in one of its languages. A page's view data names the address; the
+//! a brand's copy catalogue in one of its languages, and each question set's form. A page's view data names the address; the
 //! browser fetches it once and keeps it, so no answer carries the catalogue again.
 
 use axum::extract::{Path, State};
@@ -33,6 +33,36 @@ pub(super) async fn copy(
         [
             (CONTENT_TYPE, "application/json"),
             // The address changes with the definitions: what it answers never does.
+            (CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// GET /quote/definitions/{version}/questions/{brand}/{language}/{id}: a question set's form as
+/// the brand draws it in the language (the schema and its localised UI hints: `form` of a view's
+/// questions), for the version being served; cached as the copy is.
+pub(super) async fn form(
+    State(state): State<AppState>,
+    Path((version, brand, language, id)): Path<(String, String, String, String)>,
+) -> Result<Response, AppError> {
+    let Some(b) = state.defs.brand(&brand).filter(|b| b.speaks(&language)) else {
+        return Err(AppError::NotFound);
+    };
+    let Some(qs) = state.defs.question_set(&id) else {
+        return Err(AppError::NotFound);
+    };
+    if version != state.defs.version() {
+        return Err(AppError::NotFound);
+    }
+    let voice = state.defs.voice(&brand, &language);
+    let body = serde_json::to_vec(&crate::view::form_view(&voice, qs, b))
+        .map_err(|e| AppError::Internal(format!("form {id}: {e}")))?;
+    Ok((
+        StatusCode::OK,
+        [
+            (CONTENT_TYPE, "application/json"),
             (CACHE_CONTROL, "public, max-age=31536000, immutable"),
         ],
         body,

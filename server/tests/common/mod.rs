@@ -519,3 +519,16 @@ impl TestApp {
         r.json::<Value>().await.expect("json")["data"]["products"].clone()
     }
 }
+
+/// A view's question set with its form put in (`schema` and `ui`, fetched from `form` as the
+/// renderer fetches it; issue 22).
+pub async fn with_form(base: &str, questions: &Value) -> Value {
+    let url = questions["form"].as_str().expect("form");
+    let r = reqwest::get(format!("{base}{url}")).await.expect("get");
+    assert_eq!(r.status(), 200, "GET {url}");
+    let form: Value = r.json().await.expect("json");
+    let mut out = questions.clone();
+    out["schema"] = form["schema"].clone();
+    out["ui"] = form["ui"].clone();
+    out
+}

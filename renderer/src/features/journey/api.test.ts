@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { forgetViews, markViewed } from '@/shared/experiments';
 import { validatorsFor } from '@/generated/validators';
-import { assemble, loadView, questionSchemaIds, requestConfirmationEmail, resolveShared, seedCatalogue, submitAnswers } from './api';
+import { assemble, loadView, markReadOnly, questionSchemaIds, requestConfirmationEmail, resolveShared, seedCatalogue, submitAnswers } from './api';
 
 describe('the call helper (journey.md §7)', () => {
   afterEach(forgetViews);
@@ -115,5 +115,36 @@ describe('the view data as the pages use it (issue 22: each value sent once)', (
     expect(third.kind === 'ok' && third.data.copy['app.brand']).toBe('Fetched');
     const copyCalls = (fetcher.mock.calls as unknown as [string][]).filter(([url]) => url.startsWith('/quote/definitions/'));
     expect(copyCalls.map(([url]) => url)).toEqual(['/quote/definitions/v1/copy/pos/fr-FR']);
+  });
+});
+
+describe("question sets' forms come from their own addresses (issue 22)", () => {
+  it('fetches each form once, puts in its schema and UI hints, and marks the locked answers read-only', async () => {
+    const formUrl = '/quote/definitions/v1/questions/pos/en-GB/your_details';
+    const fetcher = vi.fn(async (url: string) => {
+      if (url === formUrl) return new Response(JSON.stringify({ schema: { $id: 'pawpath:questions/your_details', type: 'object' }, ui: { owner: { customer_first_name: { 'ui:title': 'First name' } } } }), { status: 200 });
+      return new Response(
+        JSON.stringify({ data: { step: { id: 'your_details' }, copy: {}, locked: ['/owner/customer_first_name'], questions: { id: 'your_details', answers: {}, submit: '/api/ownerdetail', form: formUrl }, edits: { promo_code: { id: 'your_details', answers: {}, submit: '/api/ownerdetail', form: formUrl } } } }),
+        { status: 200 },
+      );
+    });
+    const first = await loadView('/quote/your-details', fetcher as unknown as typeof fetch);
+    const second = await loadView('/quote/your-details', fetcher as unknown as typeof fetch);
+    expect(first.kind).toBe('ok');
+    if (first.kind !== 'ok' || second.kind !== 'ok') return;
+    expect(first.data.questions?.schema.$id).toBe('pawpath:questions/your_details');
+    expect(first.data.questions?.ui).toEqual({ owner: { customer_first_name: { 'ui:title': 'First name', 'ui:readonly': true } } });
+    // The modal's copy of the same form is its own: the lock marks only the step's form.
+    expect(first.data.edits.promo_code.ui).toEqual({ owner: { customer_first_name: { 'ui:title': 'First name' } } });
+    expect(second.data.questions?.ui).toEqual(first.data.questions?.ui);
+    const formCalls = (fetcher.mock.calls as unknown as [string][]).filter(([url]) => url === formUrl);
+    expect(formCalls).toHaveLength(1);
+  });
+
+  it('marks a pointer read-only, making the objects on the way', () => {
+    const ui: Record<string, unknown> = { owner: {} };
+    markReadOnly(ui, '/owner/customer_last_name');
+    markReadOnly(ui, '/payment/account_name');
+    expect(ui).toEqual({ owner: { customer_last_name: { 'ui:readonly': true } }, payment: { account_name: { 'ui:readonly': true } } });
   });
 });

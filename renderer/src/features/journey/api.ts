@@ -4,7 +4,7 @@
  */
 import { loadValidators } from '@/generated/validators';
 import { experimentViews } from '@/shared/experiments';
-import type { FieldMessage, ViewData } from '@/shared/types';
+import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
 
 export type ApiResult =
   | { kind: 'ok'; data: ViewData; outcome?: string }
@@ -39,6 +39,56 @@ function catalogue(url: string, fetcher: typeof fetch): Promise<Record<string, s
     catalogues.set(url, found);
   }
   return found;
+}
+
+type Form = { schema: QuestionsView['schema']; ui: Record<string, unknown> };
+
+/** Question sets' forms by address (issue 22): the same for every quote of a brand and language. */
+const forms = new Map<string, Promise<Form>>();
+
+function form(url: string, fetcher: typeof fetch): Promise<Form> {
+  let found = forms.get(url);
+  if (!found) {
+    found = fetcher(url, { credentials: 'same-origin' }).then(async (r) => {
+      if (!r.ok) throw new Error(`form: ${r.status}`);
+      return (await r.json()) as Form;
+    });
+    found.catch(() => forms.delete(url));
+    forms.set(url, found);
+  }
+  return found;
+}
+
+/** Every question set a view carries: its step's, its modals', the card form's. */
+function questionViews(data: ViewData): QuestionsView[] {
+  const all = [data.questions, ...Object.values(data.edits ?? {}), data.payment_options?.card?.questions];
+  return all.filter((q): q is QuestionsView => !!q && typeof q === 'object');
+}
+
+/** Puts each question set's form into the view: its schema, and UI hints of its own (a copy). */
+async function withForms(data: ViewData, fetcher: typeof fetch): Promise<void> {
+  await Promise.all(
+    questionViews(data)
+      .filter((q) => q.form && !q.schema)
+      .map(async (q) => {
+        const f = await form(q.form as string, fetcher);
+        q.schema = f.schema;
+        q.ui = structuredClone(f.ui);
+      }),
+  );
+  // The answers a lock keeps (a matched existing policy) are shown read-only.
+  if (data.questions?.ui) for (const pointer of data.locked ?? []) markReadOnly(data.questions.ui, pointer);
+}
+
+/** Marks the UI hints at a document pointer (`/owner/customer_first_name`) read-only. */
+export function markReadOnly(ui: Record<string, unknown>, pointer: string) {
+  let node = ui;
+  for (const segment of pointer.split('/').slice(1)) {
+    const next = node[segment];
+    node[segment] = next && typeof next === 'object' ? next : {};
+    node = node[segment] as Record<string, unknown>;
+  }
+  node['ui:readonly'] = true;
 }
 
 /** Replaces each `{"$ref": n}` with the view's `shared[n]`, at any depth. */
@@ -81,7 +131,16 @@ async function read(response: Response, fetcher: typeof fetch = fetch): Promise<
     // Its copy catalogue comes from its own address, fetched once, beside the validators.
     const copyUrl = b.data.copy_url;
     const copy = b.data.copy ?? (copyUrl ? catalogue(copyUrl, fetcher).catch(() => null) : Promise.resolve({}));
+    // Its forms too, each fetched once, and beside them their sets' precompiled validators
+    // (a set's schema is `pawpath:questions/<id>`).
+    const early = loadValidators(questionViews(b.data).map((q) => `pawpath:questions/${q.id}`));
     try {
+      await withForms(b.data, fetcher);
+    } catch {
+      return { kind: 'failed', status: 0, message: 'Part of the page could not be loaded.' };
+    }
+    try {
+      await early;
       await loadValidators(questionSchemaIds(b.data));
       forget(RELOADED_FOR_CHUNKS);
     } catch {
