@@ -9,7 +9,10 @@
 //! made beside that one and dropped afterwards). `PAWPATH_BENCH_SECONDS` (default 8) sets each
 //! measurement's length, `PAWPATH_BENCH_CONNECTIONS` (default 32) the client's connections,
 //! `PAWPATH_BENCH_PETS` (default 2) the pets on each quote, `PAWPATH_BENCH_ONLY` a comma list of
-//! the figures to take (bare, view, transition, inbound, healthz).
+//! the figures to take (bare, view, transition, inbound, healthz, funnel).
+//! `PAWPATH_BENCH_SEED_QUOTES=N` (PostgreSQL) first stores N more quotes, copies of a priced one
+//! each with `PAWPATH_BENCH_SEED_TRANSITIONS` (default 10) of its transitions, so the figures are
+//! taken over a full database; `funnel` then times `pawpath report funnel` over them.
 //!
 //! The client runs on two threads, sharing the machine's cores with the server, as the figures
 //! in the README were taken.
@@ -544,6 +547,36 @@ async fn bench_database(
             quotes.push(priced_quote(port, n_pets).await);
         }
     }
+    let seed = env_u("PAWPATH_BENCH_SEED_QUOTES", 0);
+    let per_quote = env_u("PAWPATH_BENCH_SEED_TRANSITIONS", 10);
+    if seed > 0 && database.starts_with("postgres") {
+        let started = Instant::now();
+        seed_quotes(database, seed, per_quote).await;
+        println!(
+            "  seeded {seed} quotes and {} transitions in {:.0} s",
+            seed * per_quote,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if seed > 0 && wanted("funnel") {
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_pawpath"))
+            .args(["report", "funnel", "--journey", "direct"])
+            .env("DATABASE_URL", database)
+            .env("PAWPATH_DATA_DIR", data)
+            .env(
+                "PAWPATH_DEFINITIONS",
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+            )
+            .stdout(Stdio::null())
+            .status()
+            .expect("pawpath report funnel");
+        println!(
+            "  pawpath report funnel --journey direct over {} transitions: {:.2} s ({out})",
+            seed * per_quote,
+            started.elapsed().as_secs_f64()
+        );
+    }
     if wanted("view") {
         let (cookie, _) = &quotes[0];
         let (_, _, body) = send(
@@ -664,6 +697,43 @@ async fn bench_database(
     match quote_row_size(database).await {
         Ok(size) => println!("  largest stored quote document: {size:.1} KB"),
         Err(e) => println!("  quote size not read: {e}"),
+    }
+}
+
+/// Stores `n` more quotes on PostgreSQL: copies of the first priced quote (new ids, references and
+/// sessions), each with `per_quote` of its transitions, spread over the last 30 days.
+async fn seed_quotes(database: &str, n: u64, per_quote: u64) {
+    use sqlx::Connection;
+    let mut c = sqlx::PgConnection::connect(database)
+        .await
+        .expect("connect");
+    let statements = [
+        format!(
+            "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+                                 lifecycle, document, row_version, created_at, updated_at)
+             select 'seed' || g, 'SEED-' || g, md5('seed' || g), q.brand, q.channel, q.journey,
+                    q.definition_version, q.lifecycle, q.document, 1,
+                    to_char(now() - (g % 30) * interval '1 day', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),
+                    q.updated_at
+             from (select * from quotes order by created_at limit 1) q, generate_series(1, {n}) g"
+        ),
+        format!(
+            "insert into step_transitions (quote_id, created_at, definition_version, brand, channel,
+                                           journey, event, from_step, to_step, outcome, guards,
+                                           field_errors, blocks, duration_us)
+             select 'seed' || g, to_char(now() - (g % 30) * interval '1 day', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'),
+                    t.definition_version, t.brand, t.channel, t.journey, t.event, t.from_step,
+                    t.to_step, t.outcome, t.guards, t.field_errors, t.blocks, t.duration_us
+             from generate_series(1, {n}) g,
+                  (select * from step_transitions order by id limit {per_quote}) t"
+        ),
+        "analyze".to_owned(),
+    ];
+    for statement in statements {
+        sqlx::query(sqlx::AssertSqlSafe(statement))
+            .execute(&mut c)
+            .await
+            .expect("seed");
     }
 }
 
