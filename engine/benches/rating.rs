@@ -1,7 +1,8 @@
 //! Prices a two-pet quote (a dog and a cat) with every product, again and again, and prints quotes
 //! per second (issue 5): first the rating alone, then the whole re-quote the journey runs after
-//! each change (every product for every pet written into the quote document with its benefits,
-//! excess options and discounts). Run: `cargo bench -p pawpath-engine --bench rating`.
+//! each change: when a rating input changed (every product priced for every pet and the compact
+//! prices written into the quote document), and when none did (the inputs' digest alone).
+//! Run: `cargo bench -p pawpath-engine --bench rating`.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -88,18 +89,45 @@ fn main() {
         rate_scheme: None,
     };
     engine::domain::derive_pet_fields(&defs, &mut document);
+    // Every change that touches a rating input prices afresh: the pet's cost goes back and
+    // forth, so each call works out a new digest and prices every product.
+    let costs = ["1200", "1201"];
+    let mut requotes = 0u64;
+    let mut requote_changed = |document: &mut serde_json::Value| {
+        document["pets"][0]["pet_cost"] = costs[(requotes % 2) as usize].into();
+        requotes += 1;
+        let pricing = engine::quoting::requote(&defs, document, &ctx);
+        assert!(pricing.is_some(), "a rating input changed: priced");
+        black_box(pricing);
+    };
     for _ in 0..100 {
-        black_box(engine::quoting::requote(&defs, &mut document, &ctx));
+        requote_changed(&mut document);
     }
     let started = Instant::now();
-    let mut requotes = 0u64;
+    let mut count = 0u64;
     while started.elapsed() < Duration::from_secs(2) {
-        black_box(engine::quoting::requote(&defs, &mut document, &ctx));
-        requotes += 1;
+        requote_changed(&mut document);
+        count += 1;
     }
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "re-quote: {requotes} two-pet quote documents in {secs:.2} s = {:.0} quotes/s",
-        requotes as f64 / secs
+        "re-quote, rating inputs changed: {count} two-pet quote documents in {secs:.2} s = {:.0} quotes/s",
+        count as f64 / secs
+    );
+
+    // A change that touches no rating input (a phone number, a chosen cover) prices nothing:
+    // the digest of the inputs is worked out and found the same.
+    let started = Instant::now();
+    let mut count = 0u64;
+    while started.elapsed() < Duration::from_secs(2) {
+        let pricing = engine::quoting::requote(&defs, &mut document, &ctx);
+        assert!(pricing.is_none(), "no rating input changed: not priced");
+        black_box(pricing);
+        count += 1;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "re-quote, nothing to price: {count} two-pet quote documents in {secs:.2} s = {:.0} quotes/s",
+        count as f64 / secs
     );
 }

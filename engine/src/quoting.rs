@@ -341,110 +341,136 @@ fn inputs<'d>(
     }
 }
 
+impl Inputs<'_> {
+    /// Every product's price for every pet that can be priced, with the pet's 0-based index
+    /// (none until the owner's postcode is known).
+    fn prices(&self, rates: &RateFile) -> Vec<(usize, Price)> {
+        let mut all = Vec::new();
+        let Some(facts) = &self.facts else {
+            return all;
+        };
+        for (i, pet) in self.pets.iter().enumerate() {
+            let Some((input, promo)) = pet else {
+                continue;
+            };
+            let mut quote = facts.clone();
+            quote.promo_percent = *promo;
+            for key in rates.products_for(input.facts.species) {
+                let choice = ExcessChoice {
+                    set_excess: input.choice.set_excess,
+                    coinsurance_percent: if rates.coinsurance_offered(key) {
+                        input.choice.coinsurance_percent
+                    } else {
+                        None
+                    },
+                };
+                if let Ok(price) = rates.price(&input.facts, &quote, key, &choice) {
+                    all.push((i, price));
+                }
+            }
+        }
+        all
+    }
+}
+
 /// Prices every product for every pet (none until the owner's postcode is known), when the
 /// rating inputs changed since the stored prices were worked out, and keeps each pet's chosen
 /// `product` as its code and monthly price (or the bare code, unpriced, when the pet is not
 /// offered that product). Returns what the transition records of a new pricing.
+///
+/// When the inputs did not change, the stored prices are left as they are (not read into
+/// structs and written back): only the chosen products' monthly prices are looked up.
 pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> Option<Pricing> {
     let rates = defs.rates_for(ctx.rate_scheme.as_deref())?;
     let inputs = inputs(defs, rates, document, ctx);
-    let stored = Quoted::of(document);
+    let stored = document.get("quoted");
+    let unchanged = stored
+        .and_then(|q| q.get("inputs"))
+        .and_then(Value::as_str)
+        .is_some_and(|d| d == inputs.digest);
     let mut pricing = None;
-    let quoted = match stored {
-        Some(q) if q.inputs == inputs.digest => Some(q),
-        _ => {
-            let mut pets = Vec::new();
-            let mut all = Vec::new();
-            for (i, input) in inputs.pets.iter().enumerate() {
-                let mut prices = Vec::new();
-                if let (Some(facts), Some((input, promo))) = (&inputs.facts, input) {
-                    let mut quote = facts.clone();
-                    quote.promo_percent = *promo;
-                    for key in rates.products_for(input.facts.species) {
-                        let choice = ExcessChoice {
-                            set_excess: input.choice.set_excess,
-                            coinsurance_percent: if rates.coinsurance_offered(key) {
-                                input.choice.coinsurance_percent
-                            } else {
-                                None
-                            },
-                        };
-                        if let Ok(price) = rates.price(&input.facts, &quote, key, &choice) {
-                            prices.push(Premiums::of(&price));
-                            all.push((i, price));
-                        }
-                    }
-                }
-                pets.push(prices);
-            }
-            let priced = all.len();
-            let chosen = all
-                .iter()
-                .filter(|(i, price)| {
-                    chosen_code(document, *i).is_some_and(|code| code == price.code)
-                })
-                .map(|(i, price)| PriceNote::of(i + 1, price))
-                .collect();
-            if priced > 0 || stored.is_some() {
-                pricing = Some(Pricing {
-                    inputs: inputs.digest.clone(),
-                    version: defs.version().to_owned(),
-                    products: priced,
-                    chosen,
-                });
-            }
-            (priced > 0).then(|| Quoted {
-                inputs: inputs.digest,
-                version: defs.version().to_owned(),
-                pets,
-            })
+    if !unchanged {
+        let had_prices = stored.is_some();
+        let all = inputs.prices(rates);
+        let count = document
+            .get("pets")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        let mut pets: Vec<Vec<Premiums>> = (0..count).map(|_| Vec::new()).collect();
+        for (i, price) in &all {
+            pets[*i].push(Premiums::of(price));
         }
-    };
-    if let Some(map) = document.as_object_mut() {
-        map.remove("products");
-        match &quoted {
-            Some(q) => {
+        let chosen = all
+            .iter()
+            .filter(|(i, price)| chosen_code(document, *i).is_some_and(|code| code == price.code))
+            .map(|(i, price)| PriceNote::of(i + 1, price))
+            .collect();
+        if !all.is_empty() || had_prices {
+            pricing = Some(Pricing {
+                inputs: inputs.digest.clone(),
+                version: defs.version().to_owned(),
+                products: all.len(),
+                chosen,
+            });
+        }
+        if let Some(map) = document.as_object_mut() {
+            map.remove("products");
+            if all.is_empty() {
+                map.remove("quoted");
+            } else {
+                let quoted = Quoted {
+                    inputs: inputs.digest,
+                    version: defs.version().to_owned(),
+                    pets,
+                };
                 map.insert(
                     "quoted".into(),
-                    serde_json::to_value(q).unwrap_or(Value::Null),
+                    serde_json::to_value(&quoted).unwrap_or(Value::Null),
                 );
-            }
-            None => {
-                map.remove("quoted");
             }
         }
     }
+    let chosen: Vec<Option<Value>> = document
+        .get("pets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, pet)| {
+            let code = pet.pointer("/product/Code")?.as_str()?;
+            // A code the pet is not offered keeps only the code, unpriced: rule cover_offered
+            // names it, and guard product_chosen wants a priced product.
+            Some(match stored_monthly(document, i, code) {
+                Some(m) => json!({ "Code": code, "RecurringMonthly": m }),
+                None => json!({ "Code": code }),
+            })
+        })
+        .collect();
     if let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) {
-        for (i, pet) in pets.iter_mut().enumerate() {
+        for (pet, product) in pets.iter_mut().zip(chosen) {
             let Some(map) = pet.as_object_mut() else {
                 continue;
             };
-            let code = map
-                .get("product")
-                .and_then(|p| p.get("Code"))
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            match code {
-                // A code the pet is not offered keeps only the code, unpriced: rule
-                // cover_offered names it, and guard product_chosen wants a priced product.
-                Some(code) => {
-                    let monthly = quoted
-                        .as_ref()
-                        .and_then(|q| q.premiums(i, &code))
-                        .map(Premiums::monthly);
-                    let product = match monthly {
-                        Some(m) => json!({ "Code": code, "RecurringMonthly": m }),
-                        None => json!({ "Code": code }),
-                    };
-                    map.insert("product".into(), product);
-                }
-                None => {
-                    map.remove("product");
-                }
-            }
+            match product {
+                Some(p) => map.insert("product".into(), p),
+                None => map.remove("product"),
+            };
         }
     }
     pricing
+}
+
+/// The monthly premium the document's stored prices hold for the pet at 0-based `index` and the
+/// product `code`, as stored.
+fn stored_monthly<'a>(document: &'a Value, index: usize, code: &str) -> Option<&'a Value> {
+    document
+        .get("quoted")?
+        .get("pets")?
+        .get(index)?
+        .as_array()?
+        .iter()
+        .find(|p| p.get(0).and_then(Value::as_str) == Some(code))?
+        .get(1)
 }
 
 fn chosen_code(document: &Value, index: usize) -> Option<&str> {
@@ -461,29 +487,11 @@ pub fn working(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<P
     let Some(rates) = defs.rates_for(ctx.rate_scheme.as_deref()) else {
         return Vec::new();
     };
-    let inputs = inputs(defs, rates, document, ctx);
-    let mut notes = Vec::new();
-    for (i, input) in inputs.pets.iter().enumerate() {
-        let (Some(facts), Some((input, promo))) = (&inputs.facts, input) else {
-            continue;
-        };
-        let mut quote = facts.clone();
-        quote.promo_percent = *promo;
-        for key in rates.products_for(input.facts.species) {
-            let choice = ExcessChoice {
-                set_excess: input.choice.set_excess,
-                coinsurance_percent: if rates.coinsurance_offered(key) {
-                    input.choice.coinsurance_percent
-                } else {
-                    None
-                },
-            };
-            if let Ok(price) = rates.price(&input.facts, &quote, key, &choice) {
-                notes.push(PriceNote::of(i + 1, &price));
-            }
-        }
-    }
-    notes
+    inputs(defs, rates, document, ctx)
+        .prices(rates)
+        .iter()
+        .map(|(i, price)| PriceNote::of(i + 1, price))
+        .collect()
 }
 
 /// A quote stored before prices were kept compact (its document holds the whole `products`

@@ -386,16 +386,22 @@ pub fn view_data<'a>(
 static NO_PAYMENT: std::sync::LazyLock<Value> =
     std::sync::LazyLock::new(|| Value::Object(Map::new()));
 
-/// Where the brand's copy catalogue in `language` is, for the definitions being served
-/// (routes::resources). An unknown brand speaks as the default one, as its voice does.
-pub fn copy_url(defs: &Definitions, brand: &str, language: &str) -> String {
+/// The address of something that never changes for the definitions being served (`kind`: copy,
+/// questions), for a brand, under `rest` (routes::resources). An unknown brand speaks as the
+/// default one, as its voice does.
+fn definitions_url(defs: &Definitions, kind: &str, brand: &str, rest: &str) -> String {
     let brand = defs
         .brand(brand)
         .map_or(crate::routes::DEFAULT_BRAND, |b| b.id.as_str());
     format!(
-        "/quote/definitions/{}/copy/{brand}/{language}",
+        "/quote/definitions/{}/{kind}/{brand}/{rest}",
         defs.version()
     )
+}
+
+/// Where the brand's copy catalogue in `language` is, for the definitions being served.
+pub fn copy_url(defs: &Definitions, brand: &str, language: &str) -> String {
+    definitions_url(defs, "copy", brand, language)
 }
 
 /// A value sent once in the view's `shared` list and referred to by its position.
@@ -433,6 +439,20 @@ impl<'a> Shared<'a> {
     fn push(&mut self, value: SharedValue<'a>) -> usize {
         self.values.push(value);
         self.values.len() - 1
+    }
+
+    /// The place of a value kept by value (equal values share one place).
+    fn by_value<T: Eq + std::hash::Hash>(
+        values: &mut Vec<SharedValue<'a>>,
+        seen: &mut std::collections::HashMap<&'a T, usize>,
+        value: &'a T,
+        wrap: fn(&'a T) -> SharedValue<'a>,
+    ) -> SharedRef {
+        let index = *seen.entry(value).or_insert_with(|| {
+            values.push(wrap(value));
+            values.len() - 1
+        });
+        SharedRef { index }
     }
 
     fn list(&mut self, terms: &'a engine::quoting::TermList) -> SharedRef {
@@ -496,30 +516,24 @@ pub fn products_view(
         .iter()
         .map(|p| {
             let terms = shared.list(&p.PolicyTerms);
-            let flexy = match shared.flexy.get(&p.FlexyProductsOptions) {
-                Some(&index) => SharedRef { index },
-                None => {
-                    let index = shared.push(SharedValue::Flexy(&p.FlexyProductsOptions));
-                    shared.flexy.insert(&p.FlexyProductsOptions, index);
-                    SharedRef { index }
-                }
-            };
-            let coins = match shared.coins.get(&p.excess_options) {
-                Some(&index) => SharedRef { index },
-                None => {
-                    let index = shared.push(SharedValue::Coins(&p.excess_options));
-                    shared.coins.insert(&p.excess_options, index);
-                    SharedRef { index }
-                }
-            };
-            let claim = match shared.claims.get(&p.ClaimExample) {
-                Some(&index) => SharedRef { index },
-                None => {
-                    let index = shared.push(SharedValue::Claim(&p.ClaimExample));
-                    shared.claims.insert(&p.ClaimExample, index);
-                    SharedRef { index }
-                }
-            };
+            let flexy = Shared::by_value(
+                &mut shared.values,
+                &mut shared.flexy,
+                &p.FlexyProductsOptions,
+                SharedValue::Flexy,
+            );
+            let coins = Shared::by_value(
+                &mut shared.values,
+                &mut shared.coins,
+                &p.excess_options,
+                SharedValue::Coins,
+            );
+            let claim = Shared::by_value(
+                &mut shared.values,
+                &mut shared.claims,
+                &p.ClaimExample,
+                SharedValue::Claim,
+            );
             ProductView {
                 Code: &p.Code,
                 Gid: p.Gid,
@@ -956,15 +970,9 @@ fn question_view(
 }
 
 /// Where a question set's form is, for the brand in the language, for the definitions being
-/// served (routes::resources).
+/// served.
 pub fn form_url(defs: &Definitions, brand: &str, language: &str, questions: &str) -> String {
-    let brand = defs
-        .brand(brand)
-        .map_or(crate::routes::DEFAULT_BRAND, |b| b.id.as_str());
-    format!(
-        "/quote/definitions/{}/questions/{brand}/{language}/{questions}",
-        defs.version()
-    )
+    definitions_url(defs, "questions", brand, &format!("{language}/{questions}"))
 }
 
 /// A question set's form as the brand draws it in a language: the schema, and the UI hints with

@@ -185,9 +185,10 @@ async fn the_copy_catalogue_is_cached_at_an_address_that_carries_the_definitions
     );
     let copy: Value = r.json().await.expect("json");
     assert_eq!(copy["step.pet_details"], "Vos animaux");
-    // Another version, a brand that does not exist, a language the brand does not speak.
+    // An address from before the definitions changed is sent on to today's, uncached.
+    assert_moved_on(&app, "/quote/definitions/0000/copy/rcfr/fr-FR", &url).await;
+    // A brand that does not exist, a language the brand does not speak.
     for wrong in [
-        "/quote/definitions/0000/copy/rcfr/fr-FR".to_owned(),
         format!("/quote/definitions/{version}/copy/nosuch/en-GB"),
         format!("/quote/definitions/{version}/copy/pos/fr-FR"),
     ] {
@@ -199,6 +200,30 @@ async fn the_copy_catalogue_is_cached_at_an_address_that_carries_the_definitions
             .expect("get");
         assert_eq!(r.status(), 404, "{wrong}");
     }
+}
+
+/// An old version's address answers 307 to `current`, not cached; followed, it gives today's.
+async fn assert_moved_on(app: &TestApp, old: &str, current: &str) {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let r = client
+        .get(format!("{}{old}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status(), 307, "{old}");
+    assert_eq!(r.headers()["location"], current);
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let followed = reqwest::get(format!("{}{old}", app.base))
+        .await
+        .expect("get");
+    assert_eq!(followed.status(), 200);
+    assert_eq!(
+        followed.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
 }
 
 #[tokio::test]
@@ -285,9 +310,15 @@ async fn each_question_sets_form_is_cached_at_its_own_address_in_the_brands_word
         form["ui"]["pets"]["items"]["pet_name"]["ui:title"],
         "What is your pet's name?"
     );
+    assert_moved_on(
+        &app,
+        "/quote/definitions/0000/questions/sbp/en-GB/pet_details",
+        &url,
+    )
+    .await;
     for wrong in [
-        "/quote/definitions/0000/questions/sbp/en-GB/pet_details".to_owned(),
         format!("/quote/definitions/{version}/questions/sbp/en-GB/no_such_set"),
+        "/quote/definitions/0000/questions/sbp/en-GB/no_such_set".to_owned(),
         format!("/quote/definitions/{version}/questions/sbp/fr-FR/pet_details"),
     ] {
         let r = reqwest::get(format!("{}{wrong}", app.base))

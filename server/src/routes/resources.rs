@@ -1,33 +1,69 @@
 //! What never changes for a definitions version, at addresses that carry the version (issue 22):
-//! a brand's copy catalogue in one of its languages, and each question set's form. A page's view data names the address; the
-//! browser fetches it once and keeps it, so no answer carries the catalogue again.
+//! a brand's copy catalogue in one of its languages, and each question set's form. A page's view
+//! data names the address; the browser fetches it once and keeps it, so no answer carries the
+//! catalogue again.
+//!
+//! An address from before the definitions changed (a page drawn just before a release or a
+//! reload, fetching its catalogue just after) is sent on to the same thing in the definitions
+//! being served, uncached: the page gets today's words rather than failing.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 
 use crate::AppState;
 use crate::error::AppError;
 
 /// GET /quote/definitions/{version}/copy/{brand}/{language}: the brand's catalogue in the
-/// language (the language's copy with the brand's overrides and name). Only for the version
-/// being served: an address from before a change of definitions is gone (404), and the view
-/// data names the new one.
+/// language (the language's copy with the brand's overrides and name).
 pub(super) async fn copy(
     State(state): State<AppState>,
     Path((version, brand, language)): Path<(String, String, String)>,
 ) -> Result<Response, AppError> {
-    let known = state
+    if !state
         .defs
         .brand(&brand)
-        .is_some_and(|b| b.speaks(&language));
-    if version != state.defs.version() || !known {
+        .is_some_and(|b| b.speaks(&language))
+    {
         return Err(AppError::NotFound);
     }
+    if version != state.defs.version() {
+        return Ok(moved(crate::view::copy_url(&state.defs, &brand, &language)));
+    }
     let voice = state.defs.voice(&brand, &language);
-    let body = serde_json::to_vec(&voice.catalogue_ref())
-        .map_err(|e| AppError::Internal(format!("copy catalogue: {e}")))?;
+    immutable_json(&voice.catalogue_ref(), "copy catalogue")
+}
+
+/// GET /quote/definitions/{version}/questions/{brand}/{language}/{id}: a question set's form as
+/// the brand draws it in the language (the schema and its localised UI hints: `form` of a view's
+/// questions); cached as the copy is.
+pub(super) async fn form(
+    State(state): State<AppState>,
+    Path((version, brand, language, id)): Path<(String, String, String, String)>,
+) -> Result<Response, AppError> {
+    let Some(b) = state.defs.brand(&brand).filter(|b| b.speaks(&language)) else {
+        return Err(AppError::NotFound);
+    };
+    let Some(qs) = state.defs.question_set(&id) else {
+        return Err(AppError::NotFound);
+    };
+    if version != state.defs.version() {
+        return Ok(moved(crate::view::form_url(
+            &state.defs,
+            &brand,
+            &language,
+            &id,
+        )));
+    }
+    let voice = state.defs.voice(&brand, &language);
+    immutable_json(&crate::view::form_view(&voice, qs, b), "form")
+}
+
+/// A JSON answer that never changes at its address: cached for a year.
+fn immutable_json(value: &impl Serialize, what: &str) -> Result<Response, AppError> {
+    let body = serde_json::to_vec(value).map_err(|e| AppError::Internal(format!("{what}: {e}")))?;
     Ok((
         StatusCode::OK,
         [
@@ -40,32 +76,12 @@ pub(super) async fn copy(
         .into_response())
 }
 
-/// GET /quote/definitions/{version}/questions/{brand}/{language}/{id}: a question set's form as
-/// the brand draws it in the language (the schema and its localised UI hints: `form` of a view's
-/// questions), for the version being served; cached as the copy is.
-pub(super) async fn form(
-    State(state): State<AppState>,
-    Path((version, brand, language, id)): Path<(String, String, String, String)>,
-) -> Result<Response, AppError> {
-    let Some(b) = state.defs.brand(&brand).filter(|b| b.speaks(&language)) else {
-        return Err(AppError::NotFound);
-    };
-    let Some(qs) = state.defs.question_set(&id) else {
-        return Err(AppError::NotFound);
-    };
-    if version != state.defs.version() {
-        return Err(AppError::NotFound);
-    }
-    let voice = state.defs.voice(&brand, &language);
-    let body = serde_json::to_vec(&crate::view::form_view(&voice, qs, b))
-        .map_err(|e| AppError::Internal(format!("form {id}: {e}")))?;
-    Ok((
-        StatusCode::OK,
-        [
-            (CONTENT_TYPE, "application/json"),
-            (CACHE_CONTROL, "public, max-age=31536000, immutable"),
-        ],
-        body,
+/// Sends an old version's address on to the current one; the redirect itself is not kept, as
+/// the current version will change again.
+fn moved(to: String) -> Response {
+    (
+        StatusCode::TEMPORARY_REDIRECT,
+        [(LOCATION, to), (CACHE_CONTROL, "no-store".to_owned())],
     )
-        .into_response())
+        .into_response()
 }
