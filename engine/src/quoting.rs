@@ -712,15 +712,31 @@ fn product_key(code: &str) -> Option<ProductKey> {
 /// Every product priced for every pet, as the pages show them (journey.md §3 Quote view data),
 /// drawn from the stored prices and the definitions; none before the quote is priced.
 pub fn products(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<Product> {
-    products_of(defs, document, ctx, Quoted::of(document).as_ref())
+    products_of(
+        defs,
+        document,
+        ctx,
+        Quoted::of(document).as_ref(),
+        Drawn::Every,
+    )
 }
 
-/// [`products`] from prices already read from the document.
+/// Which of the priced products a page draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drawn {
+    /// Every product priced for every pet (the pages that choose cover).
+    Every,
+    /// Each pet's chosen product, if priced (the pages that show what was chosen).
+    Chosen,
+}
+
+/// [`products`] from prices already read from the document: every product, or only the chosen.
 pub fn products_of(
     defs: &Definitions,
     document: &Value,
     ctx: &RuleContext,
     quoted: Option<&Quoted>,
+    drawn: Drawn,
 ) -> Vec<Product> {
     let (Some(quoted), Some(rates)) = (quoted, defs.rates_for(ctx.rate_scheme.as_deref())) else {
         return Vec::new();
@@ -741,7 +757,14 @@ pub fn products_of(
         let Some(input) = pet_input(defs, rates, pet) else {
             continue;
         };
+        let chosen = pet
+            .pointer("/product/RecurringMonthly")
+            .and_then(|_| pet.pointer("/product/Code"))
+            .and_then(Value::as_str);
         for premiums in quoted.pets.get(i).into_iter().flatten() {
+            if drawn == Drawn::Chosen && chosen != Some(premiums.code()) {
+                continue;
+            }
             let Some(key) = product_key(premiums.code()) else {
                 continue;
             };

@@ -91,6 +91,9 @@ pub struct ViewInput<'a> {
     pub purchase: Option<crate::store::PurchaseRow>,
     /// The inactivity warning and reset times, in milliseconds.
     pub timeouts: (u64, u64),
+    /// The answer to a modal's save (journey.md §4: its data replaces the view data of the page
+    /// the modal is on), which carries every product whatever the quote's step.
+    pub after_edit: bool,
 }
 
 /// The decrypted account number when the page is the bank details panel (owner-payment.md §2
@@ -294,8 +297,17 @@ pub fn view_data<'a>(
     // journey.md §3 Quote view data: every product priced for every pet, drawn from the prices
     // the quote holds, with what the page shows of each (`products_view`).
     let quoted = engine::quoting::Quoted::of(&quote.document);
-    let products =
-        engine::quoting::products_of(defs, &quote.document, input.rules, quoted.as_ref());
+    let drawn = if input.after_edit {
+        Some(engine::quoting::Drawn::Every)
+    } else {
+        drawn_products(viewing.view)
+    };
+    let products = match drawn {
+        Some(drawn) => {
+            engine::quoting::products_of(defs, &quote.document, input.rules, quoted.as_ref(), drawn)
+        }
+        None => Vec::new(),
+    };
     let summary = engine::quoting::summary_of(&quote.document, quoted.as_ref());
     let empty = || -> &Value { &NO_PAYMENT };
     Ok(ViewData {
@@ -385,6 +397,24 @@ pub fn view_data<'a>(
 
 static NO_PAYMENT: std::sync::LazyLock<Value> =
     std::sync::LazyLock::new(|| Value::Object(Map::new()));
+
+/// The products a page draws (issue 22: the view data carries what its step needs): every
+/// product where cover is chosen (cover select, and the review with its change-cover modal),
+/// each pet's chosen product where it is shown (payment, the checks before buying,
+/// confirmation), none elsewhere (journey.md §3 Quote view data: the list is there, empty).
+fn drawn_products(view: engine::definitions::View) -> Option<engine::quoting::Drawn> {
+    use engine::definitions::View;
+    use engine::quoting::Drawn;
+    match view {
+        View::ChoosePolicy | View::Review => Some(Drawn::Every),
+        View::Payment
+        | View::PaymentConfirmation
+        | View::CardConfirmation
+        | View::Confirmation
+        | View::RescueConfirmation => Some(Drawn::Chosen),
+        View::Form | View::Pending | View::Assumptions => None,
+    }
+}
 
 /// The address of something that never changes for the definitions being served (`kind`: copy,
 /// questions), for a brand, under `rest` (routes::resources). An unknown brand speaks as the

@@ -327,3 +327,40 @@ async fn each_question_sets_form_is_cached_at_its_own_address_in_the_brands_word
         assert_eq!(r.status(), 404, "{wrong}");
     }
 }
+
+#[tokio::test]
+async fn each_page_carries_the_products_it_shows_and_a_modals_answer_every_product() {
+    let app = spawn_app().await;
+    app.reach_payment(json!([valid_pet(), valid_pet()])).await;
+    let count = |view: &Value| view["products"].as_array().map_or(0, Vec::len);
+    // Where cover is chosen: every product for every pet.
+    assert_eq!(count(&app.view("/quote/choose-policy").await), 36);
+    assert_eq!(count(&app.view("/quote/review").await), 36);
+    // Where the chosen cover is shown: each pet's chosen product, in full.
+    let payment = resolved(&app.view("/quote/payment").await);
+    assert_eq!(count(&payment), 2);
+    for pet in payment["pets"].as_array().expect("pets") {
+        assert_eq!(pet["product"]["Code"], "LT04000");
+        assert!(pet["product"]["PolicyTerms"].is_array(), "{pet}");
+    }
+    // Pages that show no cover: none (the list is there, empty).
+    let details = app.view("/quote/your-details").await;
+    assert_eq!(details["products"], json!([]));
+    assert_eq!(details["pets"][0]["product"]["Code"], "LT04000");
+    // A step's answer is the next page's view: the pet page's answer carries none.
+    let (status, body) = app.save_pets(json!([valid_pet(), valid_pet()])).await;
+    assert_eq!(status, 200, "{body}");
+    assert_ne!(body["data"]["step"]["view"], "choose_policy");
+    assert_eq!(count(&body["data"]), 0, "{}", body["data"]["step"]);
+    // A modal's answer replaces the view data of the page it is on (journey.md §4): every
+    // product, whatever the quote's step.
+    let (status, body) = app
+        .edit(
+            "/api/ownerdetail",
+            "start_date",
+            json!({ "owner": { "pet_policy_start_date": uk_today().to_string() } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(count(&body["data"]), 36);
+}

@@ -440,6 +440,7 @@ pub(super) async fn run(
         timeouts: quote::timeouts(state, &saved),
         purchase: None,
         account_number: view::account_number_for(state, viewing, &saved).await?,
+        after_edit: matches!(event, Event::Edit { .. }),
     };
     let data = view::view_data(&input)?;
     Ok(Json(view::Answer {

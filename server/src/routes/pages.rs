@@ -262,6 +262,7 @@ pub(super) async fn page(
             Target::Step(_) => view::account_number_for(&state, viewing, &session.quote).await?,
             Target::Retrieve | Target::Static(_) => None,
         },
+        after_edit: false,
     };
     let mut data = view::view_data(&input)?;
     if data.rescue.is_object() {

@@ -479,6 +479,7 @@ async fn confirmation(
         timeouts: quote::timeouts(state, quote),
         account_number: None,
         purchase: state.store.purchase_of(&quote.id).await?,
+        after_edit: false,
     };
     let data = view::view_data(&input)?;
     Ok(Json(view::Answer {
