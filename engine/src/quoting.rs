@@ -44,7 +44,7 @@ impl PriceNote {
             factors: price
                 .factors
                 .iter()
-                .map(|f| (f.name.clone(), f.by.clone(), f.value))
+                .map(|f| (f.name.to_owned(), f.by.to_string(), f.value))
                 .collect(),
             discounts_monthly: price.discounts_monthly.clone(),
         }
@@ -162,11 +162,14 @@ fn promo_percent(
         .filter(|p| !p.is_zero())
 }
 
-/// One product's premiums as the quote stores them: `[code, monthly, annual, annual IPT,
-/// monthly before discounts, multi-pet, offer code, loyalty (each a monthly discount), set excess,
-/// co-insurance percent]`. Everything else a product shows is derived from the definitions when a
-/// page is drawn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One product's premiums as the quote stores them, one string of ten words:
+/// `"code monthly annual annual-IPT monthly-before-discounts multi-pet offer-code loyalty
+/// set-excess co-insurance-percent"` (the three discounts monthly), each amount written exactly
+/// as its decimal (`"LT04000 21.66 259.92 27.85 24.07 2.41 0 0 99 0"`). One string, not a list
+/// of ten, because every request that loads a quote reads it: it is one allocation to read, copy
+/// and free rather than ten. Everything else a product shows is derived from the definitions
+/// when a page is drawn. A list of the ten (how quotes were stored before) is read as well.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Premiums(
     pub String,
     pub Decimal,
@@ -180,7 +183,84 @@ pub struct Premiums(
     pub Decimal,
 );
 
+impl Serialize for Premiums {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use std::fmt::Write;
+        let mut out = String::with_capacity(64);
+        out.push_str(&self.0);
+        for d in self.amounts() {
+            // Writing to a String cannot fail.
+            let _ = write!(out, " {d}");
+        }
+        serializer.serialize_str(&out)
+    }
+}
+
+impl<'de> Deserialize<'de> for Premiums {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(PremiumsVisitor)
+    }
+}
+
+struct PremiumsVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PremiumsVisitor {
+    type Value = Premiums;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a product code and nine amounts, in one string or in a list")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, words: &str) -> Result<Premiums, E> {
+        let mut parts = words.split(' ');
+        let code = parts.next().unwrap_or_default();
+        let mut amounts = [Decimal::ZERO; 9];
+        for (i, slot) in amounts.iter_mut().enumerate() {
+            let word = parts
+                .next()
+                .ok_or_else(|| E::custom(format!("premiums {code}: amount {} missing", i + 1)))?;
+            *slot = word
+                .parse()
+                .map_err(|_| E::custom(format!("premiums {code}: {word:?} is not an amount")))?;
+        }
+        if parts.next().is_some() {
+            return Err(E::custom(format!("premiums {code}: more than ten words")));
+        }
+        Ok(Premiums::from_parts(code.to_owned(), amounts))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Premiums, A::Error> {
+        use serde::de::Error;
+        let code: String = seq
+            .next_element()?
+            .ok_or_else(|| A::Error::custom("premiums: no product code"))?;
+        let mut amounts = [Decimal::ZERO; 9];
+        for (i, slot) in amounts.iter_mut().enumerate() {
+            *slot = seq.next_element()?.ok_or_else(|| {
+                A::Error::custom(format!("premiums {code}: amount {} missing", i + 1))
+            })?;
+        }
+        if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+            return Err(A::Error::custom(format!(
+                "premiums {code}: more than ten items"
+            )));
+        }
+        Ok(Premiums::from_parts(code, amounts))
+    }
+}
+
 impl Premiums {
+    fn from_parts(code: String, amounts: [Decimal; 9]) -> Self {
+        let [a, b, c, d, e, f, g, h, i] = amounts;
+        Premiums(code, a, b, c, d, e, f, g, h, i)
+    }
+
+    fn amounts(&self) -> [Decimal; 9] {
+        [
+            self.1, self.2, self.3, self.4, self.5, self.6, self.7, self.8, self.9,
+        ]
+    }
+
     fn of(price: &Price) -> Self {
         let d = &price.discounts_monthly;
         Premiums(
@@ -355,16 +435,17 @@ impl Inputs<'_> {
             };
             let mut quote = facts.clone();
             quote.promo_percent = *promo;
+            // What every product of the pet shares, worked out once.
+            let Ok(rated) = rates.rate_pet(&input.facts, &quote, input.choice.set_excess) else {
+                continue;
+            };
             for key in rates.products_for(input.facts.species) {
-                let choice = ExcessChoice {
-                    set_excess: input.choice.set_excess,
-                    coinsurance_percent: if rates.coinsurance_offered(key) {
-                        input.choice.coinsurance_percent
-                    } else {
-                        None
-                    },
+                let coins = if rates.coinsurance_offered(key) {
+                    input.choice.coinsurance_percent
+                } else {
+                    None
                 };
-                if let Ok(price) = rates.price(&input.facts, &quote, key, &choice) {
+                if let Ok(price) = rates.price_rated(&rated, &quote, key, coins) {
                     all.push((i, price));
                 }
             }
@@ -461,16 +542,23 @@ pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> O
 }
 
 /// The monthly premium the document's stored prices hold for the pet at 0-based `index` and the
-/// product `code`, as stored.
-fn stored_monthly<'a>(document: &'a Value, index: usize, code: &str) -> Option<&'a Value> {
+/// product `code`, as written there (see [`Premiums`]).
+fn stored_monthly(document: &Value, index: usize, code: &str) -> Option<Value> {
     document
         .get("quoted")?
         .get("pets")?
         .get(index)?
         .as_array()?
         .iter()
-        .find(|p| p.get(0).and_then(Value::as_str) == Some(code))?
-        .get(1)
+        .find_map(|p| match p {
+            Value::String(words) => {
+                let mut parts = words.split(' ');
+                (parts.next() == Some(code)).then(|| parts.next().map(Value::from))?
+            }
+            Value::Array(list) => (list.first().and_then(Value::as_str) == Some(code))
+                .then(|| list.get(1).cloned())?,
+            _ => None,
+        })
 }
 
 fn chosen_code(document: &Value, index: usize) -> Option<&str> {
@@ -1033,6 +1121,48 @@ pub fn summary_of(document: &Value, quoted: Option<&Quoted>) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn premiums_are_stored_as_one_string_and_read_back_exactly() {
+        let d = |s: &str| s.parse::<Decimal>().expect("decimal");
+        let p = Premiums(
+            "LT04000".into(),
+            d("21.60"),
+            d("259.20"),
+            d("27.85"),
+            d("24.07"),
+            d("2.41"),
+            d("0"),
+            d("0"),
+            d("99"),
+            d("10"),
+        );
+        let stored = serde_json::to_value(&p).expect("json");
+        assert_eq!(
+            stored,
+            json!("LT04000 21.60 259.20 27.85 24.07 2.41 0 0 99 10")
+        );
+        let back: Premiums = serde_json::from_value(stored).expect("read");
+        assert_eq!(back, p);
+        // Each amount keeps how it was written (21.60, not 21.6).
+        assert_eq!(back.monthly().to_string(), "21.60");
+        // Quotes stored before: a list of the ten.
+        let listed: Premiums = serde_json::from_value(json!([
+            "LT04000", "21.60", "259.20", "27.85", "24.07", "2.41", "0", "0", "99", "10"
+        ]))
+        .expect("read a list");
+        assert_eq!(listed, p);
+        // A damaged entry is refused with what is wrong, not read as zero.
+        for bad in [
+            json!("LT04000 21.60"),
+            json!("LT04000 21.60 259.20 27.85 24.07 2.41 0 0 99 ten"),
+            json!("LT04000 21.60 259.20 27.85 24.07 2.41 0 0 99 10 11"),
+            json!(["LT04000", "21.60"]),
+        ] {
+            let err = serde_json::from_value::<Premiums>(bad.clone()).expect_err("refused");
+            assert!(err.to_string().contains("LT04000"), "{bad}: {err}");
+        }
+    }
 
     #[test]
     fn the_badge_follows_journey_md_section_9() {

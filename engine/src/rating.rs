@@ -244,10 +244,23 @@ pub struct ExcessChoice {
 /// One step of a price's working.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Factor {
-    pub name: String,
-    /// What the factor was chosen by (`Gundog`, `band C (BS)`, `3 years`).
-    pub by: String,
+    /// What the factor is (`age`, `area`): a fixed name.
+    pub name: &'static str,
+    /// What the factor was chosen by (`Gundog`, `band C (BS)`, `3 years`): shared by the
+    /// products of a pet, not copied.
+    pub by: std::sync::Arc<str>,
     pub value: Decimal,
+}
+
+/// One pet's factors that every product shares (see [`RateFile::rate_pet`]).
+#[derive(Debug, Clone)]
+pub struct RatedPet {
+    species: Species,
+    /// Age, breed, area, neutered, pet cost and set excess, in the order they apply.
+    factors: Vec<Factor>,
+    /// No third party liability, applied after co-insurance.
+    tpl: Option<Factor>,
+    set_excess: Decimal,
 }
 
 /// The discounts on a price, per month (owner-payment.md §3 Product discounts).
@@ -349,27 +362,22 @@ impl RateFile {
         product: ProductKey,
         choice: &ExcessChoice,
     ) -> Result<Price, RatingError> {
+        let rated = self.rate_pet(pet, quote, choice.set_excess)?;
+        self.price_rated(&rated, quote, product, choice.coinsurance_percent)
+    }
+
+    /// What one pet's prices share whatever the product (issue 22: worked out once per pet, not
+    /// once per product): its age, breed, area, neutering, cost and set excess factors, in the
+    /// order they apply, and the no-third-party-liability factor that applies last.
+    pub fn rate_pet(
+        &self,
+        pet: &PetFacts<'_>,
+        quote: &QuoteFacts,
+        set_excess: Option<Decimal>,
+    ) -> Result<RatedPet, RatingError> {
         let species = pet.species;
         let missing = |what: String| RatingError::Missing(what);
-        let limit_key = product.limit.to_string();
-        let base = *self
-            .base_annual
-            .get(&species)
-            .and_then(|g| g.get(&product.group))
-            .and_then(|l| l.get(&limit_key))
-            .ok_or_else(|| {
-                missing(format!(
-                    "base premium for {} {}",
-                    species.as_str(),
-                    product.code()
-                ))
-            })?;
-        let mut factors = vec![Factor {
-            name: "base annual premium".into(),
-            by: format!("{} {}", species.as_str(), product.code()),
-            value: base,
-        }];
-
+        let mut factors = Vec::with_capacity(8);
         // Age at cover start, in whole years.
         let years = u32::try_from(months_between(pet.date_of_birth, quote.cover_start).max(0) / 12)
             .unwrap_or(0);
@@ -384,8 +392,8 @@ impl RateFile {
                 ))
             })?;
         factors.push(Factor {
-            name: "age".into(),
-            by: format!("{years} years"),
+            name: "age",
+            by: format!("{years} years").into(),
             value: band.factor,
         });
 
@@ -403,16 +411,16 @@ impl RateFile {
                     .get(&kind)
                     .ok_or_else(|| missing(format!("dog_kind factor for {kind}")))?;
                 factors.push(Factor {
-                    name: "breed kind".into(),
-                    by: kind,
+                    name: "breed kind",
+                    by: kind.into(),
                     value,
                 });
                 if let Some(group) = &pet.breed.group
                     && let Some(value) = bf.dog_group.get(group)
                 {
                     factors.push(Factor {
-                        name: "breed group".into(),
-                        by: group.clone(),
+                        name: "breed group",
+                        by: group.as_str().into(),
                         value: *value,
                     });
                 }
@@ -422,8 +430,8 @@ impl RateFile {
                         .get(size)
                         .ok_or_else(|| missing(format!("dog_size factor for {size}")))?;
                     factors.push(Factor {
-                        name: "size".into(),
-                        by: size.clone(),
+                        name: "size",
+                        by: size.as_str().into(),
                         value,
                     });
                 }
@@ -439,7 +447,7 @@ impl RateFile {
                     .get(kind)
                     .ok_or_else(|| missing(format!("cat factor for {kind}")))?;
                 factors.push(Factor {
-                    name: "breed".into(),
+                    name: "breed",
                     by: kind.into(),
                     value,
                 });
@@ -450,7 +458,7 @@ impl RateFile {
                     .get("all")
                     .ok_or_else(|| missing("rabbit factor".into()))?;
                 factors.push(Factor {
-                    name: "breed".into(),
+                    name: "breed",
                     by: "rabbit".into(),
                     value,
                 });
@@ -483,13 +491,13 @@ impl RateFile {
             .get(&band_name)
             .ok_or_else(|| missing(format!("factor for area band {band_name}")))?;
         factors.push(Factor {
-            name: "area".into(),
-            by: format!("band {band_name} ({area_label})"),
+            name: "area",
+            by: format!("band {band_name} ({area_label})").into(),
             value,
         });
 
         factors.push(Factor {
-            name: "neutered".into(),
+            name: "neutered",
             by: if pet.neutered { "yes" } else { "no" }.into(),
             value: if pet.neutered {
                 self.neutered.yes
@@ -505,8 +513,8 @@ impl RateFile {
             .or_else(|| self.pet_cost_bands.last())
             .ok_or_else(|| missing("pet cost band".into()))?;
         factors.push(Factor {
-            name: "pet cost".into(),
-            by: format!("up to £{}", cost_band.up_to),
+            name: "pet cost",
+            by: format!("up to £{}", cost_band.up_to).into(),
             value: cost_band.factor,
         });
 
@@ -514,19 +522,65 @@ impl RateFile {
             .excess
             .get(&species)
             .ok_or_else(|| missing(format!("excess for {}", species.as_str())))?;
-        let set_excess = choice.set_excess.unwrap_or(excess.default);
+        let set_excess = set_excess.unwrap_or(excess.default);
         let value = *excess
             .options
             .get(&key_of(set_excess))
             .ok_or(RatingError::Excess(set_excess))?;
         factors.push(Factor {
-            name: "set excess".into(),
-            by: format!("£{}", key_of(set_excess)),
+            name: "set excess",
+            by: format!("£{}", key_of(set_excess)).into(),
             value,
         });
 
+        let tpl = (pet.breed.exclude_tpl && species == Species::Dog).then(|| Factor {
+            name: "no third party liability",
+            by: pet.breed.desc.as_str().into(),
+            value: self.exclude_tpl_factor,
+        });
+        Ok(RatedPet {
+            species,
+            factors,
+            tpl,
+            set_excess,
+        })
+    }
+
+    /// Prices one product for a pet rated by [`RateFile::rate_pet`], with the co-insurance
+    /// chosen (none: the product's default).
+    pub fn price_rated(
+        &self,
+        rated: &RatedPet,
+        quote: &QuoteFacts,
+        product: ProductKey,
+        coinsurance_percent: Option<Decimal>,
+    ) -> Result<Price, RatingError> {
+        let species = rated.species;
+        let set_excess = rated.set_excess;
+        let missing = |what: String| RatingError::Missing(what);
+        let limit_key = product.limit.to_string();
+        let base = *self
+            .base_annual
+            .get(&species)
+            .and_then(|g| g.get(&product.group))
+            .and_then(|l| l.get(&limit_key))
+            .ok_or_else(|| {
+                missing(format!(
+                    "base premium for {} {}",
+                    species.as_str(),
+                    product.code()
+                ))
+            })?;
+        let mut factors = Vec::with_capacity(rated.factors.len() + 3);
+        factors.push(Factor {
+            name: "base annual premium",
+            by: format!("{} {}", species.as_str(), product.code()).into(),
+            value: base,
+        });
+        factors.extend(rated.factors.iter().cloned());
+
         let offered = self.coinsurance_offered(product);
-        let coins = match choice.coinsurance_percent {
+        let coins = match coinsurance_percent {
             Some(p) if !offered && !p.is_zero() => {
                 return Err(RatingError::Coinsurance(p, product.code()));
             }
@@ -540,18 +594,12 @@ impl RateFile {
             .get(&key_of(coins))
             .ok_or_else(|| RatingError::Coinsurance(coins, product.code()))?;
         factors.push(Factor {
-            name: "co-insurance".into(),
-            by: format!("{}%", key_of(coins)),
+            name: "co-insurance",
+            by: format!("{}%", key_of(coins)).into(),
             value,
         });
 
-        if pet.breed.exclude_tpl && species == Species::Dog {
-            factors.push(Factor {
-                name: "no third party liability".into(),
-                by: pet.breed.desc.clone(),
-                value: self.exclude_tpl_factor,
-            });
-        }
+        factors.extend(rated.tpl.iter().cloned());
 
         let net_annual = factors.iter().skip(1).fold(base, |acc, f| acc * f.value);
         let ipt_rate = self.ipt_percent / hundred();

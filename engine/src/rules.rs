@@ -94,62 +94,69 @@ impl CompiledSchema {
     /// allows, as the field error `maxItems` gives: checked before anything is built from the
     /// answers.
     pub fn size_error(&self, instance: &Value) -> Option<FieldError> {
-        self.oversized(&self.schema, "", instance, "")
+        self.oversized(&self.schema, Steps::Root, instance, Steps::Root)
     }
 
+    /// The walk keeps where it is as a chain of borrowed steps: a pointer is written out only
+    /// for the error it reports, so a document within bounds costs no allocation.
     fn oversized(
         &self,
         schema: &Value,
-        schema_pointer: &str,
+        schema_at: Steps<'_>,
         instance: &Value,
-        instance_pointer: &str,
+        instance_at: Steps<'_>,
     ) -> Option<FieldError> {
         let Value::Object(node) = schema else {
             return None;
         };
-        // The node itself and the members of its allOf, where a bound may be written.
-        let mut nodes = vec![(node, schema_pointer.to_owned())];
-        if let Some(Value::Array(all)) = node.get("allOf") {
-            for (i, member) in all.iter().enumerate() {
-                if let Value::Object(member) = member {
-                    nodes.push((member, format!("{schema_pointer}/allOf/{i}")));
-                }
-            }
-        }
         match instance {
             Value::Array(items) => {
-                for (n, pointer) in &nodes {
+                // The node itself and the members of its allOf, where a bound may be written.
+                let members = match node.get("allOf") {
+                    Some(Value::Array(all)) => all.as_slice(),
+                    _ => &[],
+                };
+                let bounds = std::iter::once((node, None)).chain(
+                    members
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, m)| m.as_object().map(|m| (m, Some(i)))),
+                );
+                for (n, member) in bounds {
                     if let Some(max) = n.get("maxItems").and_then(Value::as_u64)
                         && items.len() as u64 > max
                     {
+                        let pointer = match member {
+                            None => schema_at.pointer(),
+                            Some(i) => {
+                                let all = Steps::Key(&schema_at, "allOf");
+                                Steps::Index(&all, i).pointer()
+                            }
+                        };
                         return Some(FieldError::new(
-                            field_name(instance_pointer),
-                            message_key(&self.schema, pointer, "maxItems"),
+                            field_name(&instance_at.pointer()),
+                            message_key(&self.schema, &pointer, "maxItems"),
                         ));
                     }
                 }
                 let item_schema = node.get("items")?;
+                let at = Steps::Key(&schema_at, "items");
                 items.iter().enumerate().find_map(|(i, item)| {
-                    self.oversized(
-                        item_schema,
-                        &format!("{schema_pointer}/items"),
-                        item,
-                        &format!("{instance_pointer}/{i}"),
-                    )
+                    self.oversized(item_schema, at, item, Steps::Index(&instance_at, i))
                 })
             }
             Value::Object(map) => {
                 let Some(Value::Object(properties)) = node.get("properties") else {
                     return None;
                 };
+                let props = Steps::Key(&schema_at, "properties");
                 map.iter().find_map(|(key, value)| {
                     let sub = properties.get(key)?;
-                    let key = escape_pointer(key);
                     self.oversized(
                         sub,
-                        &format!("{schema_pointer}/properties/{key}"),
+                        Steps::Key(&props, key),
                         value,
-                        &format!("{instance_pointer}/{key}"),
+                        Steps::Key(&instance_at, key),
                     )
                 })
             }
@@ -267,6 +274,25 @@ fn parent_pointer(pointer: &str) -> String {
 
 fn last_segment(pointer: &str) -> String {
     unescape_pointer(pointer.rsplit('/').next().unwrap_or_default())
+}
+
+/// Where a walk over a document (or a schema) is: the steps from the root, borrowed.
+#[derive(Clone, Copy)]
+enum Steps<'a> {
+    Root,
+    Key(&'a Steps<'a>, &'a str),
+    Index(&'a Steps<'a>, usize),
+}
+
+impl Steps<'_> {
+    /// The JSON pointer of the place (`/pets/0/pet_name`).
+    fn pointer(&self) -> String {
+        match self {
+            Steps::Root => String::new(),
+            Steps::Key(parent, key) => format!("{}/{}", parent.pointer(), escape_pointer(key)),
+            Steps::Index(parent, i) => format!("{}/{i}", parent.pointer()),
+        }
+    }
 }
 
 fn escape_pointer(s: &str) -> String {

@@ -945,10 +945,23 @@ pub fn transition(
     event: &Event,
     rules: RuleContext,
 ) -> Result<TransitionResult, EngineError> {
+    transition_from(defs, journey_id, document.clone(), lifecycle, event, rules)
+}
+
+/// [`transition`] of a document the caller gives up (it is not copied): the result holds it,
+/// changed or not.
+pub fn transition_from(
+    defs: &Definitions,
+    journey_id: &str,
+    document: Value,
+    lifecycle: Lifecycle,
+    event: &Event,
+    rules: RuleContext,
+) -> Result<TransitionResult, EngineError> {
     let journey = defs
         .journey(journey_id)
         .ok_or_else(|| EngineError::UnknownJourney(journey_id.to_owned()))?;
-    let (before, blocked) = locate(defs, journey, document, &rules)?;
+    let (before, blocked) = locate(defs, journey, &document, &rules)?;
     let snapshot = Snapshot {
         lifecycle,
         furthest: before.furthest.clone(),
@@ -959,7 +972,7 @@ pub fn transition(
         defs,
         journey,
         rules,
-        document: document.clone(),
+        document,
         record: TransitionRecord {
             journey: journey.id.clone(),
             definition_version: defs.version().to_owned(),

@@ -284,7 +284,7 @@ fn discounts_and_tax_are_exact() {
         (alone.annual * dec("12") / dec("112")).round_dp(2)
     );
     // The explanation names every factor, starting from the base premium.
-    let names: Vec<&str> = alone.factors.iter().map(|f| f.name.as_str()).collect();
+    let names: Vec<&str> = alone.factors.iter().map(|f| f.name).collect();
     assert_eq!(
         names,
         vec![

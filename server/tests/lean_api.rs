@@ -69,11 +69,19 @@ async fn a_two_pet_quote_stores_its_answers_and_compact_prices_in_at_most_8_kb()
             .and_then(|u| u.split('/').nth(3))
             .expect("version")
     );
-    let lt = quoted["pets"][0]
+    // Each product's premiums in one string: the code, then nine amounts.
+    let lt: Vec<&str> = quoted["pets"][0]
         .as_array()
-        .and_then(|ps| ps.iter().find(|p| p[0] == "LT04000"))
-        .expect("LT04000 quoted");
-    assert_eq!(lt[1], chosen["RecurringMonthly"]);
+        .and_then(|ps| {
+            ps.iter()
+                .filter_map(Value::as_str)
+                .find(|p| p.starts_with("LT04000 "))
+        })
+        .expect("LT04000 quoted")
+        .split(' ')
+        .collect();
+    assert_eq!(lt.len(), 10, "{lt:?}");
+    assert_eq!(json!(lt[1]), chosen["RecurringMonthly"]);
 }
 
 #[tokio::test]

@@ -336,16 +336,17 @@ pub(super) async fn run(
     started: Instant,
 ) -> Result<Response, AppError> {
     let Authorised {
-        quote,
+        mut quote,
         token,
         experiment_views,
     } = auth;
     let journey = quote::journey(state, &quote)?;
     let rules = quote::rule_context(state, &quote);
-    let result = runtime::transition(
+    // The engine takes the stored document (not a copy); the quote gets back what it answers.
+    let result = runtime::transition_from(
         &state.defs,
         &journey.id,
-        &quote.document,
+        std::mem::take(&mut quote.document),
         quote.lifecycle,
         &event,
         rules.clone(),
@@ -400,6 +401,9 @@ pub(super) async fn run(
         "transition"
     );
 
+    // The quote as it now stands (as it was, where the event changed nothing).
+    quote.document = result.document;
+    quote.lifecycle = result.lifecycle;
     match result.record.outcome {
         Outcome::Invalid => {
             let errors = result
@@ -417,9 +421,7 @@ pub(super) async fn run(
         Outcome::Moved | Outcome::Blocked | Outcome::RefusedByGuard => {}
     }
 
-    let mut saved = quote.clone();
-    saved.document = result.document;
-    saved.lifecycle = result.lifecycle;
+    let saved = quote;
     let viewing = journey.step(&result.record.to).ok_or_else(|| {
         AppError::Internal(format!("transition to unknown step {}", result.record.to))
     })?;
