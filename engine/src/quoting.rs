@@ -561,6 +561,13 @@ fn stored_monthly(document: &Value, index: usize, code: &str) -> Option<Value> {
         })
 }
 
+/// The code of the pet's chosen product when it is priced (stored with its monthly price); a
+/// code the pet is not offered, stored bare, is none.
+pub fn priced_choice(pet: &Value) -> Option<&str> {
+    pet.pointer("/product/RecurringMonthly")?;
+    pet.pointer("/product/Code")?.as_str()
+}
+
 fn chosen_code(document: &Value, index: usize) -> Option<&str> {
     document
         .get("pets")?
@@ -845,10 +852,7 @@ pub fn products_of(
         let Some(input) = pet_input(defs, rates, pet) else {
             continue;
         };
-        let chosen = pet
-            .pointer("/product/RecurringMonthly")
-            .and_then(|_| pet.pointer("/product/Code"))
-            .and_then(Value::as_str);
+        let chosen = priced_choice(pet);
         for premiums in quoted.pets.get(i).into_iter().flatten() {
             if drawn == Drawn::Chosen && chosen != Some(premiums.code()) {
                 continue;
@@ -1081,11 +1085,7 @@ pub fn summary_of(document: &Value, quoted: Option<&Quoted>) -> Summary {
     let chosen: Vec<&Premiums> = pets
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.pointer("/product/RecurringMonthly").is_some())
-        .filter_map(|(i, p)| {
-            let code = p.pointer("/product/Code").and_then(Value::as_str)?;
-            quoted?.premiums(i, code)
-        })
+        .filter_map(|(i, p)| quoted?.premiums(i, priced_choice(p)?))
         .collect();
     let monthly: Decimal = chosen.iter().map(|p| p.monthly()).sum();
     let mut discounts_monthly = Vec::new();

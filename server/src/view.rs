@@ -597,10 +597,7 @@ pub fn pets_with_products(document: &Value, products: &[engine::quoting::Product
         .enumerate()
         .map(|(i, pet)| {
             let mut pet = pet.clone();
-            let chosen = pet
-                .pointer("/product/RecurringMonthly")
-                .and_then(|_| pet.pointer("/product/Code"))
-                .and_then(Value::as_str)
+            let chosen = engine::quoting::priced_choice(&pet)
                 .and_then(|code| products.iter().find(|p| p.petid == i + 1 && p.Code == code));
             if let (Some(product), Some(map)) = (chosen, pet.as_object_mut()) {
                 map.insert(
@@ -795,10 +792,7 @@ fn documents_view(
                 .and_then(Value::as_str)
                 .and_then(engine::definitions::Species::parse)?;
             // The chosen product's documents; and each cover type's, for the benefits table.
-            let chosen = pet
-                .pointer("/product/RecurringMonthly")
-                .and_then(|_| pet.pointer("/product/Code"))
-                .and_then(Value::as_str);
+            let chosen = engine::quoting::priced_choice(pet);
             let items = chosen.map(|code| given(species, code)).unwrap_or_default();
             let by_group: Map<String, Value> = ["LT", "MB", "TL"]
                 .into_iter()
