@@ -23,6 +23,7 @@ pub mod signed;
 pub mod store;
 pub mod vets;
 pub mod view;
+pub mod writer;
 
 use std::sync::Arc;
 

@@ -15,9 +15,28 @@ pub enum Backend {
 
 #[derive(Debug, Clone)]
 pub struct Store {
+    /// Reads (and on PostgreSQL, writes too).
     pool: AnyPool,
+    /// Writes: on SQLite one connection, so writers queue in order (see `connect`); on
+    /// PostgreSQL the same pool as reads.
+    writer: AnyPool,
+    /// SQLite: the hot writes (transitions, new quotes, activity, product views) go through
+    /// one connection on a thread of its own, committed in groups (`crate::writer`).
+    group: Option<crate::writer::Writer>,
     pub backend: Backend,
 }
+
+/// Every SQLite connection's settings: WAL lets readers and the writer share the file; a second
+/// process on the same file (`pawpath report`) waits out a writer; foreign keys hold.
+const SQLITE_PRAGMAS: &[&str] = &[
+    "pragma journal_mode = wal",
+    "pragma busy_timeout = 5000",
+    "pragma foreign_keys = on",
+];
+
+/// How long a pooled connection may sit idle before it is checked with a round trip when next
+/// taken.
+const IDLE_BEFORE_PING: std::time::Duration = std::time::Duration::from_secs(30);
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -29,6 +48,8 @@ pub enum StoreError {
     Conflict,
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
+    #[error("the write was not saved: {0}")]
+    Write(String),
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -240,33 +261,92 @@ impl Store {
         } else {
             Backend::Postgres
         };
-        let mut options =
-            AnyPoolOptions::new().max_connections(if backend == Backend::Sqlite { 4 } else { 16 });
-        if backend == Backend::Sqlite {
-            // WAL lets readers and a writer share the file; busy_timeout waits out a writer.
-            options = options.after_connect(|conn, _| {
-                Box::pin(async move {
-                    sqlx::query("pragma journal_mode = wal")
-                        .execute(&mut *conn)
-                        .await?;
-                    sqlx::query("pragma busy_timeout = 5000")
-                        .execute(&mut *conn)
-                        .await?;
-                    sqlx::query("pragma foreign_keys = on")
-                        .execute(&mut *conn)
-                        .await?;
-                    Ok(())
+        let options = |max: u32| {
+            AnyPoolOptions::new()
+                .max_connections(max)
+                // A connection is checked with a round trip only when it has sat idle a while (a
+                // database restarted meanwhile); checking every one doubled a request's trips.
+                .test_before_acquire(false)
+                .before_acquire(|conn, meta| {
+                    Box::pin(async move {
+                        if meta.idle_for > IDLE_BEFORE_PING {
+                            sqlx::Connection::ping(conn).await?;
+                        }
+                        Ok(true)
+                    })
                 })
-            });
+        };
+        match backend {
+            Backend::Sqlite => {
+                // WAL lets readers and the writer share the file. Every write goes through one
+                // connection: writers queue for it in order instead of meeting SQLite's lock, whose
+                // busy handler sleeps (1 ms, 2 ms, 5 ms, … up to 100 ms a time) and so made the
+                // tail of every write the sleep of another's. busy_timeout stays for a second
+                // process (`pawpath report`, `terminate-policy`) on the same file.
+                let setup = |options: AnyPoolOptions| {
+                    options.after_connect(|conn, _| {
+                        Box::pin(async move {
+                            for pragma in SQLITE_PRAGMAS {
+                                sqlx::query(sqlx::AssertSqlSafe(*pragma))
+                                    .execute(&mut *conn)
+                                    .await?;
+                            }
+                            Ok(())
+                        })
+                    })
+                };
+                let writer = setup(options(1)).connect(url).await?;
+                let pool = setup(options(4)).connect(url).await?;
+                let group = crate::writer::Writer::start(url, SQLITE_PRAGMAS).await?;
+                Ok(Self {
+                    pool,
+                    writer,
+                    group: Some(group),
+                    backend,
+                })
+            }
+            Backend::Postgres => {
+                let pool = options(16).connect(url).await?;
+                Ok(Self {
+                    writer: pool.clone(),
+                    pool,
+                    group: None,
+                    backend,
+                })
+            }
         }
-        let pool = options.connect(url).await?;
-        Ok(Self { pool, backend })
+    }
+
+    /// Runs `f`'s statements in a transaction of their own (PostgreSQL) or in the SQLite
+    /// writer's group (`crate::writer`), and answers once they are committed; an error from `f`
+    /// rolls its statements back.
+    async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(&'c mut sqlx::AnyConnection) -> crate::writer::WriteFuture<'c, T>
+            + Send
+            + 'static,
+    {
+        if let Some(group) = &self.group {
+            return group.write(f).await;
+        }
+        let mut tx = self.writer.begin().await?;
+        match f(&mut tx).await {
+            Ok(v) => {
+                tx.commit().await?;
+                Ok(v)
+            }
+            Err(e) => {
+                tx.rollback().await?;
+                Err(e)
+            }
+        }
     }
 
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match self.backend {
-            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
-            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.writer).await?,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.writer).await?,
         }
         Ok(())
     }
@@ -288,7 +368,7 @@ impl Store {
     }
 
     #[expect(clippy::too_many_arguments, reason = "one column each")]
-    pub async fn insert_quote(
+pub async fn insert_quote(
         &self,
         id: &str,
         quote_ref: &str,
@@ -300,22 +380,7 @@ impl Store {
         document: &Value,
     ) -> Result<QuoteRow, StoreError> {
         let now = now();
-        insert_quote_row(
-            &self.pool,
-            &NewQuote {
-                id,
-                quote_ref,
-                brand,
-                channel,
-                journey,
-                definition_version,
-                document,
-            },
-            session_hash,
-            &now,
-        )
-        .await?;
-        Ok(QuoteRow {
+        let row = QuoteRow {
             id: id.to_owned(),
             quote_ref: quote_ref.to_owned(),
             brand: brand.to_owned(),
@@ -327,13 +392,17 @@ impl Store {
             row_version: 1,
             created_at: now.clone(),
             updated_at: now,
-        })
+        };
+        let stored = OwnedQuote::of(&row, session_hash);
+        self.write(move |conn| Box::pin(async move { stored.insert(conn).await }))
+            .await?;
+        Ok(row)
     }
 
     /// Stores a transition record and, when `update` is given, the quote's new document and
     /// lifecycle, in one transaction. The update only applies if nobody changed the quote since
     /// it was read (`row_version`); otherwise nothing is written and `Conflict` is returned.
-    pub async fn record(
+pub async fn record(
         &self,
         quote: &QuoteRow,
         update: Option<(&Value, Lifecycle)>,
@@ -342,51 +411,113 @@ impl Store {
         secrets: &[(String, Option<String>)],
     ) -> Result<i64, StoreError> {
         let now = now();
-        let mut tx = self.pool.begin().await?;
-        let mut version = quote.row_version;
-        if let Some((document, lifecycle)) = update {
-            let done = sqlx::query(
-                "update quotes set document = $1, lifecycle = $2, definition_version = $3,
-                        row_version = row_version + 1, updated_at = $4
-                 where id = $5 and row_version = $6",
+        // Everything the statements bind is made here, on the request's thread.
+        let transition = TransitionRow::of(&now, record, &meta);
+        let update = update.map(|(document, lifecycle)| {
+            (
+                document.to_string(),
+                lifecycle.as_str(),
+                record.definition_version.clone(),
             )
-            .bind(document.to_string())
-            .bind(lifecycle.as_str())
-            .bind(&record.definition_version)
-            .bind(&now)
-            .bind(&quote.id)
-            .bind(quote.row_version)
-            .execute(&mut *tx)
-            .await?;
-            if done.rows_affected() != 1 {
-                tx.rollback().await?;
-                return Err(StoreError::Conflict);
-            }
-            version += 1;
+        });
+        let quote_id = quote.id.clone();
+        let row_version = quote.row_version;
+        if self.group.is_none() && secrets.is_empty() {
+            // PostgreSQL: one statement, so one round trip, instead of a transaction's four.
+            return self
+                .record_in_one(&quote_id, row_version, update, transition, &now)
+                .await;
         }
-        // A secret is replaced whole, or only deleted when its answer was withdrawn.
-        for (field, ciphertext) in secrets {
-            sqlx::query("delete from quote_secrets where quote_id = $1 and field = $2")
-                .bind(&quote.id)
-                .bind(field)
-                .execute(&mut *tx)
-                .await?;
-            let Some(ciphertext) = ciphertext else {
-                continue;
-            };
-            sqlx::query(
-                "insert into quote_secrets (quote_id, field, ciphertext, updated_at) values ($1, $2, $3, $4)",
+        let secrets = secrets.to_vec();
+        self.write(move |conn| {
+            Box::pin(async move {
+                let mut version = row_version;
+                if let Some((document, lifecycle, definition_version)) = update {
+                    let done = sqlx::query(
+                        "update quotes set document = $1, lifecycle = $2, definition_version = $3,
+                                row_version = row_version + 1, updated_at = $4
+                         where id = $5 and row_version = $6",
+                    )
+                    .bind(document)
+                    .bind(lifecycle)
+                    .bind(definition_version)
+                    .bind(&now)
+                    .bind(&quote_id)
+                    .bind(row_version)
+                    .execute(&mut *conn)
+                    .await?;
+                    if done.rows_affected() != 1 {
+                        return Err(StoreError::Conflict);
+                    }
+                    version += 1;
+                }
+                // A secret is replaced whole, or only deleted when its answer was withdrawn.
+                for (field, ciphertext) in secrets {
+                    sqlx::query("delete from quote_secrets where quote_id = $1 and field = $2")
+                        .bind(&quote_id)
+                        .bind(&field)
+                        .execute(&mut *conn)
+                        .await?;
+                    let Some(ciphertext) = ciphertext else {
+                        continue;
+                    };
+                    sqlx::query(
+                        "insert into quote_secrets (quote_id, field, ciphertext, updated_at) values ($1, $2, $3, $4)",
+                    )
+                    .bind(&quote_id)
+                    .bind(field)
+                    .bind(ciphertext)
+                    .bind(&now)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                transition.insert(conn).await?;
+                Ok(version)
+            })
+        })
+        .await
+    }
+
+    /// PostgreSQL's `record` without secrets, as one statement (its own transaction): the
+    /// quote's update, and the transition row only where the update applied (the quote still
+    /// at `row_version`); with no update, the transition row alone.
+    async fn record_in_one(
+        &self,
+        quote_id: &str,
+        row_version: i64,
+        update: Option<(String, &'static str, String)>,
+        transition: TransitionRow,
+        now: &str,
+    ) -> Result<i64, StoreError> {
+        let Some((document, lifecycle, definition_version)) = update else {
+            transition.insert(&self.pool).await?;
+            return Ok(row_version);
+        };
+        let done = transition
+            .bind_after(
+                sqlx::query(
+                    "with updated as (
+                        update quotes set document = $1, lifecycle = $2, definition_version = $3,
+                               row_version = row_version + 1, updated_at = $4
+                        where id = $5 and row_version = $6 returning id)
+                     insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
+                                                   from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
+                                                   experiment_views)
+                     select $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22 from updated",
+                )
+                .bind(document)
+                .bind(lifecycle)
+                .bind(definition_version)
+                .bind(now)
+                .bind(quote_id)
+                .bind(row_version),
             )
-            .bind(&quote.id)
-            .bind(field)
-            .bind(ciphertext)
-            .bind(&now)
-            .execute(&mut *tx)
+            .execute(&self.pool)
             .await?;
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict);
         }
-        insert_transition(&mut tx, &now, record, &meta).await?;
-        tx.commit().await?;
-        Ok(version)
+        Ok(row_version + 1)
     }
 
     /// Buys a quote, in one transaction: the purchase (one per quote: the unique quote id is the
@@ -402,7 +533,7 @@ impl Store {
         p: &NewPurchase,
     ) -> Result<PurchaseOutcome, StoreError> {
         let now = now();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         let inserted = sqlx::query(
             "insert into purchases (id, quote_id, idempotency_key, created_at, payment_frequency, payment_day, cover_start)
              values ($1, $2, $3, $4, $5, $6, $7)",
@@ -529,7 +660,9 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
-        insert_transition(&mut tx, &now, record, &meta).await?;
+        TransitionRow::of(&now, record, &meta)
+            .insert(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(PurchaseOutcome::Bought)
     }
@@ -543,7 +676,7 @@ impl Store {
         sqlx::query("update quotes set created_at = $1 where id = $2")
             .bind(timestamp(at))
             .bind(quote_id)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -561,7 +694,7 @@ impl Store {
         .bind(now())
         .bind(purchase_id)
         .bind(kind)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         self.email_status(purchase_id, kind).await
     }
@@ -605,7 +738,7 @@ impl Store {
                  order by next_attempt_at limit 1",
             )
             .bind(&now)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.writer)
             .await?
             else {
                 return Ok(None);
@@ -618,7 +751,7 @@ impl Store {
             .bind(timestamp(chrono::Utc::now() + lease))
             .bind(&id)
             .bind(&now)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
             if claimed.rows_affected() == 1 {
                 return Ok(Some(OutboxRow {
@@ -640,7 +773,7 @@ impl Store {
         sqlx::query("update outbox set sent_at = $1, attempts = attempts + 1, locked_until = null, last_error = null where id = $2")
             .bind(now())
             .bind(id)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -667,7 +800,7 @@ impl Store {
             None
         })
         .bind(id)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -770,7 +903,7 @@ impl Store {
         .bind(email)
         .bind(hash)
         .bind(now())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await;
         match done {
             Ok(_) => Ok(true),
@@ -805,13 +938,19 @@ impl Store {
     }
 
     /// Notes that the customer opened the quote (idle time starts again).
-    pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
-        sqlx::query("update quotes set updated_at = $1 where id = $2")
-            .bind(now())
-            .bind(quote_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
+        let quote_id = quote_id.to_owned();
+        self.write(move |conn| {
+            Box::pin(async move {
+                sqlx::query("update quotes set updated_at = $1 where id = $2")
+                    .bind(now())
+                    .bind(quote_id)
+                    .execute(&mut *conn)
+                    .await?;
+                Ok(())
+            })
+        })
+        .await
     }
 
     /// Joins a quote to a session (a retrieved quote, a signed link); whatever session had it
@@ -826,7 +965,7 @@ impl Store {
             .bind(session_hash)
             .bind(now())
             .bind(quote_id)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -839,7 +978,7 @@ impl Store {
         to_quote: &str,
         session_hash: &str,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query("update quotes set session_hash = $1 where id = $2")
             .bind(detached_marker())
             .bind(from_quote)
@@ -868,7 +1007,7 @@ impl Store {
                 .bind(digest)
                 .bind(quote_id)
                 .bind(now())
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await;
         match spent {
             Ok(_) => Ok(true),
@@ -883,7 +1022,7 @@ impl Store {
         sqlx::query("update quotes set session_hash = $1 where id = $2")
             .bind(detached_marker())
             .bind(quote_id)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }
@@ -913,26 +1052,54 @@ impl Store {
     /// Stores a quote made whole by the server (a comparison site's inbound quote), with no
     /// session yet, and the transitions that made it, in one transaction: either all of it is
     /// kept or none.
-    pub async fn insert_made_quote(
+pub async fn insert_made_quote(
         &self,
         quote: &NewQuote<'_>,
         records: &[(TransitionRecord, i64)],
     ) -> Result<(), StoreError> {
         let now = now();
-        let mut tx = self.pool.begin().await?;
-        insert_quote_row(&mut *tx, quote, &detached_marker(), &now).await?;
-        for (record, duration_us) in records {
-            let meta = TransitionMeta {
-                quote_id: quote.id,
-                brand: quote.brand,
-                channel: quote.channel,
-                duration_us: *duration_us,
-                experiment_views: &[],
-            };
-            insert_transition(&mut tx, &now, record, &meta).await?;
+        let stored = OwnedQuote::new(quote, &detached_marker(), &now);
+        let transitions: Vec<TransitionRow> = records
+            .iter()
+            .map(|(record, duration_us)| {
+                let meta = TransitionMeta {
+                    quote_id: quote.id,
+                    brand: quote.brand,
+                    channel: quote.channel,
+                    duration_us: *duration_us,
+                    experiment_views: &[],
+                };
+                TransitionRow::of(&now, record, &meta)
+            })
+            .collect();
+        if self.group.is_none() && !transitions.is_empty() {
+            // PostgreSQL: the quote and its transitions in one statement (one round trip).
+            let sql = format!(
+                "with made as ({INSERT_QUOTE} returning id) {}",
+                transitions_insert(11, transitions.len(), true)
+            );
+            let mut query = stored.bind_after(sqlx::query(sqlx::AssertSqlSafe(sql)));
+            for transition in transitions {
+                query = transition.bind_after(query);
+            }
+            query.execute(&self.pool).await?;
+            return Ok(());
         }
-        tx.commit().await?;
-        Ok(())
+        self.write(move |conn| {
+            Box::pin(async move {
+                stored.insert(&mut *conn).await?;
+                if !transitions.is_empty() {
+                    let sql = transitions_insert(1, transitions.len(), false);
+                    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+                    for transition in transitions {
+                        query = transition.bind_after(query);
+                    }
+                    query.execute(&mut *conn).await?;
+                }
+                Ok(())
+            })
+        })
+        .await
     }
 
     /// A policy as its link names it: the policy, the quote it was bought on, and whether it
@@ -966,7 +1133,7 @@ impl Store {
         )
         .bind(now())
         .bind(policy_number)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -992,7 +1159,7 @@ impl Store {
         session_hash: &str,
     ) -> Result<(), StoreError> {
         let now = now();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         insert_quote_row(&mut *tx, quote, session_hash, &now).await?;
         let linked = sqlx::query(
             "insert into policy_links (source_policy, quote_id, created_at) values ($1, $2, $3)",
@@ -1049,27 +1216,32 @@ impl Store {
     }
 
     /// Records the products a customer was shown: (pet's original id, product code) pairs.
-    pub async fn record_product_views(
+pub async fn record_product_views(
         &self,
         quote_id: &str,
         views: &[(i64, String)],
     ) -> Result<(), StoreError> {
         let now = now();
-        let mut tx = self.pool.begin().await?;
-        for (pet, code) in views {
-            sqlx::query(
-                "insert into product_views (quote_id, viewed_at, pet_original_id, product_code)
-                 values ($1, $2, $3, $4)",
-            )
-            .bind(quote_id)
-            .bind(&now)
-            .bind(*pet)
-            .bind(code)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
-        Ok(())
+        let quote_id = quote_id.to_owned();
+        let views = views.to_vec();
+        self.write(move |conn| {
+            Box::pin(async move {
+                for (pet, code) in views {
+                    sqlx::query(
+                        "insert into product_views (quote_id, viewed_at, pet_original_id, product_code)
+                         values ($1, $2, $3, $4)",
+                    )
+                    .bind(&quote_id)
+                    .bind(&now)
+                    .bind(pet)
+                    .bind(code)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                Ok(())
+            })
+        })
+        .await
     }
 
     /// How many product views a quote has recorded (for tests and analysts).
@@ -1180,7 +1352,7 @@ impl Store {
         window_start: i64,
         window: i64,
     ) -> Result<Vec<(i64, i64)>, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.writer.begin().await?;
         sqlx::query("delete from rate_limits where window_start < $1")
             .bind(window_start - window)
             .execute(&mut *tx)
@@ -1210,42 +1382,188 @@ impl Store {
 
     pub async fn close(&self) {
         self.pool.close().await;
+        self.writer.close().await;
     }
 }
 
-/// A record part as the JSON text stored in its column.
-/// One row of `step_transitions`, inside the caller's transaction.
-async fn insert_transition(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    now: &str,
-    record: &TransitionRecord,
-    meta: &TransitionMeta<'_>,
-) -> Result<(), StoreError> {
-    sqlx::query(
+/// `insert into step_transitions (…) values (…), (…)`: `rows` rows of the sixteen columns
+/// [`TransitionRow::bind_after`] binds, numbered from `$first`. `from_made`: the rows are
+/// selected beside the CTE `made` (the quote they belong to, inserted by the same statement).
+fn transitions_insert(first: usize, rows: usize, from_made: bool) -> String {
+    let mut sql = String::from(
         "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
                                        from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
-                                       experiment_views)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-    )
-    .bind(meta.quote_id)
-    .bind(now)
-    .bind(&record.definition_version)
-    .bind(meta.brand)
-    .bind(meta.channel)
-    .bind(&record.journey)
-    .bind(&record.event)
-    .bind(&record.from)
-    .bind(&record.to)
-    .bind(record.outcome.as_str())
-    .bind(json(&record.guards))
-    .bind(json(&record.field_errors))
-    .bind(json(&record.blocks))
-    .bind(meta.duration_us)
-    .bind(record.pricing.as_ref().map(json))
-    .bind(json(&meta.experiment_views))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+                                       experiment_views) ",
+    );
+    let values: Vec<String> = (0..rows)
+        .map(|r| {
+            let params: Vec<String> = (0..16).map(|c| format!("${}", first + r * 16 + c)).collect();
+            format!("({})", params.join(", "))
+        })
+        .collect();
+    if !from_made {
+        sql.push_str("values ");
+        sql.push_str(&values.join(", "));
+    } else {
+        sql.push_str(&format!(
+            "select v.* from made, (values {}) as v",
+            values.join(", ")
+        ));
+    }
+    sql
+}
+
+/// One row of `step_transitions`, every column made ready to bind (so the writer only runs the
+/// statement).
+struct TransitionRow {
+    quote_id: String,
+    created_at: String,
+    definition_version: String,
+    brand: String,
+    channel: String,
+    journey: String,
+    event: String,
+    from: String,
+    to: String,
+    outcome: &'static str,
+    guards: String,
+    field_errors: String,
+    blocks: String,
+    duration_us: i64,
+    pricing: Option<String>,
+    experiment_views: String,
+}
+
+impl TransitionRow {
+    fn of(now: &str, record: &TransitionRecord, meta: &TransitionMeta<'_>) -> Self {
+        Self {
+            quote_id: meta.quote_id.to_owned(),
+            created_at: now.to_owned(),
+            definition_version: record.definition_version.clone(),
+            brand: meta.brand.to_owned(),
+            channel: meta.channel.to_owned(),
+            journey: record.journey.clone(),
+            event: record.event.clone(),
+            from: record.from.clone(),
+            to: record.to.clone(),
+            outcome: record.outcome.as_str(),
+            guards: json(&record.guards),
+            field_errors: json(&record.field_errors),
+            blocks: json(&record.blocks),
+            duration_us: meta.duration_us,
+            pricing: record.pricing.as_ref().map(json),
+            experiment_views: json(&meta.experiment_views),
+        }
+    }
+
+    /// Binds the row's sixteen columns after `query`'s own parameters.
+    fn bind_after(
+        self,
+        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
+    ) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
+        query
+            .bind(self.quote_id)
+            .bind(self.created_at)
+            .bind(self.definition_version)
+            .bind(self.brand)
+            .bind(self.channel)
+            .bind(self.journey)
+            .bind(self.event)
+            .bind(self.from)
+            .bind(self.to)
+            .bind(self.outcome)
+            .bind(self.guards)
+            .bind(self.field_errors)
+            .bind(self.blocks)
+            .bind(self.duration_us)
+            .bind(self.pricing)
+            .bind(self.experiment_views)
+    }
+
+    async fn insert<'e, E>(self, executor: E) -> Result<(), StoreError>
+    where
+        E: sqlx::Executor<'e, Database = sqlx::Any>,
+    {
+        self.bind_after(sqlx::query(
+            "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
+                                           from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
+                                           experiment_views)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        ))
+        .execute(executor)
+        .await?;
+        Ok(())
+    }
+}
+
+/// A new, active quote's row, every column made ready to bind.
+struct OwnedQuote {
+    id: String,
+    quote_ref: String,
+    session_hash: String,
+    brand: String,
+    channel: String,
+    journey: String,
+    definition_version: String,
+    document: String,
+    now: String,
+}
+
+impl OwnedQuote {
+    fn new(quote: &NewQuote<'_>, session_hash: &str, now: &str) -> Self {
+        Self {
+            id: quote.id.to_owned(),
+            quote_ref: quote.quote_ref.to_owned(),
+            session_hash: session_hash.to_owned(),
+            brand: quote.brand.to_owned(),
+            channel: quote.channel.to_owned(),
+            journey: quote.journey.to_owned(),
+            definition_version: quote.definition_version.to_owned(),
+            document: quote.document.to_string(),
+            now: now.to_owned(),
+        }
+    }
+
+    fn of(row: &QuoteRow, session_hash: &str) -> Self {
+        Self::new(
+            &NewQuote {
+                id: &row.id,
+                quote_ref: &row.quote_ref,
+                brand: &row.brand,
+                channel: &row.channel,
+                journey: &row.journey,
+                definition_version: &row.definition_version,
+                document: &row.document,
+            },
+            session_hash,
+            &row.created_at,
+        )
+    }
+
+    async fn insert(self, conn: &mut sqlx::AnyConnection) -> Result<(), StoreError> {
+        self.bind_after(sqlx::query(INSERT_QUOTE))
+            .execute(conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Binds the row's ten parameters (those of [`INSERT_QUOTE`]) after `query`'s own.
+    fn bind_after(
+        self,
+        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
+    ) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
+        query
+            .bind(self.id)
+            .bind(self.quote_ref)
+            .bind(self.session_hash)
+            .bind(self.brand)
+            .bind(self.channel)
+            .bind(self.journey)
+            .bind(self.definition_version)
+            .bind(Lifecycle::Active.as_str())
+            .bind(self.document)
+            .bind(self.now)
+    }
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
@@ -1296,11 +1614,7 @@ async fn insert_quote_row<'e, E>(
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
-    sqlx::query(
-        "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
-                             lifecycle, document, row_version, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)",
-    )
+    sqlx::query(INSERT_QUOTE)
     .bind(quote.id)
     .bind(quote.quote_ref)
     .bind(session_hash)
@@ -1315,6 +1629,11 @@ where
     .await?;
     Ok(())
 }
+
+/// A new, active quote (the columns `OwnedQuote::insert` and `insert_quote_row` bind).
+const INSERT_QUOTE: &str = "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+                             lifecycle, document, row_version, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)";
 
 /// Joins a quote to a session ($1), as of $2: any quote but a bought one, which stays with the
 /// browser that bought it (issue 21). One statement for every way a quote changes browser.
