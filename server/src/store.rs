@@ -368,7 +368,7 @@ impl Store {
     }
 
     #[expect(clippy::too_many_arguments, reason = "one column each")]
-pub async fn insert_quote(
+    pub async fn insert_quote(
         &self,
         id: &str,
         quote_ref: &str,
@@ -402,7 +402,7 @@ pub async fn insert_quote(
     /// Stores a transition record and, when `update` is given, the quote's new document and
     /// lifecycle, in one transaction. The update only applies if nobody changed the quote since
     /// it was read (`row_version`); otherwise nothing is written and `Conflict` is returned.
-pub async fn record(
+    pub async fn record(
         &self,
         quote: &QuoteRow,
         update: Option<(&Value, Lifecycle)>,
@@ -938,7 +938,7 @@ pub async fn record(
     }
 
     /// Notes that the customer opened the quote (idle time starts again).
-pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
+    pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
         let quote_id = quote_id.to_owned();
         self.write(move |conn| {
             Box::pin(async move {
@@ -1052,7 +1052,7 @@ pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
     /// Stores a quote made whole by the server (a comparison site's inbound quote), with no
     /// session yet, and the transitions that made it, in one transaction: either all of it is
     /// kept or none.
-pub async fn insert_made_quote(
+    pub async fn insert_made_quote(
         &self,
         quote: &NewQuote<'_>,
         records: &[(TransitionRecord, i64)],
@@ -1216,7 +1216,7 @@ pub async fn insert_made_quote(
     }
 
     /// Records the products a customer was shown: (pet's original id, product code) pairs.
-pub async fn record_product_views(
+    pub async fn record_product_views(
         &self,
         quote_id: &str,
         views: &[(i64, String)],
@@ -1397,7 +1397,9 @@ fn transitions_insert(first: usize, rows: usize, from_made: bool) -> String {
     );
     let values: Vec<String> = (0..rows)
         .map(|r| {
-            let params: Vec<String> = (0..16).map(|c| format!("${}", first + r * 16 + c)).collect();
+            let params: Vec<String> = (0..16)
+                .map(|c| format!("${}", first + r * 16 + c))
+                .collect();
             format!("({})", params.join(", "))
         })
         .collect();
@@ -1615,23 +1617,24 @@ where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
     sqlx::query(INSERT_QUOTE)
-    .bind(quote.id)
-    .bind(quote.quote_ref)
-    .bind(session_hash)
-    .bind(quote.brand)
-    .bind(quote.channel)
-    .bind(quote.journey)
-    .bind(quote.definition_version)
-    .bind(Lifecycle::Active.as_str())
-    .bind(quote.document.to_string())
-    .bind(now)
-    .execute(executor)
-    .await?;
+        .bind(quote.id)
+        .bind(quote.quote_ref)
+        .bind(session_hash)
+        .bind(quote.brand)
+        .bind(quote.channel)
+        .bind(quote.journey)
+        .bind(quote.definition_version)
+        .bind(Lifecycle::Active.as_str())
+        .bind(quote.document.to_string())
+        .bind(now)
+        .execute(executor)
+        .await?;
     Ok(())
 }
 
 /// A new, active quote (the columns `OwnedQuote::insert` and `insert_quote_row` bind).
-const INSERT_QUOTE: &str = "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+const INSERT_QUOTE: &str =
+    "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
                              lifecycle, document, row_version, created_at, updated_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)";
 

@@ -28,7 +28,9 @@ pub type WriteFuture<'c, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 /// its caller once the group's commit is known.
 type Deliver = Box<dyn FnOnce(Result<(), String>) + Send>;
 type Job = Box<
-    dyn for<'c> FnOnce(&'c mut AnyConnection) -> Pin<Box<dyn Future<Output = (bool, Deliver)> + Send + 'c>>
+    dyn for<'c> FnOnce(
+            &'c mut AnyConnection,
+        ) -> Pin<Box<dyn Future<Output = (bool, Deliver)> + Send + 'c>>
         + Send,
 >;
 
@@ -58,9 +60,8 @@ impl Writer {
                 {
                     Ok(r) => r,
                     Err(e) => {
-                        let _ = ready.send(Err(StoreError::Write(format!(
-                            "the writer's runtime: {e}"
-                        ))));
+                        let _ = ready
+                            .send(Err(StoreError::Write(format!("the writer's runtime: {e}"))));
                         return;
                     }
                 };
@@ -205,5 +206,138 @@ async fn reopen(mut conn: AnyConnection, url: &str, pragmas: &[&str]) -> AnyConn
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             conn
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![expect(clippy::unwrap_used, reason = "tests")]
+    use super::*;
+    use sqlx::Row;
+
+    async fn writer() -> (Writer, tempfile::TempDir, String) {
+        sqlx::any::install_default_drivers();
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("w.db").display());
+        let w = Writer::start(&url, &["pragma journal_mode = wal"])
+            .await
+            .unwrap();
+        w.write(|conn| {
+            Box::pin(async move {
+                sqlx::query("create table t (id integer primary key, v text not null)")
+                    .execute(&mut *conn)
+                    .await?;
+                Ok(())
+            })
+        })
+        .await
+        .unwrap();
+        (w, dir, url)
+    }
+
+    async fn count(url: &str) -> i64 {
+        let mut c = AnyConnection::connect(url).await.unwrap();
+        sqlx::query("select count(*) as n from t")
+            .fetch_one(&mut c)
+            .await
+            .unwrap()
+            .try_get("n")
+            .unwrap()
+    }
+
+    /// Writes sent at once are committed together, and each caller's answer comes after its
+    /// commit: another connection sees every row once every write has answered.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn writes_waiting_together_commit_together_and_answer_after_commit() {
+        let (w, _dir, url) = writer().await;
+        let writes = (0..200).map(|i| {
+            let w = w.clone();
+            tokio::spawn(async move {
+                w.write(move |conn| {
+                    Box::pin(async move {
+                        sqlx::query("insert into t (id, v) values ($1, 'x')")
+                            .bind(i64::from(i))
+                            .execute(&mut *conn)
+                            .await?;
+                        Ok(i)
+                    })
+                })
+                .await
+            })
+        });
+        let answers: Vec<i32> = futures_answers(writes).await;
+        assert_eq!(answers.len(), 200);
+        assert_eq!(count(&url).await, 200);
+    }
+
+    async fn futures_answers(
+        writes: impl Iterator<Item = tokio::task::JoinHandle<Result<i32, StoreError>>>,
+    ) -> Vec<i32> {
+        let mut out = Vec::new();
+        for w in writes.collect::<Vec<_>>() {
+            out.push(w.await.unwrap().unwrap());
+        }
+        out
+    }
+
+    /// A write that fails after it has written (a quote changed since it was read, say) is
+    /// rolled back alone and answered with its own error; the writes grouped with it commit.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_failing_write_is_rolled_back_alone() {
+        let (w, _dir, url) = writer().await;
+        let writes: Vec<_> = (0..60)
+            .map(|i: i64| {
+                let w = w.clone();
+                tokio::spawn(async move {
+                    w.write(move |conn| {
+                        Box::pin(async move {
+                            sqlx::query("insert into t (id, v) values ($1, 'x')")
+                                .bind(i)
+                                .execute(&mut *conn)
+                                .await?;
+                            if i % 3 == 0 {
+                                return Err(StoreError::Conflict);
+                            }
+                            // A constraint the database enforces fails the same way.
+                            if i % 3 == 1 {
+                                sqlx::query("insert into t (id, v) values ($1, null)")
+                                    .bind(i + 1000)
+                                    .execute(&mut *conn)
+                                    .await?;
+                            }
+                            Ok(())
+                        })
+                    })
+                    .await
+                })
+            })
+            .collect();
+        let mut failed = 0;
+        for (i, w) in writes.into_iter().enumerate() {
+            match w.await.unwrap() {
+                Ok(()) => assert_eq!(i % 3, 2, "write {i} should have failed"),
+                Err(StoreError::Conflict) => {
+                    assert_eq!(i % 3, 0);
+                    failed += 1;
+                }
+                Err(StoreError::Database(_)) => {
+                    assert_eq!(i % 3, 1);
+                    failed += 1;
+                }
+                Err(e) => panic!("write {i}: {e}"),
+            }
+        }
+        assert_eq!(failed, 40);
+        // Only the twenty writes that succeeded left a row.
+        assert_eq!(count(&url).await, 20);
+        let mut c = AnyConnection::connect(&url).await.unwrap();
+        let ids: Vec<i64> = sqlx::query("select id from t order by id")
+            .fetch_all(&mut c)
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| r.try_get("id").unwrap())
+            .collect();
+        assert!(ids.iter().all(|id| id % 3 == 2), "{ids:?}");
     }
 }
