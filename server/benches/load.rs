@@ -13,6 +13,8 @@
 //! `PAWPATH_BENCH_SEED_QUOTES=N` (PostgreSQL) first stores N more quotes, copies of a priced one
 //! each with `PAWPATH_BENCH_SEED_TRANSITIONS` (default 10) of its transitions, so the figures are
 //! taken over a full database; `funnel` then times `pawpath report funnel` over them.
+//! `PAWPATH_BENCH_KEEP_DATABASE=1` leaves the PostgreSQL database in place afterwards (its name is
+//! printed), to time a report over it again.
 //!
 //! The client runs on two threads, sharing the machine's cores with the server, as the figures
 //! in the README were taken.
@@ -482,6 +484,10 @@ async fn run() {
         )
         .await;
         if let Some((url, db)) = cleanup {
+            if std::env::var_os("PAWPATH_BENCH_KEEP_DATABASE").is_some() {
+                println!("  kept the database {db} (PAWPATH_BENCH_KEEP_DATABASE)");
+                continue;
+            }
             let mut admin = pg_admin(&url).await;
             let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "DROP DATABASE IF EXISTS {db} WITH (FORCE)"
@@ -558,7 +564,7 @@ async fn bench_database(
             started.elapsed().as_secs_f64()
         );
     }
-    if seed > 0 && wanted("funnel") {
+    if seed > 0 && database.starts_with("postgres") && wanted("funnel") {
         let started = Instant::now();
         let out = Command::new(env!("CARGO_BIN_EXE_pawpath"))
             .args(["report", "funnel", "--journey", "direct"])

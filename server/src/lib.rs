@@ -260,15 +260,11 @@ pub async fn report_funnel(
     let (steps, terminal) = report::journey_steps(&defs, journey);
     let store = Store::connect(&config.database_url).await?;
     store.migrate().await?;
-    let (quotes, transitions) = store.funnel_data(filter).await?;
+    let mut funnel = report::Funnel::new(&steps, &journey.start, &terminal);
+    let counted = store.funnel(filter, &mut funnel).await;
     store.close().await;
-    Ok(report::funnel(
-        &steps,
-        &journey.start,
-        &terminal,
-        &quotes,
-        &transitions,
-    ))
+    counted?;
+    Ok(funnel.rows())
 }
 
 /// Serves until interrupted.

@@ -4,7 +4,7 @@
 //! spent on it before moving on, and its commonest field errors. Printed as a table, written as
 //! CSV and drawn as an SVG chart.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
@@ -101,7 +101,8 @@ fn parse(at: &str) -> Option<DateTime<Utc>> {
 }
 
 /// The funnel over `steps` (the journey's steps in order, `start` first), where `terminal`
-/// steps end a journey: a quote resting on one is done, not abandoned.
+/// steps end a journey: a quote resting on one is done, not abandoned. `transitions` are grouped
+/// by quote, each quote's in the order they happened.
 pub fn funnel(
     steps: &[String],
     start: &str,
@@ -109,98 +110,174 @@ pub fn funnel(
     quotes: &[FunnelQuote],
     transitions: &[FunnelTransition],
 ) -> Vec<FunnelRow> {
-    let mut entered: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    let mut moved: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    let mut blocked: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    let mut abandoned: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut durations: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
-    let mut errors: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
     let mut by_quote: BTreeMap<&str, Vec<&FunnelTransition>> = BTreeMap::new();
     for t in transitions {
         by_quote.entry(t.quote_id.as_str()).or_default().push(t);
     }
+    let mut counter = Funnel::new(steps, start, terminal);
     for quote in quotes {
-        let id = quote.id.as_str();
-        entered.entry(start).or_default().insert(id);
-        let mut arrived: BTreeMap<&str, &str> =
-            BTreeMap::from([(start, quote.created_at.as_str())]);
-        let mut last = start;
-        for t in by_quote.get(id).into_iter().flatten() {
-            let from = t.from_step.as_str();
+        counter.add(
+            quote,
+            by_quote
+                .get(quote.id.as_str())
+                .into_iter()
+                .flatten()
+                .copied(),
+        );
+    }
+    counter.rows()
+}
+
+/// One step's counts so far.
+#[derive(Default)]
+struct Tally {
+    entered: usize,
+    moved_on: usize,
+    blocked: usize,
+    abandoned: usize,
+    durations: Vec<f64>,
+    errors: HashMap<String, usize>,
+}
+
+/// The funnel counted one quote at a time, so a report over millions of transitions holds one
+/// quote's transitions and a few numbers per step, never the whole period (Store::funnel streams
+/// into it). Steps are numbered as first seen: the journey's own, then any a transition names
+/// that the journey no longer has (counted, not shown).
+pub struct Funnel<'a> {
+    steps: &'a [String],
+    start: usize,
+    terminal: Vec<bool>,
+    terminal_names: &'a BTreeSet<String>,
+    slots: HashMap<String, usize>,
+    tallies: Vec<Tally>,
+}
+
+impl<'a> Funnel<'a> {
+    pub fn new(steps: &'a [String], start: &str, terminal: &'a BTreeSet<String>) -> Self {
+        let mut funnel = Funnel {
+            steps,
+            start: 0,
+            terminal: Vec::new(),
+            terminal_names: terminal,
+            slots: HashMap::new(),
+            tallies: Vec::new(),
+        };
+        for step in steps {
+            funnel.slot(step);
+        }
+        funnel.start = funnel.slot(start);
+        funnel
+    }
+
+    fn slot(&mut self, step: &str) -> usize {
+        if let Some(&i) = self.slots.get(step) {
+            return i;
+        }
+        let i = self.tallies.len();
+        self.slots.insert(step.to_owned(), i);
+        self.tallies.push(Tally::default());
+        self.terminal.push(self.terminal_names.contains(step));
+        i
+    }
+
+    /// Counts one quote and its transitions, in the order they happened.
+    pub fn add<'t>(
+        &mut self,
+        quote: &FunnelQuote,
+        transitions: impl IntoIterator<Item = &'t FunnelTransition>,
+    ) {
+        // What this quote did, as step numbers: each set is a handful long.
+        let mut entered: Vec<usize> = vec![self.start];
+        let mut moved: Vec<usize> = Vec::new();
+        let mut blocked: Vec<usize> = Vec::new();
+        let mut arrived: Vec<(usize, &str)> = vec![(self.start, quote.created_at.as_str())];
+        let add_to = |set: &mut Vec<usize>, step: usize| {
+            if !set.contains(&step) {
+                set.push(step);
+            }
+        };
+        let mut last = self.start;
+        for t in transitions {
+            let from = self.slot(&t.from_step);
             // A page with nothing to submit (the review) is left by opening the next page, which
             // records no transition: the next step's first transition shows the move.
-            if from != last && !entered.get(from).is_some_and(|s| s.contains(id)) {
-                moved.entry(last).or_default().insert(id);
-                entered.entry(from).or_default().insert(id);
+            if from != last && !entered.contains(&from) {
+                add_to(&mut moved, last);
+                entered.push(from);
             }
+            let to = self.slot(&t.to_step);
             match t.outcome.as_str() {
                 "invalid" => {
+                    let errors = &mut self.tallies[from].errors;
                     for e in t.field_errors.as_array().into_iter().flatten() {
                         let field = e.get("field").and_then(Value::as_str).unwrap_or("?");
                         let key = e.get("key").and_then(Value::as_str).unwrap_or("?");
-                        *errors
-                            .entry(from)
-                            .or_default()
-                            .entry(format!("{field}: {key}"))
-                            .or_default() += 1;
+                        *errors.entry(format!("{field}: {key}")).or_default() += 1;
                     }
                 }
-                "blocked" => {
-                    blocked.entry(from).or_default().insert(id);
-                }
-                "moved" if t.to_step != t.from_step => {
-                    moved.entry(from).or_default().insert(id);
-                    if let (Some(a), Some(b)) = (
-                        arrived.get(from).and_then(|a| parse(a)),
-                        parse(&t.created_at),
-                    ) {
+                "blocked" => add_to(&mut blocked, from),
+                "moved" if to != from => {
+                    add_to(&mut moved, from);
+                    let since = arrived.iter().rev().find(|(s, _)| *s == from);
+                    if let (Some(a), Some(b)) =
+                        (since.and_then(|(_, a)| parse(a)), parse(&t.created_at))
+                    {
                         let seconds = (b - a).num_milliseconds() as f64 / 1000.0;
-                        durations.entry(from).or_default().push(seconds.max(0.0));
+                        self.tallies[from].durations.push(seconds.max(0.0));
                     }
-                    entered.entry(t.to_step.as_str()).or_default().insert(id);
-                    arrived.insert(t.to_step.as_str(), t.created_at.as_str());
+                    add_to(&mut entered, to);
+                    arrived.push((to, t.created_at.as_str()));
                 }
                 _ => {}
             }
-            last = t.to_step.as_str();
+            last = to;
         }
-        if !quote.purchased && !terminal.contains(last) {
-            *abandoned.entry(last).or_default() += 1;
+        for s in entered {
+            self.tallies[s].entered += 1;
+        }
+        for s in moved {
+            self.tallies[s].moved_on += 1;
+        }
+        for s in blocked {
+            self.tallies[s].blocked += 1;
+        }
+        if !quote.purchased && !self.terminal[last] {
+            self.tallies[last].abandoned += 1;
         }
     }
-    steps
-        .iter()
-        .map(|step| {
-            let s = step.as_str();
-            let median_seconds = durations.get_mut(s).and_then(|d| {
-                if d.is_empty() {
-                    return None;
+
+    /// One line per step of the journey, in its order.
+    pub fn rows(mut self) -> Vec<FunnelRow> {
+        self.steps
+            .iter()
+            .map(|step| {
+                let tally = &mut self.tallies[self.slots[step.as_str()]];
+                let d = &mut tally.durations;
+                let median_seconds = (!d.is_empty()).then(|| {
+                    d.sort_unstable_by(f64::total_cmp);
+                    let n = d.len();
+                    if n % 2 == 1 {
+                        d[n / 2]
+                    } else {
+                        (d[n / 2 - 1] + d[n / 2]) / 2.0
+                    }
+                });
+                let mut top: Vec<(String, usize)> =
+                    tally.errors.iter().map(|(k, v)| (k.clone(), *v)).collect();
+                top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                top.truncate(3);
+                FunnelRow {
+                    step: step.clone(),
+                    entered: tally.entered,
+                    moved_on: tally.moved_on,
+                    blocked: tally.blocked,
+                    abandoned: tally.abandoned,
+                    median_seconds,
+                    top_errors: top,
                 }
-                d.sort_by(f64::total_cmp);
-                let n = d.len();
-                Some(if n % 2 == 1 {
-                    d[n / 2]
-                } else {
-                    (d[n / 2 - 1] + d[n / 2]) / 2.0
-                })
-            });
-            let mut top: Vec<(String, usize)> = errors
-                .get(s)
-                .map(|m| m.iter().map(|(k, v)| (k.clone(), *v)).collect())
-                .unwrap_or_default();
-            top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            top.truncate(3);
-            FunnelRow {
-                step: step.clone(),
-                entered: entered.get(s).map_or(0, BTreeSet::len),
-                moved_on: moved.get(s).map_or(0, BTreeSet::len),
-                blocked: blocked.get(s).map_or(0, BTreeSet::len),
-                abandoned: abandoned.get(s).copied().unwrap_or(0),
-                median_seconds,
-                top_errors: top,
-            }
-        })
-        .collect()
+            })
+            .collect()
+    }
 }
 
 /// "45s", "3m 20s", "1h 02m".

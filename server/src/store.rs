@@ -1253,19 +1253,17 @@ impl Store {
         Ok(row.try_get("n")?)
     }
 
-    /// What the funnel counts (crate::report): the quotes of one journey started in the period
-    /// (optionally of one brand and channel), and their transitions in order.
-    pub async fn funnel_data(
+    /// Counts into `funnel` (crate::report) the quotes of one journey started in the period
+    /// (optionally of one brand and channel) with their transitions, streamed one quote at a
+    /// time in one ordered query: memory stays a quote's transitions however long the period.
+    /// Field errors are read only from the transitions that have them.
+    pub async fn funnel(
         &self,
         filter: &crate::report::FunnelFilter,
-    ) -> Result<
-        (
-            Vec<crate::report::FunnelQuote>,
-            Vec<crate::report::FunnelTransition>,
-        ),
-        StoreError,
-    > {
-        let mut conditions = vec!["journey = $1".to_owned()];
+        funnel: &mut crate::report::Funnel<'_>,
+    ) -> Result<(), StoreError> {
+        use futures_util::TryStreamExt as _;
+        let mut conditions = vec!["q.journey = $1".to_owned()];
         let mut binds = vec![filter.journey.clone()];
         let (from, to) = filter.bounds();
         for (column, op, value) in [
@@ -1276,55 +1274,59 @@ impl Store {
         ] {
             if let Some(v) = value {
                 binds.push(v);
-                conditions.push(format!("{column} {op} ${}", binds.len()));
+                conditions.push(format!("q.{column} {op} ${}", binds.len()));
             }
         }
         let wanted = conditions.join(" and ");
         // Safe to assemble: fixed column names and placeholders only; every value is bound.
-        let sql =
-            format!("select id, created_at, lifecycle from quotes where {wanted} order by id");
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for b in &binds {
-            query = query.bind(b);
-        }
-        let quotes = query
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(|r| {
-                Ok(crate::report::FunnelQuote {
-                    id: r.try_get("id")?,
-                    created_at: r.try_get("created_at")?,
-                    purchased: r.try_get::<String, _>("lifecycle")?
-                        == Lifecycle::Purchased.as_str(),
-                })
-            })
-            .collect::<Result<Vec<_>, sqlx::Error>>()?;
         let sql = format!(
-            "select quote_id, created_at, from_step, to_step, outcome, field_errors from step_transitions
-             where quote_id in (select id from quotes where {wanted}) order by quote_id, id"
+            "select q.id, q.created_at as started_at, q.lifecycle, t.created_at, t.from_step,
+                    t.to_step, t.outcome,
+                    case when t.outcome = 'invalid' then t.field_errors end as field_errors
+             from quotes q left join step_transitions t on t.quote_id = q.id
+             where {wanted} order by q.id, t.id"
         );
         let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
         for b in &binds {
             query = query.bind(b);
         }
-        let transitions = query
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(|r| {
-                let errors: String = r.try_get("field_errors")?;
-                Ok(crate::report::FunnelTransition {
-                    quote_id: r.try_get("quote_id")?,
-                    created_at: r.try_get("created_at")?,
-                    from_step: r.try_get("from_step")?,
-                    to_step: r.try_get("to_step")?,
-                    outcome: r.try_get("outcome")?,
-                    field_errors: serde_json::from_str(&errors).unwrap_or(Value::Null),
-                })
-            })
-            .collect::<Result<Vec<_>, sqlx::Error>>()?;
-        Ok((quotes, transitions))
+        let mut rows = query.fetch(&self.pool);
+        let mut quote: Option<crate::report::FunnelQuote> = None;
+        let mut transitions: Vec<crate::report::FunnelTransition> = Vec::new();
+        while let Some(r) = rows.try_next().await? {
+            let id: String = r.try_get("id")?;
+            if quote.as_ref().is_none_or(|q| q.id != id) {
+                if let Some(done) = quote.take() {
+                    funnel.add(&done, &transitions);
+                }
+                transitions.clear();
+                quote = Some(crate::report::FunnelQuote {
+                    created_at: r.try_get("started_at")?,
+                    purchased: r.try_get::<String, _>("lifecycle")?
+                        == Lifecycle::Purchased.as_str(),
+                    id,
+                });
+            }
+            // A quote with no transitions comes as one row of nulls after its own columns.
+            let Some(from_step) = r.try_get::<Option<String>, _>("from_step")? else {
+                continue;
+            };
+            let errors: Option<String> = r.try_get("field_errors")?;
+            transitions.push(crate::report::FunnelTransition {
+                quote_id: String::new(),
+                created_at: r.try_get("created_at")?,
+                from_step,
+                to_step: r.try_get("to_step")?,
+                outcome: r.try_get("outcome")?,
+                field_errors: errors
+                    .and_then(|e| serde_json::from_str::<Value>(&e).ok())
+                    .unwrap_or(Value::Null),
+            });
+        }
+        if let Some(done) = quote {
+            funnel.add(&done, &transitions);
+        }
+        Ok(())
     }
 
     /// The transitions of one quote, oldest first: (event, from, to, outcome).

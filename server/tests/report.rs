@@ -50,6 +50,19 @@ async fn the_funnel_counts_what_customers_did_step_by_step() {
     .await;
     let (status, _) = other.save_pets(json!([valid_pet()])).await;
     assert_eq!(status, 200);
+    // A third opens the first page and goes: a quote with no transitions at all, counted as
+    // entering the pet page and leaving it.
+    let third = spawn_with(
+        app.data_dir.clone(),
+        app.database_url.clone(),
+        app.definitions_root.clone(),
+        reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .expect("client"),
+    )
+    .await;
+    third.view("/quote").await;
 
     let dir = tempfile::tempdir().expect("tempdir");
     let csv = dir.path().join("funnel.csv");
@@ -77,7 +90,7 @@ async fn the_funnel_counts_what_customers_did_step_by_step() {
         "step,entered,moved_on,blocked,abandoned,median_seconds,commonest_field_errors"
     );
     let pets: Vec<&str> = lines[1].split(',').collect();
-    assert_eq!(&pets[..5], ["pet_details", "2", "2", "0", "0"], "{csv}");
+    assert_eq!(&pets[..5], ["pet_details", "3", "2", "0", "1"], "{csv}");
     assert!(
         lines[1].contains("pets[0].pet_name"),
         "the field error: {csv}"
@@ -97,7 +110,7 @@ async fn the_funnel_counts_what_customers_did_step_by_step() {
     assert!(cover.starts_with("choose_policy,1,0,0,1,"), "{csv}");
     let chart = std::fs::read_to_string(&svg).expect("svg");
     assert!(
-        chart.starts_with("<svg") && chart.contains("2 entered, 2 moved on"),
+        chart.starts_with("<svg") && chart.contains("3 entered, 2 moved on"),
         "{chart}"
     );
 

@@ -121,8 +121,9 @@ pub(super) async fn funnel(
             from,
             to,
         };
-        let (quotes, transitions) = state.store.funnel_data(&filter).await?;
-        let rows = report::funnel(&steps, &journey.start, &terminal, &quotes, &transitions);
+        let mut counter = report::Funnel::new(&steps, &journey.start, &terminal);
+        state.store.funnel(&filter, &mut counter).await?;
+        let rows = counter.rows();
         let title = format!(
             "{}, {}: {}",
             brand.display_name,
