@@ -8,7 +8,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use crate::definitions::Currency;
 
 /// Writes amounts in one currency for readers of one language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Money {
     currency: Currency,
     french: bool,

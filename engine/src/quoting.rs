@@ -22,6 +22,8 @@ use crate::rating::{
     claim_example, pennies,
 };
 use crate::rules::{RuleContext, months_between};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// One priced product's working, for the transition record and the internal pricing endpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -718,8 +720,9 @@ pub struct MonthlyAnnual {
 pub struct FlexyOptions {
     pub current_set_excess: String,
     pub current_variable_excess: String,
-    pub options_set_excess: String,
-    pub options_variable_excess: String,
+    /// The same for every product of a species (Drawings).
+    pub options_set_excess: Arc<str>,
+    pub options_variable_excess: Arc<str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
@@ -765,7 +768,7 @@ pub struct Product {
     pub Type: &'static str,
     pub Limit: String,
     pub LimitVal: u32,
-    pub LimitDesc: String,
+    pub LimitDesc: Arc<str>,
     pub Excess: String,
     pub coins: Decimal,
     pub RecurringMonthly: Decimal,
@@ -780,7 +783,7 @@ pub struct Product {
     /// liability), and each row by every list that has it.
     pub PolicyTerms: TermList,
     pub FlexyProductsOptions: FlexyOptions,
-    pub excess_options: CoinsList,
+    pub excess_options: Arc<CoinsList>,
     pub ClaimExample: ClaimExample,
     pub Monthly: MonthlyMultipet,
     pub Discounts: DiscountViews,
@@ -847,7 +850,7 @@ pub fn products_of(
     let start = cover_start(document, ctx);
     let pets = document.get("pets").and_then(Value::as_array);
     let mut out = Vec::new();
-    let mut terms = Terms::default();
+    let mut drawn_here = PageDrawings::default();
     for (i, pet) in pets.into_iter().flatten().enumerate() {
         let Some(input) = pet_input(defs, rates, pet) else {
             continue;
@@ -860,106 +863,175 @@ pub fn products_of(
             let Some(key) = product_key(premiums.code()) else {
                 continue;
             };
-            let policy_terms = terms.of(rates, &input.facts, key.limit, money);
+            let limit = drawn_here.limit(rates, &input.facts, key.limit, money);
+            let options = drawn_here.options(rates, input.facts.species, key);
             out.push(product(
-                rates,
                 &input.facts,
                 start,
                 key,
                 i + 1,
                 premiums,
                 badge,
-                money,
-                policy_terms,
+                limit,
+                options,
             ));
         }
     }
     out
 }
 
-/// The benefit rows of the products drawn for one page, each list and each row made once.
+/// What a rate table draws the same way for every quote (issue 22: derived once per definitions
+/// version, not per request): the benefit rows of each species, third party liability exclusion
+/// and vet fee limit in each currency and language, with the limit as written; and each species'
+/// excess and co-insurance options. Made the first time a page asks, then shared; bounded by the
+/// rate table (its species, limits and the brands' currencies and languages).
 #[derive(Default)]
-struct Terms {
-    lists: std::collections::BTreeMap<(Species, bool, u32), TermList>,
-    rows: std::collections::BTreeMap<(usize, Option<String>), std::sync::Arc<Term>>,
+pub struct Drawings {
+    limits: Mutex<LimitCache>,
+    options: Mutex<HashMap<(Species, bool), Arc<OptionLists>>>,
+}
+
+impl Clone for Drawings {
+    /// A copy of a rate table (a pricing scheme's) draws its own.
+    fn clone(&self) -> Self {
+        Drawings::default()
+    }
+}
+
+impl std::fmt::Debug for Drawings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Drawings")
+    }
+}
+
+type LimitKey = (Species, bool, u32, crate::Money);
+
+#[derive(Default)]
+struct LimitCache {
+    limits: HashMap<LimitKey, Arc<LimitDrawing>>,
+    /// Each benefit row once, shared by every list that has it (the view sends each row once).
+    rows: HashMap<(usize, Option<String>), Arc<Term>>,
+}
+
+/// A vet fee limit as a species' products show it: the limit written and its benefit rows.
+struct LimitDrawing {
+    desc: Arc<str>,
+    terms: TermList,
+}
+
+/// A species' excess and co-insurance options, as every product of it lists them.
+struct OptionLists {
+    set_excess: Arc<str>,
+    variable_excess: Arc<str>,
+    coins: Arc<CoinsList>,
 }
 
 /// A product's benefit rows, shared by the products with the same benefits.
-pub type TermList = std::sync::Arc<[std::sync::Arc<Term>]>;
+pub type TermList = Arc<[Arc<Term>]>;
 
-impl Terms {
-    /// journey.md §9 PolicyTerms: the rate table's benefits for the species, at the limit, in
-    /// the brand's currency.
-    fn of(
+/// What one page has drawn so far: the rate table's drawings it has taken, so each is looked up
+/// in the shared [`Drawings`] once per page.
+#[derive(Default)]
+struct PageDrawings {
+    limits: HashMap<LimitKey, Arc<LimitDrawing>>,
+    options: HashMap<(Species, bool), Arc<OptionLists>>,
+}
+
+impl PageDrawings {
+    fn limit(
         &mut self,
         rates: &RateFile,
         pet: &PetFacts<'_>,
         limit: u32,
         money: crate::Money,
-    ) -> TermList {
-        let key = (pet.species, pet.breed.exclude_tpl, limit);
-        if let Some(list) = self.lists.get(&key) {
-            return list.clone();
-        }
-        let mut list = Vec::new();
-        for (index, b) in rates.benefits.iter().enumerate() {
-            if !b.species.contains(&pet.species) || (b.unless_exclude_tpl && pet.breed.exclude_tpl)
-            {
-                continue;
-            }
-            let val = match &b.value {
-                BenefitValue::VetFeeLimit(_) => Some(money.amount(Decimal::from(limit))),
-                BenefitValue::Amount(a) => Some(money.amount(*a)),
-                BenefitValue::ByLimit(by) => match by.get(&limit.to_string()) {
-                    Some(a) => Some(money.amount(*a)),
-                    None => continue,
-                },
-                BenefitValue::Text(_) => None,
-            };
-            let row = self
-                .rows
-                .entry((index, val.clone()))
-                .or_insert_with(|| {
-                    std::sync::Arc::new(Term {
-                        desc: b.desc.clone(),
-                        tt: b.tooltip.clone(),
-                        val_key: match &b.value {
-                            BenefitValue::Text(copy) => Some(copy.clone()),
-                            _ => None,
-                        },
-                        val,
-                        biline: b.headline,
-                        show: true,
-                    })
-                })
-                .clone();
-            list.push(row);
-        }
-        let list: TermList = list.into();
-        self.lists.insert(key, list.clone());
-        list
+    ) -> Arc<LimitDrawing> {
+        let key = (pet.species, pet.breed.exclude_tpl, limit, money);
+        self.limits
+            .entry(key)
+            .or_insert_with(|| {
+                let mut cache = rates
+                    .drawings
+                    .limits
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if let Some(d) = cache.limits.get(&key) {
+                    return d.clone();
+                }
+                let drawing = Arc::new(LimitDrawing {
+                    desc: money.amount(Decimal::from(limit)).into(),
+                    terms: policy_terms(rates, &mut cache.rows, key),
+                });
+                cache.limits.insert(key, drawing.clone());
+                drawing
+            })
+            .clone()
+    }
+
+    fn options(&mut self, rates: &RateFile, species: Species, key: ProductKey) -> Arc<OptionLists> {
+        let offered = rates.coinsurance_offered(key);
+        self.options
+            .entry((species, offered))
+            .or_insert_with(|| {
+                let mut cache = rates
+                    .drawings
+                    .options
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                cache
+                    .entry((species, offered))
+                    .or_insert_with(|| Arc::new(option_lists(rates, species, offered)))
+                    .clone()
+            })
+            .clone()
     }
 }
 
-/// The product as the view data carries it (journey.md §3 Product).
-#[allow(clippy::too_many_arguments)]
-fn product(
+/// journey.md §9 PolicyTerms: the rate table's benefits for the species, at the limit, in
+/// the brand's currency; each row taken from `rows` if another list has made it.
+fn policy_terms(
     rates: &RateFile,
-    pet: &PetFacts<'_>,
-    cover_start: NaiveDate,
-    key: ProductKey,
-    pet_id: usize,
-    p: &Premiums,
-    badge: RatingBadge,
-    money: crate::Money,
-    terms: TermList,
-) -> Product {
-    let species = pet.species;
-    let twelve = Decimal::from(12);
-    let (set_excess, coinsurance_percent) = (p.8, p.9);
+    rows: &mut HashMap<(usize, Option<String>), Arc<Term>>,
+    (species, exclude_tpl, limit, money): LimitKey,
+) -> TermList {
+    let mut list = Vec::new();
+    for (index, b) in rates.benefits.iter().enumerate() {
+        if !b.species.contains(&species) || (b.unless_exclude_tpl && exclude_tpl) {
+            continue;
+        }
+        let val = match &b.value {
+            BenefitValue::VetFeeLimit(_) => Some(money.amount(Decimal::from(limit))),
+            BenefitValue::Amount(a) => Some(money.amount(*a)),
+            BenefitValue::ByLimit(by) => match by.get(&limit.to_string()) {
+                Some(a) => Some(money.amount(*a)),
+                None => continue,
+            },
+            BenefitValue::Text(_) => None,
+        };
+        let row = rows
+            .entry((index, val.clone()))
+            .or_insert_with(|| {
+                Arc::new(Term {
+                    desc: b.desc.clone(),
+                    tt: b.tooltip.clone(),
+                    val_key: match &b.value {
+                        BenefitValue::Text(copy) => Some(copy.clone()),
+                        _ => None,
+                    },
+                    val,
+                    biline: b.headline,
+                    show: true,
+                })
+            })
+            .clone();
+        list.push(row);
+    }
+    list.into()
+}
 
-    let excess = rates.excess.get(&species);
-    let coins_options: Vec<Decimal> = if rates.coinsurance_offered(key) {
+/// A species' excess options and the co-insurance options (or none, where not `offered`),
+/// smallest first, as FlexyProductsOptions and excess_options list them.
+fn option_lists(rates: &RateFile, species: Species, offered: bool) -> OptionLists {
+    let coins: Vec<Decimal> = if offered {
         let mut v: Vec<Decimal> = rates
             .coinsurance
             .options
@@ -971,17 +1043,46 @@ fn product(
     } else {
         vec![Decimal::ZERO]
     };
-    let mut excess_options: Vec<Decimal> = excess
-        .map(|e| {
-            e.options
-                .keys()
-                .filter_map(|k| k.parse().ok())
-                .collect::<Vec<Decimal>>()
-        })
+    let mut excess: Vec<Decimal> = rates
+        .excess
+        .get(&species)
+        .map(|e| e.options.keys().filter_map(|k| k.parse().ok()).collect())
         .unwrap_or_default();
-    excess_options.sort();
-    let fraction = |p: Decimal| (p / Decimal::from(100)).normalize();
+    excess.sort();
+    OptionLists {
+        set_excess: joined(excess.iter().map(|e| e.normalize().to_string())).into(),
+        variable_excess: joined(coins.iter().map(|p| fraction(*p).to_string())).into(),
+        coins: Arc::new(CoinsList {
+            list: coins
+                .iter()
+                .map(|p| CoinsOption {
+                    coins: p.normalize(),
+                })
+                .collect(),
+        }),
+    }
+}
 
+/// A percentage as a fraction: 20 → 0.2.
+fn fraction(percent: Decimal) -> Decimal {
+    (percent / Decimal::from(100)).normalize()
+}
+
+/// The product as the view data carries it (journey.md §3 Product).
+#[allow(clippy::too_many_arguments)]
+fn product(
+    pet: &PetFacts<'_>,
+    cover_start: NaiveDate,
+    key: ProductKey,
+    pet_id: usize,
+    p: &Premiums,
+    badge: RatingBadge,
+    limit: Arc<LimitDrawing>,
+    options: Arc<OptionLists>,
+) -> Product {
+    let species = pet.species;
+    let twelve = Decimal::from(12);
+    let (set_excess, coinsurance_percent) = (p.8, p.9);
     let (customer, insurer) = claim_example(set_excess, coinsurance_percent);
     let years = months_between(pet.date_of_birth, cover_start).div_euclid(12);
     let coins_limit = if years >= i64::from(older_pet_age(species)) {
@@ -1007,7 +1108,7 @@ fn product(
         Type: key.group.type_name(),
         Limit: key.limit.to_string(),
         LimitVal: key.limit,
-        LimitDesc: money.amount(Decimal::from(key.limit)),
+        LimitDesc: limit.desc.clone(),
         Excess: set_excess.normalize().to_string(),
         coins: coinsurance_percent.normalize(),
         RecurringMonthly: p.monthly(),
@@ -1021,21 +1122,14 @@ fn product(
         petid: pet_id,
         species: species.as_str(),
         Rated: rated(badge, species, key),
-        PolicyTerms: terms,
+        PolicyTerms: limit.terms.clone(),
         FlexyProductsOptions: FlexyOptions {
             current_set_excess: set_excess.normalize().to_string(),
             current_variable_excess: fraction(coinsurance_percent).to_string(),
-            options_set_excess: joined(excess_options.iter().map(|e| e.normalize().to_string())),
-            options_variable_excess: joined(coins_options.iter().map(|p| fraction(*p).to_string())),
+            options_set_excess: options.set_excess.clone(),
+            options_variable_excess: options.variable_excess.clone(),
         },
-        excess_options: CoinsList {
-            list: coins_options
-                .iter()
-                .map(|p| CoinsOption {
-                    coins: p.normalize(),
-                })
-                .collect(),
-        },
+        excess_options: options.coins.clone(),
         ClaimExample: ClaimExample {
             Bill: Decimal::from(crate::rating::CLAIM_EXAMPLE_BILL),
             Customer: customer,

@@ -41,6 +41,9 @@ pub struct RateFile {
     /// and co-insurance (the annual rehoming cover's £125 and 25%).
     #[serde(default)]
     pub schemes: BTreeMap<String, RateScheme>,
+    /// What pages draw from this table the same way for every quote, made once (not read).
+    #[serde(skip)]
+    pub drawings: crate::quoting::Drawings,
 }
 
 /// A journey's own excess and co-insurance over the rate table.

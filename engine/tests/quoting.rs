@@ -459,3 +459,50 @@ fn documents_follow_the_start_date_and_the_product_code() {
         "25"
     );
 }
+
+#[test]
+fn what_every_quote_draws_alike_is_made_once_per_rate_table_currency_and_language() {
+    // Issue 22: benefit rows, the limit as written and the option lists are derived from the
+    // definitions once and shared by every page after, never mixed between languages.
+    use std::sync::Arc;
+    let defs = defs();
+    let doc = priced(&defs, vec![dog("Rex"), dog("Max")], Some("le1 5ws"));
+    let first = engine::quoting::products(&defs, &doc, &ctx());
+    let again = engine::quoting::products(&defs, &doc, &ctx());
+    let lt = |ps: &[engine::quoting::Product], pet: usize| {
+        ps.iter()
+            .find(|p| p.petid == pet && p.Code == "LT04000")
+            .expect("LT04000")
+            .clone()
+    };
+    let (a, b, c) = (lt(&first, 1), lt(&again, 1), lt(&first, 2));
+    assert!(Arc::ptr_eq(&a.PolicyTerms, &b.PolicyTerms), "made once");
+    assert!(
+        Arc::ptr_eq(&a.PolicyTerms, &c.PolicyTerms),
+        "shared by two dogs alike"
+    );
+    assert!(Arc::ptr_eq(&a.excess_options, &b.excess_options));
+    assert_eq!(&*a.LimitDesc, "£4,000");
+    // The same rate table read in French (a brand that speaks it, in euros) draws its own.
+    let french_ctx = RuleContext {
+        brand: "rcfr".into(),
+        ..ctx()
+    };
+    let mut french_doc = doc.clone();
+    french_doc["language"] = json!("fr-FR");
+    let french = engine::quoting::products(&defs, &french_doc, &french_ctx);
+    let f = lt(&french, 1);
+    assert_eq!(&*f.LimitDesc, "4\u{202f}000\u{a0}€");
+    assert!(!Arc::ptr_eq(&a.PolicyTerms, &f.PolicyTerms));
+    let euros = |p: &engine::quoting::Product| {
+        p.PolicyTerms
+            .iter()
+            .filter_map(|t| t.val.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(euros(&f).iter().all(|v| v.contains('€')), "{:?}", euros(&f));
+    assert!(euros(&a).iter().all(|v| v.contains('£')), "{:?}", euros(&a));
+    // And English again is still English.
+    let after = engine::quoting::products(&defs, &doc, &ctx());
+    assert!(Arc::ptr_eq(&a.PolicyTerms, &lt(&after, 1).PolicyTerms));
+}

@@ -203,6 +203,34 @@ pub struct Answer<'a, O: serde::Serialize> {
     pub outcome: Option<O>,
 }
 
+/// The size of the largest answer written so far (capped), so the next is written into one
+/// buffer of about its size rather than one grown a few bytes at a time.
+static ANSWER_SIZE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(16 * 1024);
+const ANSWER_SIZE_CAP: usize = 256 * 1024;
+
+impl<O: serde::Serialize> axum::response::IntoResponse for Answer<'_, O> {
+    /// As `Json`, written once into a buffer of the usual answer's size.
+    fn into_response(self) -> axum::response::Response {
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut body = Vec::with_capacity(ANSWER_SIZE.load(Relaxed));
+        match serde_json::to_writer(&mut body, &self) {
+            Ok(()) => {
+                ANSWER_SIZE.fetch_max(body.len().min(ANSWER_SIZE_CAP), Relaxed);
+                (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        axum::http::HeaderValue::from_static("application/json"),
+                    )],
+                    body,
+                )
+                    .into_response()
+            }
+            Err(e) => crate::error::AppError::Internal(format!("view data not written: {e}"))
+                .into_response(),
+        }
+    }
+}
+
 static NO_PETS: Value = Value::Array(Vec::new());
 
 pub fn view_data<'a>(

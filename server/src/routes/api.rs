@@ -445,10 +445,10 @@ pub(super) async fn run(
         after_edit: matches!(event, Event::Edit { .. }),
     };
     let data = view::view_data(&input)?;
-    Ok(Json(view::Answer {
+    Ok(view::Answer {
         data,
         outcome: Some(result.record.outcome),
-    })
+    }
     .into_response())
 }
 

@@ -302,10 +302,10 @@ pub(super) async fn page(
         data.questions = serde_json::Value::Null;
         data.edits = serde_json::Map::new();
     }
-    let mut response = Json(view::Answer::<()> {
+    let mut response = view::Answer::<()> {
         data,
         outcome: None,
-    })
+    }
     .into_response();
     response.headers_mut().insert(
         CACHE_CONTROL,

@@ -482,10 +482,10 @@ async fn confirmation(
         after_edit: false,
     };
     let data = view::view_data(&input)?;
-    Ok(Json(view::Answer {
+    Ok(view::Answer {
         data,
         outcome: Some("moved"),
-    })
+    }
     .into_response())
 }
 
