@@ -6,6 +6,7 @@
 pub mod addresses;
 pub mod banks;
 pub mod config;
+pub mod conns;
 pub mod crypto;
 pub mod data_file;
 pub mod error;

@@ -23,7 +23,25 @@ pub struct Store {
     /// SQLite: the hot writes (transitions, new quotes, activity, product views) go through
     /// one connection on a thread of its own, committed in groups (`crate::writer`).
     group: Option<crate::writer::Writer>,
+    /// PostgreSQL: the hot path's connections, one round trip per statement (`crate::conns`).
+    conns: Option<std::sync::Arc<crate::conns::Conns>>,
     pub backend: Backend,
+}
+
+/// Runs `$query.$method(executor).await?`: on PostgreSQL on a leased connection (given back when
+/// it succeeded, closed otherwise), on SQLite on the read pool.
+macro_rules! on_conn {
+    ($store:expr, $query:expr, $method:ident) => {
+        match &$store.conns {
+            Some(conns) => {
+                let mut lease = conns.lease().await?;
+                let out = $query.$method(lease.conn()).await?;
+                lease.done();
+                out
+            }
+            None => $query.$method(&$store.pool).await?,
+        }
+    };
 }
 
 /// Every SQLite connection's settings: WAL lets readers and the writer share the file; a second
@@ -34,9 +52,7 @@ const SQLITE_PRAGMAS: &[&str] = &[
     "pragma foreign_keys = on",
 ];
 
-/// How long a pooled connection may sit idle before it is checked with a round trip when next
-/// taken.
-const IDLE_BEFORE_PING: std::time::Duration = std::time::Duration::from_secs(30);
+use crate::conns::IDLE_BEFORE_PING;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -302,15 +318,19 @@ impl Store {
                     pool,
                     writer,
                     group: Some(group),
+                    conns: None,
                     backend,
                 })
             }
             Backend::Postgres => {
-                let pool = options(16).connect(url).await?;
+                // The hot path (a page's read, a transition, a new or inbound quote, activity)
+                // on its own connections; the rest (purchases, retrieval, reports) on sqlx's pool.
+                let pool = options(8).connect(url).await?;
                 Ok(Self {
                     writer: pool.clone(),
                     pool,
                     group: None,
+                    conns: Some(std::sync::Arc::new(crate::conns::Conns::new(url, 16))),
                     backend,
                 })
             }
@@ -329,6 +349,23 @@ impl Store {
     {
         if let Some(group) = &self.group {
             return group.write(f).await;
+        }
+        if let Some(conns) = &self.conns {
+            use sqlx::Connection as _;
+            let mut lease = conns.lease().await?;
+            let mut tx = lease.conn().begin().await?;
+            let out = match f(&mut tx).await {
+                Ok(v) => {
+                    tx.commit().await?;
+                    Ok(v)
+                }
+                Err(e) => {
+                    tx.rollback().await?;
+                    Err(e)
+                }
+            };
+            lease.done();
+            return out;
         }
         let mut tx = self.writer.begin().await?;
         match f(&mut tx).await {
@@ -352,7 +389,7 @@ impl Store {
     }
 
     pub async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("select 1").execute(&self.pool).await?;
+        on_conn!(self, sqlx::query("select 1"), execute);
         Ok(())
     }
 
@@ -360,10 +397,11 @@ impl Store {
         &self,
         session_hash: &str,
     ) -> Result<Option<QuoteRow>, StoreError> {
-        let row = sqlx::query(select_quote!("session_hash = $1"))
-            .bind(session_hash)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = on_conn!(
+            self,
+            sqlx::query(select_quote!("session_hash = $1")).bind(session_hash),
+            fetch_optional
+        );
         row.map(quote_from_row).transpose()
     }
 
@@ -394,6 +432,13 @@ impl Store {
             updated_at: now,
         };
         let stored = OwnedQuote::of(&row, session_hash);
+        if let Some(conns) = &self.conns {
+            // PostgreSQL: one statement, so no transaction around it.
+            let mut lease = conns.lease().await?;
+            stored.insert(lease.conn()).await?;
+            lease.done();
+            return Ok(row);
+        }
         self.write(move |conn| Box::pin(async move { stored.insert(conn).await }))
             .await?;
         Ok(row)
@@ -489,8 +534,15 @@ impl Store {
         transition: TransitionRow,
         now: &str,
     ) -> Result<i64, StoreError> {
+        let Some(conns) = &self.conns else {
+            return Err(StoreError::Write(
+                "one-statement writes are PostgreSQL's".into(),
+            ));
+        };
+        let mut lease = conns.lease().await?;
         let Some((document, lifecycle, definition_version)) = update else {
-            transition.insert(&self.pool).await?;
+            transition.insert(lease.conn()).await?;
+            lease.done();
             return Ok(row_version);
         };
         let done = transition
@@ -512,8 +564,9 @@ impl Store {
                 .bind(quote_id)
                 .bind(row_version),
             )
-            .execute(&self.pool)
+            .execute(lease.conn())
             .await?;
+        lease.done();
         if done.rows_affected() != 1 {
             return Err(StoreError::Conflict);
         }
@@ -939,6 +992,17 @@ impl Store {
 
     /// Notes that the customer opened the quote (idle time starts again).
     pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
+        if let Some(conns) = &self.conns {
+            // PostgreSQL: one statement, so no transaction around it.
+            let mut lease = conns.lease().await?;
+            sqlx::query("update quotes set updated_at = $1 where id = $2")
+                .bind(now())
+                .bind(quote_id)
+                .execute(lease.conn())
+                .await?;
+            lease.done();
+            return Ok(());
+        }
         let quote_id = quote_id.to_owned();
         self.write(move |conn| {
             Box::pin(async move {
@@ -1082,7 +1146,7 @@ impl Store {
             for transition in transitions {
                 query = transition.bind_after(query);
             }
-            query.execute(&self.pool).await?;
+            on_conn!(self, query, execute);
             return Ok(());
         }
         self.write(move |conn| {
@@ -1383,6 +1447,9 @@ impl Store {
     }
 
     pub async fn close(&self) {
+        if let Some(conns) = &self.conns {
+            conns.close().await;
+        }
         self.pool.close().await;
         self.writer.close().await;
     }
