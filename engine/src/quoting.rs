@@ -425,8 +425,13 @@ fn inputs<'d>(
 
 impl Inputs<'_> {
     /// Every product's price for every pet that can be priced, with the pet's 0-based index
-    /// (none until the owner's postcode is known).
-    fn prices(&self, rates: &RateFile) -> Vec<(usize, Price)> {
+    /// (none until the owner's postcode is known). The prices `working` picks (by pet index and
+    /// product code) carry their factors; the rest only the amounts.
+    fn prices(
+        &self,
+        rates: &RateFile,
+        working: impl Fn(usize, ProductKey) -> bool,
+    ) -> Vec<(usize, Price)> {
         let mut all = Vec::new();
         let Some(facts) = &self.facts else {
             return all;
@@ -447,7 +452,7 @@ impl Inputs<'_> {
                 } else {
                     None
                 };
-                if let Ok(price) = rates.price_rated(&rated, &quote, key, coins) {
+                if let Ok(price) = rates.price_rated(&rated, &quote, key, coins, working(i, key)) {
                     all.push((i, price));
                 }
             }
@@ -474,7 +479,10 @@ pub fn requote(defs: &Definitions, document: &mut Value, ctx: &RuleContext) -> O
     let mut pricing = None;
     if !unchanged {
         let had_prices = stored.is_some();
-        let all = inputs.prices(rates);
+        // The factors only of the products whose working the transition records: those chosen.
+        let all = inputs.prices(rates, |i, key| {
+            chosen_code(document, i).and_then(product_key) == Some(key)
+        });
         let count = document
             .get("pets")
             .and_then(Value::as_array)
@@ -585,7 +593,7 @@ pub fn working(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec<P
         return Vec::new();
     };
     inputs(defs, rates, document, ctx)
-        .prices(rates)
+        .prices(rates, |_, _| true)
         .iter()
         .map(|(i, price)| PriceNote::of(i + 1, price))
         .collect()

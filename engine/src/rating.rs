@@ -350,11 +350,21 @@ impl RateFile {
     /// Whether co-insurance is offered on a product (journey.md §9; issue 5: not for Lifetime
     /// 10k, Max Benefit or Time Limited).
     pub fn coinsurance_offered(&self, product: ProductKey) -> bool {
+        let group = product.group.as_str();
+        // A code is the group and the limit in five digits (ProductKey::code), read here
+        // without writing the code out.
+        let is_code = |n: &str| {
+            n.strip_prefix(group).is_some_and(|limit| {
+                limit.len() == 5
+                    && limit.bytes().all(|b| b.is_ascii_digit())
+                    && limit.parse::<u32>() == Ok(product.limit)
+            })
+        };
         !self
             .coinsurance
             .not_for
             .iter()
-            .any(|n| n == product.group.as_str() || *n == product.code())
+            .any(|n| n == group || is_code(n))
     }
 
     /// Prices one product for one pet.
@@ -366,7 +376,7 @@ impl RateFile {
         choice: &ExcessChoice,
     ) -> Result<Price, RatingError> {
         let rated = self.rate_pet(pet, quote, choice.set_excess)?;
-        self.price_rated(&rated, quote, product, choice.coinsurance_percent)
+        self.price_rated(&rated, quote, product, choice.coinsurance_percent, true)
     }
 
     /// What one pet's prices share whatever the product (issue 22: worked out once per pet, not
@@ -550,13 +560,16 @@ impl RateFile {
     }
 
     /// Prices one product for a pet rated by [`RateFile::rate_pet`], with the co-insurance
-    /// chosen (none: the product's default).
+    /// chosen (none: the product's default). With `working`, the price carries every factor
+    /// applied (for the products whose working is recorded); without, the factors are left out
+    /// and the price is the same.
     pub fn price_rated(
         &self,
         rated: &RatedPet,
         quote: &QuoteFacts,
         product: ProductKey,
         coinsurance_percent: Option<Decimal>,
+        working: bool,
     ) -> Result<Price, RatingError> {
         let species = rated.species;
         let set_excess = rated.set_excess;
@@ -574,14 +587,6 @@ impl RateFile {
                     product.code()
                 ))
             })?;
-        let mut factors = Vec::with_capacity(rated.factors.len() + 3);
-        factors.push(Factor {
-            name: "base annual premium",
-            by: format!("{} {}", species.as_str(), product.code()).into(),
-            value: base,
-        });
-        factors.extend(rated.factors.iter().cloned());
-
         let offered = self.coinsurance_offered(product);
         let coins = match coinsurance_percent {
             Some(p) if !offered && !p.is_zero() => {
@@ -596,15 +601,32 @@ impl RateFile {
             .options
             .get(&key_of(coins))
             .ok_or_else(|| RatingError::Coinsurance(coins, product.code()))?;
-        factors.push(Factor {
-            name: "co-insurance",
-            by: format!("{}%", key_of(coins)).into(),
-            value,
-        });
-
-        factors.extend(rated.tpl.iter().cloned());
-
-        let net_annual = factors.iter().skip(1).fold(base, |acc, f| acc * f.value);
+        // The base premium times each factor, in the order they apply.
+        let net_annual = rated
+            .factors
+            .iter()
+            .map(|f| f.value)
+            .chain([value])
+            .chain(rated.tpl.iter().map(|f| f.value))
+            .fold(base, |acc, v| acc * v);
+        let factors = if working {
+            let mut factors = Vec::with_capacity(rated.factors.len() + 3);
+            factors.push(Factor {
+                name: "base annual premium",
+                by: format!("{} {}", species.as_str(), product.code()).into(),
+                value: base,
+            });
+            factors.extend(rated.factors.iter().cloned());
+            factors.push(Factor {
+                name: "co-insurance",
+                by: format!("{}%", key_of(coins)).into(),
+                value,
+            });
+            factors.extend(rated.tpl.iter().cloned());
+            factors
+        } else {
+            Vec::new()
+        };
         let ipt_rate = self.ipt_percent / hundred();
         let with_ipt = |annual_net: Decimal| annual_net * (Decimal::ONE + ipt_rate);
         let monthly_before = pennies(with_ipt(net_annual) / twelve());

@@ -506,3 +506,29 @@ fn what_every_quote_draws_alike_is_made_once_per_rate_table_currency_and_languag
     let after = engine::quoting::products(&defs, &doc, &ctx());
     assert!(Arc::ptr_eq(&a.PolicyTerms, &lt(&after, 1).PolicyTerms));
 }
+
+#[test]
+fn prices_stored_without_their_working_are_the_prices_worked_through_factor_by_factor() {
+    // Issue 22: only the chosen products' factors are kept when pricing; every other price is
+    // worked without writing its factors out, and must come to the same amounts.
+    let defs = defs();
+    let doc = priced(&defs, vec![dog("Rex"), rabbit("Flopsy")], Some("le1 5ws"));
+    let quoted = engine::quoting::Quoted::of(&doc).expect("priced");
+    let worked = engine::quoting::working(&defs, &doc, &ctx());
+    assert_eq!(
+        worked.len(),
+        quoted.pets.iter().map(Vec::len).sum::<usize>(),
+        "every product worked through"
+    );
+    for note in &worked {
+        let stored = quoted.premiums(note.pet - 1, &note.code).expect("stored");
+        assert_eq!(
+            stored.monthly(),
+            note.monthly,
+            "{} of pet {}",
+            note.code,
+            note.pet
+        );
+        assert!(note.factors.len() >= 3, "{} has its working", note.code);
+    }
+}

@@ -69,7 +69,7 @@ pub(super) async fn inbound_quote(
             .into_response());
     };
     let made = make_quote(&state, &code, body).await?;
-    Ok((StatusCode::CREATED, Json(made)).into_response())
+    Ok(created(made))
 }
 
 /// The aggregator code whose key the request carries, compared in constant time over digests so
@@ -103,7 +103,7 @@ pub(super) async fn make_quote(
     state: &AppState,
     code: &str,
     mut body: Map<String, Value>,
-) -> Result<Value, AppError> {
+) -> Result<Vec<u8>, AppError> {
     only_fields(&body, &FIELDS)?;
     let journey = state
         .defs
@@ -349,9 +349,9 @@ pub(super) async fn make_quote(
         )
         .await?;
     tracing::info!(quote = %id, aggregator = %code, brand = %brand_id, "inbound aggregator quote");
-    Ok(answer(
+    answer(
         state, &id, &quote_ref, &brand_id, code, &document, &products,
-    ))
+    )
 }
 
 /// `pets[0].pet_name` under the request's own name for the part (`crossbreed[0]…`,
@@ -363,8 +363,51 @@ fn rename_field(field: &str, inner: &str, outer: &str) -> String {
     }
 }
 
+/// The inbound quote's answer (its fields as the comparison sites' API names them).
+#[derive(serde::Serialize)]
+struct Made<'a> {
+    quote_reference: &'a str,
+    brand: &'a str,
+    aggregator: &'a str,
+    currency: &'static str,
+    cover_start: Option<&'a Value>,
+    valid_until: String,
+    sales_phone: Option<&'a str>,
+    pets: Vec<MadePet<'a>>,
+    offers: Vec<Offer<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct MadePet<'a> {
+    pet: usize,
+    pet_name: &'a Value,
+    products: Vec<MadeProduct<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct MadeProduct<'a> {
+    code: &'a str,
+    cover_type: &'static str,
+    vet_fee_limit: &'a str,
+    excess: &'a str,
+    monthly: String,
+    annual: String,
+}
+
+#[derive(serde::Serialize)]
+struct Offer<'a> {
+    code: &'a str,
+    cover_type: &'static str,
+    vet_fee_limit: &'a str,
+    monthly: String,
+    annual: String,
+    click_through: String,
+}
+
+static NO_NAME: Value = Value::Null;
+
 /// The prices: per pet, every product; per product offered to every pet, the total and the
-/// click-through link.
+/// click-through link. Written once, as JSON.
 fn answer(
     state: &AppState,
     id: &str,
@@ -373,37 +416,34 @@ fn answer(
     code: &str,
     document: &Value,
     products: &[engine::quoting::Product],
-) -> Value {
-    let pets: Vec<&Value> = document
+) -> Result<Vec<u8>, AppError> {
+    let pets: &[Value] = document
         .get("pets")
         .and_then(Value::as_array)
-        .map(|p| p.iter().collect())
-        .unwrap_or_default();
-    let product_view = |p: &engine::quoting::Product| {
-        json!({
-            "code": p.Code,
-            "cover_type": p.Type,
-            "vet_fee_limit": p.Limit,
-            "excess": p.Excess,
-            "monthly": p.RecurringMonthly.to_string(),
-            "annual": p.AnnualPremium.to_string(),
-        })
-    };
+        .map_or(&[], Vec::as_slice);
     let of_pet = |n: usize| products.iter().filter(move |p| p.petid == n);
-    let pets_view: Vec<Value> = pets
+    let pets_view: Vec<MadePet<'_>> = pets
         .iter()
         .enumerate()
-        .map(|(i, pet)| {
-            json!({
-                "pet": i + 1,
-                "pet_name": pet["pet_name"],
-                "products": of_pet(i + 1).map(&product_view).collect::<Vec<_>>(),
-            })
+        .map(|(i, pet)| MadePet {
+            pet: i + 1,
+            pet_name: pet.get("pet_name").unwrap_or(&NO_NAME),
+            products: of_pet(i + 1)
+                .map(|p| MadeProduct {
+                    code: &p.Code,
+                    cover_type: p.Type,
+                    vet_fee_limit: &p.Limit,
+                    excess: &p.Excess,
+                    monthly: p.RecurringMonthly.to_string(),
+                    annual: p.AnnualPremium.to_string(),
+                })
+                .collect(),
         })
         .collect();
     // Offers: the first pet's products that every other pet is offered too, in its order.
     let expires = chrono::Utc::now() + chrono::Duration::days(engine::quoting::QUOTE_VALID_DAYS);
-    let offers: Vec<Value> = of_pet(1)
+    let public_url = state.config.public_url.trim_end_matches('/');
+    let offers: Vec<Offer<'_>> = of_pet(1)
         .filter_map(|first| {
             let code_of = first.Code.as_str();
             let each: Vec<&engine::quoting::Product> = (1..=pets.len())
@@ -417,31 +457,52 @@ fn answer(
                 expires: expires.timestamp(),
             }
             .sign(&state.config.secret_key);
-            Some(json!({
-                "code": code_of,
-                "cover_type": first.Type,
-                "vet_fee_limit": first.Limit,
-                "monthly": monthly.to_string(),
-                "annual": annual.to_string(),
-                "click_through": format!(
-                    "{}/aggregators/continue/{token}",
-                    state.config.public_url.trim_end_matches('/')
-                ),
-            }))
+            Some(Offer {
+                code: code_of,
+                cover_type: first.Type,
+                vet_fee_limit: &first.Limit,
+                monthly: monthly.to_string(),
+                annual: annual.to_string(),
+                click_through: format!("{public_url}/aggregators/continue/{token}"),
+            })
         })
         .collect();
     let brand_def = state.defs.brand(brand);
-    json!({
-        "quote_reference": quote_ref,
-        "brand": brand,
-        "aggregator": code,
-        "currency": brand_def.map_or("GBP", |b| b.currency.code()),
-        "cover_start": document.pointer("/owner/pet_policy_start_date"),
-        "valid_until": expires.with_timezone(&chrono_tz::Europe::London).date_naive().to_string(),
-        "sales_phone": brand_def.map(|b| b.sales_phone(Channel::Aggregator, Some(code), document.get("tracking_token").and_then(Value::as_str))),
-        "pets": pets_view,
-        "offers": offers,
-    })
+    let made = Made {
+        quote_reference: quote_ref,
+        brand,
+        aggregator: code,
+        currency: brand_def.map_or("GBP", |b| b.currency.code()),
+        cover_start: document.pointer("/owner/pet_policy_start_date"),
+        valid_until: expires
+            .with_timezone(&chrono_tz::Europe::London)
+            .date_naive()
+            .to_string(),
+        sales_phone: brand_def.map(|b| {
+            b.sales_phone(
+                Channel::Aggregator,
+                Some(code),
+                document.get("tracking_token").and_then(Value::as_str),
+            )
+        }),
+        pets: pets_view,
+        offers,
+    };
+    serde_json::to_vec(&made)
+        .map_err(|e| AppError::Internal(format!("inbound quote answer not written: {e}")))
+}
+
+/// The inbound quote's answer as a response: 201 and its JSON.
+fn created(body: Vec<u8>) -> Response {
+    (
+        StatusCode::CREATED,
+        [(
+            axum::http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
 }
 
 /// What a click-through link carries, signed with the server's secret: the quote, the product
@@ -590,7 +651,7 @@ pub(super) async fn fake_aggregator(
         body.entry(field).or_insert(sample);
     }
     let made = make_quote(&state, &code, body).await?;
-    Ok((StatusCode::CREATED, Json(made)).into_response())
+    Ok(created(made))
 }
 
 /// GET /api/fakeaggs?brand=&aggregator=&product=&email=&dob= (test hosts only): the sample risk made as an
@@ -618,7 +679,8 @@ pub(super) async fn fake_aggregator_visit(
     if let Some(dob) = query.get("dob") {
         body["pets"][0]["pet_date_of_birth"] = Value::from(dob.as_str());
     }
-    let made = make_quote(&state, &code, body).await?;
+    let made: Value = serde_json::from_slice(&make_quote(&state, &code, body).await?)
+        .map_err(|e| AppError::Internal(format!("inbound quote answer not read: {e}")))?;
     let offers = made["offers"].as_array().cloned().unwrap_or_default();
     let offer = match query.get("product") {
         Some(p) => offers.iter().find(|o| o["code"] == p.as_str()),
