@@ -13,6 +13,7 @@
 //! `PAWPATH_BENCH_SEED_QUOTES=N` (PostgreSQL) first stores N more quotes, copies of a priced one
 //! each with `PAWPATH_BENCH_SEED_TRANSITIONS` (default 10) of its transitions, so the figures are
 //! taken over a full database; `funnel` then times `pawpath report funnel` over them.
+//! `PAWPATH_BENCH_DETAIL=1` prints p90, p95, p99.9 and the slowest request of each figure too.
 //! `PAWPATH_BENCH_KEEP_DATABASE=1` leaves the PostgreSQL database in place afterwards (its name is
 //! printed), to time a report over it again.
 //!
@@ -314,6 +315,8 @@ struct Figures {
     p50: f64,
     p99: f64,
     errors: u64,
+    /// p90, p95, p99.9 and the slowest (printed with PAWPATH_BENCH_DETAIL).
+    detail: [f64; 4],
 }
 
 /// Loads `port` from `loads.len()` connections for `seconds`; with `pace`, each connection sends
@@ -399,6 +402,7 @@ async fn measure(
         p50: at(0.5),
         p99: at(0.99),
         errors,
+        detail: [0.9, 0.95, 0.999, 1.0].map(at),
     }
 }
 
@@ -534,6 +538,13 @@ async fn bench_database(
                 String::new()
             }
         );
+        if std::env::var_os("PAWPATH_BENCH_DETAIL").is_some() {
+            let [p90, p95, p999, max] = f.detail;
+            println!(
+                "  {:<44} p90 {p90:.2} ms  p95 {p95:.2} ms  p99.9 {p999:.2} ms  max {max:.2} ms",
+                ""
+            );
+        }
     };
     // Each figure at its peak, then at half of it.
     let run = async |what: &str, loads: Vec<Load>, expect: u16| {
