@@ -20,7 +20,8 @@ use crate::store::StoreError;
 /// How long a connection may sit idle before it is checked with a round trip when next taken.
 pub const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
 
-/// How long a request waits for a connection when all are in use before it is refused.
+/// How long a request waits for a connection when all are in use, or for a new one to open,
+/// before it is refused.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// At most `max` connections to one database, opened as needed and kept while idle.
@@ -81,7 +82,9 @@ impl Conns {
                 _permit: permit,
             });
         }
-        let conn = AnyConnection::connect(&self.url).await?;
+        let conn = tokio::time::timeout(ACQUIRE_TIMEOUT, AnyConnection::connect(&self.url))
+            .await
+            .map_err(|_| StoreError::Database(sqlx::Error::PoolTimedOut))??;
         Ok(Lease {
             conns: self,
             conn: Some(conn),
