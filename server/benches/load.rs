@@ -447,6 +447,28 @@ async fn run() {
             "bare axum endpoint: {:.0}/s, p50 {:.2} ms, p99 {:.2} ms",
             f.rate, f.p50, f.p99
         );
+        // The machine's and the client's own tail, to read pawpath's half-peak figures beside.
+        let half = measure(
+            bare.port,
+            vec![
+                Load::Get {
+                    path: "/json".into(),
+                    headers: vec![]
+                };
+                connections
+            ],
+            seconds,
+            Some(f.rate / 2.0),
+            200,
+        )
+        .await;
+        println!(
+            "  at half of peak ({:.0}/s): p50 {:.2} ms, p99 {:.2} ms, p99 / p50 = {:.1}",
+            half.rate,
+            half.p50,
+            half.p99,
+            half.p99 / half.p50
+        );
         f.rate
     } else {
         f64::NAN
