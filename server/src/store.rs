@@ -28,6 +28,15 @@ pub struct Store {
     pub backend: Backend,
 }
 
+/// The sixteen columns of a `step_transitions` row a transition writes, in the order
+/// [`TransitionRow::bind_after`] binds them (one list for every statement that writes one).
+macro_rules! transition_columns {
+    () => {
+        "quote_id, created_at, definition_version, brand, channel, journey, event, from_step, \
+         to_step, outcome, guards, field_errors, blocks, duration_us, pricing, experiment_views"
+    };
+}
+
 /// Runs `$query.$method(executor).await?`: on PostgreSQL on a leased connection (given back when
 /// it succeeded, closed otherwise), on SQLite on the read pool.
 macro_rules! on_conn {
@@ -547,16 +556,16 @@ impl Store {
         };
         let done = transition
             .bind_after(
-                sqlx::query(
+                sqlx::query(concat!(
                     "with updated as (
                         update quotes set document = $1, lifecycle = $2, definition_version = $3,
                                row_version = row_version + 1, updated_at = $4
                         where id = $5 and row_version = $6 returning id)
-                     insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
-                                                   from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
-                                                   experiment_views)
+                     insert into step_transitions (",
+                    transition_columns!(),
+                    ")
                      select $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22 from updated",
-                )
+                ))
                 .bind(document)
                 .bind(lifecycle)
                 .bind(definition_version)
@@ -1459,11 +1468,11 @@ impl Store {
 /// [`TransitionRow::bind_after`] binds, numbered from `$first`. `from_made`: the rows are
 /// selected beside the CTE `made` (the quote they belong to, inserted by the same statement).
 fn transitions_insert(first: usize, rows: usize, from_made: bool) -> String {
-    let mut sql = String::from(
-        "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
-                                       from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
-                                       experiment_views) ",
-    );
+    let mut sql = String::from(concat!(
+        "insert into step_transitions (",
+        transition_columns!(),
+        ") "
+    ));
     let values: Vec<String> = (0..rows)
         .map(|r| {
             let params: Vec<String> = (0..16)
@@ -1555,12 +1564,12 @@ impl TransitionRow {
     where
         E: sqlx::Executor<'e, Database = sqlx::Any>,
     {
-        self.bind_after(sqlx::query(
-            "insert into step_transitions (quote_id, created_at, definition_version, brand, channel, journey, event,
-                                           from_step, to_step, outcome, guards, field_errors, blocks, duration_us, pricing,
-                                           experiment_views)
+        self.bind_after(sqlx::query(concat!(
+            "insert into step_transitions (",
+            transition_columns!(),
+            ")
              values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-        ))
+        )))
         .execute(executor)
         .await?;
         Ok(())

@@ -173,11 +173,9 @@ async fn run(
             }
             answers.push(deliver);
         }
+        // A group that broke, or whose commit failed, is rolled back (once) and not written.
         let committed = match broken {
-            Some(e) => {
-                let _ = exec(&mut conn, "rollback").await;
-                Err(e)
-            }
+            Some(e) => Err(e),
             None => exec(&mut conn, "commit").await,
         };
         if let Err(e) = &committed {
