@@ -957,11 +957,7 @@ impl PageDrawings {
         self.limits
             .entry(key)
             .or_insert_with(|| {
-                let mut cache = rates
-                    .drawings
-                    .limits
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut cache = locked(&rates.drawings.limits);
                 if let Some(d) = cache.limits.get(&key) {
                     return d.clone();
                 }
@@ -980,11 +976,7 @@ impl PageDrawings {
         self.options
             .entry((species, offered))
             .or_insert_with(|| {
-                let mut cache = rates
-                    .drawings
-                    .options
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut cache = locked(&rates.drawings.options);
                 cache
                     .entry((species, offered))
                     .or_insert_with(|| Arc::new(option_lists(rates, species, offered)))
@@ -1069,6 +1061,14 @@ fn option_lists(rates: &RateFile, species: Species, offered: bool) -> OptionList
                 .collect(),
         }),
     }
+}
+
+/// A drawings cache, locked (one a panicking holder left behind is still whole: each entry is
+/// inserted complete).
+fn locked<T>(cache: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A percentage as a fraction: 20 → 0.2.

@@ -429,39 +429,20 @@ async fn run() {
     let bare = start_bare();
     wait_ready(bare.port, "/json").await;
     let bare_rate = if wanted("bare") || only.is_none() {
-        let f = measure(
-            bare.port,
-            vec![
-                Load::Get {
-                    path: "/json".into(),
-                    headers: vec![]
-                };
-                connections
-            ],
-            seconds,
-            None,
-            200,
-        )
-        .await;
+        let loads = vec![
+            Load::Get {
+                path: "/json".into(),
+                headers: vec![]
+            };
+            connections
+        ];
+        let f = measure(bare.port, loads.clone(), seconds, None, 200).await;
         println!(
             "bare axum endpoint: {:.0}/s, p50 {:.2} ms, p99 {:.2} ms",
             f.rate, f.p50, f.p99
         );
         // The machine's and the client's own tail, to read pawpath's half-peak figures beside.
-        let half = measure(
-            bare.port,
-            vec![
-                Load::Get {
-                    path: "/json".into(),
-                    headers: vec![]
-                };
-                connections
-            ],
-            seconds,
-            Some(f.rate / 2.0),
-            200,
-        )
-        .await;
+        let half = measure(bare.port, loads, seconds, Some(f.rate / 2.0), 200).await;
         println!(
             "  at half of peak ({:.0}/s): p50 {:.2} ms, p99 {:.2} ms, p99 / p50 = {:.1}",
             half.rate,

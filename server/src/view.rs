@@ -206,7 +206,9 @@ pub struct Answer<'a, O: serde::Serialize> {
 /// The size of the largest answer written so far (capped), so the next is written into one
 /// buffer of about its size rather than one grown a few bytes at a time.
 static ANSWER_SIZE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(16 * 1024);
-const ANSWER_SIZE_CAP: usize = 256 * 1024;
+/// Below glibc's default threshold for handing a buffer its own mapping: a rare large answer
+/// (every product of ten pets) does not make every later one allocate that much.
+const ANSWER_SIZE_CAP: usize = 96 * 1024;
 
 impl<O: serde::Serialize> axum::response::IntoResponse for Answer<'_, O> {
     /// As `Json`, written once into a buffer of the usual answer's size.

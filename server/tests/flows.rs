@@ -77,16 +77,7 @@ fn flow_files() -> Vec<PathBuf> {
 /// each naming the step.
 async fn run(shared: &TestApp, path: &Path, sets: &Value) -> Vec<String> {
     let flow = read(path);
-    let app = spawn_with(
-        shared.data_dir.clone(),
-        shared.database_url.clone(),
-        shared.definitions_root.clone(),
-        reqwest::Client::builder()
-            .cookie_store(true)
-            .build()
-            .expect("client"),
-    )
-    .await;
+    let app = shared.another_visitor().await;
     let base = match (
         flow.get("flow").and_then(Value::as_str),
         flow["channel"].as_str(),

@@ -38,30 +38,12 @@ async fn the_funnel_counts_what_customers_did_step_by_step() {
     let (status, body) = app.save_owner(valid_owner()).await;
     assert_eq!(status, 200, "{body}");
     // Another leaves after the pet page.
-    let other = spawn_with(
-        app.data_dir.clone(),
-        app.database_url.clone(),
-        app.definitions_root.clone(),
-        reqwest::Client::builder()
-            .cookie_store(true)
-            .build()
-            .expect("client"),
-    )
-    .await;
+    let other = app.another_visitor().await;
     let (status, _) = other.save_pets(json!([valid_pet()])).await;
     assert_eq!(status, 200);
     // A third opens the first page and goes: a quote with no transitions at all, counted as
     // entering the pet page and leaving it.
-    let third = spawn_with(
-        app.data_dir.clone(),
-        app.database_url.clone(),
-        app.definitions_root.clone(),
-        reqwest::Client::builder()
-            .cookie_store(true)
-            .build()
-            .expect("client"),
-    )
-    .await;
+    let third = app.another_visitor().await;
     third.view("/quote").await;
 
     let dir = tempfile::tempdir().expect("tempdir");

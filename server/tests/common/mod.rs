@@ -182,6 +182,21 @@ async fn start(
 }
 
 impl TestApp {
+    /// Another visitor: a server of its own on this one's data folder, database and definitions,
+    /// with a browser (cookie jar) of its own.
+    pub async fn another_visitor(&self) -> TestApp {
+        spawn_with(
+            self.data_dir.clone(),
+            self.database_url.clone(),
+            self.definitions_root.clone(),
+            reqwest::Client::builder()
+                .cookie_store(true)
+                .build()
+                .expect("client"),
+        )
+        .await
+    }
+
     pub async fn restart(self) -> TestApp {
         let (data_dir, url, root, client) = (
             self.data_dir.clone(),
