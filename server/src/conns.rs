@@ -1,4 +1,5 @@
-//! PostgreSQL connections for the hot path, kept without sqlx's pool (issue 22).
+//! Connections for the hot path, kept without sqlx's pool (issue 22): on PostgreSQL its reads
+//! and writes, on SQLite its reads (writes go through `crate::writer`).
 //!
 //! sqlx 0.9's pool checks every connection with a round trip each time one goes back to it (so
 //! that a connection left mid-statement by a cancelled request is not handed out). A request of
@@ -27,6 +28,8 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
 /// At most `max` connections to one database, opened as needed and kept while idle.
 pub struct Conns {
     url: String,
+    /// Run on each new connection (SQLite's settings).
+    setup: &'static [&'static str],
     idle: Mutex<Vec<(AnyConnection, Instant)>>,
     permits: Semaphore,
 }
@@ -48,9 +51,10 @@ impl std::fmt::Debug for Conns {
 }
 
 impl Conns {
-    pub fn new(url: &str, max: usize) -> Self {
+    pub fn new(url: &str, max: usize, setup: &'static [&'static str]) -> Self {
         Conns {
             url: url.to_owned(),
+            setup,
             idle: Mutex::new(Vec::with_capacity(max)),
             permits: Semaphore::new(max),
         }
@@ -82,7 +86,7 @@ impl Conns {
                 _permit: permit,
             });
         }
-        let conn = tokio::time::timeout(ACQUIRE_TIMEOUT, AnyConnection::connect(&self.url))
+        let conn = tokio::time::timeout(ACQUIRE_TIMEOUT, self.connect())
             .await
             .map_err(|_| StoreError::Database(sqlx::Error::PoolTimedOut))??;
         Ok(Lease {
@@ -90,6 +94,16 @@ impl Conns {
             conn: Some(conn),
             _permit: permit,
         })
+    }
+
+    async fn connect(&self) -> Result<AnyConnection, sqlx::Error> {
+        let mut conn = AnyConnection::connect(&self.url).await?;
+        for statement in self.setup {
+            sqlx::raw_sql(sqlx::AssertSqlSafe(*statement))
+                .execute(&mut conn)
+                .await?;
+        }
+        Ok(conn)
     }
 
     /// Closes the idle connections and takes no more: for shutting down.
@@ -130,7 +144,7 @@ mod tests {
 
     fn conns(max: usize) -> Conns {
         sqlx::any::install_default_drivers();
-        Conns::new("sqlite::memory:", max)
+        Conns::new("sqlite::memory:", max, &["pragma foreign_keys = on"])
     }
 
     #[tokio::test]
@@ -169,6 +183,18 @@ mod tests {
         let _ = task.await;
         assert_eq!(conns.idle_count(), 0, "cancelled: closed");
         assert_eq!(conns.permits.available_permits(), 2, "its place is free");
+    }
+
+    #[tokio::test]
+    async fn each_new_connection_runs_the_setup_statements() {
+        let conns = conns(1);
+        let mut lease = conns.lease().await.expect("lease");
+        let on: i64 = sqlx::query_scalar("pragma foreign_keys")
+            .fetch_one(lease.conn())
+            .await
+            .expect("pragma");
+        assert_eq!(on, 1, "the setup turned foreign keys on");
+        lease.done();
     }
 
     #[tokio::test]

@@ -25,6 +25,10 @@ pub struct Store {
     group: Option<crate::writer::Writer>,
     /// PostgreSQL: the hot path's connections, one round trip per statement (`crate::conns`).
     conns: Option<std::sync::Arc<crate::conns::Conns>>,
+    /// The hot path's reads (a page's quote, health): `conns` on PostgreSQL, connections of
+    /// their own on SQLite. Not sqlx's pool, which checks each connection with a round trip
+    /// (on SQLite a hop to the connection's thread and back) every time one goes back to it.
+    reads: std::sync::Arc<crate::conns::Conns>,
     pub backend: Backend,
 }
 
@@ -37,20 +41,15 @@ macro_rules! transition_columns {
     };
 }
 
-/// Runs `$query.$method(executor).await?`: on PostgreSQL on a leased connection (given back when
-/// it succeeded, closed otherwise), on SQLite on the read pool.
+/// Runs `$query.$method(executor).await?` on a connection leased from the hot path's reads
+/// (given back when it succeeded, closed otherwise): on PostgreSQL these are also its writes.
 macro_rules! on_conn {
-    ($store:expr, $query:expr, $method:ident) => {
-        match &$store.conns {
-            Some(conns) => {
-                let mut lease = conns.lease().await?;
-                let out = $query.$method(lease.conn()).await?;
-                lease.done();
-                out
-            }
-            None => $query.$method(&$store.pool).await?,
-        }
-    };
+    ($store:expr, $query:expr, $method:ident) => {{
+        let mut lease = $store.reads.lease().await?;
+        let out = $query.$method(lease.conn()).await?;
+        lease.done();
+        out
+    }};
 }
 
 /// Every SQLite connection's settings: WAL lets readers and the writer share the file; a second
@@ -328,6 +327,7 @@ impl Store {
                     writer,
                     group: Some(group),
                     conns: None,
+                    reads: std::sync::Arc::new(crate::conns::Conns::new(url, 4, SQLITE_PRAGMAS)),
                     backend,
                 })
             }
@@ -335,11 +335,13 @@ impl Store {
                 // The hot path (a page's read, a transition, a new or inbound quote, activity)
                 // on its own connections; the rest (purchases, retrieval, reports) on sqlx's pool.
                 let pool = options(8).connect(url).await?;
+                let conns = std::sync::Arc::new(crate::conns::Conns::new(url, 16, &[]));
                 Ok(Self {
                     writer: pool.clone(),
                     pool,
                     group: None,
-                    conns: Some(std::sync::Arc::new(crate::conns::Conns::new(url, 16))),
+                    conns: Some(conns.clone()),
+                    reads: conns,
                     backend,
                 })
             }
@@ -1456,9 +1458,7 @@ impl Store {
     }
 
     pub async fn close(&self) {
-        if let Some(conns) = &self.conns {
-            conns.close().await;
-        }
+        self.reads.close().await;
         self.pool.close().await;
         self.writer.close().await;
     }
@@ -1683,6 +1683,21 @@ pub fn random_id() -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
+/// A new quote's id: the time it was made in milliseconds (12 hex digits), then 80 random bits
+/// (20 hex digits). Never shown to the customer and never enough to find a quote by (a page
+/// finds its quote by the session's hash). Ids made later sort after earlier ones, so a new
+/// quote's id, and its transitions' `(quote_id, id)`, go at the end of their indexes: a commit
+/// writes a few pages there, not one page of each index for each quote in it.
+pub fn quote_id() -> String {
+    use rand::Rng;
+    use std::fmt::Write as _;
+    let ms = u64::try_from(chrono::Utc::now().timestamp_millis()).unwrap_or(0) & 0xffff_ffff_ffff;
+    let random: u128 = rand::rng().random::<u128>() >> 48;
+    let mut id = String::with_capacity(32);
+    let _ = write!(id, "{ms:012x}{random:020x}");
+    id
+}
+
 /// Inserts a new, active quote owned by `session_hash`, within `executor` (the pool, or a
 /// transaction that also writes what goes with it).
 async fn insert_quote_row<'e, E>(
@@ -1735,4 +1750,25 @@ fn now() -> String {
 /// Every stored timestamp: RFC 3339 in UTC to the microsecond, so that text order is time order.
 fn timestamp(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote_id;
+
+    #[test]
+    fn a_quote_id_is_its_time_then_eighty_random_bits_and_later_ids_sort_after() {
+        let first = quote_id();
+        assert_eq!(first.len(), 32, "{first}");
+        assert!(first.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+        let ms = i64::from_str_radix(&first[..12], 16).expect("hex");
+        let now = chrono::Utc::now().timestamp_millis();
+        assert!((now - ms).abs() < 60_000, "the time it was made: {ms} vs {now}");
+        // Made in the same millisecond, two ids still differ (the random part).
+        let ids: std::collections::HashSet<String> = (0..1000).map(|_| quote_id()).collect();
+        assert_eq!(ids.len(), 1000);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let later = quote_id();
+        assert!(later > first, "{later} sorts after {first}");
+    }
 }

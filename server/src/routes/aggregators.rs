@@ -164,7 +164,7 @@ pub(super) async fn make_quote(
         }
     }
 
-    let id = crate::store::random_id();
+    let id = crate::store::quote_id();
     let mut document = runtime::empty_document();
     document["aggregator"] = Value::from(code);
     if let Some(t) = &tracking_token {

@@ -209,7 +209,7 @@ pub(super) async fn start(
     let existing = match linked {
         Some(existing) => Some(existing),
         None => {
-            let id = crate::store::random_id();
+            let id = crate::store::quote_id();
             let document = annual_document(&state, &source, &policy.policy_number, last_day, &id);
             let quote_ref = quote::quote_reference();
             let made = state

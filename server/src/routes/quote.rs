@@ -90,7 +90,7 @@ pub(super) async fn existing_or_new(
     }
     let brand = brand.unwrap_or(DEFAULT_BRAND);
     let token = SessionToken::generate();
-    let id = crate::store::random_id();
+    let id = crate::store::quote_id();
     // Each experiment's variation is given when the quote is made and kept with it, so a change
     // of weights never moves a customer to another page mid-quote.
     let mut document = runtime::empty_document();
