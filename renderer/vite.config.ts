@@ -9,8 +9,10 @@ export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // The first page needs React, rjsf and XState whatever the chunking; its size is measured by
   // scripts/bundle-report.mjs rather than warned about.
-  // The manifest tells scripts/bundle-report.mjs which chunks the first page loads.
-  build: { outDir: 'dist', sourcemap: true, target: 'es2022', chunkSizeWarningLimit: 700, manifest: true },
+  // The manifest tells scripts/bundle-report.mjs which chunks the first page loads. Source maps
+  // are made but not linked from the files ('hidden'); scripts/precompress.mjs moves them out of
+  // the served folder.
+  build: { outDir: 'dist', sourcemap: 'hidden', target: 'es2022', chunkSizeWarningLimit: 700, manifest: true },
   server: {
     proxy: {
       '/api': 'http://localhost:8080',

@@ -2,7 +2,10 @@
 //!
 //! The cookie holds 32 random bytes; the database keeps only their SHA-256, so a database reader
 //! cannot take over a session. The CSRF token is an HMAC of the session token under the server's
-//! secret: it needs no storage, differs per session, and survives a restart.
+//! secret: it needs no storage, differs per session, and survives a restart. A page is given it
+//! masked afresh each time (a random pad, then the token XOR the pad): answers are compressed
+//! (issue 23), and a secret repeated byte for byte in compressed answers beside text an attacker
+//! can choose could be read off their sizes (BREACH). Any of its masked forms is accepted.
 
 use axum::http::HeaderMap;
 use axum::http::header::COOKIE;
@@ -16,6 +19,11 @@ use subtle::ConstantTimeEq;
 use crate::config::SecretKey;
 
 pub const COOKIE_NAME: &str = "pawpath_session";
+
+/// An HMAC-SHA-256, the CSRF token before masking.
+const CSRF_BYTES: usize = 32;
+/// The masked token's length in unpadded base64.
+const CSRF_MASKED_LEN: usize = (2 * CSRF_BYTES * 4).div_ceil(3);
 
 /// A session token as the cookie carries it.
 #[derive(Clone)]
@@ -57,14 +65,32 @@ impl SessionToken {
         sha256_hex(&self.0)
     }
 
+    /// The CSRF token masked afresh: 32 random bytes, then the token XOR them (86 characters).
     pub fn csrf(&self, secret: &SecretKey) -> String {
-        URL_SAFE_NO_PAD.encode(self.mac(secret).finalize().into_bytes())
+        let token = self.mac(secret).finalize().into_bytes();
+        let mut masked = [0u8; 2 * CSRF_BYTES];
+        rand::rng().fill_bytes(&mut masked[..CSRF_BYTES]);
+        for i in 0..CSRF_BYTES {
+            masked[CSRF_BYTES + i] = masked[i] ^ token[i];
+        }
+        URL_SAFE_NO_PAD.encode(masked)
     }
 
-    /// Checks a CSRF token in constant time.
+    /// Checks a masked CSRF token in constant time (its length first: nothing longer is decoded).
     pub fn csrf_matches(&self, secret: &SecretKey, given: &str) -> bool {
-        let expected = self.csrf(secret);
-        expected.as_bytes().ct_eq(given.as_bytes()).into()
+        if given.len() != CSRF_MASKED_LEN {
+            return false;
+        }
+        let mut masked = [0u8; 2 * CSRF_BYTES];
+        if URL_SAFE_NO_PAD.decode_slice(given, &mut masked) != Ok(2 * CSRF_BYTES) {
+            return false;
+        }
+        let mut unmasked = [0u8; CSRF_BYTES];
+        for (i, byte) in unmasked.iter_mut().enumerate() {
+            *byte = masked[i] ^ masked[CSRF_BYTES + i];
+        }
+        let expected = self.mac(secret).finalize().into_bytes();
+        expected.as_slice().ct_eq(&unmasked).into()
     }
 
     fn mac(&self, secret: &SecretKey) -> Hmac<Sha256> {
@@ -113,6 +139,26 @@ mod tests {
         assert!(!b.csrf_matches(&secret, &token));
         assert!(!a.csrf_matches(&other_secret, &token));
         assert!(!a.csrf_matches(&secret, ""));
+    }
+
+    #[test]
+    fn csrf_is_masked_afresh_for_each_page_and_every_mask_is_accepted() {
+        let secret = SecretKey::from_bytes(vec![7; 32]);
+        let a = SessionToken::generate();
+        let (first, second) = (a.csrf(&secret), a.csrf(&secret));
+        assert_eq!(first.len(), 86);
+        assert_ne!(first, second, "no two pages carry the same bytes");
+        assert!(a.csrf_matches(&secret, &first) && a.csrf_matches(&secret, &second));
+        // The unmasked token, a mask with its half changed, and anything too long are refused.
+        use base64::Engine as _;
+        let bare = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(a.mac(&secret).finalize().into_bytes());
+        assert!(!a.csrf_matches(&secret, &bare));
+        let mut tampered = first.clone().into_bytes();
+        tampered[0] = if tampered[0] == b'A' { b'B' } else { b'A' };
+        assert!(!a.csrf_matches(&secret, &String::from_utf8(tampered).expect("ascii")));
+        assert!(!a.csrf_matches(&secret, &"A".repeat(1_000_000)));
+        assert!(!a.csrf_matches(&secret, &format!("{}!", &first[..85])));
     }
 
     #[test]

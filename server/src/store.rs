@@ -1760,10 +1760,17 @@ mod tests {
     fn a_quote_id_is_its_time_then_eighty_random_bits_and_later_ids_sort_after() {
         let first = quote_id();
         assert_eq!(first.len(), 32, "{first}");
-        assert!(first.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+        assert!(
+            first
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        );
         let ms = i64::from_str_radix(&first[..12], 16).expect("hex");
         let now = chrono::Utc::now().timestamp_millis();
-        assert!((now - ms).abs() < 60_000, "the time it was made: {ms} vs {now}");
+        assert!(
+            (now - ms).abs() < 60_000,
+            "the time it was made: {ms} vs {now}"
+        );
         // Made in the same millisecond, two ids still differ (the random part).
         let ids: std::collections::HashSet<String> = (0..1000).map(|_| quote_id()).collect();
         assert_eq!(ids.len(), 1000);

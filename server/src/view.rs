@@ -459,6 +459,11 @@ fn definitions_url(defs: &Definitions, kind: &str, brand: &str, rest: &str) -> S
     )
 }
 
+/// Where the breed lists are for the definitions being served (the same for every brand).
+pub fn breeds_url(defs: &Definitions) -> String {
+    format!("/quote/definitions/{}/breeds", defs.version())
+}
+
 /// Where the brand's copy catalogue in `language` is, for the definitions being served.
 pub fn copy_url(defs: &Definitions, brand: &str, language: &str) -> String {
     definitions_url(defs, "copy", brand, language)

@@ -26,6 +26,8 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::routing::get;
+use tower_http::CompressionLevel;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
@@ -92,8 +94,55 @@ async fn openapi(
     axum::Json(calls::openapi(&state.defs, state.config.test_mode))
 }
 
+/// The renderer's built files (`/quote/assets/`): each name carries a hash of its contents, so a
+/// browser keeps one for a year and never asks again (issue 23). The build writes a brotli and a
+/// gzip copy beside each (`renderer/scripts/precompress.mjs`), sent as they are to a browser that
+/// accepts them. Source maps are build output, never served (the build keeps them out of
+/// `assets/`; a stray one is refused here too).
+fn assets(state: &AppState) -> Router {
+    let files = ServeDir::new(state.config.static_dir.join("assets"))
+        .precompressed_br()
+        .precompressed_gzip();
+    Router::new()
+        .fallback_service(files)
+        .layer(axum::middleware::map_request(
+            |request: axum::extract::Request| async move {
+                if request.uri().path().ends_with(".map") {
+                    Err(axum::http::StatusCode::NOT_FOUND)
+                } else {
+                    Ok(request)
+                }
+            },
+        ))
+        .layer(axum::middleware::map_response(
+            |mut response: axum::response::Response| async move {
+                let value = if response.status().is_success()
+                    || response.status() == axum::http::StatusCode::NOT_MODIFIED
+                {
+                    "public, max-age=31536000, immutable"
+                } else {
+                    "no-store"
+                };
+                response
+                    .headers_mut()
+                    .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+                response
+            },
+        ))
+}
+
+/// Every text answer compressed for a browser that accepts it (issue 23): brotli, else gzip, at
+/// quality 4, made for answers written per request (brotli's own default, 11, takes tens of times
+/// longer for a few per cent). Files already compressed by the build go out as they are.
+fn compression() -> CompressionLayer {
+    CompressionLayer::new()
+        .no_deflate()
+        .no_zstd()
+        .quality(CompressionLevel::Precise(4))
+}
+
 pub fn router(state: AppState) -> Router {
-    let assets = ServeDir::new(state.config.static_dir.join("assets"));
+    let assets = assets(&state);
     let header = |name: HeaderName, value: &'static str| {
         SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value))
     };
@@ -115,6 +164,10 @@ pub fn router(state: AppState) -> Router {
         .route("/annual-rehoming/start/{token}", get(annual::start))
         .route("/annual-rehoming/{*rest}", get(pages::page))
         .nest_service("/quote/assets", assets)
+        .route(
+            "/quote/definitions/{version}/breeds",
+            get(resources::breeds),
+        )
         .route(
             "/quote/definitions/{version}/copy/{brand}/{language}",
             get(resources::copy),
@@ -172,6 +225,7 @@ pub fn router(state: AppState) -> Router {
             )
         })))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(compression())
         .layer(
             // One line per request at INFO: method, path, status, latency. No bodies, no
             // cookies, no query string, and no signed token (issue 21).

@@ -438,7 +438,7 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
             description => static_page.map(|p| text(&p.description)),
             noindex => static_page.is_some_and(|p| !p.index),
             no_script => text("app.no_script"),
-            boot => minijinja::context! { language => voice.language(), copy => &copy, copy_url => view::copy_url(&state.defs, &brand_id, voice.language()), shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
+            boot => minijinja::context! { language => voice.language(), copy => &copy, copy_url => view::copy_url(&state.defs, &brand_id, voice.language()), breeds_url => view::breeds_url(&state.defs), shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
         },
     );
     match rendered {

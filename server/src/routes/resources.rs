@@ -1,6 +1,6 @@
 //! What never changes for a definitions version, at addresses that carry the version (issue 22):
-//! a brand's copy catalogue in one of its languages, and each question set's form. A page's view
-//! data names the address; the browser fetches it once and keeps it, so no answer carries the
+//! a brand's copy catalogue in one of its languages, each question set's form, and (issue 23) the
+//! breed lists. A page's view data (the breed lists: its boot) names the address; the browser fetches it once and keeps it, so no answer carries the
 //! catalogue again.
 //!
 //! An address from before the definitions changed (a page drawn just before a release or a
@@ -59,6 +59,22 @@ pub(super) async fn form(
     }
     let voice = state.defs.voice(&brand, &language);
     immutable_json(&crate::view::form_view(&voice, qs, b), "form")
+}
+
+/// GET /quote/definitions/{version}/breeds: the breed lists (journey.md §7 breed list call), as
+/// `/api/getbreedlist` answers them, cached as the copy is. The page's boot names the address,
+/// so the first page asks for them as it starts, not after its view data.
+pub(super) async fn breeds(
+    State(state): State<AppState>,
+    Path(version): Path<String>,
+) -> Result<Response, AppError> {
+    if version != state.defs.version() {
+        return Ok(moved(crate::view::breeds_url(&state.defs)));
+    }
+    immutable_json(
+        &serde_json::json!({ "data": super::breeds::breed_lists(&state) }),
+        "breed lists",
+    )
 }
 
 /// A JSON answer that never changes at its address: cached for a year.

@@ -4,6 +4,8 @@
  */
 import { useEffect, useState } from 'react';
 
+import { readBoot } from '@/shared/boot';
+
 export interface Breed {
   id: string;
   desc: string;
@@ -29,7 +31,19 @@ export interface BreedLists {
 const STORAGE_KEY = 'pawpath.breeds.v1';
 let pending: Promise<BreedLists> | null = null;
 
-export function loadBreeds(fetcher: typeof fetch = fetch, storage: Storage | undefined = globalThis.sessionStorage): Promise<BreedLists> {
+/**
+ * Where the lists are: the address the page's boot names, which carries the definitions version
+ * and is cached by the browser for a year (issue 23); the breed list call where there is none.
+ */
+export function breedsUrl(): string {
+  return readBoot().breeds_url ?? '/api/getbreedlist';
+}
+
+export function loadBreeds(
+  fetcher: typeof fetch = fetch,
+  storage: Storage | undefined = globalThis.sessionStorage,
+  url: string = breedsUrl(),
+): Promise<BreedLists> {
   const kept = storage?.getItem(STORAGE_KEY);
   if (kept) {
     try {
@@ -38,7 +52,7 @@ export function loadBreeds(fetcher: typeof fetch = fetch, storage: Storage | und
       storage?.removeItem(STORAGE_KEY);
     }
   }
-  pending ??= fetcher('/api/getbreedlist', { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+  pending ??= fetcher(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
     .then(async (r) => {
       if (!r.ok) throw new Error(`breed list: HTTP ${r.status}`);
       const lists = ((await r.json()) as { data: BreedLists }).data;

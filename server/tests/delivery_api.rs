@@ -1,0 +1,251 @@
+//! How pages and files are delivered (issue 23: fast on a phone): every text answer compressed
+//! as the browser asks, hashed files kept a year and sent precompressed, source maps never
+//! served, and the CSRF token masked afresh in every answer (compressed answers must not repeat
+//! a secret byte for byte: BREACH).
+
+mod common;
+
+use std::io::{Read, Write};
+
+use common::{spawn_app, valid_pet};
+use serde_json::{Value, json};
+
+fn brotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+        w.write_all(bytes).expect("brotli");
+    }
+    out
+}
+
+fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(bytes, 4096)
+        .read_to_end(&mut out)
+        .expect("a brotli stream");
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    w.write_all(bytes).expect("gzip");
+    w.finish().expect("gzip")
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .expect("a gzip stream");
+    out
+}
+
+fn header(r: &reqwest::Response, name: &str) -> Option<String> {
+    r.headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+#[tokio::test]
+async fn every_text_answer_is_compressed_as_the_browser_asks() {
+    let app = spawn_app().await;
+    let get = |path: &str, accept: &str, encodings: Option<&str>| {
+        let mut b = app
+            .client
+            .get(format!("{}{path}", app.base))
+            .header("Accept", accept);
+        if let Some(e) = encodings {
+            b = b.header("Accept-Encoding", e);
+        }
+        b.send()
+    };
+    // The view data: brotli when the browser accepts it, else gzip, else as it is.
+    let plain = get("/quote/", "application/json", None).await.expect("get");
+    assert_eq!(header(&plain, "content-encoding"), None);
+    assert!(
+        header(&plain, "vary").is_some_and(|v| v.contains("accept-encoding")),
+        "caches keep a copy per encoding"
+    );
+    let plain: Value = plain.json().await.expect("json");
+
+    let r = get(
+        "/quote/",
+        "application/json",
+        Some("gzip, deflate, br, zstd"),
+    )
+    .await
+    .expect("get");
+    assert_eq!(header(&r, "content-encoding").as_deref(), Some("br"));
+    assert_eq!(header(&r, "cache-control").as_deref(), Some("no-store"));
+    let body = r.bytes().await.expect("body");
+    let view: Value = serde_json::from_slice(&unbrotli(&body)).expect("json");
+    assert_eq!(view["data"]["step"]["id"], plain["data"]["step"]["id"]);
+    assert!(body.len() < serde_json::to_vec(&view).expect("json").len());
+
+    let r = get("/quote/", "application/json", Some("gzip"))
+        .await
+        .expect("get");
+    assert_eq!(header(&r, "content-encoding").as_deref(), Some("gzip"));
+    let view: Value =
+        serde_json::from_slice(&gunzip(&r.bytes().await.expect("body"))).expect("json");
+    assert_eq!(view["data"]["step"]["id"], plain["data"]["step"]["id"]);
+
+    // The HTML shell and a definitions resource too.
+    let r = get("/quote?brand=pos", "text/html", Some("br"))
+        .await
+        .expect("get");
+    assert_eq!(header(&r, "content-encoding").as_deref(), Some("br"));
+    assert_eq!(header(&r, "cache-control").as_deref(), Some("no-cache"));
+    let html = String::from_utf8(unbrotli(&r.bytes().await.expect("body"))).expect("utf-8");
+    assert!(html.contains("pawpath-boot"));
+    let copy_url = plain["data"]["copy_url"].as_str().expect("copy_url");
+    let r = get(copy_url, "application/json", Some("br"))
+        .await
+        .expect("get");
+    assert_eq!(header(&r, "content-encoding").as_deref(), Some("br"));
+    assert_eq!(
+        header(&r, "cache-control").as_deref(),
+        Some("public, max-age=31536000, immutable")
+    );
+}
+
+#[tokio::test]
+async fn the_csrf_token_is_masked_afresh_in_each_answer_and_each_mask_is_accepted() {
+    let app = spawn_app().await;
+    let first = app.csrf().await;
+    let second = app.csrf().await;
+    assert_ne!(first, second, "no two answers carry the same token bytes");
+    for csrf in [&first, &second] {
+        let (status, body) = app
+            .post_json(
+                "/api/petdetails",
+                &json!({ "csrf": csrf, "pets": [valid_pet()] }),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // Another session's token is still refused.
+    let other = app.another_visitor().await.csrf().await;
+    let (status, _) = app
+        .post_json(
+            "/api/petdetails",
+            &json!({ "csrf": other, "pets": [valid_pet()] }),
+        )
+        .await;
+    assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn hashed_files_are_kept_a_year_sent_precompressed_and_source_maps_never_served() {
+    let app = spawn_app().await;
+    let assets = app.data_dir.join("static").join("assets");
+    std::fs::create_dir_all(&assets).expect("assets folder");
+    let script = "export const greeting = 'hello, hello, hello, hello';\n".repeat(50);
+    std::fs::write(assets.join("app-3f9a1c.js"), &script).expect("write");
+    std::fs::write(assets.join("app-3f9a1c.js.br"), brotli(script.as_bytes())).expect("write");
+    std::fs::write(assets.join("app-3f9a1c.js.gz"), gzip(script.as_bytes())).expect("write");
+    std::fs::write(assets.join("app-3f9a1c.js.map"), "{\"version\":3}").expect("write");
+    let get = |path: &str, encodings: &str| {
+        app.client
+            .get(format!("{}/quote/assets/{path}", app.base))
+            .header("Accept-Encoding", encodings)
+            .send()
+    };
+    for (encodings, expected, decode) in [
+        (
+            "gzip, deflate, br",
+            Some("br"),
+            unbrotli as fn(&[u8]) -> Vec<u8>,
+        ),
+        ("gzip", Some("gzip"), gunzip),
+        ("identity", None, |b: &[u8]| b.to_vec()),
+    ] {
+        let r = get("app-3f9a1c.js", encodings).await.expect("get");
+        assert_eq!(r.status(), 200, "{encodings}");
+        assert_eq!(header(&r, "content-encoding").as_deref(), expected);
+        assert_eq!(
+            header(&r, "cache-control").as_deref(),
+            Some("public, max-age=31536000, immutable"),
+            "{encodings}"
+        );
+        assert!(
+            header(&r, "content-type").is_some_and(|t| t.contains("javascript")),
+            "{encodings}"
+        );
+        let body = r.bytes().await.expect("body");
+        assert_eq!(decode(&body), script.as_bytes(), "{encodings}");
+    }
+    // A file that is not there is not kept.
+    let r = get("app-000000.js", "br").await.expect("get");
+    assert_eq!(r.status(), 404);
+    assert_eq!(header(&r, "cache-control").as_deref(), Some("no-store"));
+    // A source map is never served, even one left in the folder.
+    let r = get("app-3f9a1c.js.map", "br").await.expect("get");
+    assert_eq!(r.status(), 404);
+}
+
+#[tokio::test]
+async fn the_breed_lists_are_at_an_address_of_the_definitions_version_kept_a_year() {
+    let app = spawn_app().await;
+    let html = app
+        .client
+        .get(format!("{}/quote?brand=pos", app.base))
+        .send()
+        .await
+        .expect("get")
+        .text()
+        .await
+        .expect("html");
+    let boot = html
+        .split_once(r#"<script id="pawpath-boot" type="application/json">"#)
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map(|(json, _)| json)
+        .expect("the boot");
+    let boot: Value = serde_json::from_str(boot).expect("boot json");
+    let url = boot["breeds_url"].as_str().expect("breeds_url");
+    assert!(
+        url.starts_with("/quote/definitions/") && url.ends_with("/breeds"),
+        "{url}"
+    );
+    let r = app
+        .client
+        .get(format!("{}{url}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        header(&r, "cache-control").as_deref(),
+        Some("public, max-age=31536000, immutable")
+    );
+    let lists: Value = r.json().await.expect("json");
+    let call: Value = app
+        .client
+        .get(format!("{}/api/getbreedlist", app.base))
+        .send()
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(lists, call, "the same lists as the breed list call");
+    assert!(
+        lists["data"]["dog_breed_data"]["breedData"]
+            .as_array()
+            .is_some_and(|l| !l.is_empty())
+    );
+    // An address from other definitions is sent on to today's, uncached.
+    let r = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
+        .get(format!("{}/quote/definitions/0000-old/breeds", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status(), 307);
+    assert_eq!(header(&r, "location").as_deref(), Some(url));
+    assert_eq!(header(&r, "cache-control").as_deref(), Some("no-store"));
+}
