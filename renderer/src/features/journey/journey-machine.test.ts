@@ -211,8 +211,9 @@ describe('a modal\'s answers (journey.md §4: assumptions, pre-existing conditio
     expect(actor.getSnapshot().context.viewVersion).toBe(1);
   });
 
-  it('sends a change without a form name as it is (journey.md §7 /api/getFlexProducts) and loads the page again', async () => {
-    const submit = vi.fn(async () => ({ kind: 'ok' as const, data: view('choose_policy', '/quote/choose-policy'), outcome: 'moved' }));
+  it('sends a change without a form name as it is (journey.md §7 /api/getFlexProducts) and shows its answer: one call per change (issue 23)', async () => {
+    const requoted = view('choose_policy', '/quote/choose-policy', { qidu: 'REQU-OTED-0001' });
+    const submit = vi.fn(async () => ({ kind: 'ok' as const, data: requoted, outcome: 'moved' }));
     const loads: string[] = [];
     const { actor } = start(async (path) => {
       loads.push(path);
@@ -220,7 +221,9 @@ describe('a modal\'s answers (journey.md §4: assumptions, pre-existing conditio
     }, submit);
     await waitFor(actor, (s) => s.matches('showing'));
     actor.send({ type: 'edit.submit', call: '/api/getFlexProducts', answers: { pets: [{ id: 1, set_excess: '149', set_coins: 0.1 }] } });
-    await waitFor(actor, (s) => s.matches('showing') && loads.length === 2);
+    await waitFor(actor, (s) => s.matches('showing') && s.context.viewVersion === 2);
     expect(submit).toHaveBeenCalledWith({ url: '/api/getFlexProducts', csrf: 'token', answers: { pets: [{ id: 1, set_excess: '149', set_coins: 0.1 }] } });
+    expect(loads).toEqual(['/quote']);
+    expect(actor.getSnapshot().context.view).toBe(requoted);
   });
 });

@@ -109,6 +109,14 @@ export const journeyMachine = setup({
       const output = outputOf(event);
       return output?.kind === 'ok' && output.outcome === 'moved';
     },
+    /**
+     * Stored, and the answer is the page the modal is on as it now stands (a change on the cover
+     * page): shown as it is, with no second call for the same page (issue 23).
+     */
+    editSavedHere: ({ event, context }) => {
+      const output = outputOf(event);
+      return output?.kind === 'ok' && output.outcome === 'moved' && output.data.step.id === context.view?.step.id;
+    },
     answeredWithFieldErrors: ({ event }) => outputOf(event)?.kind === 'invalid',
     canSubmit: ({ context }) => Boolean(context.view?.questions?.submit),
   },
@@ -226,7 +234,8 @@ export const journeyMachine = setup({
     },
     /**
      * A modal's answers (journey.md §4: assumptions, pre-existing conditions, start date). Saved:
-     * the page is loaded again as it now stands, and the modal's toast shows. Field errors stay
+     * the page as it now stands (the answer itself when it is this page, else loaded again), and
+     * the modal's toast shows. Field errors stay
      * in the modal. Any other answer leaves the page data untouched and shows the generic toast.
      */
     editing: {
@@ -238,6 +247,7 @@ export const journeyMachine = setup({
           answers: event.type === 'edit.submit' ? (event.form ? { ...event.answers, form: event.form } : event.answers) : {},
         }),
         onDone: [
+          { guard: 'editSavedHere', target: 'showing', actions: ['refreshView', 'noticeEdited'] },
           { guard: 'editSaved', target: 'refreshing', actions: 'noticeEdited' },
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeEditErrors' },
           { target: 'showing', actions: 'storeFailure' },
