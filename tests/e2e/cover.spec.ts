@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, type Request, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, watchConsole } from './support';
 import { fillYourDetails } from './support-owner';
@@ -85,6 +85,14 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   const claim = page.getByRole('region', { name: 'Claim example' });
   await expect(claim).toContainText('you pay £189.10');
   const requote = page.waitForRequest((r) => r.url().endsWith('/api/getFlexProducts'));
+  // Issue 23: one call per change. The re-quote's answer is the page as it now stands; the page
+  // is not loaded again after it.
+  const calls: string[] = [];
+  const pageCall = (r: Request) => {
+    const path = new URL(r.url()).pathname;
+    if (r.resourceType() === 'fetch' && (path === '/api/getFlexProducts' || path.startsWith('/quote'))) calls.push(`${r.method()} ${path}`);
+  };
+  page.on('request', pageCall);
   // The radio follows the server's answer, so it is clicked and then awaited.
   await page.getByRole('radio', { name: '£199' }).click();
   const sent = (await requote).postDataJSON();
@@ -92,6 +100,8 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   await expect(page.getByRole('radio', { name: '£199' })).toBeChecked();
   await expect(claim).toContainText('you pay £279.10');
   await expect.poll(async () => pounds(await bar.textContent())).toBeLessThan(lt4000);
+  page.off('request', pageCall);
+  expect(calls).toEqual(['POST /api/getFlexProducts']);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'choose-policy-excess');
 
