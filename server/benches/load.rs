@@ -608,9 +608,31 @@ async fn bench_database(
         )
         .await
         .expect("view");
+        // On the wire as a browser gets it (issue 23): brotli, and gzip for one that lacks it.
+        let mut wire = Vec::new();
+        for encoding in ["br", "gzip"] {
+            let (_, _, compressed) = send(
+                port,
+                get(
+                    "/quote/choose-policy",
+                    &[
+                        ("accept", "application/json"),
+                        ("accept-encoding", encoding),
+                        ("cookie", cookie),
+                    ],
+                ),
+            )
+            .await
+            .expect("view");
+            wire.push(format!(
+                "{:.1} KB {encoding}",
+                compressed.len() as f64 / 1024.0
+            ));
+        }
         println!(
-            "  priced {n_pets}-pet view data answer: {:.1} KB",
-            body.len() as f64 / 1024.0
+            "  priced {n_pets}-pet view data answer: {:.1} KB ({} on the wire)",
+            body.len() as f64 / 1024.0,
+            wire.join(", ")
         );
         let loads = quotes
             .iter()
