@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from '@/app/App';
-import { loadBreeds } from '@/features/breeds/breed-store';
+import { loadBreeds, seedBreedsUrl } from '@/features/breeds/breed-store';
 import { seedCatalogue } from '@/features/journey/api';
 import { readBoot } from '@/shared/boot';
 import './styles.css';
@@ -12,6 +12,7 @@ const boot = readBoot();
 seedCatalogue(boot.copy_url, boot.copy);
 // The breed lists are asked for now, beside the view data, not after it arrives (issue 23); a
 // failure here is met again, and shown, where a page needs them.
+seedBreedsUrl(boot.breeds_url);
 loadBreeds().catch(() => undefined);
 
 const root = document.getElementById('root');

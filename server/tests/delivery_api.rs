@@ -198,12 +198,7 @@ async fn the_breed_lists_are_at_an_address_of_the_definitions_version_kept_a_yea
         .text()
         .await
         .expect("html");
-    let boot = html
-        .split_once(r#"<script id="pawpath-boot" type="application/json">"#)
-        .and_then(|(_, rest)| rest.split_once("</script>"))
-        .map(|(json, _)| json)
-        .expect("the boot");
-    let boot: Value = serde_json::from_str(boot).expect("boot json");
+    let boot = common::boot_of(&html);
     let url = boot["breeds_url"].as_str().expect("breeds_url");
     assert!(
         url.starts_with("/quote/definitions/") && url.ends_with("/breeds"),
@@ -237,15 +232,5 @@ async fn the_breed_lists_are_at_an_address_of_the_definitions_version_kept_a_yea
             .is_some_and(|l| !l.is_empty())
     );
     // An address from other definitions is sent on to today's, uncached.
-    let r = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .expect("client")
-        .get(format!("{}/quote/definitions/0000-old/breeds", app.base))
-        .send()
-        .await
-        .expect("get");
-    assert_eq!(r.status(), 307);
-    assert_eq!(header(&r, "location").as_deref(), Some(url));
-    assert_eq!(header(&r, "cache-control").as_deref(), Some("no-store"));
+    common::assert_moved_on(&app, "/quote/definitions/0000-old/breeds", url).await;
 }

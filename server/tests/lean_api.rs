@@ -210,30 +210,6 @@ async fn the_copy_catalogue_is_cached_at_an_address_that_carries_the_definitions
     }
 }
 
-/// An old version's address answers 307 to `current`, not cached; followed, it gives today's.
-async fn assert_moved_on(app: &TestApp, old: &str, current: &str) {
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .expect("client");
-    let r = client
-        .get(format!("{}{old}", app.base))
-        .send()
-        .await
-        .expect("get");
-    assert_eq!(r.status(), 307, "{old}");
-    assert_eq!(r.headers()["location"], current);
-    assert_eq!(r.headers()["cache-control"], "no-store");
-    let followed = reqwest::get(format!("{}{old}", app.base))
-        .await
-        .expect("get");
-    assert_eq!(followed.status(), 200);
-    assert_eq!(
-        followed.headers()["cache-control"],
-        "public, max-age=31536000, immutable"
-    );
-}
-
 #[tokio::test]
 async fn a_quote_stored_with_the_whole_product_table_keeps_its_prices() {
     // Quotes written before issue 22 hold every product in full: their prices still hold.

@@ -639,12 +639,7 @@ async fn the_html_shell_carries_the_language_and_its_copy_without_inline_code() 
         html.contains("<title>Pet insurance quote – Pawsure Pet Cover</title>"),
         "{html}"
     );
-    let start = html
-        .find(r#"<script id="pawpath-boot" type="application/json">"#)
-        .unwrap_or_else(|| panic!("no boot block in {html}"));
-    let json_start = html[start..].find('>').expect(">") + start + 1;
-    let json_end = html[json_start..].find("</script>").expect("end") + json_start;
-    let boot: Value = serde_json::from_str(&html[json_start..json_end]).expect("boot is JSON");
+    let boot = common::boot_of(&html);
     assert_eq!(boot["language"], "en-GB");
     assert_eq!(
         boot["copy"]["form.error_summary"],

@@ -1,7 +1,7 @@
 //! What never changes for a definitions version, at addresses that carry the version (issue 22):
 //! a brand's copy catalogue in one of its languages, each question set's form, and (issue 23) the
-//! breed lists. A page's view data (the breed lists: its boot) names the address; the browser fetches it once and keeps it, so no answer carries the
-//! catalogue again.
+//! breed lists. A page's view data (for the breed lists, its boot) names the address; the browser
+//! fetches it once and keeps it, so no answer carries the catalogue again.
 //!
 //! An address from before the definitions changed (a page drawn just before a release or a
 //! reload, fetching its catalogue just after) is sent on to the same thing in the definitions

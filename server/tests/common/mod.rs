@@ -547,3 +547,37 @@ pub async fn with_form(base: &str, questions: &Value) -> Value {
     out["ui"] = form["ui"].clone();
     out
 }
+
+/// An old version's address answers 307 to `current`, not cached; followed, it gives today's.
+pub async fn assert_moved_on(app: &TestApp, old: &str, current: &str) {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let r = client
+        .get(format!("{}{old}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status(), 307, "{old}");
+    assert_eq!(r.headers()["location"], current);
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let followed = reqwest::get(format!("{}{old}", app.base))
+        .await
+        .expect("get");
+    assert_eq!(followed.status(), 200);
+    assert_eq!(
+        followed.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+}
+
+/// The JSON the HTML shell writes for the renderer before any call (`<script id="pawpath-boot">`).
+pub fn boot_of(html: &str) -> Value {
+    let json = html
+        .split_once(r#"<script id="pawpath-boot" type="application/json">"#)
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map(|(json, _)| json)
+        .unwrap_or_else(|| panic!("no boot block in {html}"));
+    serde_json::from_str(json).expect("boot is JSON")
+}

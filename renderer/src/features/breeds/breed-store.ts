@@ -4,8 +4,6 @@
  */
 import { useEffect, useState } from 'react';
 
-import { readBoot } from '@/shared/boot';
-
 export interface Breed {
   id: string;
   desc: string;
@@ -32,18 +30,16 @@ const STORAGE_KEY = 'pawpath.breeds.v1';
 let pending: Promise<BreedLists> | null = null;
 
 /**
- * Where the lists are: the address the page's boot names, which carries the definitions version
- * and is cached by the browser for a year (issue 23); the breed list call where there is none.
+ * Where the lists are: the breed list call until the page's boot names their address, which
+ * carries the definitions version and is cached by the browser for a year (issue 23).
  */
-export function breedsUrl(): string {
-  return readBoot().breeds_url ?? '/api/getbreedlist';
+let address = '/api/getbreedlist';
+
+export function seedBreedsUrl(url: string | undefined): void {
+  if (url) address = url;
 }
 
-export function loadBreeds(
-  fetcher: typeof fetch = fetch,
-  storage: Storage | undefined = globalThis.sessionStorage,
-  url: string = breedsUrl(),
-): Promise<BreedLists> {
+export function loadBreeds(fetcher: typeof fetch = fetch, storage: Storage | undefined = globalThis.sessionStorage): Promise<BreedLists> {
   const kept = storage?.getItem(STORAGE_KEY);
   if (kept) {
     try {
@@ -52,7 +48,7 @@ export function loadBreeds(
       storage?.removeItem(STORAGE_KEY);
     }
   }
-  pending ??= fetcher(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+  pending ??= fetcher(address, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
     .then(async (r) => {
       if (!r.ok) throw new Error(`breed list: HTTP ${r.status}`);
       const lists = ((await r.json()) as { data: BreedLists }).data;

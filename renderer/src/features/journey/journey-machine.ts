@@ -235,8 +235,8 @@ export const journeyMachine = setup({
     /**
      * A modal's answers (journey.md §4: assumptions, pre-existing conditions, start date). Saved:
      * the page as it now stands (the answer itself when it is this page, else loaded again), and
-     * the modal's toast shows. Field errors stay
-     * in the modal. Any other answer leaves the page data untouched and shows the generic toast.
+     * the modal's toast shows. Field errors stay in the modal. Any other answer leaves the page
+     * data untouched and shows the generic toast.
      */
     editing: {
       invoke: {
