@@ -2,20 +2,10 @@
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 
-import { AssumptionsStep } from '@/features/assumptions/AssumptionsStep';
-import { CodesPanel } from '@/features/codes/CodesPanel';
-import { ConfirmationStep } from '@/features/confirmation/ConfirmationStep';
-import { ChoosePolicyStep } from '@/features/cover/ChoosePolicyStep';
 import { FormStep } from '@/features/form/FormStep';
+import * as pages from './pages';
 import { resetQuote, setLanguage } from '@/features/journey/api';
 import { journeyMachine } from '@/features/journey/journey-machine';
-import { CardConfirmationStep } from '@/features/payment/CardConfirmationStep';
-import { PaymentConfirmationStep } from '@/features/payment/PaymentConfirmationStep';
-import { PaymentStep } from '@/features/payment/PaymentStep';
-import { RescueConfirmationStep } from '@/features/rehoming/RescueConfirmationStep';
-import { RetrieveQuoteStep } from '@/features/retrieve/RetrieveQuoteStep';
-import { ReviewStep } from '@/features/review/ReviewStep';
-import { StaticPage } from '@/features/pages/StaticPage';
 import { Footer, Header, UspBar } from '@/features/shell/Frame';
 import { InactivityTimer } from '@/features/shell/InactivityTimer';
 import { PendingStep } from '@/features/shell/PendingStep';
@@ -170,7 +160,7 @@ export function App() {
               </p>
             ))}
             {view.step.view === 'assumptions' && view.questions ? (
-              <AssumptionsStep
+              <pages.Assumptions.Component
                 key={`${view.step.id}:${viewVersion}`}
                 view={view}
                 copy={copy}
@@ -184,7 +174,7 @@ export function App() {
                 onRemovePet={(id) => send({ type: 'pet.remove', id })}
               />
             ) : view.step.view === 'choose_policy' && view.questions ? (
-              <ChoosePolicyStep
+              <pages.ChoosePolicy.Component
                 key={`${view.step.id}:${formVersion}`}
                 view={view}
                 copy={copy}
@@ -196,7 +186,7 @@ export function App() {
                 notify={(n) => send({ type: 'notice.show', ...n })}
               />
             ) : view.step.view === 'review' ? (
-              <ReviewStep
+              <pages.Review.Component
                 key={`${view.step.id}:${viewVersion}`}
                 view={view}
                 copy={copy}
@@ -214,7 +204,7 @@ export function App() {
                 onRefresh={(notice) => send({ type: 'page.refresh', notice })}
               />
             ) : view.step.view === 'payment' && view.questions ? (
-              <PaymentStep
+              <pages.Payment.Component
                 key={`${view.step.id}:${formVersion}`}
                 view={view}
                 copy={copy}
@@ -226,9 +216,9 @@ export function App() {
                 onNotice={(n) => send({ type: 'notice.show', ...n })}
               />
             ) : view.step.view === 'payment_confirmation' && view.bank_details ? (
-              <PaymentConfirmationStep view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={buy} />
+              <pages.PaymentConfirmation.Component view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={buy} />
             ) : view.step.view === 'card_confirmation' ? (
-              <CardConfirmationStep
+              <pages.CardConfirmation.Component
                 view={view}
                 copy={copy}
                 busy={state.matches('buying')}
@@ -237,9 +227,9 @@ export function App() {
                 onBuy={buy}
               />
             ) : view.step.view === 'confirmation' && view.purchase ? (
-              <ConfirmationStep view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
+              <pages.Confirmation.Component view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
             ) : view.step.view === 'rescue_confirmation' && view.rescue ? (
-              <RescueConfirmationStep
+              <pages.RescueConfirmation.Component
                 key={`${view.step.id}:${viewVersion}`}
                 view={view}
                 copy={copy}
@@ -250,9 +240,9 @@ export function App() {
                 }}
               />
             ) : view.step.view === 'static_page' && view.page ? (
-              <StaticPage page={view.page} shell={view.shell} copy={copy} onOpen={open} />
+              <pages.Static.Component page={view.page} shell={view.shell} copy={copy} onOpen={open} />
             ) : view.step.view === 'retrieve_quote' ? (
-              <RetrieveQuoteStep
+              <pages.RetrieveQuote.Component
                 view={view}
                 copy={copy}
                 onRetrieved={(path, expired) => {
@@ -275,7 +265,7 @@ export function App() {
                 onNotice={(n) => send({ type: 'notice.show', ...n })}
                 beforeActions={
                   view.edits.promo_code || view.edits.referral_code || view.edits.existing_policy ? (
-                    <CodesPanel
+                    <pages.Codes.Component
                       key={viewVersion}
                       view={view}
                       copy={copy}

@@ -23,7 +23,6 @@ import { ErrorSummary, focusField } from './ErrorSummary';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
 import { type AjvError, fieldMessages } from './messages';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
-import { AddressSearchWidget } from './widgets/AddressSearchWidget';
 import { BreedSearchWidget } from './widgets/BreedSearchWidget';
 import { ChoiceWidget } from './widgets/ChoiceWidget';
 import { ConfirmTickWidget } from './widgets/ConfirmTickWidget';
@@ -31,11 +30,7 @@ import { CurrencyWidget } from './widgets/CurrencyWidget';
 import { DatePartsWidget } from './widgets/DatePartsWidget';
 import { HiddenWidget, TextWidget } from './widgets/TextWidget';
 import { XlBullyWidget } from './widgets/XlBullyWidget';
-import { DaySelectWidget } from './widgets/DaySelectWidget';
-import { SortCodeWidget } from './widgets/SortCodeWidget';
-import { CardExpiryWidget, CardNumberWidget } from './widgets/CardWidgets';
-import { CertificateFileWidget } from './widgets/CertificateFileWidget';
-import { RehomingCentreWidget } from './widgets/RehomingCentreWidget';
+import { onDemandWidgets } from './widgets/on-demand';
 
 /** Every widget a question set can name; modals use the same ones. */
 export const widgets: RegistryWidgetsType = {
@@ -50,15 +45,10 @@ export const widgets: RegistryWidgetsType = {
   confirmTick: ConfirmTickWidget,
   checkbox: ConfirmTickWidget,
   CheckboxWidget: ConfirmTickWidget,
-  addressSearch: AddressSearchWidget,
-  sortCode: SortCodeWidget,
-  daySelect: DaySelectWidget,
-  cardNumber: CardNumberWidget,
-  cardExpiry: CardExpiryWidget,
   hidden: HiddenWidget,
   HiddenWidget: HiddenWidget,
-  rehomingCentre: RehomingCentreWidget,
-  certificateFile: CertificateFileWidget,
+  // The owner, payment and rehoming pages' own widgets: loaded with the views that name them.
+  ...onDemandWidgets,
 };
 
 const templates = {

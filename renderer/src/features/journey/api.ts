@@ -4,6 +4,7 @@
  */
 import { loadValidators } from '@/generated/validators';
 import { experimentViews } from '@/shared/experiments';
+import { prepareView } from '@/shared/on-demand';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
 
 export type ApiResult =
@@ -134,13 +135,21 @@ async function read(response: Response, fetcher: typeof fetch = fetch): Promise<
     // Its forms too, each fetched once, and beside them their sets' precompiled validators
     // (a set's schema is `pawpath:questions/<id>`).
     const early = loadValidators(questionViews(b.data).map((q) => `pawpath:questions/${q.id}`));
+    // And the code of the page it shows, and of the widgets its forms name (issue 23).
+    const code = prepareView(b.data);
+    code.catch(() => undefined);
     try {
       await withForms(b.data, fetcher);
     } catch {
       return { kind: 'failed', status: 0, message: 'Part of the page could not be loaded.' };
     }
+    // Once more with its forms in: the widgets they name.
+    const formsCode = prepareView(b.data);
+    formsCode.catch(() => undefined);
     try {
       await early;
+      await code;
+      await formsCode;
       await loadValidators(questionSchemaIds(b.data));
       forget(RELOADED_FOR_CHUNKS);
     } catch {
