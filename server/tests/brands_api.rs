@@ -220,7 +220,7 @@ async fn the_shell_names_the_page_and_turns_internet_explorer_away() {
         "{terms}"
     );
     assert!(terms.contains("<title>Terms of business – Pawsure Pet Cover</title>"));
-    assert!(terms.contains(r#"<link rel="stylesheet" href="/quote/brand/pos/theme.css""#));
+    assert!(terms.contains(r#"<link rel="stylesheet" href="/quote/brand/pos/theme.css?v="#));
     let (_, support) = html_as(&app, &client, "/quote/contact-and-faqs", CHROME).await;
     assert!(!support.contains("noindex"));
     assert!(

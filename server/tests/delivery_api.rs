@@ -234,3 +234,157 @@ async fn the_breed_lists_are_at_an_address_of_the_definitions_version_kept_a_yea
     // An address from other definitions is sent on to today's, uncached.
     common::assert_moved_on(&app, "/quote/definitions/0000-old/breeds", url).await;
 }
+
+/// The first page's view data is asked for beside the script (issue 23): the HTML preloads it
+/// from `/api/view`, whose answer is the page's own JSON answer, and preloads the breed lists.
+#[tokio::test]
+async fn the_shell_preloads_its_view_data_from_an_address_that_answers_it() {
+    let app = spawn_app().await;
+    let html = app
+        .client
+        .get(format!("{}/quote?brand=sbp", app.base))
+        .send()
+        .await
+        .expect("get")
+        .text()
+        .await
+        .expect("html");
+    let boot = common::boot_of(&html);
+    let url = boot["view_url"].as_str().expect("view_url");
+    assert_eq!(url, "/api/view?path=/quote%3Fbrand%3Dsbp");
+    // minijinja writes attribute values with / as &#x2f;; the browser reads them back.
+    let preloads: Vec<String> = html
+        .split(r#"<link rel="preload" as="fetch" crossorigin href=""#)
+        .skip(1)
+        .filter_map(|rest| rest.split_once('"'))
+        .map(|(href, _)| href.replace("&#x2f;", "/"))
+        .collect();
+    assert_eq!(
+        preloads,
+        vec![
+            url.to_owned(),
+            boot["breeds_url"].as_str().expect("breeds_url").to_owned()
+        ]
+    );
+    // What a preload asks with: no Accept of JSON, and no session yet.
+    let r = app
+        .client
+        .get(format!("{}{url}", app.base))
+        .header("Accept", "*/*")
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status(), 200);
+    assert_eq!(header(&r, "cache-control").as_deref(), Some("no-store"));
+    assert!(
+        header(&r, "set-cookie").is_some(),
+        "a new visitor gets a session, as on the page"
+    );
+    let data: Value = r.json().await.expect("json");
+    assert_eq!(data["data"]["brand"], "sbp");
+    assert_eq!(data["data"]["step"]["id"], "pet_details");
+    // The same as the page asked for as JSON (the session's own token aside).
+    let page: Value = app
+        .client
+        .get(format!("{}/quote?brand=sbp", app.base))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .expect("get")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(page["data"]["step"], data["data"]["step"]);
+    assert_eq!(page["data"]["qidu"], data["data"]["qidu"], "the same quote");
+}
+
+/// `/api/view` takes a page's address on this site and nothing else, with an error naming
+/// `path`, and makes no session for what it refuses.
+#[tokio::test]
+async fn the_view_address_refuses_what_is_not_a_page_of_this_site() {
+    let app = spawn_app().await;
+    let long = format!("/quote?x={}", "a".repeat(3000));
+    for (query, why) in [
+        ("", "no path"),
+        ("?path=", "empty"),
+        ("?path=quote", "relative"),
+        ("?path=http%3A%2F%2Fevil.example%2Fquote", "another site"),
+        (
+            "?path=%2F%2Fevil.example%2Fquote",
+            "another site, scheme-relative",
+        ),
+        (&format!("?path={long}")[..], "too long"),
+    ] {
+        let r = app
+            .client
+            .get(format!("{}/api/view{query}", app.base))
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(r.status(), 400, "{why}");
+        assert!(header(&r, "set-cookie").is_none(), "{why}");
+        let body: Value = r.json().await.expect("json");
+        assert!(body.to_string().contains("path"), "{why}: {body}");
+    }
+    // A page of no journey is not found, as it is at its own address.
+    let r = app
+        .client
+        .get(format!(
+            "{}/api/view?path=%2Fquote%2Fno-such-page",
+            app.base
+        ))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status(), 404);
+}
+
+/// The brand's stylesheet at the address the shell links (with the definitions version) is kept
+/// a year, so a returning visit fetches no stylesheet; without the version, five minutes.
+#[tokio::test]
+async fn the_brand_stylesheet_at_the_shells_address_is_kept_a_year() {
+    let app = spawn_app().await;
+    let html = app
+        .client
+        .get(format!("{}/quote?brand=pos", app.base))
+        .send()
+        .await
+        .expect("get")
+        .text()
+        .await
+        .expect("html")
+        .replace("&#x2f;", "/");
+    let href = html
+        .split_once(r#"<link rel="stylesheet" href=""#)
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(href, _)| href.to_owned())
+        .expect("the theme link");
+    assert!(href.starts_with("/quote/brand/pos/theme.css?v="), "{href}");
+    let cache = |path: String| {
+        let client = app.client.clone();
+        let base = app.base.clone();
+        async move {
+            let r = client
+                .get(format!("{base}{path}"))
+                .send()
+                .await
+                .expect("get");
+            assert_eq!(r.status(), 200);
+            header(&r, "cache-control")
+        }
+    };
+    assert_eq!(
+        cache(href).await.as_deref(),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert_eq!(
+        cache("/quote/brand/pos/theme.css".into()).await.as_deref(),
+        Some("public, max-age=300")
+    );
+    assert_eq!(
+        cache("/quote/brand/pos/theme.css?v=0000-old".into())
+            .await
+            .as_deref(),
+        Some("public, max-age=300")
+    );
+}

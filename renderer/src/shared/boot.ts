@@ -12,6 +12,8 @@ export interface Boot {
   copy_url?: string;
   /** The breed lists' address for the definitions being served (cached by the browser for a year). */
   breeds_url?: string;
+  /** Where this page's view data is (preloaded by the HTML beside the script, issue 23). */
+  view_url?: string;
   /** The brand's frame (logo, phone, page links) before the first call. */
   shell: ShellView | null;
 }
@@ -20,7 +22,7 @@ export function readBoot(doc: Document = document): Boot {
   const text = doc.getElementById('pawpath-boot')?.textContent ?? '';
   try {
     const parsed = JSON.parse(text) as Partial<Boot>;
-    return { language: parsed.language ?? 'en-GB', copy: parsed.copy ?? {}, copy_url: parsed.copy_url, breeds_url: parsed.breeds_url, shell: parsed.shell ?? null };
+    return { language: parsed.language ?? 'en-GB', copy: parsed.copy ?? {}, copy_url: parsed.copy_url, breeds_url: parsed.breeds_url, view_url: parsed.view_url, shell: parsed.shell ?? null };
   } catch {
     return { language: 'en-GB', copy: {}, shell: null };
   }

@@ -518,6 +518,21 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
         ),
         (
             call!(
+                GET,
+                "/api/view",
+                Session,
+                "A page's view data by its address (`path`: the page's path and query), as the page answers when asked for JSON; a visitor with no session gets one, as on the page. The HTML preloads it",
+                [(
+                    "path",
+                    "string",
+                    "the page's path and query, e.g. /quote?brand=pos"
+                )],
+                VIEW
+            ),
+            get(super::pages::view),
+        ),
+        (
+            call!(
                 BOTH,
                 "/api/getbreedlist",
                 Public,
@@ -654,6 +669,14 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
             });
             if call.access == Access::TestMode {
                 op["description"] = json!("Only on a test host (PAWPATH_TEST_MODE=1).");
+            }
+            // A call that is only a GET takes its fields in the query.
+            if call.methods == GET && !call.fields.is_empty() {
+                op["parameters"] = call
+                    .fields
+                    .iter()
+                    .map(|(name, ty, description)| json!({ "name": name, "in": "query", "required": true, "description": description, "schema": { "type": ty } }))
+                    .collect();
             }
             if call.path.contains("{reference}") {
                 op["parameters"] = json!([{ "name": "reference", "in": "path", "required": true, "schema": { "type": "string" } }]);

@@ -153,6 +153,64 @@ pub(super) async fn page(
     if !wants_json(&headers) {
         return Ok(shell(&state, &uri, &headers).await);
     }
+    view_data(&state, &uri, &headers).await
+}
+
+/// The longest page address `/api/view` takes (a page's path and query; the longest real one,
+/// a comparison-site link with its token, is well under this).
+const VIEW_PATH_MAX: usize = 2048;
+
+#[derive(serde::Deserialize)]
+pub(super) struct ViewAsked {
+    path: String,
+}
+
+/// `GET /api/view?path=/quote/your-details`: the view data of the page at `path` (its path and
+/// query), the same answer as that page asked for as JSON. The HTML shell preloads it with a
+/// `<link rel="preload">` (issue 23: the first page's data comes in parallel with the script, not
+/// after it), which cannot ask for JSON by `Accept`.
+pub(super) async fn view(
+    State(state): State<AppState>,
+    query: Result<axum::extract::Query<ViewAsked>, axum::extract::rejection::QueryRejection>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let axum::extract::Query(asked) =
+        query.map_err(|_| AppError::BadRequest("path: a page's address is required".into()))?;
+    if asked.path.len() > VIEW_PATH_MAX {
+        return Err(AppError::BadRequest(format!(
+            "path: longer than {VIEW_PATH_MAX} characters"
+        )));
+    }
+    let uri = asked
+        .path
+        .parse::<Uri>()
+        .ok()
+        .filter(|u| {
+            u.scheme().is_none()
+                && u.authority().is_none()
+                && u.path().starts_with('/')
+                && !u.path().starts_with("//")
+        })
+        .ok_or_else(|| AppError::BadRequest("path: not a page's address on this site".into()))?;
+    view_data(&state, &uri, &headers).await
+}
+
+/// The address the shell preloads the view data of the page at `uri` from.
+fn view_url(uri: &Uri) -> String {
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    let mut url = String::from("/api/view?path=");
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
+}
+
+/// A page's view data (the JSON answer of a page under a journey's base path).
+async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<Response, AppError> {
     let Some((url_journey, step_path)) = journey_of(&state.defs, &uri) else {
         return Err(AppError::NotFound);
     };
@@ -371,7 +429,10 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
     };
     let mut env = minijinja::Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
-    let theme = format!("/quote/brand/{brand_id}/theme.css");
+    let theme = format!(
+        "/quote/brand/{brand_id}/theme.css?v={}",
+        state.defs.version()
+    );
     if is_internet_explorer(headers) {
         let rendered = env.render_str(
             UNSUPPORTED_SHELL,
@@ -405,11 +466,21 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
     // A static page has its own title and description, and says whether it may be indexed
     // (journey.md §2: the contact page is indexed, the terms and privacy pages are not).
     let url_journey = journey_of(&state.defs, uri);
-    let static_page =
-        url_journey.and_then(|(j, path)| match resolve(&state.defs, j, brand, path) {
-            Some(Target::Static(page)) => Some(page),
-            _ => None,
-        });
+    let target = url_journey.and_then(|(j, path)| resolve(&state.defs, j, brand, path));
+    let static_page = match target {
+        Some(Target::Static(page)) => Some(page),
+        _ => None,
+    };
+    // What the page asks for as soon as it can, beside its script (issue 23): its view data, the
+    // breed lists, and the validators of the question set the address's step asks.
+    let view_url = url_journey.map(|_| view_url(uri));
+    let breeds_url = view::breeds_url(&state.defs);
+    let modules = match target {
+        Some(Target::Step(step)) if let Some(set) = step.questions.as_deref() => {
+            validator_modules(&state.config.static_dir, set).await
+        }
+        _ => Vec::new(),
+    };
     let title = match static_page {
         Some(page) => format!("{} – {}", text(&page.title), text("app.brand")),
         None => format!("{} – {}", text("app.name"), text("app.brand")),
@@ -438,13 +509,54 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
             description => static_page.map(|p| text(&p.description)),
             noindex => static_page.is_some_and(|p| !p.index),
             no_script => text("app.no_script"),
-            boot => minijinja::context! { language => voice.language(), copy => &copy, copy_url => view::copy_url(&state.defs, &brand_id, voice.language()), breeds_url => view::breeds_url(&state.defs), shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
+            preload_fetch => view_url.iter().chain(std::iter::once(&breeds_url)).cloned().collect::<Vec<_>>(),
+            preload_modules => modules,
+            boot => minijinja::context! { language => voice.language(), copy => &copy, copy_url => view::copy_url(&state.defs, &brand_id, voice.language()), breeds_url => &breeds_url, view_url => &view_url, shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
         },
     );
     match rendered {
         Ok(page) => html_page(page),
         Err(e) => AppError::Internal(format!("rendering {}: {e}", path.display())).into_response(),
     }
+}
+
+/// The served files of a question set's precompiled validators and what they import, from the
+/// renderer build's manifest (`dist/.vite/manifest.json`), as `/quote/assets/...` addresses; none
+/// when the build has no manifest or no such set (the page then loads them as it does any other).
+async fn validator_modules(static_dir: &std::path::Path, set: &str) -> Vec<String> {
+    let Ok(text) = tokio::fs::read(static_dir.join(".vite/manifest.json")).await else {
+        return Vec::new();
+    };
+    let Ok(manifest) = serde_json::from_slice::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
+    let Some(manifest) = manifest.as_object() else {
+        return Vec::new();
+    };
+    let suffix = format!("/generated/validators-{set}.js");
+    let mut keys: Vec<&str> = manifest
+        .keys()
+        .filter(|k| k.ends_with(&suffix))
+        .map(String::as_str)
+        .collect();
+    let mut files = Vec::new();
+    // The chunk, then what it imports (a manifest is a small acyclic graph; each key once).
+    let mut seen = std::collections::HashSet::new();
+    while let Some(key) = keys.pop() {
+        if !seen.insert(key) || seen.len() > 64 {
+            continue;
+        }
+        let Some(chunk) = manifest.get(key) else {
+            continue;
+        };
+        if let Some(file) = chunk["file"].as_str() {
+            files.push(format!("/quote/{file}"));
+        }
+        if let Some(imports) = chunk["imports"].as_array() {
+            keys.extend(imports.iter().filter_map(|i| i.as_str()));
+        }
+    }
+    files
 }
 
 /// The simplified shell for Internet Explorer: the brand's colours, its name and the message;
@@ -482,9 +594,14 @@ fn stylesheet(css: String) -> Response {
 
 /// GET /quote/brand/{id}/theme.css: the brand's colours and font as CSS custom properties
 /// (journeys/brands: theme), loaded after the renderer's stylesheet. An unknown brand is a 404.
+///
+/// The shell links it with `?v=` and the definitions version (issue 23): at the version being
+/// served it is cached for a year, as the hashed assets are (a new version is a new address);
+/// without it, or at another version, for five minutes as before.
 pub(super) async fn brand_theme(
     State(state): State<AppState>,
     axum::extract::Path(id): axum::extract::Path<String>,
+    uri: Uri,
 ) -> Result<Response, AppError> {
     let brand = state.defs.brand(&id).ok_or(AppError::NotFound)?;
     let t = &brand.theme;
@@ -494,7 +611,14 @@ pub(super) async fn brand_theme(
         "html:root {{\n  --brand-primary: {};\n  --brand-primary-dark: {};\n  --brand-accent: {};\n  --focus: {};\n  --on-brand: {};\n  --font: {};\n}}\n",
         t.primary, t.primary_dark, t.accent, t.accent, t.on_primary, t.font
     );
-    Ok(stylesheet(css))
+    let mut response = stylesheet(css);
+    if uri.query() == Some(&format!("v={}", state.defs.version())) {
+        response.headers_mut().insert(
+            CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("public, max-age=31536000, immutable"),
+        );
+    }
+    Ok(response)
 }
 
 /// GET /quote/brand/{id}/unsupported.css: the stylesheet of the simplified shell Internet
@@ -544,4 +668,51 @@ pub(super) async fn brand_logo(
         svg.to_owned(),
     )
         .into_response())
+}
+
+#[cfg(test)]
+mod preload_tests {
+    use super::validator_modules;
+
+    /// issue 23: the shell's modulepreload links are the question set's validator chunk and what
+    /// it imports, from the build's manifest; no manifest (or a broken one) means none.
+    #[tokio::test]
+    async fn a_sets_validators_and_their_imports_come_from_the_manifest() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert!(
+            validator_modules(dir.path(), "pet_details")
+                .await
+                .is_empty()
+        );
+        std::fs::create_dir_all(dir.path().join(".vite")).expect("mkdir");
+        std::fs::write(dir.path().join(".vite/manifest.json"), "{ not json").expect("write");
+        assert!(
+            validator_modules(dir.path(), "pet_details")
+                .await
+                .is_empty()
+        );
+        let manifest = serde_json::json!({
+            "src/generated/validators-pet_details.js": { "file": "assets/validators-pet_details-A1.js", "imports": ["_formats-B2.js", "_runtime-C3.js"] },
+            "src/generated/validators-cover.js": { "file": "assets/validators-cover-D4.js", "imports": ["_runtime-C3.js"] },
+            "_formats-B2.js": { "file": "assets/formats-B2.js", "imports": ["_runtime-C3.js"] },
+            "_runtime-C3.js": { "file": "assets/runtime-C3.js" },
+        });
+        std::fs::write(dir.path().join(".vite/manifest.json"), manifest.to_string())
+            .expect("write");
+        let mut files = validator_modules(dir.path(), "pet_details").await;
+        files.sort();
+        assert_eq!(
+            files,
+            vec![
+                "/quote/assets/formats-B2.js",
+                "/quote/assets/runtime-C3.js",
+                "/quote/assets/validators-pet_details-A1.js"
+            ]
+        );
+        assert!(
+            validator_modules(dir.path(), "no_such_set")
+                .await
+                .is_empty()
+        );
+    }
 }

@@ -48,7 +48,9 @@ export function loadBreeds(fetcher: typeof fetch = fetch, storage: Storage | und
       storage?.removeItem(STORAGE_KEY);
     }
   }
-  pending ??= fetcher(address, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+  // As the HTML's <link rel="preload" as="fetch" crossorigin> asks (no headers of its own), so the
+  // preloaded answer is the one used; both addresses answer JSON.
+  pending ??= fetcher(address, { credentials: 'same-origin' })
     .then(async (r) => {
       if (!r.ok) throw new Error(`breed list: HTTP ${r.status}`);
       const lists = ((await r.json()) as { data: BreedLists }).data;

@@ -208,9 +208,29 @@ function helperFields(): { experiment_views?: string[] } {
   return views.length > 0 ? { experiment_views: views } : {};
 }
 
+/**
+ * The first page's view data, asked for as the script starts from the address the HTML preloads
+ * (issue 23: one round trip after the HTML, not a chain), and taken by the first `loadView` of
+ * that page.
+ */
+let firstView: { path: string; response: Promise<Response> } | null = null;
+
+export function startFirstView(path: string, url: string | undefined, fetcher: typeof fetch = fetch) {
+  if (!url) return;
+  // As the HTML's <link rel="preload" as="fetch" crossorigin> asks, so the browser hands over that
+  // answer rather than asking again (no headers of its own; the address answers JSON).
+  const response = fetcher(url, { credentials: 'same-origin' });
+  response.catch(() => undefined);
+  firstView = { path, response };
+}
+
 /** Loads a page's view data. */
 export async function loadView(path: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
-  const response = await fetcher(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  const first = firstView;
+  firstView = null;
+  const response = await (first?.path === path
+    ? first.response
+    : fetcher(path, { headers: { Accept: 'application/json' }, credentials: 'same-origin' }));
   return read(response, fetcher);
 }
 
