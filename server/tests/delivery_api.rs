@@ -259,12 +259,21 @@ async fn the_shell_preloads_its_view_data_from_an_address_that_answers_it() {
         .filter_map(|rest| rest.split_once('"'))
         .map(|(href, _)| href.replace("&#x2f;", "/"))
         .collect();
-    assert_eq!(
-        preloads,
-        vec![
-            url.to_owned(),
-            boot["breeds_url"].as_str().expect("breeds_url").to_owned()
-        ]
+    assert_eq!(preloads.len(), 2, "{preloads:?}");
+    assert_eq!(preloads[0], url);
+    // The first step's form, at the address its view data names.
+    assert!(
+        preloads[1].starts_with("/quote/definitions/")
+            && preloads[1].ends_with("/questions/sbp/en-GB/pet_details"),
+        "{preloads:?}"
+    );
+    // The breed lists too, after what the first paint needs.
+    let breeds = boot["breeds_url"].as_str().expect("breeds_url");
+    assert!(
+        html.replace("&#x2f;", "/").contains(&format!(
+            r#"<link rel="preload" as="fetch" crossorigin fetchpriority="low" href="{breeds}""#
+        )),
+        "{html}"
     );
     // What a preload asks with: no Accept of JSON, and no session yet.
     let r = app
@@ -296,6 +305,7 @@ async fn the_shell_preloads_its_view_data_from_an_address_that_answers_it() {
         .expect("json");
     assert_eq!(page["data"]["step"], data["data"]["step"]);
     assert_eq!(page["data"]["qidu"], data["data"]["qidu"], "the same quote");
+    assert_eq!(data["data"]["questions"]["form"], preloads[1].as_str());
 }
 
 /// `/api/view` takes a page's address on this site and nothing else, with an error naming

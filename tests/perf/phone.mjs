@@ -60,7 +60,11 @@ async function ready() {
 const observe = () => {
   window.__perf = { lcp: 0, usable: 0 };
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__perf.lcp = e.startTime;
+    for (const e of list.getEntries()) {
+      window.__perf.lcp = e.startTime;
+      const el = e.element;
+      window.__perf.lcpElement = el ? `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} (${e.size} px²)` : '?';
+    }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
   const check = () => {
     const field = document.querySelector('main form input:not([type=hidden]):not([disabled])');
@@ -172,6 +176,7 @@ const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 console.log(`First page, /quote?brand=pos: mobile viewport, cold cache, CPU 4× slower, slow 4G; median of ${runs}`);
 console.log(`  largest contentful paint  ${s(median(cold.map((r) => r.lcp)))}   (each: ${cold.map((r) => s(r.lcp)).join(', ')})`);
+console.log(`  largest element           ${cold[0].lcpElement}`);
 console.log(`  form usable               ${s(median(cold.map((r) => r.usable)))}   (each: ${cold.map((r) => s(r.usable)).join(', ')})`);
 console.log(`  transferred               ${kb(median(cold.map((r) => r.bytes)))} in ${median(cold.map((r) => r.count))} requests`);
 for (const f of cold[0].files) console.log(`    ${f}`);

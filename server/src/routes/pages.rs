@@ -211,13 +211,13 @@ fn view_url(uri: &Uri) -> String {
 
 /// A page's view data (the JSON answer of a page under a journey's base path).
 async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<Response, AppError> {
-    let Some((url_journey, step_path)) = journey_of(&state.defs, &uri) else {
+    let Some((url_journey, step_path)) = journey_of(&state.defs, uri) else {
         return Err(AppError::NotFound);
     };
-    if !known_to_any_brand(&state, url_journey, step_path) {
+    if !known_to_any_brand(state, url_journey, step_path) {
         return Err(AppError::NotFound);
     }
-    let brand = quote::asked_brand(&state, uri.query());
+    let brand = quote::asked_brand(state, uri.query());
     // A brand that does not sell through this journey's channel, or lacks its extra flow, has no
     // such pages (journey.md §1: rcfr and rsp sell direct only; the rehoming flows in some brands
     // only); a visitor with a quote keeps the quote's own.
@@ -225,16 +225,16 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
         .defs
         .brand(brand.as_deref().unwrap_or(quote::DEFAULT_BRAND))
         && !b.offers_journey(url_journey)
-        && quote::session_quote(&state, &headers).await.is_none()
+        && quote::session_quote(state, headers).await.is_none()
     {
         return Err(AppError::NotFound);
     }
-    let token = quote::asked_tracking_token(&state, brand.as_deref(), uri.query());
+    let token = quote::asked_tracking_token(state, brand.as_deref(), uri.query());
     // A visitor with a quote keeps it on whichever journey it runs (its pages answer with their
     // own paths, which the renderer follows); a new visitor's quote runs on the URL's journey.
     let session = quote::existing_or_new(
-        &state,
-        &headers,
+        state,
+        headers,
         brand.as_deref(),
         token.as_deref(),
         url_journey,
@@ -242,10 +242,10 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
     .await?;
     // Opening a page is activity: idle time starts again (written when the last recorded
     // activity is more than moments old; see reset::idle_past_reset).
-    if super::reset::activity_due(&state, &session.quote) {
+    if super::reset::activity_due(state, &session.quote) {
         state.store.touch(&session.quote.id).await?;
     }
-    let journey = quote::journey(&state, &session.quote)?;
+    let journey = quote::journey(state, &session.quote)?;
     let brand = state.defs.brand(&session.quote.brand);
     // A status page of the URL's journey shows over whichever quote the visitor has.
     let Some(mut target) = resolve(&state.defs, journey, brand, step_path)
@@ -266,7 +266,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
             .map(Target::Static)
             .ok_or_else(|| AppError::Internal("no policy_link_expired page".into()))?;
     }
-    let rules = quote::rule_context(&state, &session.quote);
+    let rules = quote::rule_context(state, &session.quote);
     let bought = session.quote.lifecycle == runtime::Lifecycle::Purchased;
     let (viewing, position) = if bought {
         // A bought quote shows its confirmation for every journey page (the static pages and
@@ -291,8 +291,8 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
         None
     };
     let csrf = session.token.csrf(&state.config.secret_key);
-    let voice = quote::voice(&state, &session.quote);
-    let mut timeouts = quote::timeouts(&state, &session.quote);
+    let voice = quote::voice(state, &session.quote);
+    let mut timeouts = quote::timeouts(state, &session.quote);
     if let Target::Static(page) = &target
         && let Some(reset) = page.timeout_ms
         && state.config.session_override.is_none()
@@ -317,14 +317,14 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
         // The full account number only on the bank details panel itself (owner-payment.md §2),
         // never in a static or retrieve page drawn over that step's data.
         account_number: match target {
-            Target::Step(_) => view::account_number_for(&state, viewing, &session.quote).await?,
+            Target::Step(_) => view::account_number_for(state, viewing, &session.quote).await?,
             Target::Retrieve | Target::Static(_) => None,
         },
         after_edit: false,
     };
     let mut data = view::view_data(&input)?;
     if data.rescue.is_object() {
-        super::annual::add_link(&state, &session.quote.brand, &mut data.rescue);
+        super::annual::add_link(state, &session.quote.brand, &mut data.rescue);
     }
     let page_step = |id: &str, view_name: &str, title: String| {
         json!({
@@ -472,14 +472,20 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
         _ => None,
     };
     // What the page asks for as soon as it can, beside its script (issue 23): its view data, the
-    // breed lists, and the validators of the question set the address's step asks.
+    // breed lists, and the form and validators of the question set the address's step asks.
     let view_url = url_journey.map(|_| view_url(uri));
     let breeds_url = view::breeds_url(&state.defs);
-    let modules = match target {
-        Some(Target::Step(step)) if let Some(set) = step.questions.as_deref() => {
-            validator_modules(&state.config.static_dir, set).await
-        }
-        _ => Vec::new(),
+    let (form, modules) = match target {
+        Some(Target::Step(step)) if let Some(set) = step.questions.as_deref() => (
+            Some(view::form_url(
+                &state.defs,
+                &brand_id,
+                voice.language(),
+                set,
+            )),
+            validator_modules(&state.config.static_dir, set).await,
+        ),
+        _ => (None, Vec::new()),
     };
     let title = match static_page {
         Some(page) => format!("{} – {}", text(&page.title), text("app.brand")),
@@ -509,7 +515,8 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
             description => static_page.map(|p| text(&p.description)),
             noindex => static_page.is_some_and(|p| !p.index),
             no_script => text("app.no_script"),
-            preload_fetch => view_url.iter().chain(std::iter::once(&breeds_url)).cloned().collect::<Vec<_>>(),
+            preload_fetch => view_url.iter().chain(form.iter()).cloned().collect::<Vec<_>>(),
+            preload_later => &breeds_url,
             preload_modules => modules,
             boot => minijinja::context! { language => voice.language(), copy => &copy, copy_url => view::copy_url(&state.defs, &brand_id, voice.language()), breeds_url => &breeds_url, view_url => &view_url, shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
         },
