@@ -308,6 +308,54 @@ async fn the_shell_preloads_its_view_data_from_an_address_that_answers_it() {
     assert_eq!(data["data"]["questions"]["form"], preloads[1].as_str());
 }
 
+/// The HTML carries the frame the page is first painted with (issue 23): the brand's header and
+/// footer in its own words, with the sales number for its channel, so the largest paint needs no
+/// script. tests/e2e/first-paint.spec.ts checks it is the markup React draws.
+#[tokio::test]
+async fn the_shell_carries_the_brands_frame_for_the_first_paint() {
+    let app = spawn_app().await;
+    let get = |path: &str| {
+        let url = format!("{}{path}", app.base);
+        let client = app.client.clone();
+        async move {
+            client
+                .get(url)
+                .send()
+                .await
+                .expect("get")
+                .text()
+                .await
+                .expect("html")
+                .replace("&#x2f;", "/")
+                .replace("&#x27;", "'")
+        }
+    };
+    let html = get("/quote?brand=sbp").await;
+    let root = html
+        .split_once(r#"<div id="root">"#)
+        .and_then(|(_, rest)| rest.split_once("</div>\n"))
+        .map(|(root, _)| root)
+        .unwrap_or_else(|| panic!("no root in {html}"));
+    for part in [
+        r##"<a class="skip-link" href="#main">Skip to main content</a>"##,
+        r#"<img alt="" height="48" src="/quote/brand/sbp/logo.svg">"#,
+        r#"<a href="tel:08081570100">Call us on 0808 157 0100</a>"#,
+        r#"<main id="main" class="main" tabindex="-1"><noscript>"#,
+        r#"<li><a href="/quote/privacy-cookie-policy">Privacy and cookies</a></li>"#,
+        "Small Beasts Pet Plan is a trading name of Pawpath Insurance Services Limited",
+    ] {
+        assert!(root.contains(part), "{part} not in {root}");
+    }
+    // In the brand's first language.
+    let french = get("/quote?brand=rcfr").await;
+    assert!(
+        french.contains(
+            "Refuge Compagnons est un nom commercial de Pawpath Insurance Services Limited"
+        ),
+        "{french}"
+    );
+}
+
 /// `/api/view` takes a page's address on this site and nothing else, with an error naming
 /// `path`, and makes no session for what it refuses.
 #[tokio::test]

@@ -506,10 +506,12 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
             )
         })
         .unwrap_or(serde_json::Value::Null);
+    let drawn = first_paint_frame(&frame, &voice);
     let rendered = env.render_str(
         &html,
         minijinja::context! {
             language => voice.language(),
+            frame => minijinja::Value::from(minijinja::value::Serde(&drawn)),
             title => title,
             theme => theme,
             description => static_page.map(|p| text(&p.description)),
@@ -525,6 +527,44 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
         Ok(page) => html_page(page),
         Err(e) => AppError::Internal(format!("rendering {}: {e}", path.display())).into_response(),
     }
+}
+
+/// The frame as React draws it before the page's view arrives (renderer/src/features/shell/Frame.tsx:
+/// the skip link, the header without the language chooser, the footer), for the HTML to carry so
+/// the first paint needs no script (issue 23). None when the brand is unknown.
+fn first_paint_frame(
+    shell: &serde_json::Value,
+    voice: &engine::Voice<'_>,
+) -> Option<serde_json::Value> {
+    let text = |key: &str| voice.t(key);
+    let field = |name: &str| shell.get(name).and_then(serde_json::Value::as_str);
+    let phone = field("phone")?;
+    let call_us = voice.text(
+        "header.call_us",
+        &[("phone".to_owned(), phone.to_owned())]
+            .into_iter()
+            .collect(),
+    );
+    let links: Vec<serde_json::Value> = ["privacy", "terms", "support", "library"]
+        .into_iter()
+        .filter_map(|page| {
+            let href = shell["pages"][page].as_str()?;
+            Some(serde_json::json!({ "href": href, "label": text(&format!("footer.{page}")) }))
+        })
+        .collect();
+    Some(serde_json::json!({
+        "skip_link": text("app.skip_link"),
+        "site_url": field("site_url")?,
+        "logo_link": text("header.logo_link"),
+        "logo_url": field("logo_url")?,
+        "product": text("app.name"),
+        "tel": format!("tel:{}", phone.split_whitespace().collect::<String>()),
+        "call_us": call_us,
+        "hours": field("hours")?,
+        "links_label": text("footer.links_label"),
+        "links": links,
+        "regulatory": text("footer.regulatory"),
+    }))
 }
 
 /// The served files of a question set's precompiled validators and what they import, from the

@@ -1,0 +1,45 @@
+import { expect, type Page, test } from '@playwright/test';
+
+import { expectAccessible, screenshot, watchConsole } from './support';
+
+// Issue 23: the frame (skip link, header, footer) is in the HTML, so the first paint needs only
+// the HTML and the stylesheets. It must be the frame React draws (renderer/src/features/shell/
+// Frame.tsx), or the page would change under the customer when the script arrives. These compare
+// the two, for an English brand, a French brand that speaks two languages, and a static page.
+
+const PAGES = [
+  { name: 'pos, the first page', path: '/quote?brand=pos', heading: 'Your pets' },
+  { name: 'rcfr, the first page in French', path: '/quote?brand=rcfr', heading: 'Vos animaux' },
+  { name: 'pos, the contact page', path: '/quote/contact-and-faqs?brand=pos', heading: null },
+];
+
+/** The frame's markup: the skip link, the header without the language chooser (which needs a quote
+ * to keep the choice, so is not in the HTML) and the footer. */
+async function frameMarkup(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const header = document.querySelector('header.header')?.cloneNode(true) as HTMLElement | undefined;
+    header?.querySelector('nav.languages')?.remove();
+    return [document.querySelector('a.skip-link')?.outerHTML ?? 'no skip link', header?.outerHTML ?? 'no header', document.querySelector('footer.footer')?.outerHTML ?? 'no footer'];
+  });
+}
+
+for (const p of PAGES) {
+  test(`${p.name}: the HTML's frame is the one React draws`, async ({ page }, testInfo) => {
+    // The script never arrives: what is on screen is the HTML's alone.
+    await page.route('**/quote/assets/*.js', (route) => route.abort());
+    await page.goto(p.path);
+    await expect(page.getByRole('contentinfo')).toContainText('Pawpath Insurance Services Limited');
+    const drawnByServer = await frameMarkup(page);
+    expect(drawnByServer[2]).toContain('footer__links');
+    await screenshot(page, testInfo, `first-paint-${p.path.includes('contact') ? 'contact' : p.path.split('brand=')[1]}`);
+    await expectAccessible(page);
+
+    const scripted = await page.context().newPage();
+    const problems = watchConsole(scripted);
+    await scripted.goto(p.path);
+    if (p.heading) await expect(scripted.getByRole('heading', { level: 1, name: p.heading })).toBeVisible();
+    else await expect(scripted.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await frameMarkup(scripted)).toEqual(drawnByServer);
+    expect(problems()).toEqual([]);
+  });
+}
