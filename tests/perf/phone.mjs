@@ -46,7 +46,7 @@ process.on('exit', stop);
 async function ready() {
   for (let i = 0; i < 200; i++) {
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
+      if ((await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1000) })).ok) return;
     } catch {
       // not listening yet
     }
@@ -146,6 +146,7 @@ await ready();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  timeout: 60_000,
 });
 // Warm the server (its first answers build caches); not measured.
 {

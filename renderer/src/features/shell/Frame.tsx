@@ -2,6 +2,10 @@
  * The frame around every page (journey.md §2 Shell): the header with the brand's logo linking out
  * to the brand's site and its sales number and hours, the usp bar, and the footer with the
  * brand's page links and regulatory text. Everything comes from the brand's settings and copy.
+ *
+ * The HTML shell (renderer/index.html, filled in by server/src/routes/pages.rs first_paint_frame)
+ * draws the same markup before the script arrives, so the first paint needs no script; a change
+ * here is made there too, and tests/e2e/first-paint.spec.ts fails until it is.
  */
 import type { MouseEvent } from 'react';
 
