@@ -41,6 +41,21 @@ fn gunzip(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The HTML shell at `path`, with the characters minijinja escapes in attribute values (`/`, `'`)
+/// read back as the browser reads them.
+async fn shell_html(app: &common::TestApp, path: &str) -> String {
+    app.client
+        .get(format!("{}{path}", app.base))
+        .send()
+        .await
+        .expect("get")
+        .text()
+        .await
+        .expect("html")
+        .replace("&#x2f;", "/")
+        .replace("&#x27;", "'")
+}
+
 fn header(r: &reqwest::Response, name: &str) -> Option<String> {
     r.headers()
         .get(name)
@@ -314,23 +329,7 @@ async fn the_shell_preloads_its_view_data_from_an_address_that_answers_it() {
 #[tokio::test]
 async fn the_shell_carries_the_brands_frame_for_the_first_paint() {
     let app = spawn_app().await;
-    let get = |path: &str| {
-        let url = format!("{}{path}", app.base);
-        let client = app.client.clone();
-        async move {
-            client
-                .get(url)
-                .send()
-                .await
-                .expect("get")
-                .text()
-                .await
-                .expect("html")
-                .replace("&#x2f;", "/")
-                .replace("&#x27;", "'")
-        }
-    };
-    let html = get("/quote?brand=sbp").await;
+    let html = shell_html(&app, "/quote?brand=sbp").await;
     let root = html
         .split_once(r#"<div id="root">"#)
         .and_then(|(_, rest)| rest.split_once("</div>\n"))
@@ -347,7 +346,7 @@ async fn the_shell_carries_the_brands_frame_for_the_first_paint() {
         assert!(root.contains(part), "{part} not in {root}");
     }
     // In the brand's first language.
-    let french = get("/quote?brand=rcfr").await;
+    let french = shell_html(&app, "/quote?brand=rcfr").await;
     assert!(
         french.contains(
             "Refuge Compagnons est un nom commercial de Pawpath Insurance Services Limited"
@@ -402,16 +401,7 @@ async fn the_view_address_refuses_what_is_not_a_page_of_this_site() {
 #[tokio::test]
 async fn the_brand_stylesheet_at_the_shells_address_is_kept_a_year() {
     let app = spawn_app().await;
-    let html = app
-        .client
-        .get(format!("{}/quote?brand=pos", app.base))
-        .send()
-        .await
-        .expect("get")
-        .text()
-        .await
-        .expect("html")
-        .replace("&#x2f;", "/");
+    let html = shell_html(&app, "/quote?brand=pos").await;
     let href = html
         .split_once(r#"<link rel="stylesheet" href=""#)
         .and_then(|(_, rest)| rest.split_once('"'))
