@@ -921,6 +921,17 @@ fn merge_value(schema: &Value, existing: Option<&Value>, given: &Value) -> Value
     }
 }
 
+/// Derives where the quote stands (without whether its furthest step is blocked, which only a
+/// transition needs).
+pub fn position_of(
+    defs: &Definitions,
+    journey: &Journey,
+    document: &Value,
+    rules: &RuleContext,
+) -> Result<Position, EngineError> {
+    Ok(position::derive(defs, journey, document, rules)?)
+}
+
 /// Derives where the quote stands and whether its current step is blocked.
 pub fn locate(
     defs: &Definitions,

@@ -87,6 +87,11 @@ impl Drop for Server {
 }
 
 impl Server {
+    /// The CPU time the process has used so far (user and system), in seconds.
+    fn cpu_seconds(&self) -> f64 {
+        cpu_of(&format!("/proc/{}/stat", self.child.id()))
+    }
+
     /// Peak resident memory of the process so far (VmHWM), in MB.
     fn peak_mb(&self) -> f64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
@@ -97,6 +102,43 @@ impl Server {
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
             .map_or(f64::NAN, |kb| kb / 1024.0)
     }
+}
+
+/// User and system CPU time of the process whose `/proc/…/stat` is at `path`, in seconds (0 if
+/// it is gone).
+fn cpu_of(path: &str) -> f64 {
+    let stat = std::fs::read_to_string(path).unwrap_or_default();
+    // The fields after the command name (which may hold spaces), from the third on.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are the 14th and 15th fields: 12th and 13th after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// The CPU time every PostgreSQL process on this machine has used so far, in seconds (its
+/// backends serve pawpath's statements; 0 where there is none or it runs elsewhere).
+fn postgres_cpu_seconds() -> f64 {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    dir.filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter(|e| {
+            std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.trim() == "postgres")
+        })
+        .map(|e| cpu_of(&e.path().join("stat").to_string_lossy()))
+        .sum()
 }
 
 async fn wait_ready(port: u16, path: &str) {
@@ -312,6 +354,8 @@ impl Load {
 
 struct Figures {
     rate: f64,
+    /// Requests answered as expected.
+    count: usize,
     p50: f64,
     p99: f64,
     errors: u64,
@@ -399,6 +443,7 @@ async fn measure(
     };
     Figures {
         rate: all.len() as f64 / elapsed,
+        count: all.len(),
         p50: at(0.5),
         p99: at(0.99),
         errors,
@@ -550,9 +595,26 @@ async fn bench_database(
         }
     };
     // Each figure at its peak, then at half of it.
+    let on_postgres = database.starts_with("postgres");
     let run = async |what: &str, loads: Vec<Load>, expect: u16| {
+        let (cpu, db_cpu) = (server.cpu_seconds(), postgres_cpu_seconds());
         let peak = measure(port, loads.clone(), seconds, None, expect).await;
+        let per_request = |used: f64| 1e6 * used / peak.count.max(1) as f64;
         report(what, &peak);
+        // CPU per request: steadier than the rate on a machine shared with other work.
+        println!(
+            "  {:<44} CPU per request: pawpath {:.0} µs{}",
+            "",
+            per_request(server.cpu_seconds() - cpu),
+            if on_postgres {
+                format!(
+                    ", PostgreSQL {:.0} µs",
+                    per_request(postgres_cpu_seconds() - db_cpu)
+                )
+            } else {
+                String::new()
+            }
+        );
         let half = measure(port, loads, seconds, Some(peak.rate / 2.0), expect).await;
         report(
             &format!("  at half of peak ({:.0}/s)", peak.rate / 2.0),

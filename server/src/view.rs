@@ -154,7 +154,7 @@ pub struct ViewData<'a> {
     /// The totals and discounts the review shows.
     pub summary: engine::quoting::Summary,
     pub valid_until: Option<String>,
-    pub documents: Value,
+    pub documents: Vec<PetDocuments<'a>>,
     /// owner-payment.md §3 Payment, as stored: the account number only masked.
     pub payment: &'a Value,
     pub collections: Value,
@@ -493,11 +493,39 @@ pub enum SharedValue<'a> {
 #[derive(Default)]
 struct Shared<'a> {
     values: Vec<SharedValue<'a>>,
-    rows: std::collections::HashMap<*const engine::quoting::Term, usize>,
-    lists: std::collections::HashMap<*const std::sync::Arc<engine::quoting::Term>, usize>,
-    flexy: std::collections::HashMap<&'a engine::quoting::FlexyOptions, usize>,
-    coins: std::collections::HashMap<&'a engine::quoting::CoinsList, usize>,
-    claims: std::collections::HashMap<&'a engine::quoting::ClaimExample, usize>,
+    rows: PtrMap<engine::quoting::Term>,
+    lists: PtrMap<std::sync::Arc<engine::quoting::Term>>,
+    flexy: Vec<(&'a engine::quoting::FlexyOptions, usize)>,
+    coins: Vec<(&'a engine::quoting::CoinsList, usize)>,
+    claims: Vec<(&'a engine::quoting::ClaimExample, usize)>,
+}
+
+/// A map keyed by address: the values the engine shares (`Arc`s) are known by where they are,
+/// so the key is hashed as the one number it is, not fed through SipHash.
+type PtrMap<T> =
+    std::collections::HashMap<*const T, usize, std::hash::BuildHasherDefault<AddressHasher>>;
+
+/// Hashes an address (one `usize`): a multiply spreads its bits (addresses share their low
+/// ones). Only for keys the server made, never for anything a client sends.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
 }
 
 impl<'a> Shared<'a> {
@@ -506,16 +534,25 @@ impl<'a> Shared<'a> {
         self.values.len() - 1
     }
 
-    /// The place of a value kept by value (equal values share one place).
-    fn by_value<T: Eq + std::hash::Hash>(
+    /// The place of a value kept by value (equal values share one place). A page has a few
+    /// distinct values of each kind (one per species, excess or limit), so they are found by
+    /// looking along the few seen, the same address first.
+    fn by_value<T: Eq>(
         values: &mut Vec<SharedValue<'a>>,
-        seen: &mut std::collections::HashMap<&'a T, usize>,
+        seen: &mut Vec<(&'a T, usize)>,
         value: &'a T,
         wrap: fn(&'a T) -> SharedValue<'a>,
     ) -> SharedRef {
-        let index = *seen.entry(value).or_insert_with(|| {
+        let found = seen
+            .iter()
+            .find(|(v, _)| std::ptr::eq(*v, value))
+            .or_else(|| seen.iter().find(|(v, _)| *v == value))
+            .map(|(_, i)| *i);
+        let index = found.unwrap_or_else(|| {
             values.push(wrap(value));
-            values.len() - 1
+            let i = values.len() - 1;
+            seen.push((value, i));
+            i
         });
         SharedRef { index }
     }
@@ -791,36 +828,30 @@ fn payment_options_view(input: &ViewInput<'_>) -> Value {
 /// IPID by species and product code, in the version for the cover start date; for the chosen
 /// product (`items`) and for each cover type (`by_group`, the benefits table's links); and the
 /// older pet's share of each claim that wording sets (journey.md §9 Excess at renewal).
-fn documents_view(
-    defs: &Definitions,
+fn documents_view<'a>(
+    defs: &'a Definitions,
     voice: &engine::Voice<'_>,
-    document: &Value,
+    document: &'a Value,
     rules: &RuleContext,
-) -> Value {
+) -> Vec<PetDocuments<'a>> {
     let Some(docs) = defs.documents() else {
-        return json!([]);
+        return Vec::new();
     };
     let start = engine::domain::cover_start(document, rules);
-    let pets = document
-        .get("pets")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let given = |species, code: &str| -> Vec<Value> {
+    let given = |species, code: &str| -> Vec<GivenDocument<'a>> {
         docs.for_product(species, code, start)
             .into_iter()
-            .map(|g| {
-                json!({
-                    "kind": g.kind,
-                    "title": voice.t(g.title),
-                    "name": g.name,
-                    "url": format!("/quote/documents/{}", g.name),
-                })
+            .map(|g| GivenDocument {
+                kind: g.kind,
+                title: voice.t(g.title),
+                name: g.name,
+                url: format!("/quote/documents/{}", g.name),
             })
             .collect()
     };
-    let out: Vec<Value> = pets
-        .iter()
+    let pets = document.get("pets").and_then(Value::as_array);
+    pets.into_iter()
+        .flatten()
         .filter_map(|pet| {
             let species = pet
                 .get("pet_type")
@@ -829,34 +860,59 @@ fn documents_view(
             // The chosen product's documents; and each cover type's, for the benefits table.
             let chosen = engine::quoting::priced_choice(pet);
             let items = chosen.map(|code| given(species, code)).unwrap_or_default();
-            let by_group: Map<String, Value> = ["LT", "MB", "TL"]
+            let by_group: Vec<(&'static str, Vec<GivenDocument<'a>>)> = ["LT", "MB", "TL"]
                 .into_iter()
-                .map(|g| (g.to_owned(), Value::from(given(species, g))))
-                .filter(|(_, v)| v.as_array().is_some_and(|a| !a.is_empty()))
+                .map(|g| (g, given(species, g)))
+                .filter(|(_, v)| !v.is_empty())
                 .collect();
             // The older pet's share of each claim, as the policy wording given says it.
             let share = items
                 .iter()
                 .chain(
                     by_group
-                        .get("LT")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten(),
+                        .iter()
+                        .filter(|(g, _)| *g == "LT")
+                        .flat_map(|(_, v)| v.iter()),
                 )
-                .filter_map(|d| d.get("name").and_then(Value::as_str))
-                .find_map(|name| docs.version(name))
-                .map(|v| v.terms.older_pet_share_percent.clone());
-            Some(json!({
-                "petid": pet.get("id"),
-                "items": items,
-                "by_group": by_group,
-                "older_pet_share_percent": share,
-                "older_pet_age": engine::quoting::older_pet_age(species),
-            }))
+                .find_map(|d| docs.version(d.name))
+                .map(|v| v.terms.older_pet_share_percent.as_str());
+            Some(PetDocuments {
+                petid: pet.get("id"),
+                items,
+                by_group: ByGroup(by_group),
+                older_pet_share_percent: share,
+                older_pet_age: engine::quoting::older_pet_age(species),
+            })
         })
-        .collect();
-    Value::Array(out)
+        .collect()
+}
+
+/// One pet's documents as the pages show them: the chosen product's, and each cover type's.
+#[derive(serde::Serialize)]
+pub struct PetDocuments<'a> {
+    petid: Option<&'a Value>,
+    items: Vec<GivenDocument<'a>>,
+    by_group: ByGroup<'a>,
+    older_pet_share_percent: Option<&'a str>,
+    older_pet_age: u32,
+}
+
+/// A document given with a product: its kind, title in the quote's language, name and address.
+#[derive(serde::Serialize)]
+pub struct GivenDocument<'a> {
+    kind: engine::documents::DocumentKind,
+    title: String,
+    name: &'a str,
+    url: String,
+}
+
+/// The documents of each cover type that has some, as an object keyed by cover type.
+pub struct ByGroup<'a>(Vec<(&'static str, Vec<GivenDocument<'a>>)>);
+
+impl serde::Serialize for ByGroup<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(g, v)| (g, v)))
+    }
 }
 
 /// The variation of each experiment this quote is shown (journeys/experiments.json): the one

@@ -141,41 +141,55 @@ async fn run(
     let mut group: Vec<Job> = Vec::with_capacity(MAX_GROUP);
     let mut answers: Vec<Deliver> = Vec::with_capacity(MAX_GROUP);
     while receiver.recv_many(&mut group, MAX_GROUP).await > 0 {
-        if let Err(e) = exec(&mut conn, "begin immediate").await {
+        // The transaction and the first write's savepoint, in one trip.
+        if let Err(e) = exec(&mut conn, "begin immediate; savepoint write").await {
             tracing::error!(error = %e, "writer: cannot begin a transaction");
-            // Dropped unrun: each caller gets an error, and nothing was written.
+            // Dropped unrun: each caller gets an error, and nothing was written (a transaction
+            // begun before the savepoint failed is ended).
+            let _ = exec(&mut conn, "rollback").await;
             group.clear();
             conn = reopen(conn, url, pragmas).await;
             continue;
         }
         let mut broken: Option<String> = None;
+        // Whether the last write's savepoint is still to be released: its release goes with
+        // the next statement the writer sends (the next savepoint, or the commit), one trip
+        // to the connection's thread instead of two.
+        let mut release_pending = false;
+        let mut savepoint_open = true;
         for job in group.drain(..) {
             // After the connection failed mid-group, the rest are dropped unrun: dropping a job
             // drops its answer, so its caller gets an error, and nothing of it was written.
             if broken.is_some() {
                 continue;
             }
-            if let Err(e) = exec(&mut conn, "savepoint write").await {
-                broken = Some(e);
-                continue;
-            }
-            let (ok, deliver) = job(&mut conn).await;
-            let end = if ok {
-                exec(&mut conn, "release write").await
-            } else {
-                match exec(&mut conn, "rollback to write").await {
-                    Ok(()) => exec(&mut conn, "release write").await,
-                    Err(e) => Err(e),
+            if !savepoint_open {
+                let open = if release_pending {
+                    "release write; savepoint write"
+                } else {
+                    "savepoint write"
+                };
+                if let Err(e) = exec(&mut conn, open).await {
+                    broken = Some(e);
+                    continue;
                 }
-            };
-            if let Err(e) = end {
-                broken = Some(e);
+            }
+            savepoint_open = false;
+            let (ok, deliver) = job(&mut conn).await;
+            if ok {
+                release_pending = true;
+            } else {
+                release_pending = false;
+                if let Err(e) = exec(&mut conn, "rollback to write; release write").await {
+                    broken = Some(e);
+                }
             }
             answers.push(deliver);
         }
         // A group that broke, or whose commit failed, is rolled back (once) and not written.
         let committed = match broken {
             Some(e) => Err(e),
+            None if release_pending => exec(&mut conn, "release write; commit").await,
             None => exec(&mut conn, "commit").await,
         };
         if let Err(e) = &committed {

@@ -546,8 +546,8 @@ pub(super) async fn test_patch(
     // Patched answers are priced like any others.
     engine::domain::derive_pet_fields(&state.defs, &mut document);
     let pricing = engine::quoting::requote(&state.defs, &mut document, &rules);
-    let (before, _) = runtime::locate(&state.defs, journey, &quote.document, &rules)?;
-    let (after, _) = runtime::locate(&state.defs, journey, &document, &rules)?;
+    let before = runtime::position_of(&state.defs, journey, &quote.document, &rules)?;
+    let after = runtime::position_of(&state.defs, journey, &document, &rules)?;
     let record = runtime::TransitionRecord {
         journey: journey.id.clone(),
         definition_version: state.defs.version().to_owned(),

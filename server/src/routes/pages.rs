@@ -273,7 +273,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
         // retrieve-quote still show themselves).
         quote::purchased_position(journey)?
     } else {
-        let (position, _) = runtime::locate(&state.defs, journey, &session.quote.document, &rules)?;
+        let position = runtime::position_of(&state.defs, journey, &session.quote.document, &rules)?;
         // journey.md §2 Redirect rule: a step the answers do not open yet (no pets, or a pet
         // without a name, opens nothing past the first page) shows the furthest open one, and the
         // renderer follows `step.path`. The static pages and retrieve-quote never redirect; they

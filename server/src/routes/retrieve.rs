@@ -139,7 +139,7 @@ async fn find(
     let step = if attached.lifecycle == Lifecycle::Purchased {
         quote::purchased_position(journey)?.0
     } else {
-        let (position, _) = runtime::locate(&state.defs, journey, &attached.document, &rules)?;
+        let position = runtime::position_of(&state.defs, journey, &attached.document, &rules)?;
         journey.step(&position.furthest).ok_or_else(|| {
             AppError::Internal(format!(
                 "position names an unknown step {}",
