@@ -796,6 +796,17 @@ async fn bench_database(
         ];
         run("GET /healthz", loads, 200).await;
     }
+    if wanted("breeds") {
+        // The breed lists (90 KB of JSON), as a browser asks: brotli accepted.
+        let loads = vec![
+            Load::Get {
+                path: "/api/getbreedlist".into(),
+                headers: vec![("accept-encoding".into(), "br".into())]
+            };
+            connections
+        ];
+        run("GET /api/getbreedlist (brotli)", loads, 200).await;
+    }
     println!("  peak memory of pawpath: {:.0} MB", server.peak_mb());
     drop(server);
     match quote_row_size(database).await {

@@ -58,6 +58,65 @@ pub struct AppState {
     pub payments: Arc<dyn payments::PaymentProvider>,
     /// The local test provider, when it is the one: its browser endpoint is served too.
     pub test_payments: Option<Arc<payments::test_provider::TestProvider>>,
+    /// Answers made from the definitions once and kept while they are served.
+    pub made: Arc<Made>,
+}
+
+/// Answers made from the definitions once and then sent as they are (issue 22: what never
+/// changes for a definitions version is not remade per request): the breed lists (about 90 KB
+/// of JSON), written and compressed once. Each is kept with the version it was made from, so
+/// definitions reloaded under it make it again.
+#[derive(Debug, Default)]
+pub struct Made {
+    breeds: std::sync::RwLock<Option<(String, Arc<Encoded>)>>,
+}
+
+/// One answer in each content coding a browser may accept.
+#[derive(Debug)]
+pub struct Encoded {
+    pub identity: axum::body::Bytes,
+    pub br: axum::body::Bytes,
+    pub gzip: axum::body::Bytes,
+}
+
+impl Encoded {
+    /// `body` as it is, as brotli and as gzip (each at its best quality: this is done once).
+    pub fn of(body: Vec<u8>) -> Result<Self, String> {
+        use std::io::Write as _;
+        let mut br = brotli::CompressorWriter::new(Vec::new(), 4096, 11, 22);
+        br.write_all(&body).map_err(|e| format!("brotli: {e}"))?;
+        let br = br.into_inner();
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gzip.write_all(&body).map_err(|e| format!("gzip: {e}"))?;
+        let gzip = gzip.finish().map_err(|e| format!("gzip: {e}"))?;
+        Ok(Encoded {
+            identity: body.into(),
+            br: br.into(),
+            gzip: gzip.into(),
+        })
+    }
+}
+
+impl Made {
+    /// The breed lists' answer for definitions `version`: the one kept, or `make`'s, then kept.
+    pub fn breeds(
+        &self,
+        version: &str,
+        make: impl FnOnce() -> Result<Vec<u8>, String>,
+    ) -> Result<Arc<Encoded>, String> {
+        {
+            let kept = self.breeds.read().unwrap_or_else(|e| e.into_inner());
+            if let Some((v, body)) = &*kept
+                && v == version
+            {
+                return Ok(Arc::clone(body));
+            }
+        }
+        let body = Arc::new(Encoded::of(make()?)?);
+        *self.breeds.write().unwrap_or_else(|e| e.into_inner()) =
+            Some((version.to_owned(), Arc::clone(&body)));
+        Ok(body)
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -126,6 +185,7 @@ impl App {
             policies: Arc::new(policies),
             bank: Arc::new(bank),
             holidays: Arc::new(holidays),
+            made: Arc::default(),
         };
         let router = routes::router(state.clone());
         Ok(Self { state, router })

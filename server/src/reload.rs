@@ -53,6 +53,8 @@ pub fn with_definitions(state: &AppState, root: &Path) -> Result<AppState, Start
         next.test_payments = Some(provider);
     }
     next.defs = defs;
+    // Nothing made from the old definitions is sent for the new.
+    next.made = Arc::default();
     next.mail_templates = Arc::new(mail_templates);
     next.policies = Arc::new(policies);
     Ok(next)

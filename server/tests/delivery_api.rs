@@ -250,6 +250,86 @@ async fn the_breed_lists_are_at_an_address_of_the_definitions_version_kept_a_yea
     common::assert_moved_on(&app, "/quote/definitions/0000-old/breeds", url).await;
 }
 
+/// Issue 22: the breed lists (about 90 KB) are written and compressed once per definitions
+/// version, then sent as they are, in the coding the browser accepts, at both their addresses.
+#[tokio::test]
+async fn the_breed_lists_are_made_once_and_sent_in_the_coding_asked_for() {
+    let app = spawn_app().await;
+    let get = |path: String, encodings: Option<&'static str>| {
+        let mut b = app.client.get(format!("{}{path}", app.base));
+        if let Some(e) = encodings {
+            b = b.header("Accept-Encoding", e);
+        }
+        b.send()
+    };
+    let plain = get("/api/getbreedlist".into(), None).await.expect("get");
+    assert_eq!(header(&plain, "content-encoding"), None);
+    assert_eq!(header(&plain, "vary").as_deref(), Some("accept-encoding"));
+    let plain = plain.bytes().await.expect("body");
+    let lists: Value = serde_json::from_slice(&plain).expect("json");
+    assert!(
+        lists["data"]["cat_breed_data"]
+            .as_array()
+            .is_some_and(|l| !l.is_empty())
+    );
+
+    let versioned = {
+        let html = get("/quote?brand=pos".into(), None)
+            .await
+            .expect("get")
+            .text()
+            .await
+            .expect("html");
+        common::boot_of(&html)["breeds_url"]
+            .as_str()
+            .expect("breeds_url")
+            .to_owned()
+    };
+    for path in ["/api/getbreedlist".to_owned(), versioned] {
+        let r = get(path.clone(), Some("gzip, deflate, br, zstd"))
+            .await
+            .expect("get");
+        assert_eq!(
+            header(&r, "content-encoding").as_deref(),
+            Some("br"),
+            "{path}"
+        );
+        assert_eq!(header(&r, "vary").as_deref(), Some("accept-encoding"));
+        let body = r.bytes().await.expect("body");
+        assert!(
+            body.len() * 4 < plain.len(),
+            "{path}: {} B as brotli",
+            body.len()
+        );
+        assert_eq!(unbrotli(&body), plain, "{path}: the same lists as brotli");
+
+        let r = get(path.clone(), Some("gzip")).await.expect("get");
+        assert_eq!(
+            header(&r, "content-encoding").as_deref(),
+            Some("gzip"),
+            "{path}"
+        );
+        assert_eq!(
+            gunzip(&r.bytes().await.expect("body")),
+            plain,
+            "{path}: as gzip"
+        );
+
+        // A coding refused with q=0 is not used.
+        let r = get(path.clone(), Some("br;q=0, gzip;q=0.5"))
+            .await
+            .expect("get");
+        assert_eq!(
+            header(&r, "content-encoding").as_deref(),
+            Some("gzip"),
+            "{path}"
+        );
+        let r = get(path.clone(), Some("identity")).await.expect("get");
+        assert_eq!(header(&r, "content-encoding"), None, "{path}");
+        assert_eq!(r.bytes().await.expect("body"), plain, "{path}: as it is");
+    }
+}
+
 /// The first page's view data is asked for beside the script (issue 23): the HTML preloads it
 /// from `/api/view`, whose answer is the page's own JSON answer, and preloads the breed lists.
 #[tokio::test]

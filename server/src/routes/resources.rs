@@ -8,8 +8,8 @@
 //! being served, uncached: the page gets today's words rather than failing.
 
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -67,14 +67,18 @@ pub(super) async fn form(
 pub(super) async fn breeds(
     State(state): State<AppState>,
     Path(version): Path<String>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, AppError> {
     if version != state.defs.version() {
         return Ok(moved(crate::view::breeds_url(&state.defs)));
     }
-    immutable_json(
-        &serde_json::json!({ "data": super::breeds::breed_lists(&state) }),
-        "breed lists",
-    )
+    let body = super::breeds::breed_lists_body(&state)?;
+    let mut response = super::breeds::encoded_json(&headers, &body);
+    response.headers_mut().insert(
+        CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    Ok(response)
 }
 
 /// A JSON answer that never changes at its address: cached for a year.
