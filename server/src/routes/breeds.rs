@@ -43,7 +43,7 @@ struct Answer<'a> {
 
 /// The breed lists' answer, `{"data": lists}`: made and compressed once per definitions
 /// version, then sent as it is by `/api/getbreedlist` and `/quote/definitions/{version}/breeds`.
-pub(super) fn breed_lists_body(state: &AppState) -> Result<Arc<Encoded>, AppError> {
+pub(super) async fn breed_lists_body(state: &AppState) -> Result<Arc<Encoded>, AppError> {
     state
         .made
         .breeds(state.defs.version(), || {
@@ -63,6 +63,7 @@ pub(super) fn breed_lists_body(state: &AppState) -> Result<Arc<Encoded>, AppErro
             };
             serde_json::to_vec(&answer).map_err(|e| format!("breed lists: {e}"))
         })
+        .await
         .map_err(AppError::Internal)
 }
 
@@ -71,7 +72,7 @@ pub(super) async fn breed_list(State(state): State<AppState>, headers: HeaderMap
     if headers.get(IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
         return StatusCode::NOT_MODIFIED.into_response();
     }
-    let body = match breed_lists_body(&state) {
+    let body = match breed_lists_body(&state).await {
         Ok(body) => body,
         Err(e) => return e.into_response(),
     };

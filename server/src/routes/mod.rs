@@ -141,6 +141,17 @@ fn compression() -> CompressionLayer {
         .quality(CompressionLevel::Precise(4))
 }
 
+/// Makes, in the background, what is made once per definitions version (the breed lists,
+/// compressed), so the first visitor to ask does not wait for it. A failure is logged; the
+/// first request that asks then tries again and answers with the error.
+pub fn prepare(state: AppState) {
+    tokio::spawn(async move {
+        if let Err(e) = breeds::breed_lists_body(&state).await {
+            tracing::error!(error = ?e, "the breed lists could not be made");
+        }
+    });
+}
+
 pub fn router(state: AppState) -> Router {
     let assets = assets(&state);
     let header = |name: HeaderName, value: &'static str| {

@@ -72,7 +72,7 @@ pub(super) async fn breeds(
     if version != state.defs.version() {
         return Ok(moved(crate::view::breeds_url(&state.defs)));
     }
-    let body = super::breeds::breed_lists_body(&state)?;
+    let body = super::breeds::breed_lists_body(&state).await?;
     let mut response = super::breeds::encoded_json(&headers, &body);
     response.headers_mut().insert(
         CACHE_CONTROL,
