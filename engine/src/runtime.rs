@@ -939,7 +939,7 @@ pub fn locate(
     document: &Value,
     rules: &RuleContext,
 ) -> Result<(Position, bool), EngineError> {
-    let pos = position::derive(defs, journey, document, rules)?;
+    let pos = position_of(defs, journey, document, rules)?;
     let blocked = match journey.step(&pos.furthest) {
         Some(step) => !position::active_blocks(defs, step, document)?.is_empty(),
         None => false,
