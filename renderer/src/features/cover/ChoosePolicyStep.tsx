@@ -55,13 +55,57 @@ function useSeen(ref: React.RefObject<HTMLElement | null>, reset: unknown): bool
       setSeen(true);
       return;
     }
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setSeen(true);
-    });
+    // Not seen while it is only under the sticky price bar.
+    const bar = parseInt(getComputedStyle(document.documentElement).getPropertyValue('--price-bar-height'), 10) || 0;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setSeen(true);
+      },
+      { rootMargin: `0px 0px -${bar}px 0px` },
+    );
     io.observe(el);
     return () => io.disconnect();
   }, [ref, reset]);
   return seen;
+}
+
+/**
+ * The sticky price bar never hides what has focus (WCAG 2.2 2.4.11 Focus Not Obscured): once the
+ * browser has scrolled a newly focused element into view, one that ends under the bar is
+ * scrolled up clear of it. Keeps `--price-bar-height` on the document at the bar's height (what
+ * counts as seen of the benefits block leaves it out).
+ */
+function useBarHeight(ref: React.RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const bar = ref.current;
+    const root = document.documentElement;
+    if (!bar) return;
+    const set = () => root.style.setProperty('--price-bar-height', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+    set();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(set);
+    observer?.observe(bar);
+    let frame = 0;
+    const clear = (e: FocusEvent) => {
+      const target = e.target;
+      if (!(target instanceof HTMLElement) || bar.contains(target)) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const barTop = bar.getBoundingClientRect().top;
+        const r = target.getBoundingClientRect();
+        // A margin for the focus ring (3 px outline, 2 px offset, 5 px shadow).
+        if (r.bottom + 8 <= barTop) return;
+        // One taller than the room above the bar shows from its top.
+        window.scrollBy({ top: r.height + 16 > barTop ? r.top - 8 : r.bottom + 8 - barTop });
+      });
+    };
+    document.addEventListener('focusin', clear);
+    return () => {
+      observer?.disconnect();
+      document.removeEventListener('focusin', clear);
+      cancelAnimationFrame(frame);
+      root.style.removeProperty('--price-bar-height');
+    };
+  }, [ref]);
 }
 
 function termValue(copy: Record<string, string>, t: Product['PolicyTerms'][number]): string {
@@ -114,6 +158,9 @@ export function ChoosePolicyStep({
   const [tab, setTab] = useState<Tab>(tabs[0]);
   const tabsRef = useRef<HTMLDivElement>(null);
   const included = useRef<HTMLElement>(null);
+  const includedHeading = useRef<HTMLHeadingElement>(null);
+  const priceBar = useRef<HTMLDivElement>(null);
+  useBarHeight(priceBar);
   const seenBenefits = useSeen(included, `${current}:${choice.code ?? ''}`);
   const headingId = useId();
   const last = current === pets.length - 1;
@@ -208,7 +255,7 @@ export function ChoosePolicyStep({
 
   return (
     <div className="cover" aria-busy={requoting || undefined}>
-      <BestBuyBanner view={view} copy={copy} />
+      <BestBuyBanner view={view} pets={[pet]} copy={copy} />
       <dl className="quote-facts">
         <div>
           <dt>{text(copy, 'cover.quote_reference')}</dt>
@@ -277,7 +324,7 @@ export function ChoosePolicyStep({
       </section>
       {chosen && (
         <section ref={included} className="card included" aria-labelledby="included-heading">
-          <h2 id="included-heading" className="pet__heading">
+          <h2 id="included-heading" className="pet__heading" ref={includedHeading} tabIndex={-1}>
             {text(copy, 'cover.included.heading')}
           </h2>
           <ul className="included__list">
@@ -314,7 +361,7 @@ export function ChoosePolicyStep({
           </ul>
         </section>
       )}
-      <div className="price-bar" role="region" aria-label={text(copy, 'cover.price_bar.label', { petName })}>
+      <div className="price-bar" ref={priceBar} role="region" aria-label={text(copy, 'cover.price_bar.label', { petName })}>
         <div className="price-bar__inner">
           <p className="price-bar__price" aria-live="polite">
             {chosen && !requoting ? (
@@ -349,9 +396,19 @@ export function ChoosePolicyStep({
             </button>
           </div>
           {choice.code && !seenBenefits && (
-            <p id="read-benefits" className="hint price-bar__hint">
+            // journey.md §4: Continue waits until the benefits block has been in view; this
+            // says so, and takes the customer there.
+            <button
+              type="button"
+              id="read-benefits"
+              className="link-button price-bar__hint"
+              onClick={() => {
+                included.current?.scrollIntoView({ block: 'center' });
+                includedHeading.current?.focus({ preventScroll: true });
+              }}
+            >
               {text(copy, 'cover.read_benefits')}
-            </p>
+            </button>
           )}
         </div>
       </div>
@@ -497,6 +554,8 @@ function LevelTable({
   const [start, setStart] = useState(() => Math.min(Math.max(0, chosenIndex - Math.floor(visible / 2)), positions - 1));
   const shown = products.slice(start, start + visible);
   const rows = products[0]?.PolicyTerms.filter((t) => t.biline) ?? [];
+  // A rating every level shares is said once, not in every column.
+  const allRated = products.length > 0 && products.every((p) => p.Rated);
 
   useEffect(() => {
     // journey.md §7: viewed products by beacon, for pets other than the first.
@@ -511,7 +570,15 @@ function LevelTable({
   if (products.length === 0) return null;
   return (
     <div className="levels">
-      <p className="levels__heading">{text(copy, 'cover.level.heading', { petName })}</p>
+      <p className="levels__heading">
+        {text(copy, 'cover.level.heading', { petName })}
+        {allRated && (
+          <>
+            {' '}
+            <span className="badge">{text(copy, 'cover.rated')}</span>
+          </>
+        )}
+      </p>
       <div className="levels__stepper">
         <button type="button" className="icon-button" aria-label={text(copy, 'cover.level.previous')} disabled={start === 0} onClick={() => setStart(start - 1)}>
           −
@@ -540,8 +607,8 @@ function LevelTable({
             <td />
             {shown.map((p) => (
               <th scope="col" key={p.Code} className={p.Code === chosen ? 'levels__chosen' : undefined}>
-                {text(copy, 'cover.limit', { limit: amount(String(p.LimitVal)) })}
-                {p.Rated && <span className="badge">{text(copy, 'cover.rated')}</span>}
+                <span className="levels__limit">{text(copy, 'cover.limit', { limit: amount(String(p.LimitVal)) })}</span>
+                {p.Rated && !allRated && <span className="badge levels__badge">{text(copy, 'cover.rated')}</span>}
               </th>
             ))}
           </tr>

@@ -142,7 +142,6 @@ export function ReviewStep({
 
   return (
     <div className="review">
-      <BestBuyBanner view={view} copy={copy} />
       <section className="card review__header" aria-labelledby="review-quote-heading">
         <h2 id="review-quote-heading" className="visually-hidden">
           {text(copy, 'review.heading')}
@@ -197,6 +196,7 @@ export function ReviewStep({
               </h2>
               {product?.Rated && <span className="badge">{text(copy, 'cover.rated')}</span>}
             </div>
+            <BestBuyBanner view={view} pets={[pet]} copy={copy} />
             {product ? (
               <>
                 <p className="review-pet__price">
