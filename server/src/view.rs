@@ -339,6 +339,7 @@ pub fn view_data<'a>(
         None => Vec::new(),
     };
     let summary = engine::quoting::summary_of(&quote.document, quoted.as_ref());
+    let bank_details = bank_details_view(input, &summary);
     let empty = || -> &Value { &NO_PAYMENT };
     Ok(ViewData {
         qidu: &quote.quote_ref,
@@ -401,7 +402,7 @@ pub fn view_data<'a>(
         documents: documents_view(defs, voice, &quote.document, input.rules),
         payment: quote.document.get("payment").unwrap_or_else(empty),
         payment_options: payment_options_view(input),
-        bank_details: bank_details_view(input),
+        bank_details,
         purchase: input.purchase.as_ref(),
         rescue: if viewing.view == engine::definitions::View::RescueConfirmation {
             crate::routes::rescue_view(
@@ -974,8 +975,10 @@ fn collections_view(input: &ViewInput<'_>, summary: &engine::quoting::Summary) -
 
 /// The bank details panel (owner-payment.md §2): the account name, the full account number,
 /// the sort code as 2-2-2 with hyphens, the cover start date, and the bank's name and branch
-/// address when the sort code's bank is known, on that page only.
-fn bank_details_view(input: &ViewInput<'_>) -> Value {
+/// address when the sort code's bank is known, on that page only. With them, what pressing its
+/// button commits to (issue 24): the first collection of the mandate set up today, at the
+/// frequency and on the day chosen, worked out as the payment page's notice was.
+fn bank_details_view(input: &ViewInput<'_>, summary: &engine::quoting::Summary) -> Value {
     let Some(number) = &input.account_number else {
         return Value::Null;
     };
@@ -998,6 +1001,44 @@ fn bank_details_view(input: &ViewInput<'_>) -> Value {
         "cover_start": engine::domain::cover_start(&input.quote.document, input.rules),
         "payment_frequency": payment.get("payment_frequency"),
         "payment_day": payment.get("payment_day"),
+        "first_collection": first_collection(input, summary, &payment),
+    })
+}
+
+/// The first Direct Debit collection for the stored frequency and day, for a mandate set up
+/// today; `null` until every pet has its cover and a day is chosen.
+fn first_collection(
+    input: &ViewInput<'_>,
+    summary: &engine::quoting::Summary,
+    payment: &Value,
+) -> Value {
+    use engine::collections::{Frequency, schedule};
+    if !summary.every_pet_chosen {
+        return Value::Null;
+    }
+    let (frequency, regular) = match payment.get("payment_frequency").and_then(Value::as_str) {
+        Some("AP") => (Frequency::Annual, summary.annual),
+        _ => (Frequency::Monthly, summary.monthly),
+    };
+    let Some(day) = payment
+        .get("payment_day")
+        .and_then(Value::as_u64)
+        .and_then(|d| u32::try_from(d).ok())
+        .filter(|d| (1..=28).contains(d))
+    else {
+        return Value::Null;
+    };
+    let start = engine::domain::cover_start(&input.quote.document, input.rules);
+    let plan = schedule(
+        input.rules.today,
+        start,
+        day,
+        frequency,
+        regular,
+        input.holidays,
+    );
+    plan.first().map_or(Value::Null, |first| {
+        json!({ "date": first.date, "amount": first.amount, "payments": first.payments, "regular": regular })
     })
 }
 

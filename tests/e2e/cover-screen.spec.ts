@@ -12,8 +12,18 @@ test.beforeEach(async ({ page }, testInfo) => {
   if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-async function rexToChoosePolicy(page: Page, brand = 'pos') {
+/** Test mode's test-data call: the quote is shown this variation of the cover type experiment. */
+async function showVariation(page: Page, variation: 'tiles' | 'guide') {
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
+  const csrf = (await view.json()).data.csrf as string;
+  const patched = await page.request.post('/api/test/patch', { data: { csrf, experiments: { cover_type_guide: variation } } });
+  expect(patched.status()).toBe(200);
+}
+
+async function rexToChoosePolicy(page: Page, brand = 'pos', variation: 'tiles' | 'guide' = 'tiles') {
   await page.goto(`/quote?brand=${brand}`);
+  await showVariation(page, variation);
   await describeRexAndGoOn(page);
   await fillYourDetails(page);
   await page.getByRole('button', { name: 'Next' }).click();
@@ -30,21 +40,27 @@ async function barTop(bar: Locator): Promise<number> {
   return bar.evaluate((el) => el.getBoundingClientRect().top);
 }
 
-test('the first screen shows a cover option clear of the price bar', async ({ page }, testInfo) => {
-  const problems = watchConsole(page);
-  await rexToChoosePolicy(page);
-  const top = await barTop(priceBar(page, 'Rex'));
-  // The first cover option's name and what it is, whole, above the bar, without scrolling.
-  expect(await page.evaluate(() => window.scrollY)).toBe(0);
-  const tile = page.getByRole('heading', { name: 'Lifetime', exact: true });
-  const box = await tile.boundingBox();
-  expect(box, 'the Lifetime tile is drawn').not.toBeNull();
-  expect(box!.y).toBeGreaterThanOrEqual(0);
-  expect(box!.y + box!.height).toBeLessThanOrEqual(top);
-  await screenshot(page, testInfo, 'choose-policy-first-screen');
-  await expectAccessible(page);
-  expect(problems()).toEqual([]);
-});
+for (const variation of ['tiles', 'guide'] as const) {
+  test(`the first screen shows a cover option clear of the price bar (${variation})`, async ({ page }, testInfo) => {
+    const problems = watchConsole(page);
+    await rexToChoosePolicy(page, 'pos', variation);
+    const top = await barTop(priceBar(page, 'Rex'));
+    // The first cover option, whole, above the bar, without scrolling: the Lifetime tile's name,
+    // or the guide's first question with its answers.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const option =
+      variation === 'tiles'
+        ? page.getByRole('heading', { name: 'Lifetime', exact: true })
+        : page.getByRole('group', { name: 'Do you want cover for short-term and long-term ongoing conditions?' });
+    const box = await option.boundingBox();
+    expect(box, 'the first cover option is drawn').not.toBeNull();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(top);
+    await screenshot(page, testInfo, `choose-policy-first-screen-${variation}`);
+    await expectAccessible(page);
+    expect(problems()).toEqual([]);
+  });
+}
 
 test('focus is never hidden under the price bar (WCAG 2.2 2.4.11)', async ({ page }) => {
   await rexToChoosePolicy(page);
@@ -95,9 +111,9 @@ test('Continue says what it waits for, and the way there is one key press', asyn
   const bar = priceBar(page, 'Rex');
   const go = bar.getByRole('button', { name: 'Continue', exact: true });
   // journey.md §4: Continue waits until the benefits block has been in view; the bar says so.
-  const hint = bar.getByRole('button', { name: "See what's included to continue" });
+  const hint = bar.getByRole('button', { name: "Read what's included first" });
   await expect(go).toBeDisabled();
-  await expect(go).toHaveAccessibleDescription("See what's included to continue");
+  await expect(go).toHaveAccessibleDescription("Read what's included first");
   await hint.focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: "What's included?" })).toBeFocused();
@@ -173,13 +189,13 @@ test("sbp's best-buy banner is beside the dog's cover, not the cat's", async ({ 
   const banner = page.getByRole('complementary', { name: 'Rated a Best Buy for dog insurance' });
   await expect(page.getByRole('heading', { name: "Choose Rex's cover" })).toBeVisible();
   await expect(banner).toHaveCount(1);
-  await priceBar(page, 'Rex').getByRole('button', { name: "See what's included to continue" }).click();
+  await priceBar(page, 'Rex').getByRole('button', { name: "Read what's included first" }).click();
   await page.getByRole('button', { name: "Next: Tigger's cover" }).click();
   await expect(page.getByRole('heading', { name: "Choose Tigger's cover" })).toBeVisible();
   await expect(banner).toHaveCount(0);
   await expectAccessible(page);
   await lifetime4000ByKeyboard(page, 'Tigger');
-  const hint = priceBar(page, 'Tigger').getByRole('button', { name: "See what's included to continue" });
+  const hint = priceBar(page, 'Tigger').getByRole('button', { name: "Read what's included first" });
   if ((await hint.count()) > 0) await hint.click();
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(page).toHaveURL(/\/quote\/review$/);

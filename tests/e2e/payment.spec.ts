@@ -45,15 +45,26 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   // The payment-date notice follows the day (owner-payment.md §4 Direct Debit date).
   await expect(page.getByRole('status').filter({ hasText: 'on or shortly after the 15th' })).toBeVisible();
 
-  // Keeping in touch and policy communications (owner-payment.md §2 Payment page, §4): each
-  // change is saved at once with its toast, and what was typed above stays.
+  // Keeping in touch and policy communications (owner-payment.md §2 Payment page, §4): the
+  // change is saved at once with its toast, and what was typed above stays. Marketing
+  // preferences were asked on your details and are not asked again here (issue 24).
   const keeping = page.getByRole('region', { name: 'Keeping in touch' });
   await keeping.getByRole('radio', { name: 'By post' }).check();
   await expect(page.getByText("We'll send your policy documents the way you chose.")).toBeVisible();
-  await keeping.getByRole('checkbox', { name: 'Email' }).check();
-  await expect(page.getByText('Your marketing preferences have been saved.')).toBeVisible();
+  await expect(keeping.getByRole('checkbox')).toHaveCount(0);
+  await expect(page.getByRole('checkbox', { name: 'Email', exact: true })).toHaveCount(0);
   await expect(page.getByLabel('Account holder name')).toHaveValue('Ada ONeill');
   await expectAccessible(page);
+
+  // Yearly: the summary and the notice follow the choice (issue 24); back to monthly after.
+  const summary = page.locator('summary', { hasText: 'Your quote' });
+  await expect(summary).toContainText('per month');
+  await page.getByRole('radio', { name: 'Yearly' }).check();
+  await expect(summary).toContainText('per year');
+  await expect(summary).not.toContainText('per month');
+  await expect(page.getByRole('status').filter({ hasText: /^Your payment of £[\d,]+\.\d{2} will be taken on or shortly after \d{2}\/\d{2}\/\d{4}\.$/ })).toBeVisible();
+  await page.getByRole('radio', { name: 'Monthly' }).check();
+  await expect(summary).toContainText('per month');
 
   // Without the authority tick: the spec's message, focus on the tick.
   await page.getByRole('button', { name: 'Confirm payment' }).click();
@@ -89,6 +100,12 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await expect(panel).toContainText('Meridian Mutual Bank');
   await expect(panel).toContainText('Meridian House, 4 Cotton Exchange, Manchester, M1 9ZZ');
   await expect(panel.getByRole('button', { name: 'Print' })).toBeVisible();
+  // Issue 24: what Continue commits to, beside it: the policy, the Direct Debit and the first
+  // collection on the day chosen (the 15th).
+  const commit = page.getByRole('region', { name: 'What happens when you continue' });
+  await expect(commit).toContainText(/^What happens when you continueContinue buys your policy, with cover from \d{2}\/\d{2}\/\d{4}, and sets up your Direct Debit to Pawsure Pet Cover\./);
+  await expect(commit).toContainText(/first (payment|collection) of £[\d,]+\.\d{2}.* will be taken on or shortly after \d{2}\/\d{2}\/\d{4}, then £[\d,]+\.\d{2} each month on or shortly after the 15th\./);
+  await expect(page.getByRole('button', { name: 'Continue', exact: true })).toHaveAccessibleDescription(/Continue buys your policy.*the 15th\./);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'payment-confirmation');
 

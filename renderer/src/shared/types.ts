@@ -107,7 +107,18 @@ export interface ViewData {
   /** The payment page's ways to pay for the quote's brand (journeys/brands). */
   payment_options: PaymentOptions | null;
   /** The bank details panel, on that page only (owner-payment.md §2). */
-  bank_details: { account_name: string; account_number: string; sort_code: string; cover_start: string; bank_name: string | null; bank_address: string | null } | null;
+  bank_details: {
+    account_name: string;
+    account_number: string;
+    sort_code: string;
+    cover_start: string;
+    bank_name: string | null;
+    bank_address: string | null;
+    payment_frequency: 'MP' | 'AP' | null;
+    payment_day: number | null;
+    /** The mandate's first collection, as the payment page's notice worked it out. */
+    first_collection: { date: string; amount: string; payments: number; regular: string } | null;
+  } | null;
   /** journey.md §4 Timers: the inactivity warning and reset times. */
   timeouts: { warning_ms: number; reset_ms: number };
   /** The purchase, once bought (owner-payment.md §2 Confirmation page). */

@@ -5,7 +5,9 @@
  * nowhere else.
  */
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
+import { collectionText } from '@/features/payment/PaymentStep';
 import { text } from '@/shared/copy';
+import { useMoney } from '@/shared/money';
 import type { ViewData } from '@/shared/types';
 
 export function PaymentConfirmationStep({
@@ -21,6 +23,7 @@ export function PaymentConfirmationStep({
   onOpen: (path: string) => void;
   onBuy: () => void;
 }) {
+  const { price } = useMoney();
   const bank = view.bank_details;
   const base = view.step.path.replace(/\/payment-confirmation$/, '');
   if (!bank) return null;
@@ -77,8 +80,18 @@ export function PaymentConfirmationStep({
         </div>
       </section>
       <p>{text(copy, 'payment_confirmation.instructions', { brand: text(copy, 'app.brand') })}</p>
+      {/* Issue 24: the spec's Continue buys the policy; what it commits to is said beside it. */}
+      <section className="panel panel--info commit" aria-labelledby="commit-heading">
+        <h2 id="commit-heading" className="commit__heading">
+          {text(copy, 'payment_confirmation.commit.heading')}
+        </h2>
+        <p id="commit-text">{text(copy, 'payment_confirmation.commit', { start: ukDate(bank.cover_start), brand: text(copy, 'app.brand') })}</p>
+        {bank.first_collection && bank.payment_day && (
+          <p id="commit-collection">{collectionText(copy, price, bank.payment_frequency === 'AP' ? 'AP' : 'MP', bank.payment_day, bank.first_collection)}</p>
+        )}
+      </section>
       <div className="actions">
-        <button type="button" className="button" disabled={busy} onClick={onBuy}>
+        <button type="button" className="button" disabled={busy} onClick={onBuy} aria-describedby={bank.first_collection && bank.payment_day ? 'commit-text commit-collection' : 'commit-text'}>
           {busy ? text(copy, 'button.saving') : text(copy, 'payment_confirmation.continue')}
         </button>
       </div>

@@ -81,23 +81,28 @@ function ordinal(day: number): string {
   return `${day}${{ 1: 'st', 2: 'nd', 3: 'rd' }[day % 10] ?? 'th'}`;
 }
 
+type FirstCollection = { date: string; amount: string; payments: number; regular: string };
+
+/** The payment-date notice's sentence: the first collection, and then each month's. */
+export function collectionText(copy: Record<string, string>, price: (v: string) => string, frequency: Frequency, day: number, first: FirstCollection): string {
+  const key = frequency === 'AP' ? 'payment.notice.annual' : first.payments > 1 ? 'payment.notice.monthly_double' : 'payment.notice.monthly';
+  return text(copy, key, { first: price(first.amount), date: ukDate(first.date), amount: price(first.regular), day: ordinal(day) });
+}
+
 function DateNotice({ view, copy, answers, frequency }: { view: ViewData; copy: Record<string, string>; answers: Answers; frequency: Frequency }) {
   const { price } = useMoney();
   const payment = (answers.payment ?? {}) as { payment_day?: number };
   const day = payment.payment_day;
   const first = typeof day === 'number' ? view.collections?.[frequency]?.[String(day)] : undefined;
-  if (!first) return null;
-  const key = frequency === 'AP' ? 'payment.notice.annual' : first.payments > 1 ? 'payment.notice.monthly_double' : 'payment.notice.monthly';
+  if (!first || typeof day !== 'number') return null;
   return (
     <p className="panel panel--info" role="status">
-      {text(copy, key, { first: price(first.amount), date: ukDate(first.date), amount: price(first.regular), day: ordinal(day ?? 1) })}
+      {collectionText(copy, price, frequency, day, first)}
     </p>
   );
 }
 
 type Communications = { documents_by_post: boolean; marketing_preferences: Record<string, boolean> };
-
-const MARKETING = ['email', 'post', 'sms', 'phone'] as const;
 
 /**
  * Keeping in touch and policy communications (owner-payment.md §2 Payment page, §3 Owner
@@ -148,22 +153,6 @@ function CommunicationsPanel({ view, copy, onNotice }: { view: ViewData; copy: R
           ))}
         </div>
       </fieldset>
-      <fieldset className="choice">
-        <legend className="field__label">{text(copy, 'payment.marketing.label')}</legend>
-        <p className="field__help">{text(copy, 'owner.marketing.hint')}</p>
-        {MARKETING.map((way) => (
-          <label className="checkbox" key={way}>
-            <input
-              type="checkbox"
-              checked={prefs.marketing_preferences[`optin_${way}`] === true}
-              onChange={(e) =>
-                void save({ ...prefs, marketing_preferences: { ...prefs.marketing_preferences, [`optin_${way}`]: e.currentTarget.checked } }, 'payment.marketing.saved')
-              }
-            />
-            {text(copy, `owner.marketing.${way}`)}
-          </label>
-        ))}
-      </fieldset>
     </section>
   );
 }
@@ -194,6 +183,7 @@ export function PaymentStep({
   const cardOffer = view.payment_options?.card ?? null;
   const [method, setMethod] = useState<Method>(stored.payment_method === 'CC' && cardOffer ? 'CC' : 'DD');
   const [frequency, setFrequency] = useState<Frequency>(stored.payment_frequency === 'AP' ? 'AP' : 'MP');
+  const yearly = frequency === 'AP';
   const [cardErrors, setCardErrors] = useState<FieldMessage[]>([]);
   const [cardAttempts, setCardAttempts] = useState(0);
   const [sending, setSending] = useState(false);
@@ -229,7 +219,7 @@ export function PaymentStep({
     <div className="payment">
       <details className="card accordion">
         <summary className="accordion__summary">
-          {text(copy, 'payment.summary')}: {price(view.summary.monthly)} {text(copy, 'cover.per_month')}
+          {text(copy, 'payment.summary')}: {yearly ? price(view.summary.annual) : price(view.summary.monthly)} {text(copy, yearly ? 'cover.per_year' : 'cover.per_month')}
         </summary>
         <dl className="summary">
           {view.pets.map((pet, i) => {
@@ -240,7 +230,7 @@ export function PaymentStep({
                   {String(pet.pet_name ?? '')}: {coverTypeName(copy, product.Gid)} {amount(String(product.LimitVal))}
                 </dt>
                 <dd>
-                  {price(product.RecurringMonthly)} {text(copy, 'cover.per_month')}
+                  {yearly ? price(product.AnnualPremium) : price(product.RecurringMonthly)} {text(copy, yearly ? 'cover.per_year' : 'cover.per_month')}
                 </dd>
               </div>
             ) : null;
@@ -248,7 +238,15 @@ export function PaymentStep({
           <div className="summary__row">
             <dt>{text(copy, 'review.total')}</dt>
             <dd>
-              {price(view.summary.monthly)} {text(copy, 'cover.per_month')} · {price(view.summary.annual)} {text(copy, 'cover.per_year')}
+              {yearly ? (
+                <>
+                  {price(view.summary.annual)} {text(copy, 'cover.per_year')}
+                </>
+              ) : (
+                <>
+                  {price(view.summary.monthly)} {text(copy, 'cover.per_month')} · {price(view.summary.annual)} {text(copy, 'cover.per_year')}
+                </>
+              )}
             </dd>
           </div>
         </dl>
