@@ -219,11 +219,36 @@ fn normalise_owner(owner: &mut serde_json::Map<String, Value>) {
     if let Some(Value::String(s)) = owner.get_mut("email_address") {
         *s = s.trim().to_lowercase();
     }
+    if let Some(Value::String(s)) = owner.get_mut("customer_contact_number")
+        && let Some(digits) = phone_digits(s)
+    {
+        *s = digits;
+    }
     if let Some(Value::String(s)) = owner.get_mut("customer_postcode")
         && let Some(postcode) = crate::postcode::Postcode::parse(s)
     {
         *s = postcode.to_string();
     }
+}
+
+/// A phone number as people write it, as the digits the spec's rules are about (owner-payment.md
+/// §5 Owner: digits only, 9 to 12, starting 0; issue 24): spaces, hyphens, dots and brackets
+/// dropped, and the UK's +44 or 0044 (with or without a "(0)" after it) written as the leading 0.
+/// `None` (left as typed, for the schema to name) when anything else is in it.
+pub fn phone_digits(typed: &str) -> Option<String> {
+    let compact: String = typed
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '\u{a0}' | '-' | '.' | '(' | ')'))
+        .collect();
+    let international = compact
+        .strip_prefix("+44")
+        .or_else(|| compact.strip_prefix("0044"));
+    let national = match international {
+        // "+44 (0)7700 900123": the bracketed 0 is the national prefix, written once.
+        Some(rest) => format!("0{}", rest.strip_prefix('0').unwrap_or(rest)),
+        None => compact,
+    };
+    (!national.is_empty() && national.bytes().all(|b| b.is_ascii_digit())).then_some(national)
 }
 
 /// owner-payment.md §5 Owner: the policy holder is at least 18 today ("You must be 18 years old
@@ -834,6 +859,28 @@ fn payment_method_offered(
 
 #[cfg(test)]
 mod tests {
+
+    /// owner-payment.md §5 Owner (phone: digits only, 9 to 12, starting 0) and issue 24: numbers
+    /// as people type them are the digits the rules are about; anything else is left for the
+    /// schema to refuse. The table the renderer's tests read too.
+    #[test]
+    fn phone_numbers_as_people_type_them_become_their_digits() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/phones.json");
+        let table: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("table")).expect("json");
+        for pair in table["valid"].as_array().expect("valid") {
+            let (typed, digits) = (
+                pair[0].as_str().expect("typed"),
+                pair[1].as_str().expect("digits"),
+            );
+            assert_eq!(phone_digits(typed).as_deref(), Some(digits), "{typed:?}");
+        }
+        for typed in table["invalid"].as_array().expect("invalid") {
+            let typed = typed.as_str().expect("typed");
+            assert_eq!(phone_digits(typed), None, "{typed:?}");
+        }
+    }
     use super::format_years;
     use super::*;
     use serde_json::json;

@@ -98,6 +98,9 @@ for (const [code, paths] of [
     await page.goto(`/quote?brand=${code}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
     const footer = page.getByRole('contentinfo');
+    // pos has a component library page (journey.md §2 /library), for its own teams: not linked
+    // from the customers' footer (issue 24).
+    await expect(footer.getByRole('link')).toHaveText(['Privacy and cookies', 'Terms of business', 'Contact us and FAQs']);
     for (const [link, title, path] of [
       ['Privacy and cookies', 'Privacy and cookie policy', paths.privacy],
       ['Terms of business', 'Terms of business', paths.terms],

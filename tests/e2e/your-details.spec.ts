@@ -47,6 +47,35 @@ test('a new customer fills in their details by keyboard, finds the address and a
   expect(problems()).toEqual([]);
 });
 
+// Issue 24: an address not found is said at the field with the way on (owner-payment.md §8's
+// toast still shows); a search that then finds it clears both.
+test('an address not found says so at the field, with the way on; finding it clears that', async ({ page }, testInfo) => {
+  await aCatSaved(page);
+  const address = page.getByRole('group', { name: 'Your address' });
+  const house = address.getByLabel('House name or number');
+  await house.fill('999');
+  await address.getByLabel('Postcode').fill('BS11 8NN');
+  await address.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Error: We could not find your address.' })).toBeVisible();
+  await expect(address).toContainText('We could not find your address.');
+  await expect(house).toHaveAccessibleDescription(/We could not find your address\./);
+  await expect(address.getByRole('button', { name: 'Enter your address manually' })).toHaveCount(1);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'address-not-found');
+  await house.fill('12');
+  await address.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(address.locator('address')).toContainText('BS11 8NN');
+  await expect(address).not.toContainText('We could not find your address.');
+  await expect(page.getByRole('alert').filter({ hasText: 'We could not find your address.' })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'We found your address.' })).toBeVisible();
+  // The way on, when the search cannot find it: the boxes to type it in.
+  await address.getByRole('button', { name: 'Search again' }).click();
+  await house.fill('999');
+  await address.getByRole('button', { name: 'Search', exact: true }).click();
+  await address.getByRole('button', { name: 'Enter your address manually' }).click();
+  await expect(address.getByLabel('Address line 1')).toBeVisible();
+});
+
 test('the legacy postcode search, its messages, and manual entry', async ({ page }, testInfo) => {
   const problems = watchConsole(page);
   await aCatSaved(page);
@@ -172,4 +201,33 @@ test('one valid and one invalid promo code, a Nectar card and a branch code', as
   await expectAccessible(page);
   await screenshot(page, testInfo, 'existing-policy');
   expect(problems()).toEqual([]);
+});
+
+// owner-payment.md §5 Owner (phone: digits only, 9 to 12, starting 0), issue 24: a number as
+// people type it is read as its digits when the box is left, and the server stores those.
+test('phone numbers as people type them are taken', async ({ page }) => {
+  await aCatSaved(page);
+  await fillYourDetails(page);
+  const phone = page.getByLabel('Phone number');
+  for (const [typed, digits] of [
+    ['+44 7700 900123', '07700900123'],
+    ['(01632) 960123', '01632960123'],
+    ['07700 900123', '07700900123'],
+  ]) {
+    await phone.fill(typed);
+    await phone.press('Tab');
+    await expect(phone).toHaveValue(digits);
+  }
+  // Something that is not a phone number is left as typed, and the spec's message names it.
+  await phone.fill('call me');
+  await phone.press('Tab');
+  await expect(phone).toHaveValue('call me');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Please Check the following fields:' })).toContainText('Phone number');
+  await phone.fill('+44 (0)1632 960123');
+  await phone.press('Tab');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  const view = await page.request.get('/quote/your-details', { headers: { Accept: 'application/json' } });
+  expect((await view.json()).data.owner.customer_contact_number).toBe('01632960123');
 });

@@ -545,7 +545,9 @@ fn first_paint_frame(
             .into_iter()
             .collect(),
     );
-    let links: Vec<serde_json::Value> = ["privacy", "terms", "support", "library"]
+    // The component library (journey.md §2 /library) is for the brand's own teams: at its
+    // address, not in the customers' footer (issue 24).
+    let links: Vec<serde_json::Value> = ["privacy", "terms", "support"]
         .into_iter()
         .filter_map(|page| {
             let href = shell["pages"][page].as_str()?;

@@ -30,7 +30,9 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
     <div className="confirmation">
       <section className="card" aria-labelledby="welcome-heading">
         <h2 id="welcome-heading" className="pet__heading">
-          {text(copy, 'confirmation.welcome', { brand: text(copy, 'app.brand') })}
+          {view.pets.length === 1
+            ? text(copy, 'confirmation.welcome_one', { brand: text(copy, 'app.brand'), name: String(view.pets[0]?.pet_name ?? '') })
+            : text(copy, 'confirmation.welcome', { brand: text(copy, 'app.brand') })}
         </h2>
         <ul className="review__pets">
           {view.pets.slice(0, 4).map((p, i) => (
@@ -41,6 +43,9 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
           ))}
         </ul>
         <p>{text(copy, 'confirmation.start', { date: ukDate(bought.cover_start) })}</p>
+        {typeof view.owner.email_address === 'string' && view.owner.email_address !== '' && (
+          <p>{text(copy, 'confirmation.emailed', { email: view.owner.email_address })}</p>
+        )}
       </section>
       {bought.policies.map((policy) => {
         const pet = view.pets.find((p) => p.original_id === policy.pet_original_id);

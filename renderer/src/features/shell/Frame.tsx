@@ -115,7 +115,8 @@ export function Footer({ shell, copy, onOpen }: { shell: ShellView | null; copy:
     ['footer.privacy', shell?.pages.privacy],
     ['footer.terms', shell?.pages.terms],
     ['footer.support', shell?.pages.support],
-    ['footer.library', shell?.pages.library],
+    // The component library (journey.md §2 /library) is for the brand's own teams: at its
+    // address, not in the customers' footer (issue 24).
   ];
   return (
     <footer className="footer">

@@ -65,7 +65,9 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
   const [postcode, setPostcode] = useState(str(owner.customer_postcode));
   const [results, setResults] = useState<Found[] | null>(null);
   const [legacyError, setLegacyError] = useState<string | null>(null);
-  const [status, setStatus] = useState('');
+  // Issue 24: a search that found nothing, or could not be made, says so at the field too (the
+  // spec's toast closes on its own), with the way on: entering the address by hand.
+  const [searchError, setSearchError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const resultsRef = useRef<HTMLDivElement>(null);
   const [focusResults, setFocusResults] = useState(0);
@@ -90,19 +92,25 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
     });
     setResults(null);
     setMode('chosen');
-    setStatus(text(copy, 'address.found'));
+    setSearchError(null);
+    // owner-payment.md §8 Address and policy: "Found: We found your address." It takes the place
+    // of an earlier search's error toast.
+    notify('success', 'toast.success.title', 'address.found');
   }
 
   async function modernSearch() {
     const formatted = formatPostcode(postcode);
     if (!house.trim() || !postcode.trim()) {
       notify('error', 'address.toast.invalid_search.title', 'address.toast.invalid_search.body');
+      setSearchError('address.toast.invalid_search.body');
       return;
     }
     if (!formatted) {
       notify('error', 'address.toast.invalid_postcode.title', 'address.toast.invalid_postcode.body');
+      setSearchError('address.toast.invalid_postcode.body');
       return;
     }
+    setSearchError(null);
     setBusy(true);
     try {
       const answer = await post<Found[]>({ address: formatted.replace(' ', ''), text: house.trim() });
@@ -113,7 +121,7 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
       if (answer.data.length === 0) {
         setResults(null);
         notify('error', 'address.toast.not_found.title', 'address.not_found');
-        setStatus(text(copy, 'address.not_found'));
+        setSearchError('address.not_found');
       } else if (answer.data.length === 1) {
         await fill(answer.data[0], house.trim());
       } else {
@@ -159,9 +167,6 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
   return (
     <fieldset className="choice address-search" aria-describedby={lineError ? `${id}__error` : undefined}>
       <GroupHead id={id} label={label} />
-      <p className="visually-hidden" role="status">
-        {status}
-      </p>
 
       {mode === 'chosen' && (
         <div className="address-chosen">
@@ -193,7 +198,8 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
               <label className="field__label" htmlFor={`${uid}-house`}>
                 {text(copy, 'address.house.label')}
               </label>
-              <input id={`${uid}-house`} className="text-input house-input" value={house} autoComplete="off" aria-invalid={lineError ? true : undefined}
+              <input id={`${uid}-house`} className="text-input house-input" value={house} autoComplete="off" aria-invalid={lineError || searchError ? true : undefined}
+                aria-describedby={searchError ? `${uid}-search-error` : undefined}
                 onChange={(e) => setHouse(e.target.value)}
                 onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void modernSearch(); } }} />
             </div>
@@ -202,6 +208,7 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
                 {text(copy, 'address.postcode.label')}
               </label>
               <input id={`${uid}-postcode`} className="text-input postcode-input" value={postcode} autoComplete="postal-code"
+                aria-describedby={searchError ? `${uid}-search-error` : undefined}
                 onChange={(e) => setPostcode(e.target.value)}
                 onBlur={() => setPostcode((p) => formatPostcode(p) ?? p)}
                 onKeyDown={(e) => { if (e.key === 'Enter') { e.preventDefault(); void modernSearch(); } }} />
@@ -210,6 +217,17 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
               {text(copy, 'address.search')}
             </button>
           </div>
+          {searchError && (
+            <div className="address-search__error" id={`${uid}-search-error`}>
+              <p className="field__error">
+                <span className="visually-hidden">{text(copy, 'form.error_prefix')} </span>
+                {text(copy, searchError)}
+              </p>
+              <button type="button" className="button button--secondary" onClick={() => setMode('manual')}>
+                {text(copy, 'address.manual')}
+              </button>
+            </div>
+          )}
           {results && results.length > 1 && (
             <div ref={resultsRef}>
               <fieldset className="choice">
@@ -232,9 +250,11 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
             <button type="button" className="link-button" onClick={() => { setResults(null); setMode('legacy'); }}>
               {text(copy, 'address.legacy')}
             </button>
-            <button type="button" className="link-button" onClick={() => setMode('manual')}>
-              {text(copy, 'address.manual')}
-            </button>
+            {!searchError && (
+              <button type="button" className="link-button" onClick={() => setMode('manual')}>
+                {text(copy, 'address.manual')}
+              </button>
+            )}
           </div>
         </>
       )}

@@ -5,7 +5,7 @@
  * Below it, the notices the breed data calls for: cannot insure, or no third party liability.
  */
 import type { WidgetProps } from '@rjsf/utils';
-import { useContext, useEffect, useId, useMemo, useState } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
 
 import { matchBreeds, searchableBreeds } from '@/features/breeds/breed-store';
 import { petOf, useBreedData } from '@/features/breeds/breeds-context';
@@ -71,6 +71,14 @@ export function BreedSearchWidget({ id, value, onChange, onBlur, uiSchema, regis
   }
 
   const expanded = open && matches.length > 0;
+  // Issue 24: suggestions that open below the fold look like typing did nothing; as the list
+  // opens, the page scrolls just enough to show it.
+  const listRef = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    if (!expanded) return;
+    const frame = requestAnimationFrame(() => listRef.current?.scrollIntoView({ block: 'nearest' }));
+    return () => cancelAnimationFrame(frame);
+  }, [expanded]);
   const announcement = open && typed !== null ? (matches.length ? text(copy, 'pet.breed.results', { count: String(matches.length) }) : text(copy, 'pet.breed.no_match')) : '';
   const notice = chosen?.exclude ? 'excluded' : chosen?.exclude_tpl && chosen.species === 'dog' ? 'tpl' : null;
 
@@ -100,7 +108,7 @@ export function BreedSearchWidget({ id, value, onChange, onBlur, uiSchema, regis
           onBlur(id, value);
         }}
       />
-      <ul id={listId} role="listbox" className="combobox__list" hidden={!expanded} aria-label={text(copy, 'pet.breed.label')}>
+      <ul id={listId} ref={listRef} role="listbox" className="combobox__list" hidden={!expanded} aria-label={text(copy, 'pet.breed.label')}>
         {matches.map((b, i) => (
           <li
             key={b.id}

@@ -1,9 +1,12 @@
 /**
  * A text box that says when it is invalid and what describes it. UI hints: `inputType` (email,
- * tel), `inputMode` (numeric), `autocomplete`, and `trim` / `lowercase`, applied as the customer leaves the box, as the
- * server does before its rules run (owner-payment.md §5: email trimmed and lower-cased).
+ * tel), `inputMode` (numeric), `autocomplete`, and `trim` / `lowercase` / `phone`, applied as the customer leaves the
+ * box, as the server does before its rules run (owner-payment.md §5: email trimmed and lower-cased;
+ * a phone number as its digits, issue 24).
  */
 import type { WidgetProps } from '@rjsf/utils';
+
+import { phoneDigits } from '../phone';
 
 import { describedBy, useFieldError } from '../field-errors';
 
@@ -27,6 +30,7 @@ export function TextWidget({ id, value, onChange, onBlur, onFocus, options, uiSc
         if (typeof value === 'string') {
           let tidy = options.trim === true ? value.trim() : value;
           if (options.lowercase === true) tidy = tidy.toLowerCase();
+          if (options.phone === true) tidy = phoneDigits(tidy) ?? tidy;
           if (tidy !== value) onChange(tidy === '' ? undefined : tidy);
         }
         onBlur(id, value);
