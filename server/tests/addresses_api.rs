@@ -17,6 +17,34 @@ async fn search(app: &common::TestApp, body: Value) -> (u16, Value) {
     app.post_json("/api/AddressSearch", &body).await
 }
 
+/// Issue 24: the published example postcodes a tester tries first are found, each with a house 1.
+#[tokio::test]
+async fn the_built_in_lookup_knows_the_postcodes_testers_try_first() {
+    let app = spawn_app().await;
+    for (typed, postcode, town) in [
+        ("sw1a1aa", "SW1A 1AA", "London"),
+        ("SW1A 2AA", "SW1A 2AA", "London"),
+        ("ec1a 1bb", "EC1A 1BB", "London"),
+        ("W1A 0AX", "W1A 0AX", "London"),
+        ("m1 1ae", "M1 1AE", "Manchester"),
+        ("B33 8TH", "B33 8TH", "Birmingham"),
+        ("CR2 6XH", "CR2 6XH", "South Croydon"),
+        ("DN55 1PT", "DN55 1PT", "Doncaster"),
+        ("EH1 1YZ", "EH1 1YZ", "Edinburgh"),
+    ] {
+        let (status, answer) = search(&app, json!({ "address": typed, "text": "1" })).await;
+        assert_eq!(status, 200, "{typed}: {answer}");
+        let items = answer["data"].as_array().expect("items");
+        assert_eq!(items.len(), 1, "{typed}: {answer}");
+        let description = items[0]["Description"].as_str().expect("description");
+        assert!(
+            description.ends_with(&format!("{town}, {postcode}")) || description.contains(postcode),
+            "{typed}: {description}"
+        );
+        assert!(description.contains(town), "{typed}: {description}");
+    }
+}
+
 #[tokio::test]
 async fn the_built_in_lookup_finds_by_postcode_and_house() {
     let app = spawn_app().await;
