@@ -205,3 +205,32 @@ test("sbp's best-buy banner is beside the dog's cover, not the cat's", async ({ 
   await expectAccessible(page);
   await screenshot(page, testInfo, 'sbp-review');
 });
+
+// Issue 24 (journey.md §4: "Default claim contribution of 10% is added to the quote"): the
+// excess and claim contribution, with their claim example, beside the price on choose policy,
+// review and payment.
+test('the claim contribution and its example are beside every price', async ({ page }) => {
+  await rexToChoosePolicy(page);
+  const money = String.raw`£[\d,]+(?:\.\d{2})?`;
+  const terms = new RegExp(`This price includes a ${money} excess and a 10% claim contribution: on a ${money} vet bill you pay ${money} and we pay ${money}\\.`);
+  await expect(page.getByText(terms)).toBeVisible();
+  // The level tab too, and the way to change it opens the excess tab.
+  await page.getByRole('tab', { name: /Cover level/ }).click();
+  await expect(page.getByText(terms)).toBeVisible();
+  await page.getByRole('button', { name: 'Change excess' }).click();
+  await expect(page.getByRole('tab', { name: /Excess/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('heading', { name: 'Claim example' })).toBeVisible();
+  const hint = priceBar(page, 'Rex').getByRole('button', { name: "Read what's included first" });
+  if ((await hint.count()) > 0) await hint.click();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(page).toHaveURL(/\/quote\/review$/);
+  await expect(page.getByRole('region', { name: 'Rex', exact: true }).getByText(terms)).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await page.getByRole('checkbox', { name: /Yes, they're correct/ }).check();
+  await page.getByRole('button', { name: 'Go to payment' }).click();
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+  await page.locator('summary', { hasText: 'Your quote' }).click();
+  await expect(page.getByText(terms)).toBeVisible();
+  await expectAccessible(page);
+});

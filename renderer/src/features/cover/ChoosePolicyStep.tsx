@@ -15,6 +15,7 @@ import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
 import { Modal } from '@/features/shell/Modal';
 import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
+import { ClaimTerms } from './ClaimTerms';
 import { coverTypeName, text } from '@/shared/copy';
 import { fromPence, toPence, useMoney } from '@/shared/money';
 import type { FieldMessage, PetDocuments, Product, ViewData } from '@/shared/types';
@@ -322,6 +323,14 @@ export function ChoosePolicyStep({
           <ExcessPanel product={chosen ?? shownGroup[0]} copy={copy} busy={requoting} petName={petName} onChange={requote} />
         )}
       </section>
+      {chosen && tab !== 'excess' && !requoting && (
+        <div className="claim-terms__row">
+          <ClaimTerms product={chosen} copy={copy} />
+          <button type="button" className="link-button" onClick={() => openTab('excess')}>
+            {text(copy, 'cover.claim_terms.change')}
+          </button>
+        </div>
+      )}
       {chosen && (
         <section ref={included} className="card included" aria-labelledby="included-heading">
           <h2 id="included-heading" className="pet__heading" ref={includedHeading} tabIndex={-1}>

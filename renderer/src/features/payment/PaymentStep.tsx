@@ -12,6 +12,7 @@ import { FormStep } from '@/features/form/FormStep';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { submitAnswers, tokeniseCard, validateBank } from '@/features/journey/api';
 import type { Notice } from '@/features/journey/journey-machine';
+import { ClaimTerms } from '@/features/cover/ClaimTerms';
 import { Modal } from '@/features/shell/Modal';
 import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
@@ -231,6 +232,9 @@ export function PaymentStep({
                 </dt>
                 <dd>
                   {yearly ? price(product.AnnualPremium) : price(product.RecurringMonthly)} {text(copy, yearly ? 'cover.per_year' : 'cover.per_month')}
+                </dd>
+                <dd className="summary__terms">
+                  <ClaimTerms product={product} copy={copy} />
                 </dd>
               </div>
             ) : null;

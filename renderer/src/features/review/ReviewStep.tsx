@@ -18,6 +18,7 @@ import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
 import { Modal as Dialog } from '@/features/shell/Modal';
+import { ClaimTerms } from '@/features/cover/ClaimTerms';
 import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
 import { coverTypeName, ownerName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
@@ -244,6 +245,7 @@ export function ReviewStep({
                     </div>
                   </fieldset>
                 )}
+                <ClaimTerms product={product} copy={copy} />
                 {product.ClaimExample.Warnings.length > 0 && (
                   <div className="panel panel--warning">
                     {product.ClaimExample.Warnings.map((w) => (
