@@ -126,8 +126,8 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await page.getByRole('button', { name: 'Continue' }).dblclick();
   await expect(page).toHaveURL(/\/quote\/confirmation$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Pawsome!' })).toBeFocused();
-  // Issue 24: one pet is named, not "your pets", and the page says where the email went.
-  await expect(page.getByRole('heading', { name: 'Welcome to Pawsure Pet Cover: Rex is covered' })).toBeVisible();
+  // Issue 24: one pet is "your pet", not "your pets", and the page says where the email went.
+  await expect(page.getByRole('heading', { name: 'Welcome to Pawsure Pet Cover: your pet is covered' })).toBeVisible();
   await expect(page.getByText("We've emailed your policy documents to ada@example.com.")).toBeVisible();
   const rex = page.getByRole('region', { name: 'Rex' });
   await expect(rex).toContainText(/PETPS\d{7}/);

@@ -31,7 +31,7 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
       <section className="card" aria-labelledby="welcome-heading">
         <h2 id="welcome-heading" className="pet__heading">
           {view.pets.length === 1
-            ? text(copy, 'confirmation.welcome_one', { brand: text(copy, 'app.brand'), name: String(view.pets[0]?.pet_name ?? '') })
+            ? text(copy, 'confirmation.welcome_one', { brand: text(copy, 'app.brand') })
             : text(copy, 'confirmation.welcome', { brand: text(copy, 'app.brand') })}
         </h2>
         <ul className="review__pets">
