@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 
-import { expectAccessible, screenshot, watchConsole } from './support';
+import { expectAccessible, screenshot, showVariation, watchConsole } from './support';
 import { fillYourDetails } from './support-owner';
 import { lifetime4000ByKeyboard } from './support-journey';
 import { describeRexAndGoOn } from './support-pets';
@@ -11,15 +11,6 @@ import { describeRexAndGoOn } from './support-pets';
 test.beforeEach(async ({ page }, testInfo) => {
   if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1280, height: 800 });
 });
-
-/** Test mode's test-data call: the quote is shown this variation of the cover type experiment. */
-async function showVariation(page: Page, variation: 'tiles' | 'guide') {
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
-  const csrf = (await view.json()).data.csrf as string;
-  const patched = await page.request.post('/api/test/patch', { data: { csrf, experiments: { cover_type_guide: variation } } });
-  expect(patched.status()).toBe(200);
-}
 
 async function rexToChoosePolicy(page: Page, brand = 'pos', variation: 'tiles' | 'guide' = 'tiles') {
   await page.goto(`/quote?brand=${brand}`);

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, type Request, test } from '@playwright/test';
 
-import { expectAccessible, screenshot, watchConsole } from './support';
+import { expectAccessible, screenshot, showVariation, watchConsole } from './support';
 import { fillYourDetails } from './support-owner';
 
 // journey.md §2 Cover select and Review, §4 Cover selection; owner-payment.md §2 Review quote
@@ -30,16 +30,6 @@ function pounds(s: string | null): number {
   const m = /£([\d,]+\.\d{2})/.exec(s ?? '');
   if (!m) throw new Error(`no price in ${s}`);
   return Math.round(Number(m[1].replace(/,/g, '')) * 100);
-}
-
-/** Test mode's test-data call: the quote is shown this variation of the cover type experiment. */
-async function showVariation(page: Page, variation: 'tiles' | 'guide') {
-  // The page has its session first, so the call below is made on the same quote.
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
-  const csrf = (await view.json()).data.csrf as string;
-  const patched = await page.request.post('/api/test/patch', { data: { csrf, experiments: { cover_type_guide: variation } } });
-  expect(patched.status()).toBe(200);
 }
 
 test('two pets through choose policy by keyboard and mouse, then review', async ({ page }, testInfo) => {

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 
+import { showVariation } from './support';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard } from './support-journey';
 import { press } from './support-keys';
 
@@ -23,9 +24,7 @@ test('one dog bought by keyboard: every key press counted', async ({ page }, tes
   await page.goto('/quote');
   await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
   // The cover type tiles (not the guide, an experiment's other variation), so runs compare.
-  const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
-  const csrf = (await view.json()).data.csrf as string;
-  expect((await page.request.post('/api/test/patch', { data: { csrf, experiments: { cover_type_guide: 'tiles' } } })).status()).toBe(200);
+  await showVariation(page, 'tiles');
   await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
   await press(page, page.getByRole('button', { name: 'Next' }));
   await detailsByKeyboard(page, `effort-${Date.now()}@example.com`);

@@ -51,3 +51,13 @@ export async function mailTo(address: string, count = 1, ms = 15_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Test mode's test-data call: the quote is shown this variation of the cover type experiment. */
+export async function showVariation(page: Page, variation: 'tiles' | 'guide') {
+  // The page has its session first, so the call below is made on the same quote.
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const view = await page.request.get('/quote', { headers: { Accept: 'application/json' } });
+  const csrf = (await view.json()).data.csrf as string;
+  const patched = await page.request.post('/api/test/patch', { data: { csrf, experiments: { cover_type_guide: variation } } });
+  expect(patched.status()).toBe(200);
+}
