@@ -338,7 +338,12 @@ impl Species {
 #[serde(deny_unknown_fields)]
 pub struct Breed {
     pub id: String,
+    /// The Kennel Club's (or the register's) name: what is recorded and sent on.
     pub desc: String,
+    /// The breed as owners say it where `desc` is not ("Cocker Spaniel" for "Spaniel (Cocker)"):
+    /// what the search shows and the pages say; `desc` is still found by the search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spoken: Option<String>,
     pub active: bool,
     pub species: Species,
     pub category: String,

@@ -504,6 +504,17 @@ fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
                         ),
                     );
                 }
+                // A question asked with the pet's name has a second wording: a brand that changes
+                // one changes both, or the question reads one way before the name and another after.
+                let named = format!("{key}_named");
+                if base.contains_key(&named) && !overrides.contains_key(&named) {
+                    problem(
+                        &format!("/copy/{language}/{key}"),
+                        format!(
+                            "overrides {key:?} but not {named:?}, its wording once the pet's name is known. Fix: override {named:?} too."
+                        ),
+                    );
+                }
             }
         }
         for (path, hours) in [
@@ -1373,6 +1384,29 @@ fn lint_breeds(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) -> BTre
                         format!("{path}/max_age_mths"),
                         "the maximum entry age is not above the minimum",
                     ));
+                }
+                // Issue 24: customers read and type breeds as owners say them ("Cocker Spaniel"),
+                // so a name the Kennel Club writes with brackets needs its spoken form.
+                match &breed.spoken {
+                    None if breed.active && breed.desc.contains('(') => errors.push(DefinitionError::new(
+                        &file.file,
+                        format!("{path}/spoken"),
+                        format!(
+                            "{:?} has brackets and no spoken name. Fix: add \"spoken\", the breed as owners say it (\"Cocker Spaniel\" for \"Spaniel (Cocker)\").",
+                            breed.desc
+                        ),
+                    )),
+                    Some(spoken) if spoken.contains('(') || spoken.trim().len() < 2 || spoken == &breed.desc => {
+                        errors.push(DefinitionError::new(
+                            &file.file,
+                            format!("{path}/spoken"),
+                            format!(
+                                "{spoken:?} is not a spoken name for {:?}: it must differ from desc, have no brackets and at least two characters. Fix: write the breed as owners say it, or remove \"spoken\".",
+                                breed.desc
+                            ),
+                        ));
+                    }
+                    _ => {}
                 }
                 if let Some(first) = ids.insert(breed.id.clone(), format!("{}{path}", file.file)) {
                     errors.push(DefinitionError::new(

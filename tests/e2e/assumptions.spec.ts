@@ -13,7 +13,7 @@ async function fillPet(page: Page, section: Locator, pet: { name: string; specie
   await section.getByRole('radio', { name: pet.species, exact: true }).check();
   await section.getByRole('radio', { name: pet.type, exact: true }).check();
   if (pet.breed) {
-    const box = section.getByRole('combobox', { name: 'What breed is your pet?' });
+    const box = section.getByRole('combobox', { name: /^What breed is .+\?$/ });
     await box.pressSequentially(pet.breed[0]);
     await page.getByRole('option', { name: pet.breed[1], exact: true }).click();
   }
@@ -21,8 +21,8 @@ async function fillPet(page: Page, section: Locator, pet: { name: string; specie
   await section.getByRole('textbox', { name: 'Month' }).fill('02');
   await section.getByRole('textbox', { name: 'Year' }).fill('2023');
   await section.getByRole('radio', { name: 'Male', exact: true }).check();
-  await section.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
-  await section.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: pet.ill }).check();
+  await section.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
+  await section.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: pet.ill }).check();
   await section.getByRole('checkbox', { name: "I didn't pay anything" }).check();
 }
 
@@ -52,7 +52,7 @@ test('assumptions confirmed; a blocking answer; a pre-existing condition with a 
   // journey.md §4: the dog is asked the dog questions, the cat is not.
   await expect(rex).toContainText('Is your dog a working dog');
   await expect(tigger).not.toContainText('Is your dog a working dog');
-  await expect(tigger).toContainText('Is your pet microchipped?');
+  await expect(tigger).toContainText(/^Is .+ microchipped\?$/);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'assumptions');
 
@@ -104,7 +104,7 @@ test('assumptions confirmed; a blocking answer; a pre-existing condition with a 
   await working.getByRole('radio', { name: 'No' }).check();
   await expect(edit.getByRole('button', { name: 'Save and close' })).toBeEnabled();
   // A warning that does not block.
-  await edit.getByRole('group', { name: 'Is your pet microchipped?' }).getByRole('radio', { name: 'No' }).check();
+  await edit.getByRole('group', { name: /^Is .+ microchipped\?$/ }).getByRole('radio', { name: 'No' }).check();
   await expect(edit).toContainText('The law requires dogs and cats to be microchipped.');
   await edit.getByRole('button', { name: 'Save and close' }).click();
   await expect(edit).toBeHidden();

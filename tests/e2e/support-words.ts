@@ -10,15 +10,15 @@ export type Words = {
   petName: string;
   species: RegExp;
   petType: RegExp;
-  breed: string;
+  breed: string | RegExp;
   day: string;
   year: string;
-  sex: string;
+  sex: string | RegExp;
   male: string;
   yes: string;
   no: string;
-  neutered: string;
-  injury: string;
+  neutered: string | RegExp;
+  injury: string | RegExp;
   nothingPaid: string;
   next: string;
   detailsHeading: string;
@@ -56,17 +56,17 @@ export type Words = {
 export const EN: Words = {
   petsHeading: 'Your pets',
   petName: "What is your pet's name?",
-  species: /^Is your pet a dog(, cat or rabbit| or cat)\?$/,
-  petType: /What type of (dog|cat) is it\?/,
-  breed: 'What breed is your pet?',
+  species: /^Is .+ a dog(, cat or rabbit| or cat)\?$/,
+  petType: /What type of (dog|cat) is .+\?/,
+  breed: /^What breed is .+\?$/,
   day: 'Day',
   year: 'Year',
-  sex: 'Is your pet male or female?',
+  sex: /^Is .+ male or female\?$/,
   male: 'Male',
   yes: 'Yes',
   no: 'No',
-  neutered: 'Has your pet been neutered?',
-  injury: 'Has your pet had any injury or illness?',
+  neutered: /^Has .+ been neutered\?$/,
+  injury: /^Has .+ had any injury or illness\?$/,
   nothingPaid: "I didn't pay anything",
   next: 'Next',
   detailsHeading: 'Your details',
@@ -105,17 +105,17 @@ export const EN: Words = {
 export const FR: Words = {
   petsHeading: 'Vos animaux',
   petName: 'Quel est le nom de votre animal ?',
-  species: /^Votre animal est-il un chien ou un chat\s\?$/,
-  petType: /De quel type de (chien|chat) s'agit-il\s\?/,
-  breed: 'Quelle est la race de votre animal ?',
+  species: /^Est-ce que .+ est un chien ou un chat\s\?$/,
+  petType: /Quel type de (chien|chat) est .+\s\?/,
+  breed: /^Quelle est la race de .+\s\?$/,
   day: 'Jour',
   year: 'Année',
-  sex: 'Votre animal est-il un mâle ou une femelle ?',
+  sex: /^Est-ce que .+ est un mâle ou une femelle\s\?$/,
   male: 'Mâle',
   yes: 'Oui',
   no: 'Non',
-  neutered: 'Votre animal a-t-il été stérilisé ?',
-  injury: 'Votre animal a-t-il eu une blessure ou une maladie ?',
+  neutered: /^Est-ce que .+ a été stérilisé\(e\)\s\?$/,
+  injury: /^Est-ce que .+ a eu une blessure ou une maladie\s\?$/,
   nothingPaid: "Je n'ai rien payé",
   next: 'Suivant',
   detailsHeading: 'Vos informations',

@@ -15,8 +15,8 @@ async function aCatSaved(page: Page) {
   await page.getByRole('textbox', { name: 'Month' }).fill('02');
   await page.getByRole('textbox', { name: 'Year' }).fill('2023');
   await page.getByRole('radio', { name: 'Male', exact: true }).check();
-  await page.getByRole('group', { name: 'Has your pet been neutered?' }).getByRole('radio', { name: 'Yes' }).check();
-  await page.getByRole('group', { name: 'Has your pet had any injury or illness?' }).getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
+  await page.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
   await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/your-details$/);

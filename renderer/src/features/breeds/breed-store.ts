@@ -6,7 +6,10 @@ import { useEffect, useState } from 'react';
 
 export interface Breed {
   id: string;
+  /** The Kennel Club's name, as recorded ("Spaniel (Cocker)"). */
   desc: string;
+  /** The breed as owners say it, where that differs ("Cocker Spaniel"). */
+  spoken?: string;
   active: boolean;
   species: 'dog' | 'cat' | 'rabbit';
   category: string;
@@ -26,7 +29,8 @@ export interface BreedLists {
   rabbit_breed_data: Breed[];
 }
 
-const STORAGE_KEY = 'pawpath.breeds.v1';
+/** Kept under the lists' address, which names the definitions version: new lists, new key. */
+const STORAGE_PREFIX = 'pawpath.breeds:';
 let pending: Promise<BreedLists> | null = null;
 
 /**
@@ -40,12 +44,13 @@ export function seedBreedsUrl(url: string | undefined): void {
 }
 
 export function loadBreeds(fetcher: typeof fetch = fetch, storage: Storage | undefined = globalThis.sessionStorage): Promise<BreedLists> {
-  const kept = storage?.getItem(STORAGE_KEY);
+  const key = STORAGE_PREFIX + address;
+  const kept = storage?.getItem(key);
   if (kept) {
     try {
       return Promise.resolve(JSON.parse(kept) as BreedLists);
     } catch {
-      storage?.removeItem(STORAGE_KEY);
+      storage?.removeItem(key);
     }
   }
   // As the HTML's <link rel="preload" as="fetch" crossorigin> asks (no headers of its own), so the
@@ -54,7 +59,7 @@ export function loadBreeds(fetcher: typeof fetch = fetch, storage: Storage | und
     .then(async (r) => {
       if (!r.ok) throw new Error(`breed list: HTTP ${r.status}`);
       const lists = ((await r.json()) as { data: BreedLists }).data;
-      storage?.setItem(STORAGE_KEY, JSON.stringify(lists));
+      storage?.setItem(key, JSON.stringify(lists));
       return lists;
     })
     .finally(() => {
@@ -107,7 +112,15 @@ export function searchableBreeds(lists: BreedLists, pet: Record<string, unknown>
   }
 }
 
-/** Case- and accent-insensitive match anywhere in the name; names starting with the text first. */
+/** The breed's name as the page shows it: as owners say it ("Cocker Spaniel"), else the Kennel Club's. */
+export function breedName(breed: Breed): string {
+  return breed.spoken ?? breed.desc;
+}
+
+/**
+ * Case- and accent-insensitive match anywhere in the name owners use or the Kennel Club's
+ * ("cocker" and "spaniel (c" both find Cocker Spaniel); names starting with the text first.
+ */
 export function matchBreeds(breeds: Breed[], text: string, limit = 50): Breed[] {
   const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   const q = fold(text.trim());
@@ -115,9 +128,10 @@ export function matchBreeds(breeds: Breed[], text: string, limit = 50): Breed[] 
   const starts: Breed[] = [];
   const contains: Breed[] = [];
   for (const b of breeds) {
-    const d = fold(b.desc);
-    if (d.startsWith(q)) starts.push(b);
-    else if (d.includes(q)) contains.push(b);
+    const names = b.spoken ? [fold(b.spoken), fold(b.desc)] : [fold(b.desc)];
+    if (names.some((n) => n.startsWith(q))) starts.push(b);
+    else if (names.some((n) => n.includes(q))) contains.push(b);
   }
-  return [...starts, ...contains].slice(0, limit);
+  const byName = (a: Breed, b: Breed) => breedName(a).localeCompare(breedName(b), 'en-GB');
+  return [...starts.sort(byName), ...contains.sort(byName)].slice(0, limit);
 }

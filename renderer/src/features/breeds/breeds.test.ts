@@ -4,7 +4,7 @@ import petDetails from '../../../../questions/pet-details.json';
 import dogs from '../../../../questions/breeds/dog.json';
 import cats from '../../../../questions/breeds/cat.json';
 import rabbits from '../../../../questions/breeds/rabbit.json';
-import { type BreedLists, loadBreeds, matchBreeds, searchableBreeds } from './breed-store';
+import { type BreedLists, breedName, loadBreeds, matchBreeds, searchableBreeds } from './breed-store';
 import { cannotInsure } from './breeds-context';
 import { followAnswers } from './dependent-answers';
 
@@ -59,6 +59,16 @@ describe('the breed search', () => {
     expect(found).toContain('Retriever (Labrador)');
     expect(matchBreeds(dogsList, 'braque d’auv').map((b) => b.desc)).toEqual(['Braque D’Auvergne (Imp)']);
     expect(matchBreeds(dogsList, 'bea')[0].desc).toBe('Beagle');
+  });
+  it('issue 24: shows breeds as owners say them, and still finds the Kennel Club name', () => {
+    const dogsList = searchableBreeds(lists, { pet_type: 'dog', dog_breed_type: 'breed' });
+    expect(matchBreeds(dogsList, 'cocker').map(breedName)).toEqual(['Cocker Spaniel', 'American Cocker Spaniel']);
+    expect(matchBreeds(dogsList, 'spaniel (cocker)').map(breedName)).toEqual(['Cocker Spaniel']);
+    expect(matchBreeds(dogsList, 'golden').map(breedName)).toEqual(['Golden Retriever']);
+    expect(matchBreeds(dogsList, 'beagle').map(breedName)).toEqual(['Beagle']);
+    // Every breed the search offers reads without the register's brackets.
+    const offered = [...dogsList, ...searchableBreeds(lists, { pet_type: 'dog', dog_breed_type: 'crossbreed' })];
+    expect(offered.filter((b) => breedName(b).includes('('))).toEqual([]);
   });
   it('keeps the lists in session storage after the first load', async () => {
     const store = new Map<string, string>();

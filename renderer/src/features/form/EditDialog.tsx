@@ -16,6 +16,7 @@ import { Modal } from '@/features/shell/Modal';
 import { validatorsFor } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
+import { namedQuestions } from './named-questions';
 import { ErrorSummary, focusField } from './ErrorSummary';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
 import { validateAnswers, widgets as formWidgets } from './FormStep';
@@ -227,7 +228,7 @@ export function EditDialog({
           <ErrorSummary errors={errors} pets={pets} ui={questions.ui} copy={copy} />
           <Form
             schema={questions.schema as RJSFSchema}
-            uiSchema={ui ?? questions.ui}
+            uiSchema={namedQuestions(ui ?? questions.ui, copy)}
             fields={fields}
             formData={formData}
             formContext={formContext}

@@ -5,6 +5,7 @@
 import type { FieldMessage } from '@/shared/types';
 import { text } from '@/shared/copy';
 import { fieldId } from './field-errors';
+import { knownName } from './named-questions';
 
 export function focusField(field: string): boolean {
   const wrapper = document.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);
@@ -29,11 +30,19 @@ export function fieldLabel(field: string, ui: Record<string, unknown>): string |
   return typeof title === 'string' ? title : undefined;
 }
 
-function petPrefix(field: string, pets: ReadonlyArray<Record<string, unknown>>): string {
-  const match = /^pets\[(\d+)\]\./.exec(field);
-  if (!match) return '';
-  const name = pets[Number(match[1])]?.pet_name;
-  return typeof name === 'string' && name.trim() ? `${name.trim()}: ` : '';
+/**
+ * What the summary says before the message: the question as the pet's form asks it ("Is Rex male
+ * or female?"), or, for a question without a named wording, the pet's name before the question.
+ */
+function summaryLabel(field: string, ui: Record<string, unknown>, pets: ReadonlyArray<Record<string, unknown>>, copy: Record<string, string>): string {
+  const label = fieldLabel(field, ui);
+  const match = /^pets\[(\d+)\]\.(\w+)/.exec(field);
+  const name = match ? knownName(pets[Number(match[1])]) : null;
+  if (!match || name === null) return label ? `${label} – ` : '';
+  const hints = ((ui.pets as Record<string, unknown> | undefined)?.items as Record<string, Record<string, unknown>> | undefined)?.[match[2]];
+  const namedKey = (hints?.['ui:options'] as Record<string, unknown> | undefined)?.namedLabel;
+  if (typeof namedKey === 'string' && namedKey in copy) return `${text(copy, namedKey, { name })} – `;
+  return `${name}: ${label ? `${label} – ` : ''}`;
 }
 
 export function ErrorSummary({
@@ -62,8 +71,7 @@ export function ErrorSummary({
                 if (focusField(e.field)) event.preventDefault();
               }}
             >
-              {petPrefix(e.field, pets)}
-              {fieldLabel(e.field, ui) ? `${fieldLabel(e.field, ui)} – ` : ''}
+              {summaryLabel(e.field, ui, pets, copy)}
               {e.message}
             </a>
           </li>

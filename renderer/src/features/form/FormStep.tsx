@@ -12,7 +12,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { RemovePetDialog } from './RemovePetDialog';
 import { PetActionsContext } from './pet-actions';
 
-import { breedIndex, useBreeds } from '@/features/breeds/breed-store';
+import { type Breed, breedIndex, useBreeds } from '@/features/breeds/breed-store';
 import { BreedsContext, cannotInsure } from '@/features/breeds/breeds-context';
 import { followAnswers } from '@/features/breeds/dependent-answers';
 import { validatorsFor } from '@/generated/validators';
@@ -20,6 +20,7 @@ import { text } from '@/shared/copy';
 import type { Notice } from '@/features/journey/journey-machine';
 import type { FieldMessage, QuestionsView } from '@/shared/types';
 import { ErrorSummary, focusField } from './ErrorSummary';
+import { namedQuestions } from './named-questions';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
 import { type AjvError, fieldMessages } from './messages';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
@@ -70,6 +71,22 @@ export function validateAnswers(questions: QuestionsView, answers: Answers, copy
   return fieldMessages(questions.schema, validate.errors ?? [], copy);
 }
 
+/** Whether the form is where pets are added (the pet details forms), the only forms whose pets fold. */
+function addsPets(questions: QuestionsView): boolean {
+  const options = (questions.ui.pets as Record<string, unknown> | undefined)?.['ui:options'] as Record<string, unknown> | undefined;
+  return typeof options?.addItemLabel === 'string';
+}
+
+/** The pets whose questions are all answered and valid, and that can be insured. */
+function finishedPets(questions: QuestionsView, answers: Answers, copy: Record<string, string>, byId: Map<string, Breed>): Set<number> {
+  const pets = (answers.pets as Answers[] | undefined) ?? [];
+  if (pets.length === 0) return new Set();
+  const errors = validateAnswers(questions, answers, copy);
+  return new Set(
+    pets.flatMap((pet, i) => (errors.some((e) => e.field.startsWith(`pets[${i}]`)) || cannotInsure(pet, byId) !== null ? [] : [i])),
+  );
+}
+
 export function FormStep({
   questions,
   copy,
@@ -110,6 +127,7 @@ export function FormStep({
     return createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
   }, [questions.schema]);
   const [formData, setFormData] = useState<Answers>(questions.answers);
+  const ui = useMemo(() => namedQuestions(questions.ui, copy), [questions.ui, copy]);
   const [clientErrors, setClientErrors] = useState<FieldMessage[]>([]);
   const [attempts, setAttempts] = useState(0);
   const errors = clientErrors.length > 0 ? clientErrors : serverErrors;
@@ -119,9 +137,17 @@ export function FormStep({
   const pets = (formData.pets as Array<Record<string, unknown>> | undefined) ?? [];
   const [removing, setRemoving] = useState<number | null>(null);
   const [focusPet, setFocusPet] = useState<number | null>(null);
+  // With more than one pet, a finished pet folds to a summary with Edit (issue 24): the pets a
+  // customer already described on an earlier visit start folded, and each finished pet folds as
+  // the next one is added.
+  const [folded, setFolded] = useState<ReadonlySet<number>>(() => {
+    const stored = (questions.answers.pets as Answers[] | undefined) ?? [];
+    return stored.length > 1 && addsPets(questions) ? finishedPets(questions, questions.answers, copy, breeds.byId) : new Set();
+  });
   const petActions = useMemo(
     () => ({
       add: () => {
+        setFolded((before) => new Set([...before, ...finishedPets(questions, formData, copy, breeds.byId)]));
         setFormData((d) => {
           const list = Array.isArray(d.pets) ? (d.pets as Answers[]) : [];
           setFocusPet(list.length);
@@ -129,8 +155,16 @@ export function FormStep({
         });
       },
       askRemove: (index: number) => setRemoving(index),
+      edit: (index: number) => {
+        setFolded((before) => new Set([...before].filter((i) => i !== index)));
+        setFocusPet(index);
+      },
+      // A pet with an error, or the only pet left, is never folded.
+      folded: new Set(
+        pets.length > 1 ? [...folded].filter((i) => i < pets.length && !errors.some((e) => e.field.startsWith(`pets[${i}]`))) : [],
+      ) as ReadonlySet<number>,
     }),
-    [],
+    [questions, formData, copy, breeds.byId, folded, pets.length, errors],
   );
   // A new pet's section opens at its first question.
   // rjsf draws the new section a frame or two after the form data changes, so wait for it.
@@ -160,6 +194,7 @@ export function FormStep({
     } else {
       // A pet added on this page and not saved yet leaves the form only.
       setFormData((d) => ({ ...d, pets: (d.pets as Answers[]).filter((_, i) => i !== index) }));
+      setFolded((before) => new Set([...before].filter((i) => i !== index).map((i) => (i > index ? i - 1 : i))));
       setClientErrors([]);
     }
   }
@@ -190,7 +225,7 @@ export function FormStep({
         <ErrorSummary errors={errors} pets={(formData.pets as Array<Record<string, unknown>>) ?? []} ui={questions.ui} copy={copy} />
         <Form
           schema={questions.schema as RJSFSchema}
-          uiSchema={questions.ui}
+          uiSchema={ui}
           formData={formData}
           formContext={{
             formData,

@@ -7,6 +7,7 @@ import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps, FieldTemplat
 import { useContext } from 'react';
 
 import { text } from '@/shared/copy';
+import { breedName } from '@/features/breeds/breed-store';
 import { useBreedData } from '@/features/breeds/breeds-context';
 import { CopyContext, fieldFromPath, useFieldError } from './field-errors';
 import { usePetActions } from './pet-actions';
@@ -105,7 +106,7 @@ function ExcludedBreeds({ introKey }: { introKey: string }) {
       <p>{text(copy, introKey)}</p>
       <ul>
         {excluded.map((b) => (
-          <li key={b.id}>{b.desc}</li>
+          <li key={b.id}>{breedName(b)}</li>
         ))}
       </ul>
     </div>
@@ -131,26 +132,38 @@ export function ArrayFieldTemplate({ items, uiSchema, schema }: ArrayFieldTempla
 
 export function ArrayFieldItemTemplate({ children, index, totalItems, registry, parentUiSchema }: ArrayFieldItemTemplateProps) {
   const copy = useContext(CopyContext);
+  const { askRemove, edit, folded } = usePetActions();
   // A modal that edits one pet draws that pet's questions only, under the modal's own title.
   const onlyPet = registry.formContext?.onlyPet as number | undefined;
   if (onlyPet !== undefined) return index === onlyPet ? <div className="modal-pet">{children}</div> : null;
   const options = (parentUiSchema?.['ui:options'] as Record<string, unknown> | undefined) ?? {};
-  const formData = registry.formContext?.formData as { pets?: Array<{ pet_name?: string }> } | undefined;
-  const name = formData?.pets?.[index]?.pet_name?.trim();
+  const formData = registry.formContext?.formData as { pets?: Array<Record<string, unknown>> } | undefined;
+  const pet = formData?.pets?.[index] ?? {};
+  const name = typeof pet.pet_name === 'string' ? pet.pet_name.trim() : '';
   const named = typeof options.itemHeading === 'string' ? options.itemHeading : 'form.pet_heading_named';
   const heading = name && name.length >= 2 ? text(copy, named, { name }) : text(copy, 'form.pet_heading');
   const note = typeof options.itemNote === 'string' ? options.itemNote : 'form.mandatory';
-  const { askRemove } = usePetActions();
   const removable = typeof options.removeItemLabel === 'string' && totalItems > 1;
   const headingId = `pet-${index}-heading`;
+  const isFolded = folded.has(index);
   return (
-    <section className="pet" aria-labelledby={headingId}>
+    <section className={`pet${isFolded ? ' pet--folded' : ''}`} aria-labelledby={headingId}>
       <h2 id={headingId} className="pet__heading">
         {heading}
         {totalItems > 1 && <span className="visually-hidden"> ({index + 1} of {totalItems})</span>}
       </h2>
-      <p className="pet__note">{text(copy, note)}</p>
-      {children}
+      {isFolded ? (
+        <>
+          <PetSummary pet={pet} />
+          <button type="button" className="button button--secondary edit-pet" onClick={() => edit(index)}>
+            {text(copy, 'button.edit_pet_named', { name })}
+          </button>
+        </>
+      ) : (
+        <p className="pet__note">{text(copy, note)}</p>
+      )}
+      {/* A folded pet's questions stay in the form, so its answers are sent with the others. */}
+      <div hidden={isFolded}>{children}</div>
       {removable && (
         <button type="button" className="button button--secondary remove-pet" onClick={() => askRemove(index)}>
           {name && name.length >= 2 ? text(copy, 'button.remove_pet_named', { name }) : text(copy, options.removeItemLabel as string)}
@@ -158,4 +171,18 @@ export function ArrayFieldItemTemplate({ children, index, totalItems, registry, 
       )}
     </section>
   );
+}
+
+/** A finished pet in one line: species, breed, sex and date of birth ("Dog, Beagle, male, born 01/02/2023"). */
+function PetSummary({ pet }: { pet: Record<string, unknown> }) {
+  const copy = useContext(CopyContext);
+  const { byId } = useBreedData();
+  const parts: string[] = [];
+  if (typeof pet.pet_type === 'string') parts.push(text(copy, `pet.type.${pet.pet_type}`));
+  const breed = typeof pet.pet_breed === 'string' ? byId.get(pet.pet_breed) : undefined;
+  if (breed) parts.push(breedName(breed));
+  if (typeof pet.pet_sex === 'string') parts.push(text(copy, `pet.sex.${pet.pet_sex}`));
+  const dob = typeof pet.pet_date_of_birth === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(pet.pet_date_of_birth) : null;
+  if (dob) parts.push(text(copy, 'form.pet_summary.born', { date: `${dob[3]}/${dob[2]}/${dob[1]}` }));
+  return <p className="pet__summary">{parts.join(', ')}</p>;
 }

@@ -7,7 +7,7 @@
 import type { WidgetProps } from '@rjsf/utils';
 import { useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
 
-import { matchBreeds, searchableBreeds } from '@/features/breeds/breed-store';
+import { breedName, matchBreeds, searchableBreeds } from '@/features/breeds/breed-store';
 import { petOf, useBreedData } from '@/features/breeds/breeds-context';
 import { text } from '@/shared/copy';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
@@ -23,7 +23,7 @@ export function BreedSearchWidget({ id, value, onChange, onBlur, uiSchema, regis
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const listId = useId();
-  const shown = typed ?? chosen?.desc ?? '';
+  const shown = typed ?? (chosen ? breedName(chosen) : '');
   const matches = useMemo(() => matchBreeds(candidates, shown), [candidates, shown]);
   const hasHelp = typeof uiSchema?.['ui:help'] === 'string';
 
@@ -44,7 +44,8 @@ export function BreedSearchWidget({ id, value, onChange, onBlur, uiSchema, regis
     setTyped(textValue);
     setOpen(true);
     setActive(-1);
-    const exact = candidates.find((b) => b.desc.toLowerCase() === textValue.trim().toLowerCase());
+    const typedName = textValue.trim().toLowerCase();
+    const exact = candidates.find((b) => breedName(b).toLowerCase() === typedName || b.desc.toLowerCase() === typedName);
     onChange(exact?.id);
   }
 
@@ -119,7 +120,7 @@ export function BreedSearchWidget({ id, value, onChange, onBlur, uiSchema, regis
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => choose(i)}
           >
-            {b.desc}
+            {breedName(b)}
           </li>
         ))}
       </ul>
