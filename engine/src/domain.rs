@@ -166,8 +166,17 @@ pub fn derive_quote_fields(defs: &Definitions, document: &mut Value, ctx: &RuleC
     if let Some(owner) = document.get_mut("owner").and_then(Value::as_object_mut) {
         normalise_owner(owner);
     }
+    if let Some(payment) = document.get_mut("payment").and_then(Value::as_object_mut) {
+        normalise_payment(payment);
+    }
+    let currency = defs.brand(&ctx.brand).map(|b| b.currency);
     if let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) {
         for pet in pets.iter_mut().filter_map(Value::as_object_mut) {
+            if let (Some(currency), Some(Value::String(cost))) = (currency, pet.get_mut("pet_cost"))
+                && let Some(amount) = without_currency(cost, currency)
+            {
+                *cost = amount;
+            }
             derive_vet_fields(pet);
             let ill = pet.get("pet_any_injury_illness").and_then(Value::as_str) == Some("yes");
             if ill {
@@ -192,6 +201,37 @@ pub fn derive_quote_fields(defs: &Definitions, document: &mut Value, ctx: &RuleC
             );
         }
     }
+}
+
+/// owner-payment.md §5 Payment and issue 25: the sort code in any form the bank check takes
+/// ("089999", "08 99 99") is stored as the spec writes it ("08-99-99"), and the account number
+/// without spaces; anything else is left as typed, for the schema to name.
+fn normalise_payment(payment: &mut serde_json::Map<String, Value>) {
+    if let Some(Value::String(s)) = payment.get_mut("sort_code")
+        && let Some(dashed) = crate::modulus::sort_code_dashed(s)
+    {
+        *s = dashed;
+    }
+    if let Some(Value::String(s)) = payment.get_mut("account_number")
+        && let Some(digits) = crate::modulus::account_digits(s)
+    {
+        *s = digits;
+    }
+}
+
+/// journey.md §3 Pet: "pet_cost (may carry a currency prefix)" (issue 25): the brand's own
+/// symbol, before or after the amount ("£250", "250 €"), is dropped and the number kept, as the
+/// page does before sending. Another currency's symbol is left as typed, for the schema to name.
+pub fn without_currency(typed: &str, currency: crate::definitions::Currency) -> Option<String> {
+    let symbol = match currency {
+        crate::definitions::Currency::Gbp => '£',
+        crate::definitions::Currency::Eur => '€',
+    };
+    let trimmed = typed.trim_matches(|c: char| c.is_whitespace());
+    let rest = trimmed
+        .strip_prefix(symbol)
+        .or_else(|| trimmed.strip_suffix(symbol))?;
+    Some(rest.trim_matches(|c: char| c.is_whitespace()).to_owned())
 }
 
 /// owner-payment.md §5 Owner: names and the phone number trimmed, the email trimmed and
@@ -880,6 +920,30 @@ mod tests {
             let typed = typed.as_str().expect("typed");
             assert_eq!(phone_digits(typed), None, "{typed:?}");
         }
+    }
+
+    #[test]
+    fn a_pet_cost_loses_the_brands_currency_symbol_only() {
+        use crate::definitions::Currency;
+        assert_eq!(
+            without_currency("£250", Currency::Gbp).as_deref(),
+            Some("250")
+        );
+        assert_eq!(
+            without_currency(" £ 99.50 ", Currency::Gbp).as_deref(),
+            Some("99.50")
+        );
+        assert_eq!(
+            without_currency("250 €", Currency::Eur).as_deref(),
+            Some("250")
+        );
+        assert_eq!(
+            without_currency("€250", Currency::Eur).as_deref(),
+            Some("250")
+        );
+        assert_eq!(without_currency("250", Currency::Gbp), None);
+        assert_eq!(without_currency("€250", Currency::Gbp), None);
+        assert_eq!(without_currency("$250", Currency::Gbp), None);
     }
     use super::format_years;
     use super::*;

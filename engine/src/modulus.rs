@@ -207,17 +207,8 @@ impl ModulusTables {
     /// Checks a sort code (six digits, spaces and dashes allowed) and account number (6 to 10
     /// digits, spaces allowed).
     pub fn check(&self, sort_code: &str, account: &str) -> Result<Outcome, Shape> {
-        let sc: String = sort_code
-            .chars()
-            .filter(|c| !matches!(c, '-' | ' '))
-            .collect();
-        let acc: String = account.chars().filter(|c| *c != ' ').collect();
-        if sc.len() != 6 || !sc.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(Shape::SortCode);
-        }
-        if !(6..=10).contains(&acc.len()) || !acc.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(Shape::AccountNumber);
-        }
+        let sc = sort_code_digits(sort_code).ok_or(Shape::SortCode)?;
+        let acc = account_digits(account).ok_or(Shape::AccountNumber)?;
         let (sc, acc) = standardise(&sc, &acc);
         Ok(self.check_standard(&sc, &acc))
     }
@@ -404,6 +395,32 @@ fn exception_5_first(row: &Row, d: &[i64; 14]) -> bool {
 fn exception_5_second(row: &Row, d: &[i64; 14]) -> bool {
     let r = weighted_sum(&row.weights, d, row.method) % 10;
     if r == 0 { d[13] == 0 } else { 10 - r == d[13] }
+}
+
+/// A sort code as people write it ("08-99-99", "08 99 99", "089999"): its six digits, or
+/// `None`. The one set of accepted forms for every call that takes a sort code (issue 25).
+pub fn sort_code_digits(typed: &str) -> Option<String> {
+    let digits: String = typed
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' ' | '\u{a0}'))
+        .collect();
+    (digits.len() == 6 && digits.bytes().all(|b| b.is_ascii_digit())).then_some(digits)
+}
+
+/// A sort code in the form the quote stores and the spec writes ("08-99-99"), from any accepted
+/// form; `None` when it is not one.
+pub fn sort_code_dashed(typed: &str) -> Option<String> {
+    sort_code_digits(typed).map(|d| format!("{}-{}-{}", &d[0..2], &d[2..4], &d[4..6]))
+}
+
+/// An account number as people write it (spaces allowed): its 6 to 10 digits, or `None`.
+pub fn account_digits(typed: &str) -> Option<String> {
+    let digits: String = typed
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '\u{a0}'))
+        .collect();
+    ((6..=10).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(digits)
 }
 
 #[cfg(test)]

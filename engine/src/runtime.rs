@@ -506,6 +506,9 @@ impl Ctx<'_> {
         let answered = last.questions.is_none() && last.complete_when.is_none()
             || before.completed.contains(&last.id);
         if !before.can_open(&last.id) || !answered {
+            // As for a submission, the log names the step the event asked for.
+            self.record.from = last.id.clone();
+            self.record.to = last.id.clone();
             self.record.outcome = Outcome::RefusedByGuard;
             for g in &last.requires {
                 let doc = self.document.clone();

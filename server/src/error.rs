@@ -43,6 +43,19 @@ pub enum AppError {
     /// A third party (the address lookup) did not answer usefully.
     #[error("unavailable: {0}")]
     Unavailable(String),
+    /// Answers for a step (or a form) the quote cannot open yet: nothing was stored (issue 25).
+    #[error("step closed: {0:?}")]
+    StepClosed(Closed),
+}
+
+/// What a closed step's refusal names: the step or form asked for, and the guards that keep it
+/// closed (those the engine checked and found false; none where no step that edits the form is
+/// open at all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Closed {
+    Step { step: String, guards: Vec<String> },
+    Form { form: String },
+    Purchase { step: String, guards: Vec<String> },
 }
 
 impl AppError {
@@ -54,7 +67,9 @@ impl AppError {
             AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::NotFound => StatusCode::NOT_FOUND,
-            AppError::Conflict | AppError::QuoteClosed => StatusCode::CONFLICT,
+            AppError::Conflict | AppError::QuoteClosed | AppError::StepClosed(_) => {
+                StatusCode::CONFLICT
+            }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             AppError::Unavailable(_) => StatusCode::BAD_GATEWAY,
             AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -142,7 +157,48 @@ impl IntoResponse for AppError {
                 tracing::warn!(error = %detail, "third party unavailable");
                 json!({ "error": "unavailable", "message": "This service is not available just now. Please try again, or enter the details by hand." })
             }
+            AppError::StepClosed(closed) => closed.body(),
         };
         (status, Json(body)).into_response()
+    }
+}
+
+impl Closed {
+    /// The answer's body: `step_closed`, what was asked for, the guards that failed, and a
+    /// message for the developer calling the API (the pages never offer a closed step).
+    fn body(&self) -> serde_json::Value {
+        let because = |guards: &[String]| match guards {
+            [] => String::new(),
+            [one] => format!(": the guard {one:?} does not hold"),
+            many => format!(": the guards {many:?} do not hold"),
+        };
+        match self {
+            Closed::Step { step, guards } => json!({
+                "error": "step_closed",
+                "step": step,
+                "guards": guards,
+                "message": format!(
+                    "The step {step:?} cannot be opened yet{}. Nothing was stored: complete the steps before it first.",
+                    because(guards)
+                ),
+            }),
+            Closed::Form { form } => json!({
+                "error": "step_closed",
+                "form": form,
+                "guards": [],
+                "message": format!(
+                    "The form {form:?} cannot be changed yet: no step that offers it is open. Nothing was stored: complete the steps before it first."
+                ),
+            }),
+            Closed::Purchase { step, guards } => json!({
+                "error": "step_closed",
+                "step": step,
+                "guards": guards,
+                "message": format!(
+                    "The quote cannot be bought yet: the step {step:?} is not open or not complete{}. Nothing was stored: complete the payment details first.",
+                    because(guards)
+                ),
+            }),
+        }
     }
 }

@@ -41,11 +41,10 @@ async fn the_assumptions_page_opens_only_once_every_pet_has_a_product() {
             json!({ "pets": [dog_answers()] }),
         )
         .await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(
-        body["outcome"], "refused_by_guard",
-        "the modal's page is not open"
-    );
+    // Issue 25: refused, naming the form, and nothing stored.
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"], "step_closed", "the modal's page is not open");
+    assert_eq!(body["form"], "assumptions");
     assert!(
         app.stored_pets().await[0].get("idd").is_none(),
         "nothing stored"

@@ -132,7 +132,10 @@ async fn the_openapi_document_describes_every_call_and_matches_its_snapshot() {
             .as_object()
             .map(|p| {
                 p.keys()
-                    .filter(|k| *k != "csrf" && *k != "form")
+                    // The page helper's fields, which every page call takes (journey.md §7).
+                    .filter(|k| {
+                        !["csrf", "form", "locale", "experiment_views"].contains(&k.as_str())
+                    })
                     .cloned()
                     .collect()
             })

@@ -92,7 +92,12 @@ async fn the_payment_form_refuses_each_bad_answer_with_the_specs_message() {
             "You must check the box above to confirm authority to create this Direct Debit agreement.",
         ),
         (
-            with("sort_code", json!("089999")),
+            with("sort_code", json!("08999")),
+            "payment.sort_code",
+            "Please enter a valid sort code.",
+        ),
+        (
+            with("sort_code", json!("08/99/99")),
             "payment.sort_code",
             "Please enter a valid sort code.",
         ),
@@ -149,6 +154,40 @@ async fn the_payment_form_refuses_each_bad_answer_with_the_specs_message() {
     }
     let view = app.view("/quote/payment").await;
     assert_eq!(view["payment"], json!({}), "nothing stored");
+}
+
+/// Issue 25: one field, one set of accepted forms on every call. The sort code the bank check
+/// takes ("089999", "08 99 99", "08-99-99") is the one the payment takes, stored as the spec
+/// writes it; an account number with spaces is its digits.
+#[tokio::test]
+async fn the_payment_takes_the_sort_code_in_every_form_the_bank_check_takes() {
+    for typed in ["089999", "08 99 99", "08-99-99", " 08 - 99 - 99 "] {
+        let app = at_payment().await;
+        let csrf = app.csrf().await;
+        let (status, answer) = app
+            .post_json(
+                "/api/bankvalidation",
+                &json!({ "csrf": csrf, "payment": { "sort_code": typed, "account_number": "6637 4958" } }),
+            )
+            .await;
+        assert_eq!(status, 200, "{typed:?}: {answer}");
+        assert_eq!(
+            answer["data"]["payment"]["bank_details_valid"], true,
+            "{typed:?}"
+        );
+        let (status, answer) = setup(
+            &app,
+            json!({
+                "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada O'Neill",
+                "sort_code": typed, "account_number": "6637 4958", "payment_day": 15, "dd_confirmation": true
+            }),
+        )
+        .await;
+        assert_eq!(status, 200, "{typed:?}: {answer}");
+        let stored = app.sql("select document from quotes").await.expect("quote");
+        let document: Value = serde_json::from_str(&stored).expect("json");
+        assert_eq!(document["payment"]["sort_code"], "08-99-99", "{typed:?}");
+    }
 }
 
 #[tokio::test]

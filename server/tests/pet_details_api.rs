@@ -103,6 +103,34 @@ async fn a_new_visitor_gets_a_quote_a_session_cookie_and_the_first_step() {
     );
 }
 
+/// journey.md §3 Pet: "pet_cost (may carry a currency prefix)" (issue 25). The brand's own
+/// symbol is taken and the number stored, on the server as in the browser; another currency's
+/// symbol is refused with the spec's message.
+#[tokio::test]
+async fn a_pet_cost_with_the_brands_currency_symbol_is_stored_as_the_number() {
+    for (brand, typed) in [("pos", "£250"), ("pos", " £ 250.50"), ("rcfr", "250 €")] {
+        let app = spawn_app().await;
+        app.view(&format!("/quote?brand={brand}")).await;
+        let mut pet = valid_pet();
+        pet["pet_cost"] = json!(typed);
+        let (status, body) = app.save_pets(json!([pet])).await;
+        assert_eq!(status, 200, "{brand} {typed:?}: {body}");
+        let stored = app.stored_pets().await[0]["pet_cost"].clone();
+        assert_eq!(
+            stored,
+            typed.trim().trim_matches(['£', '€']).trim(),
+            "{brand} {typed:?}"
+        );
+    }
+    let app = spawn_app().await;
+    let mut pet = valid_pet();
+    pet["pet_cost"] = json!("€250");
+    let (status, body) = app.save_pets(json!([pet])).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["errors"][0]["field"], "pets[0].pet_cost");
+    assert_eq!(body["errors"][0]["message"], "Please enter a valid number");
+}
+
 #[tokio::test]
 async fn a_valid_pet_is_saved_and_the_quote_moves_to_your_details() {
     let app = spawn_app().await;

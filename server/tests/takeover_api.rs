@@ -196,7 +196,7 @@ async fn retrieving_a_bought_quote_says_it_is_bought_and_opens_nothing() {
         &json!({ "csrf": csrf, "email": "ada@example.com", "password": "Abcdefgh1!", "password_confirmation": "Abcdefgh1!" }),
     )
     .await;
-    assert_eq!(status, 400, "the other browser's quote is not bought");
+    assert_eq!(status, 409, "the other browser's quote is not bought");
     assert_eq!(
         app.sql("select count(*) from portal_accounts")
             .await

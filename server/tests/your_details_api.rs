@@ -250,9 +250,11 @@ async fn every_owner_rule_is_enforced_with_the_spec_message_and_nothing_is_store
 async fn your_details_opens_only_after_the_pets_and_keeps_the_start_date() {
     let app = spawn_app().await;
     // journey.md §2: your-details needs the first pet's assumptions confirmed.
+    // Issue 25: refused naming the step, and nothing stored.
     let (status, body) = app.save_owner(valid_owner()).await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(body["outcome"], "refused_by_guard");
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"], "step_closed");
+    assert_eq!(body["step"], "your_details");
     assert!(
         app.view("/quote").await["owner"]
             .get("customer_postcode")
@@ -271,7 +273,9 @@ async fn your_details_opens_only_after_the_pets_and_keeps_the_start_date() {
         )
         .await;
     // The start date is edited from pages the customer has not reached yet.
-    assert_eq!(body["outcome"], "refused_by_guard", "{status} {body}");
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(body["error"], "step_closed", "{body}");
+    assert_eq!(body["form"], "start_date", "{body}");
     let (status, body) = app.save_owner(valid_owner()).await;
     assert_eq!(status, 200, "{body}");
     // The owner's details do not touch what other forms set on the owner.

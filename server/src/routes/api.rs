@@ -14,7 +14,7 @@ use engine::runtime::{self, Effect, Event, Outcome};
 use super::body::{JsonObject, only_fields};
 use super::quote;
 use crate::AppState;
-use crate::error::{AppError, FieldMessage};
+use crate::error::{AppError, Closed, FieldMessage};
 use crate::session::SessionToken;
 use crate::store::{QuoteRow, TransitionMeta};
 use crate::view::{self, EDIT_CALLS, SUBMIT_CALLS, ViewInput};
@@ -100,8 +100,6 @@ pub(super) async fn no_quote_chase_email(
     let auth = authorise(&state, &headers, &body, &["noquotechaseemail"]).await?;
     let opt_out = match body.get("noquotechaseemail") {
         Some(Value::Bool(b)) => *b,
-        Some(Value::Number(n)) if n.as_u64() == Some(1) => true,
-        Some(Value::Number(n)) if n.as_u64() == Some(0) => false,
         _ => {
             return Err(AppError::BadRequest(
                 "noquotechaseemail must be true or false".into(),
@@ -255,10 +253,11 @@ pub(super) async fn delete_pet(
     let started = Instant::now();
     let auth = authorise(&state, &headers, &body, &["id"]).await?;
     let id = match body.get("id") {
+        // One format (issue 25): the number, as the page sends it and the document states.
         Some(Value::Number(n)) => n.as_u64(),
-        Some(Value::String(s)) => s.trim().parse::<u64>().ok(),
         _ => None,
     }
+    .filter(|n| *n >= 1)
     .and_then(|n| usize::try_from(n).ok())
     .ok_or_else(|| AppError::BadRequest("id must be the pet's number, 1 or more".into()))?;
     run(&state, auth, Event::RemovePet { id }, started).await
@@ -418,6 +417,27 @@ pub(super) async fn run(
             return Err(AppError::Validation(errors));
         }
         Outcome::RefusedByLifecycle => return Err(AppError::QuoteClosed),
+        // A step or form the quote cannot open: refused, naming it and its failed guards, with
+        // nothing stored (issue 25). Answers stored on a step whose way on a guard keeps closed
+        // are a success: the page shows where the customer stands.
+        Outcome::RefusedByGuard if !update => {
+            let guards = result
+                .record
+                .guards
+                .iter()
+                .filter(|g| !g.passed)
+                .map(|g| g.guard.clone())
+                .collect();
+            return Err(AppError::StepClosed(match &event {
+                Event::Edit { questions, .. } => Closed::Form {
+                    form: questions.clone(),
+                },
+                _ => Closed::Step {
+                    step: result.record.from.clone(),
+                    guards,
+                },
+            }));
+        }
         Outcome::Moved | Outcome::Blocked | Outcome::RefusedByGuard => {}
     }
 

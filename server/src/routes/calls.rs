@@ -188,7 +188,11 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "/api/deletePet",
                 Session,
                 "Removes a pet by its 1-based id (only while more than one)",
-                [("id", "integer", "the pet's position, from 1")],
+                [(
+                    "id",
+                    r#"{"type": "integer", "minimum": 1, "examples": [1]}"#,
+                    "the pet's position, from 1"
+                )],
                 VIEW
             ),
             post(api::delete_pet),
@@ -242,8 +246,8 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "The language chooser (journey.md §1)",
                 [(
                     "language",
-                    "string",
-                    "one of the brand's languages, such as fr-FR"
+                    r#"{"type": "string", "minLength": 1, "maxLength": 35, "examples": ["en-GB"]}"#,
+                    "one of the brand's languages, such as fr-FR; another is a field error"
                 )],
                 VIEW
             ),
@@ -258,7 +262,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 [(
                     "payment",
                     "object",
-                    "{sort_code (no dashes), account_number}"
+                    "{sort_code, account_number}: the sort code as 08-99-99, 08 99 99 or 089999 (as every call takes it), the account number 6 to 10 digits, spaces allowed"
                 )],
                 "{payment: {bank_details_valid}}"
             ),
@@ -283,7 +287,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "Buys the quote, once per quote whatever arrives",
                 [(
                     "idempotency_key",
-                    "string",
+                    r#"{"type": "string", "minLength": 8, "maxLength": 100, "pattern": "^[A-Za-z0-9-]+$", "examples": ["a1b2c3d4-0001"]}"#,
                     "8 to 100 letters, digits or hyphens, one per purchase attempt"
                 )],
                 "the confirmation page's view data; 422 for a declined card"
@@ -307,7 +311,11 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "/api/confirmationEmail",
                 Session,
                 "Asks for the confirmation email (sent once)",
-                [("send_confirmation_email", "integer", "1")],
+                [(
+                    "send_confirmation_email",
+                    r#"{"const": 1, "examples": [1]}"#,
+                    "1"
+                )],
                 "{data: {confirmation_email: {requested, sent, attempts, failed}}}"
             ),
             post(purchase::confirmation_email),
@@ -330,8 +338,16 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 Session,
                 "Retrieve a quote by reference and email; reveals nothing to a guesser",
                 [
-                    ("quote_reference", "string", "the quote reference"),
-                    ("email", "string", "the owner's email address")
+                    (
+                        "quote_reference",
+                        r#"{"type": "string", "maxLength": 40, "examples": ["PP-ABC123"]}"#,
+                        "the quote reference"
+                    ),
+                    (
+                        "email",
+                        r#"{"type": "string", "maxLength": 254, "examples": ["ada@example.com"]}"#,
+                        "the owner's email address"
+                    )
                 ],
                 "the retrieved quote's view data; 404 with one message for any mismatch"
             ),
@@ -446,7 +462,11 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "/api/getvetlist",
                 Public,
                 "Vets near a postcode (a lookup: it changes nothing)",
-                [("postcode", "string", "a UK postcode")],
+                [(
+                    "postcode",
+                    r#"{"type": "string", "maxLength": 20, "examples": ["SW1A 1AA"]}"#,
+                    "a UK postcode"
+                )],
                 "[{vet}]"
             ),
             post(vets::vet_list),
@@ -458,9 +478,21 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 Public,
                 "The addresses at a postcode, or one address by its id (a lookup: it changes nothing)",
                 [
-                    ("address", "string", "a postcode, without spaces"),
-                    ("text", "string", "a house name or number to narrow by"),
-                    ("id", "string", "an address's id, to retrieve it")
+                    (
+                        "address",
+                        r#"{"type": "string", "maxLength": 20, "examples": ["SW1A1AA"]}"#,
+                        "a postcode, without spaces"
+                    ),
+                    (
+                        "text",
+                        r#"{"type": "string", "maxLength": 50, "examples": ["10"]}"#,
+                        "a house name or number to narrow by"
+                    ),
+                    (
+                        "id",
+                        r#"{"type": "string", "maxLength": 200}"#,
+                        "an address's id, to retrieve it"
+                    )
                 ],
                 "{Items: [{Id, Text, Description, Type}]}, or the address"
             ),
@@ -473,14 +505,26 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 Public,
                 "Checks a promo code (the quote's brand and species when the caller has one)",
                 [
-                    ("offercode", "string", "the code typed"),
+                    (
+                        "offercode",
+                        r#"{"type": "string", "minLength": 1, "maxLength": 40, "examples": ["SPRING"]}"#,
+                        "the code typed"
+                    ),
                     (
                         "species",
-                        "string",
+                        r#"{"enum": ["dog", "cat", "rabbit", ""], "examples": ["dog"]}"#,
                         "dog, cat or rabbit; empty for the quote's pets"
                     ),
-                    ("token", "string", "the tracking token, if any"),
-                    ("brand", "string", "the brand, without a quote")
+                    (
+                        "token",
+                        r#"{"type": "string", "maxLength": 100}"#,
+                        "the tracking token, if any"
+                    ),
+                    (
+                        "brand",
+                        r#"{"type": "string", "maxLength": 10, "examples": ["pos"]}"#,
+                        "the brand, without a quote"
+                    )
                 ],
                 "{valid, desc, summ, nectar}"
             ),
@@ -492,7 +536,11 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "/api/getnectarcard",
                 Public,
                 "Checks a Nectar card number",
-                [("nectarcard", "string", "the 11 digits after 9826 3000")],
+                [(
+                    "nectarcard",
+                    r#"{"type": "string", "maxLength": 30, "examples": ["12345678901"]}"#,
+                    "the 11 digits after 9826 3000"
+                )],
                 "{nectarCard: {valid, desc, summ}}"
             ),
             post(codes::get_nectar_card),
@@ -504,11 +552,19 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 Public,
                 "Checks an existing policy number; on a quote (with its CSRF token) a match is stored there and the answer is the view data",
                 [
-                    ("policyno", "string", "the policy number"),
-                    ("brand", "string", "the brand, without a quote"),
+                    (
+                        "policyno",
+                        r#"{"type": "string", "maxLength": 40, "examples": ["PPW1234567"]}"#,
+                        "the policy number"
+                    ),
+                    (
+                        "brand",
+                        r#"{"type": "string", "maxLength": 10, "examples": ["pos"]}"#,
+                        "the brand, without a quote"
+                    ),
                     (
                         "postcode",
-                        "string",
+                        r#"{"type": "string", "maxLength": 20, "examples": ["SW1A 1AA"]}"#,
                         "the owner's postcode, without a quote"
                     )
                 ],
@@ -606,6 +662,22 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
         .collect()
 }
 
+/// A call's own field as the document states it: a JSON type ("string"), or a JSON Schema with
+/// the rules the call holds it to (lengths, bounds, a pattern, the values it takes) and an
+/// example it accepts; `tests/openapi_bounds.rs` sends each rule's boundary values.
+pub fn field_schema(kind: &str, description: &str) -> Value {
+    let mut schema = if kind.starts_with('{') {
+        serde_json::from_str(kind)
+            .unwrap_or_else(|e| json!({ "description": format!("unreadable field schema: {e}") }))
+    } else {
+        json!({ "type": kind })
+    };
+    if !description.is_empty() {
+        schema["description"] = json!(description);
+    }
+    schema
+}
+
 /// The OpenAPI 3.1 document: every call of `calls`, with the question sets' schemas as
 /// components (the ones the calls are validated with).
 pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
@@ -633,12 +705,17 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
                 json!({ "type": "string", "description": "the page's CSRF token" }),
             );
             required.push("csrf");
+            own.insert(
+                "locale".into(),
+                json!({ "type": "string", "description": "added by the page's call helper (journey.md §7); not read: the quote's language is the language chooser's" }),
+            );
+            own.insert(
+                "experiment_views".into(),
+                json!({ "type": "array", "maxItems": 20, "items": { "type": "string" }, "description": "the experiment variations the page showed, each \"{experiment}:{variation}\" of a defined experiment" }),
+            );
         }
         for (name, kind, description) in call.fields {
-            own.insert(
-                (*name).into(),
-                json!({ "type": kind, "description": description }),
-            );
+            own.insert((*name).into(), field_schema(kind, description));
         }
         let own_schema = json!({ "type": "object", "properties": own, "required": required });
         let body = if sets.is_empty() {
@@ -675,7 +752,7 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
                 op["parameters"] = call
                     .fields
                     .iter()
-                    .map(|(name, ty, description)| json!({ "name": name, "in": "query", "required": true, "description": description, "schema": { "type": ty } }))
+                    .map(|(name, ty, description)| json!({ "name": name, "in": "query", "required": true, "description": description, "schema": field_schema(ty, "") }))
                     .collect();
             }
             if call.path.contains("{reference}") {
@@ -686,6 +763,10 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
                 if call.access == Access::Session {
                     op["responses"]["403"] =
                         json!({ "description": "no session, or a missing or wrong CSRF token" });
+                    op["responses"]["409"] = json!({ "description": "nothing stored: the quote changed in another window (conflict), can no longer be changed (quote_closed), or the step or form asked for is not open yet (step_closed, naming the step or form and the guards that failed)" });
+                }
+                if !sets.is_empty() {
+                    op["responses"]["422"] = json!({ "description": "nothing stored: {error: validation, errors: [{field, message}]}, one message per field in the quote's language" });
                 }
             }
             item.insert((*method).into(), op);

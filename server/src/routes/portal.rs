@@ -31,10 +31,11 @@ pub(super) async fn save_portal_password(
         &["email", "password", "password_confirmation"],
     )
     .await?;
+    // The confirmation page offers the form: before the purchase, no open step does (issue 25).
     if quote.lifecycle != Lifecycle::Purchased {
-        return Err(AppError::BadRequest(
-            "the portal password is set once the quote is bought".into(),
-        ));
+        return Err(AppError::StepClosed(crate::error::Closed::Form {
+            form: "portal_password".into(),
+        }));
     }
     let Some(bought) = state.store.purchase_of(&quote.id).await? else {
         return Err(AppError::Internal(format!(

@@ -22,8 +22,8 @@ use super::api::{Authorised, authorise};
 use super::body::JsonObject;
 use super::quote;
 use crate::AppState;
-use crate::error::AppError;
 use crate::error::FieldMessage;
+use crate::error::{AppError, Closed};
 use crate::payments::ProviderError;
 use crate::store::{
     CardPaymentRow, NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError,
@@ -163,9 +163,29 @@ async fn attempt(
         Outcome::Moved => {}
         Outcome::RefusedByLifecycle => return Ok(Attempted::Refused(AppError::QuoteClosed)),
         _ => {
-            return Ok(Attempted::Refused(AppError::BadRequest(
-                "the quote cannot be bought yet: the payment details are not complete".into(),
-            )));
+            // The refusal is a transition like any other: the log shows it (issue 25).
+            let meta = TransitionMeta {
+                quote_id: &quote.id,
+                brand: &quote.brand,
+                channel: &quote.channel,
+                duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+                experiment_views,
+            };
+            state
+                .store
+                .record(quote, None, &result.record, meta, &[])
+                .await?;
+            let guards = result
+                .record
+                .guards
+                .iter()
+                .filter(|g| !g.passed)
+                .map(|g| g.guard.clone())
+                .collect();
+            return Ok(Attempted::Refused(AppError::StepClosed(Closed::Purchase {
+                step: result.record.from.clone(),
+                guards,
+            })));
         }
     }
     let document = &result.document;
@@ -517,7 +537,7 @@ pub(super) async fn confirmation_email(
     let Authorised { quote, .. } =
         authorise(&state, &headers, &body, &["send_confirmation_email"]).await?;
     match body.get("send_confirmation_email") {
-        Some(v) if v == &json!(1) || v == &json!("1") || v == &json!(true) => {}
+        Some(v) if v == &json!(1) => {}
         _ => {
             return Err(AppError::BadRequest(
                 "send_confirmation_email must be 1".into(),
