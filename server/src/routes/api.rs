@@ -175,7 +175,13 @@ pub(super) async fn submit(
     answer_fields: &[&str],
 ) -> Result<Response, AppError> {
     let started = Instant::now();
-    let auth = authorise(state, headers, &body, answer_fields).await?;
+    // `form` names the modal's question set where the call saves modals (view::EDIT_CALLS);
+    // a call that saves none does not take it.
+    let mut fields = answer_fields.to_vec();
+    if EDIT_CALLS.iter().any(|(_, path)| *path == call) {
+        fields.push("form");
+    }
+    let auth = authorise(state, headers, &body, &fields).await?;
     let mut answers = Map::new();
     for field in answer_fields {
         if let Some(v) = body.remove(*field) {
@@ -285,10 +291,7 @@ pub(super) async fn authorise(
         Some(given) if token.csrf_matches(&state.config.secret_key, given) => {}
         _ => return Err(AppError::Csrf),
     }
-    // `form` names the modal's question set when a call saves more than one (view::EDIT_CALLS).
-    let mut taken = fields.to_vec();
-    taken.push("form");
-    only_fields(body, &taken)?;
+    only_fields(body, fields)?;
     let experiment_views = experiment_views(state, body)?;
     Ok(Authorised {
         quote,

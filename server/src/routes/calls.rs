@@ -214,11 +214,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "/api/ownerdetail",
                 Session,
                 "The owner update: your details, and the modals named by `form`",
-                [(
-                    "form",
-                    "string",
-                    "the modal's question set, where the call saves more than one"
-                )],
+                [],
                 VIEW
             ),
             post(api::owner_detail),
@@ -662,6 +658,21 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
         .collect()
 }
 
+/// Whether a call takes `form` (the calls that save a step's answers and modals' answers through
+/// the one submission path, `api::submit`).
+fn takes_form(path: &str) -> bool {
+    matches!(
+        path,
+        "/api/petdetails"
+            | "/api/ownerdetail"
+            | "/api/saveCover"
+            | "/api/petownerdetails"
+            | "/api/saveDeclaration"
+            | "/api/setup-payment"
+            | "/api/postpetdetails"
+    )
+}
+
 /// A call's own field as the document states it: a JSON type ("string"), or a JSON Schema with
 /// the rules the call holds it to (lengths, bounds, a pattern, the values it takes) and an
 /// example it accepts; `tests/openapi_bounds.rs` sends each rule's boundary values.
@@ -716,6 +727,18 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
         }
         for (name, kind, description) in call.fields {
             own.insert((*name).into(), field_schema(kind, description));
+        }
+        // A call that saves modals takes `form`, one of their question sets (view::EDIT_CALLS).
+        let forms: Vec<&str> = crate::view::EDIT_CALLS
+            .iter()
+            .filter(|(_, path)| *path == call.path)
+            .map(|(set, _)| *set)
+            .collect();
+        if !forms.is_empty() && takes_form(call.path) {
+            own.insert(
+                "form".into(),
+                json!({ "enum": forms, "examples": [forms[0]], "description": "the modal's question set; absent for the step's own form" }),
+            );
         }
         let own_schema = json!({ "type": "object", "properties": own, "required": required });
         let body = if sets.is_empty() {
