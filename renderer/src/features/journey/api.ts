@@ -10,7 +10,9 @@ import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
 export type ApiResult =
   | { kind: 'ok'; data: ViewData; outcome?: string }
   | { kind: 'invalid'; errors: FieldMessage[] }
-  | { kind: 'failed'; status: number; message: string };
+  | { kind: 'failed'; status: number; message: string }
+  /** Issue 25: a step or form the quote cannot open yet; nothing was stored. */
+  | { kind: 'closed'; message: string };
 
 /** The page's language, as the shared helper's `locale` (journey.md §7: default en-GB). */
 function pageLocale(): string {
@@ -163,6 +165,7 @@ async function read(response: Response, fetcher: typeof fetch = fetch): Promise<
     return { kind: 'ok', data: assemble(b.data, words), outcome: b.outcome };
   }
   if (response.status === 422 && b.error === 'validation' && Array.isArray(b.errors)) return { kind: 'invalid', errors: b.errors };
+  if (response.status === 409 && b.error === 'step_closed') return { kind: 'closed', message: b.message ?? '' };
   return { kind: 'failed', status: response.status, message: b.message ?? b.error ?? 'Unknown error' };
 }
 

@@ -77,6 +77,21 @@ describe('journey machine', () => {
     expect(actor.getSnapshot().context.viewVersion).toBe(2);
   });
 
+  it('issue 25: a step the quote cannot open is loaded again as it stands, with a notice', async () => {
+    const load = vi
+      .fn<(path: string) => Promise<ApiResult>>()
+      .mockResolvedValueOnce({ kind: 'ok', data: view('your_details', '/quote/your-details') })
+      .mockResolvedValueOnce({ kind: 'ok', data: view('pet_details', '/quote') });
+    const submit = vi.fn(async () => ({ kind: 'closed', message: 'The step "your_details" cannot be opened yet' }) as ApiResult);
+    const { actor } = start(load, submit);
+    await waitFor(actor, (s) => s.matches('showing'));
+    actor.send({ type: 'step.submit', answers: { owner: {} } });
+    await waitFor(actor, (s) => s.matches('showing') && s.context.view?.step.id === 'pet_details');
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(actor.getSnapshot().context.notice).toEqual({ kind: 'error', title: 'toast.step_closed.title', body: 'toast.step_closed.body' });
+    expect(actor.getSnapshot().context.failure).toBeNull();
+  });
+
   it('keeps the step and stores the field errors when the server refuses the answers', async () => {
     const errors = [{ field: 'pets[0].pet_name', message: "Your pet's name cannot contain special characters" }];
     const { actor } = start(async () => ({ kind: 'ok', data: view('pet_details', '/quote') }), async () => ({ kind: 'invalid', errors }));

@@ -118,6 +118,8 @@ export const journeyMachine = setup({
       return output?.kind === 'ok' && output.outcome === 'moved' && output.data.step.id === context.view?.step.id;
     },
     answeredWithFieldErrors: ({ event }) => outputOf(event)?.kind === 'invalid',
+    /** The step or form asked for is not open (changed in another window): nothing was stored. */
+    stepClosed: ({ event }) => outputOf(event)?.kind === 'closed',
     canSubmit: ({ context }) => Boolean(context.view?.questions?.submit),
   },
   actions: {
@@ -160,6 +162,9 @@ export const journeyMachine = setup({
       notice: { kind: 'error' as const, title: 'toast.remove_pet.failure.title', body: 'toast.remove_pet.failure.body' },
     }),
     clearServerErrors: assign({ serverErrors: [] }),
+    noticeClosed: assign({
+      notice: { kind: 'error' as const, title: 'toast.step_closed.title', body: 'toast.step_closed.body' },
+    }),
     startEdit: assign(({ event }) => ({
       editErrors: [],
       editNotice: event.type === 'edit.submit' && event.notice ? { body: event.notice, kind: event.noticeKind ?? 'success' } : null,
@@ -250,6 +255,8 @@ export const journeyMachine = setup({
           { guard: 'editSavedHere', target: 'showing', actions: ['refreshView', 'noticeEdited'] },
           { guard: 'editSaved', target: 'refreshing', actions: 'noticeEdited' },
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeEditErrors' },
+          // The page the quote can show is loaded again, as it now stands.
+          { guard: 'stepClosed', target: 'loading', actions: 'noticeClosed' },
           { target: 'showing', actions: 'storeFailure' },
         ],
         onError: { target: 'showing', actions: 'storeFailure' },
@@ -279,6 +286,7 @@ export const journeyMachine = setup({
         onDone: [
           { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeFieldErrors' },
+          { guard: 'stepClosed', target: 'loading', actions: 'noticeClosed' },
           { target: 'showing', actions: 'storeFailure' },
         ],
         onError: { target: 'showing', actions: 'storeFailure' },
@@ -296,6 +304,7 @@ export const journeyMachine = setup({
           { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
           // A declined card: the customer's to put right, shown on the page.
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeFieldErrors' },
+          { guard: 'stepClosed', target: 'loading', actions: 'noticeClosed' },
           { target: 'showing', actions: 'storeFailure' },
         ],
         onError: { target: 'showing', actions: 'storeFailure' },

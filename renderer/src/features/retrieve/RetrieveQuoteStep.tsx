@@ -50,7 +50,7 @@ export function RetrieveQuoteStep({
       setErrors(result.errors);
       if (result.errors[0]) focusField(result.errors[0].field);
     } else {
-      setErrors([{ field: 'quote_reference', message: result.status === 429 ? result.message : text(copy, 'toast.generic.body') }]);
+      setErrors([{ field: 'quote_reference', message: result.kind === 'failed' && result.status === 429 ? result.message : text(copy, 'toast.generic.body') }]);
     }
   }
 
