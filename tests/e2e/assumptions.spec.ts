@@ -52,7 +52,7 @@ test('assumptions confirmed; a blocking answer; a pre-existing condition with a 
   // journey.md §4: the dog is asked the dog questions, the cat is not.
   await expect(rex).toContainText('Is your dog a working dog');
   await expect(tigger).not.toContainText('Is your dog a working dog');
-  await expect(tigger).toContainText(/^Is .+ microchipped\?$/);
+  await expect(tigger).toContainText('Is your pet microchipped?');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'assumptions');
 
