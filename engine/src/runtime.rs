@@ -149,6 +149,17 @@ pub struct TransitionRecord {
     pub pricing: Option<crate::quoting::Pricing>,
 }
 
+impl TransitionRecord {
+    /// The guards the event checked and found false (what keeps a refused step closed).
+    pub fn failed_guards(&self) -> Vec<String> {
+        self.guards
+            .iter()
+            .filter(|g| !g.passed)
+            .map(|g| g.guard.clone())
+            .collect()
+    }
+}
+
 /// Work the server does after a transition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "effect", rename_all = "snake_case")]

@@ -277,6 +277,24 @@ pub struct TransitionMeta<'a> {
     pub experiment_views: &'a [String],
 }
 
+impl<'a> TransitionMeta<'a> {
+    /// A request's transition: its quote, how long it has taken since `started`, and the
+    /// variations the page showed.
+    pub fn of(
+        quote: &'a QuoteRow,
+        started: std::time::Instant,
+        experiment_views: &'a [String],
+    ) -> Self {
+        TransitionMeta {
+            quote_id: &quote.id,
+            brand: &quote.brand,
+            channel: &quote.channel,
+            duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+            experiment_views,
+        }
+    }
+}
+
 impl Store {
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         sqlx::any::install_default_drivers();

@@ -594,13 +594,7 @@ pub(super) async fn click_through(
         rules,
     )?;
     let moved = result.record.outcome == Outcome::Moved;
-    let meta = crate::store::TransitionMeta {
-        quote_id: &found.id,
-        brand: &found.brand,
-        channel: &found.channel,
-        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-        experiment_views: &[],
-    };
+    let meta = crate::store::TransitionMeta::of(&found, started, &[]);
     state
         .store
         .record(

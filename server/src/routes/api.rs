@@ -358,13 +358,7 @@ pub(super) async fn run(
         .effects
         .iter()
         .any(|e| matches!(e, Effect::SaveQuote | Effect::ClearQuote));
-    let meta = TransitionMeta {
-        quote_id: &quote.id,
-        brand: &quote.brand,
-        channel: &quote.channel,
-        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-        experiment_views: &experiment_views,
-    };
+    let meta = TransitionMeta::of(&quote, started, &experiment_views);
     let duration_us = meta.duration_us;
     // Write-only answers (a bank account number) are kept only encrypted, beside the quote.
     let secrets = result
@@ -424,20 +418,13 @@ pub(super) async fn run(
         // nothing stored (issue 25). Answers stored on a step whose way on a guard keeps closed
         // are a success: the page shows where the customer stands.
         Outcome::RefusedByGuard if !update => {
-            let guards = result
-                .record
-                .guards
-                .iter()
-                .filter(|g| !g.passed)
-                .map(|g| g.guard.clone())
-                .collect();
             return Err(AppError::StepClosed(match &event {
                 Event::Edit { questions, .. } => Closed::Form {
                     form: questions.clone(),
                 },
                 _ => Closed::Step {
                     step: result.record.from.clone(),
-                    guards,
+                    guards: result.record.failed_guards(),
                 },
             }));
         }
@@ -585,13 +572,7 @@ pub(super) async fn test_patch(
         blocks: Vec::new(),
         pricing,
     };
-    let meta = TransitionMeta {
-        quote_id: &quote.id,
-        brand: &quote.brand,
-        channel: &quote.channel,
-        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-        experiment_views: &experiment_views,
-    };
+    let meta = TransitionMeta::of(&quote, started, &experiment_views);
     state
         .store
         .record(

@@ -164,27 +164,14 @@ async fn attempt(
         Outcome::RefusedByLifecycle => return Ok(Attempted::Refused(AppError::QuoteClosed)),
         _ => {
             // The refusal is a transition like any other: the log shows it (issue 25).
-            let meta = TransitionMeta {
-                quote_id: &quote.id,
-                brand: &quote.brand,
-                channel: &quote.channel,
-                duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-                experiment_views,
-            };
+            let meta = TransitionMeta::of(quote, started, experiment_views);
             state
                 .store
                 .record(quote, None, &result.record, meta, &[])
                 .await?;
-            let guards = result
-                .record
-                .guards
-                .iter()
-                .filter(|g| !g.passed)
-                .map(|g| g.guard.clone())
-                .collect();
             return Ok(Attempted::Refused(AppError::StepClosed(Closed::Purchase {
                 step: result.record.from.clone(),
-                guards,
+                guards: result.record.failed_guards(),
             })));
         }
     }
@@ -302,13 +289,7 @@ async fn attempt(
             .collect(),
         emails: vec![email],
     };
-    let meta = TransitionMeta {
-        quote_id: &quote.id,
-        brand: &quote.brand,
-        channel: &quote.channel,
-        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-        experiment_views,
-    };
+    let meta = TransitionMeta::of(quote, started, experiment_views);
     match state
         .store
         .purchase(quote, document, &result.record, meta, &purchase)

@@ -322,13 +322,7 @@ async fn activate(
         collections: Vec::new(),
         emails: vec![email],
     };
-    let meta = TransitionMeta {
-        quote_id: &quote.id,
-        brand: &quote.brand,
-        channel: &quote.channel,
-        duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-        experiment_views,
-    };
+    let meta = TransitionMeta::of(quote, started, experiment_views);
     match state
         .store
         .purchase(quote, document, &result.record, meta, &purchase)

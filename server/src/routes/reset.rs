@@ -57,13 +57,7 @@ pub(super) async fn reset_quote(
             &Event::Reset,
             rules,
         )?;
-        let meta = TransitionMeta {
-            quote_id: &quote.id,
-            brand: &quote.brand,
-            channel: &quote.channel,
-            duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-            experiment_views,
-        };
+        let meta = TransitionMeta::of(quote, started, experiment_views);
         state
             .store
             .record(
