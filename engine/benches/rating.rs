@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use chrono::NaiveDate;
 use engine::Definitions;
 use engine::definitions::{FsLoader, Species};
-use engine::rating::{ExcessChoice, PetFacts, QuoteFacts};
+use engine::rules::rating::{ExcessChoice, PetFacts, QuoteFacts};
 use rust_decimal::Decimal;
 
 fn main() {
@@ -82,13 +82,13 @@ fn main() {
         ],
         "owner": { "customer_postcode": "BS11 8NN", "pet_policy_start_date": "2026-12-01" }
     });
-    let ctx = engine::rules::RuleContext {
+    let ctx = engine::rules::context::RuleContext {
         today: date("2026-11-22"),
         brand: "pos".into(),
         bank: None,
         rate_scheme: None,
     };
-    engine::domain::derive_pet_fields(&defs, &mut document);
+    engine::rules::domain::derive_pet_fields(&defs, &mut document);
     // Every change that touches a rating input prices afresh: the pet's cost goes back and
     // forth, so each call works out a new digest and prices every product.
     let costs = ["1200", "1201"];
@@ -96,7 +96,7 @@ fn main() {
     let mut requote_changed = |document: &mut serde_json::Value| {
         document["pets"][0]["pet_cost"] = costs[(requotes % 2) as usize].into();
         requotes += 1;
-        let pricing = engine::quoting::requote(&defs, document, &ctx);
+        let pricing = engine::journey::quoting::requote(&defs, document, &ctx);
         assert!(pricing.is_some(), "a rating input changed: priced");
         black_box(pricing);
     };
@@ -120,7 +120,7 @@ fn main() {
     let started = Instant::now();
     let mut count = 0u64;
     while started.elapsed() < Duration::from_secs(2) {
-        let pricing = engine::quoting::requote(&defs, &mut document, &ctx);
+        let pricing = engine::journey::quoting::requote(&defs, &mut document, &ctx);
         assert!(pricing.is_none(), "no rating input changed: not priced");
         black_box(pricing);
         count += 1;

@@ -3,7 +3,7 @@
 //! of set-up skipped and taken with the next, around month ends and holidays.
 
 use chrono::{Datelike, NaiveDate};
-use engine::collections::{BankHolidays, Collection, Frequency, schedule};
+use engine::rules::collections::{BankHolidays, Collection, Frequency, schedule};
 use rust_decimal::Decimal;
 
 fn d(s: &str) -> NaiveDate {

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 use engine::Definitions;
 use engine::definitions::MemoryLoader;
-use engine::rules::RuleContext;
-use engine::runtime::{self, Event, Lifecycle};
+use engine::journey::runtime::{self, Event, Lifecycle};
+use engine::rules::context::RuleContext;
 use serde_json::{Value, json};
 
 fn fixtures() -> PathBuf {
@@ -125,7 +125,7 @@ fn patched(
 fn every_check_fixture_fails_its_check() {
     let mut failures = Vec::new();
     assert!(
-        engine::analysis::analyse(&base_definitions()).is_empty(),
+        engine::checks::analysis::analyse(&base_definitions()).is_empty(),
         "the base passes the deeper checks"
     );
     for path in sorted_files("check") {
@@ -143,7 +143,7 @@ fn every_check_fixture_fails_its_check() {
                 continue;
             }
         };
-        let errors = engine::analysis::analyse(&defs);
+        let errors = engine::checks::analysis::analyse(&defs);
         let expected = fixture["expect"].as_array().expect("expect");
         if expected.is_empty() && !errors.is_empty() {
             failures.push(format!("{name}: expected no problem, got {errors:?}"));

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use engine::modulus::{ModulusTables, Outcome, Shape};
+use engine::rules::modulus::{ModulusTables, Outcome, Shape};
 
 fn tables() -> ModulusTables {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/data/vocalink");

@@ -8,8 +8,8 @@ use std::path::Path;
 use chrono::NaiveDate;
 use engine::Definitions;
 use engine::definitions::FsLoader;
-use engine::rules::RuleContext;
-use engine::runtime::{self, Event, Lifecycle, Outcome};
+use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
+use engine::rules::context::RuleContext;
 use serde_json::{Value, json};
 
 fn defs() -> Definitions {
@@ -48,8 +48,8 @@ fn priced(defs: &Definitions, pets: Vec<Value>, postcode: Option<&str>) -> Value
         owner["customer_postcode"] = json!(p);
     }
     let mut doc = json!({ "pets": pets, "owner": owner });
-    engine::domain::derive_pet_fields(defs, &mut doc);
-    engine::quoting::requote(defs, &mut doc, &ctx());
+    engine::rules::domain::derive_pet_fields(defs, &mut doc);
+    engine::journey::quoting::requote(defs, &mut doc, &ctx());
     doc
 }
 
@@ -57,7 +57,7 @@ fn priced(defs: &Definitions, pets: Vec<Value>, postcode: Option<&str>) -> Value
 /// stores premiums only).
 fn products(doc: &Value) -> Vec<Value> {
     static DEFS: std::sync::LazyLock<Definitions> = std::sync::LazyLock::new(defs);
-    engine::quoting::products(&DEFS, doc, &ctx())
+    engine::journey::quoting::products(&DEFS, doc, &ctx())
         .into_iter()
         .map(|p| serde_json::to_value(p).expect("product"))
         .collect()
@@ -215,8 +215,8 @@ fn at_choose_policy(defs: &Definitions, pets: Vec<Value>) -> Value {
             "pet_policy_start_date": "2026-12-01"
         }
     });
-    engine::domain::derive_pet_fields(defs, &mut doc);
-    engine::quoting::requote(defs, &mut doc, &ctx());
+    engine::rules::domain::derive_pet_fields(defs, &mut doc);
+    engine::journey::quoting::requote(defs, &mut doc, &ctx());
     doc
 }
 
@@ -371,7 +371,7 @@ fn the_summary_sums_premiums_and_discounts_as_owner_payment_md_section_4_says() 
     let mut bess = dog("Bess");
     bess["product"] = json!({ "Code": "TL02000" });
     let doc = priced(&defs, vec![rex, bess], Some("LE1 5WS"));
-    let s = engine::quoting::summary(&doc);
+    let s = engine::journey::quoting::summary(&doc);
     let a = product(&doc, 1, "LT04000")["RecurringMonthly"]
         .as_str()
         .expect("a")
@@ -406,7 +406,7 @@ fn the_summary_sums_premiums_and_discounts_as_owner_payment_md_section_4_says() 
         .as_object_mut()
         .expect("pet")
         .remove("product");
-    let s = engine::quoting::summary(&only_one);
+    let s = engine::journey::quoting::summary(&only_one);
     assert!(
         s.multipet_pending,
         "a line says the multi-pet discount will be applied"
@@ -421,7 +421,7 @@ fn documents_follow_the_start_date_and_the_product_code() {
     // earlier one. The IPID is chosen by pet type and the first two characters of the product
     // code."
     use engine::definitions::Species;
-    use engine::documents::DocumentKind;
+    use engine::definitions::documents::DocumentKind;
     let defs = defs();
     let docs = defs.documents().expect("documents");
     let d = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date");
@@ -467,9 +467,9 @@ fn what_every_quote_draws_alike_is_made_once_per_rate_table_currency_and_languag
     use std::sync::Arc;
     let defs = defs();
     let doc = priced(&defs, vec![dog("Rex"), dog("Max")], Some("le1 5ws"));
-    let first = engine::quoting::products(&defs, &doc, &ctx());
-    let again = engine::quoting::products(&defs, &doc, &ctx());
-    let lt = |ps: &[engine::quoting::Product], pet: usize| {
+    let first = engine::journey::quoting::products(&defs, &doc, &ctx());
+    let again = engine::journey::quoting::products(&defs, &doc, &ctx());
+    let lt = |ps: &[engine::journey::quoting::Product], pet: usize| {
         ps.iter()
             .find(|p| p.petid == pet && p.Code == "LT04000")
             .expect("LT04000")
@@ -490,11 +490,11 @@ fn what_every_quote_draws_alike_is_made_once_per_rate_table_currency_and_languag
     };
     let mut french_doc = doc.clone();
     french_doc["language"] = json!("fr-FR");
-    let french = engine::quoting::products(&defs, &french_doc, &french_ctx);
+    let french = engine::journey::quoting::products(&defs, &french_doc, &french_ctx);
     let f = lt(&french, 1);
     assert_eq!(&*f.LimitDesc, "4\u{202f}000\u{a0}€");
     assert!(!Arc::ptr_eq(&a.PolicyTerms, &f.PolicyTerms));
-    let euros = |p: &engine::quoting::Product| {
+    let euros = |p: &engine::journey::quoting::Product| {
         p.PolicyTerms
             .iter()
             .filter_map(|t| t.val.clone())
@@ -503,7 +503,7 @@ fn what_every_quote_draws_alike_is_made_once_per_rate_table_currency_and_languag
     assert!(euros(&f).iter().all(|v| v.contains('€')), "{:?}", euros(&f));
     assert!(euros(&a).iter().all(|v| v.contains('£')), "{:?}", euros(&a));
     // And English again is still English.
-    let after = engine::quoting::products(&defs, &doc, &ctx());
+    let after = engine::journey::quoting::products(&defs, &doc, &ctx());
     assert!(Arc::ptr_eq(&a.PolicyTerms, &lt(&after, 1).PolicyTerms));
 }
 
@@ -513,8 +513,8 @@ fn prices_stored_without_their_working_are_the_prices_worked_through_factor_by_f
     // worked without writing its factors out, and must come to the same amounts.
     let defs = defs();
     let doc = priced(&defs, vec![dog("Rex"), rabbit("Flopsy")], Some("le1 5ws"));
-    let quoted = engine::quoting::Quoted::of(&doc).expect("priced");
-    let worked = engine::quoting::working(&defs, &doc, &ctx());
+    let quoted = engine::journey::quoting::Quoted::of(&doc).expect("priced");
+    let worked = engine::journey::quoting::working(&defs, &doc, &ctx());
     assert_eq!(
         worked.len(),
         quoted.pets.iter().map(Vec::len).sum::<usize>(),

@@ -7,8 +7,9 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 use engine::Definitions;
+use engine::definitions::rates::{CoverGroup, ProductKey};
 use engine::definitions::{FsLoader, Species};
-use engine::rating::{CoverGroup, ExcessChoice, PetFacts, ProductKey, QuoteFacts, claim_example};
+use engine::rules::rating::{ExcessChoice, PetFacts, QuoteFacts, claim_example};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use engine::postcode::Postcode;
+use engine::definitions::postcode::Postcode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

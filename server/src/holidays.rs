@@ -2,7 +2,7 @@
 //! engine's; the one-off changes are `server/data/bank-holidays.json`, checked at start.
 
 use chrono::NaiveDate;
-use engine::collections::BankHolidays;
+use engine::rules::collections::BankHolidays;
 use serde::Deserialize;
 
 const FILE: &str = "server/data/bank-holidays.json";

@@ -6,25 +6,22 @@
 pub mod addresses;
 pub mod banks;
 pub mod config;
-pub mod conns;
 pub mod crypto;
 pub mod data_file;
-pub mod error;
 pub mod holidays;
+pub mod http;
 pub mod mail;
 pub mod payments;
 pub mod policies;
 pub mod reload;
-pub mod report;
 pub mod routes;
 pub mod scanner;
 pub mod serve;
+pub mod service;
 pub mod session;
 pub mod signed;
 pub mod store;
 pub mod vets;
-pub mod view;
-pub mod writer;
 
 use std::sync::Arc;
 
@@ -33,106 +30,9 @@ use engine::Definitions;
 use engine::definitions::FsLoader;
 
 use crate::config::Config;
+use crate::service::state::AppState;
 use crate::store::Store;
-
-/// Everything a request handler needs. Cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    pub config: Arc<Config>,
-    pub defs: Arc<Definitions>,
-    pub store: Store,
-    pub vets: Arc<dyn vets::VetDirectory>,
-    pub addresses: Arc<addresses::AddressLookup>,
-    pub policies: Arc<policies::ExistingPolicies>,
-    /// Vocalink's modulus tables (bank details checking), read at start.
-    pub bank: Arc<engine::modulus::ModulusTables>,
-    /// England and Wales bank holidays, for Direct Debit collection dates.
-    pub holidays: Arc<engine::collections::BankHolidays>,
-    /// Which bank a sort code belongs to (the bank details panel).
-    pub banks: Arc<banks::BankDirectory>,
-    /// The email templates (journeys/emails/), compiled at start.
-    pub mail_templates: Arc<mail::MailTemplates>,
-    /// The outbox's delivery worker.
-    pub mailer: Arc<mail::Mailer>,
-    /// Where cards go (brands that take cards).
-    pub payments: Arc<dyn payments::PaymentProvider>,
-    /// The local test provider, when it is the one: its browser endpoint is served too.
-    pub test_payments: Option<Arc<payments::test_provider::TestProvider>>,
-    /// Answers made from the definitions once and kept while they are served.
-    pub made: Arc<Made>,
-}
-
-/// Answers made from the definitions once and then sent as they are (issue 22: what never
-/// changes for a definitions version is not remade per request): the breed lists (about 90 KB
-/// of JSON), written and compressed once. Each is kept with the version it was made from, so
-/// definitions reloaded under it make it again.
-#[derive(Debug, Default)]
-pub struct Made {
-    breeds: std::sync::RwLock<Option<(String, Arc<Encoded>)>>,
-    /// Held while an answer is made, so requests that find none wait for the one being made
-    /// instead of each making their own.
-    making: tokio::sync::Mutex<()>,
-}
-
-/// One answer in each content coding a browser may accept.
-#[derive(Debug)]
-pub struct Encoded {
-    pub identity: axum::body::Bytes,
-    pub br: axum::body::Bytes,
-    pub gzip: axum::body::Bytes,
-}
-
-impl Encoded {
-    /// `body` as it is, as brotli and as gzip (each at its best quality: this is done once).
-    pub fn of(body: Vec<u8>) -> Result<Self, String> {
-        use std::io::Write as _;
-        let mut br = brotli::CompressorWriter::new(Vec::new(), 4096, 11, 22);
-        br.write_all(&body).map_err(|e| format!("brotli: {e}"))?;
-        let br = br.into_inner();
-        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        gzip.write_all(&body).map_err(|e| format!("gzip: {e}"))?;
-        let gzip = gzip.finish().map_err(|e| format!("gzip: {e}"))?;
-        Ok(Encoded {
-            identity: body.into(),
-            br: br.into(),
-            gzip: gzip.into(),
-        })
-    }
-}
-
-impl Made {
-    /// The breed lists' answer for definitions `version`: the one kept, or `make`'s, then kept.
-    /// Compressing it (brotli at 11: about a quarter of a second for 90 KB) runs on a blocking
-    /// thread, not one of the runtime's, and once however many requests ask at the same time.
-    pub async fn breeds(
-        &self,
-        version: &str,
-        make: impl FnOnce() -> Result<Vec<u8>, String>,
-    ) -> Result<Arc<Encoded>, String> {
-        if let Some(kept) = self.kept_breeds(version) {
-            return Ok(kept);
-        }
-        let _making = self.making.lock().await;
-        if let Some(kept) = self.kept_breeds(version) {
-            return Ok(kept);
-        }
-        let body = make()?;
-        let encoded = tokio::task::spawn_blocking(move || Encoded::of(body))
-            .await
-            .map_err(|e| format!("compressing: {e}"))??;
-        let encoded = Arc::new(encoded);
-        *self.breeds.write().unwrap_or_else(|e| e.into_inner()) =
-            Some((version.to_owned(), Arc::clone(&encoded)));
-        Ok(encoded)
-    }
-
-    fn kept_breeds(&self, version: &str) -> Option<Arc<Encoded>> {
-        let kept = self.breeds.read().unwrap_or_else(|e| e.into_inner());
-        kept.as_ref()
-            .filter(|(v, _)| v == version)
-            .map(|(_, body)| Arc::clone(body))
-    }
-}
+use crate::store::report;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -216,15 +116,15 @@ pub fn load_definitions(
 ) -> Result<(Arc<Definitions>, mail::MailTemplates), StartError> {
     let defs = Definitions::load(&FsLoader::new(root))?;
     check_server_copy(&defs)?;
-    if defs.brand(routes::DEFAULT_BRAND).is_none() {
+    if defs.brand(engine::definitions::DEFAULT_BRAND).is_none() {
         return Err(StartError::Definitions(engine::DefinitionErrors(vec![
             engine::DefinitionError::new(
                 "journeys/brands",
                 "",
                 format!(
                     "no brand {:?}: the brand a quote gets when none is asked for needs journeys/brands/{}.json",
-                    routes::DEFAULT_BRAND,
-                    routes::DEFAULT_BRAND
+                    engine::definitions::DEFAULT_BRAND,
+                    engine::definitions::DEFAULT_BRAND
                 ),
             ),
         ])));
@@ -250,7 +150,7 @@ pub fn load_definitions(
 /// naming the file and line.
 fn load_modulus_tables(
     dir: &std::path::Path,
-) -> Result<engine::modulus::ModulusTables, StartError> {
+) -> Result<engine::rules::modulus::ModulusTables, StartError> {
     let read = |name: &str| {
         let path = dir.join(name);
         std::fs::read_to_string(&path)
@@ -258,7 +158,7 @@ fn load_modulus_tables(
     };
     let weights = read("valacdos.txt")?;
     let substitutions = read("scsubtab.txt")?;
-    engine::modulus::ModulusTables::parse(&weights, &substitutions).map_err(|errors| {
+    engine::rules::modulus::ModulusTables::parse(&weights, &substitutions).map_err(|errors| {
         StartError::Data(format!(
             "{}: {}",
             dir.display(),

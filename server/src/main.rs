@@ -29,7 +29,7 @@ fn option<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String>
 }
 
 /// The filter `pawpath report funnel` is given; an error names the argument.
-fn funnel_filter(args: &[String]) -> Result<pawpath::report::FunnelFilter, String> {
+fn funnel_filter(args: &[String]) -> Result<pawpath::store::report::FunnelFilter, String> {
     let known = [
         "--journey",
         "--brand",
@@ -68,7 +68,7 @@ fn funnel_filter(args: &[String]) -> Result<pawpath::report::FunnelFilter, Strin
     {
         return Err(format!("--channel: {c:?} is neither direct nor aggregator"));
     }
-    let filter = pawpath::report::FunnelFilter {
+    let filter = pawpath::store::report::FunnelFilter {
         journey,
         brand: option(args, "--brand")?.map(str::to_owned),
         channel,
@@ -124,10 +124,10 @@ async fn report(config: &Config, args: &[String]) -> ExitCode {
         }
     );
     println!("{title}\n");
-    print!("{}", pawpath::report::table(&rows));
+    print!("{}", pawpath::store::report::table(&rows));
     for (flag, body) in [
-        ("--csv", pawpath::report::csv(&rows)),
-        ("--svg", pawpath::report::svg(&title, &rows)),
+        ("--csv", pawpath::store::report::csv(&rows)),
+        ("--svg", pawpath::store::report::svg(&title, &rows)),
     ] {
         if let Ok(Some(path)) = option(args, flag) {
             if let Err(e) = std::fs::write(path, body) {
@@ -165,7 +165,7 @@ fn check(args: &[String]) -> ExitCode {
     };
     match pawpath::load_definitions(&root) {
         Ok((defs, _)) => {
-            let deeper = engine::analysis::analyse(&defs);
+            let deeper = engine::checks::analysis::analyse(&defs);
             if !deeper.is_empty() {
                 eprintln!("pawpath check: {}", engine::DefinitionErrors(deeper));
                 return ExitCode::from(1);
@@ -215,7 +215,7 @@ fn graph(args: &[String]) -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    let graph = engine::graph::graph(&defs, journey);
+    let graph = engine::checks::graph::graph(&defs, journey);
     if args.iter().any(|a| a == "--svg") {
         print!("{}", graph.svg());
     } else {

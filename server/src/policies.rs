@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use engine::postcode::Postcode;
+use engine::definitions::postcode::Postcode;
 use serde::Deserialize;
 
 /// A brand's policy number format, from its file (journeys/brands: policy_number).
@@ -53,7 +53,7 @@ impl ExistingPolicies {
         let format = self
             .formats
             .get(brand)
-            .or_else(|| self.formats.get(crate::routes::DEFAULT_BRAND));
+            .or_else(|| self.formats.get(engine::definitions::DEFAULT_BRAND));
         let prefix = format
             .and_then(|f| f.prefixes.first())
             .map_or("PET", String::as_str);

@@ -13,7 +13,8 @@ use axum::extract::Request;
 use axum::response::IntoResponse;
 use tower::ServiceExt as _;
 
-use crate::{AppState, StartError};
+use crate::StartError;
+use crate::service::state::AppState;
 
 /// What a change to the definitions would change: every file's path, size and modification
 /// time under journeys/ and questions/.

@@ -145,9 +145,9 @@ async fn try_closed(app: &TestApp, page: &str, call: &str, form: Option<&str>) -
         .to_owned();
     let mut body = body_for(call, &csrf);
     // The calls that save several forms are told which; the others save one.
-    let several = pawpath::view::SUBMIT_CALLS
+    let several = pawpath::service::view::SUBMIT_CALLS
         .iter()
-        .chain(pawpath::view::EDIT_CALLS)
+        .chain(pawpath::service::view::EDIT_CALLS)
         .filter(|(_, path)| *path == call)
         .count()
         > 1;
@@ -192,7 +192,7 @@ async fn every_closed_step(journey_id: &str, journey: &str) {
         let Some(questions) = step.questions.as_deref() else {
             continue;
         };
-        let Some((_, call)) = pawpath::view::SUBMIT_CALLS
+        let Some((_, call)) = pawpath::service::view::SUBMIT_CALLS
             .iter()
             .find(|(set, _)| *set == questions)
         else {
@@ -216,7 +216,7 @@ async fn every_closed_step(journey_id: &str, journey: &str) {
     }
     for step in &definition.steps {
         for edit in &step.edits {
-            let Some((_, call)) = pawpath::view::EDIT_CALLS
+            let Some((_, call)) = pawpath::service::view::EDIT_CALLS
                 .iter()
                 .find(|(set, _)| *set == edit.questions)
             else {

@@ -89,7 +89,7 @@ impl Issuers {
 }
 
 /// The Luhn check, written once in the engine (it checks Nectar card numbers too).
-pub use engine::domain::luhn_valid;
+pub use engine::rules::domain::luhn_valid;
 
 #[cfg(test)]
 mod tests {

@@ -177,7 +177,7 @@ impl TestProvider {
             .brands
             .iter()
             .find(|b| b.value.speaks(language))
-            .map_or(crate::routes::DEFAULT_BRAND, |b| b.value.id.as_str());
+            .map_or(engine::definitions::DEFAULT_BRAND, |b| b.value.id.as_str());
         self.defs.voice(speaker, language)
     }
 

@@ -1,18 +1,18 @@
 //! POST /api/AddressSearch (owner-payment.md §7): `{address, text?}` finds the addresses at a
 //! postcode (sent without spaces), narrowed by a house name or number; `{id}` retrieves one. A
 //! lookup that changes nothing, so it needs no session. The postcode rule is the owner's
-//! (engine::postcode), with the address search's messages (§5 Address search).
+//! (engine::definitions::postcode), with the address search's messages (§5 Address search).
 
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use engine::postcode::Postcode;
+use engine::definitions::postcode::Postcode;
 
-use super::body::{JsonObject, only_fields, optional_text};
-use crate::AppState;
-use crate::error::{AppError, FieldMessage};
+use crate::http::body::{JsonObject, only_fields, optional_text};
+use crate::service::error::{AppError, FieldMessage};
+use crate::service::state::AppState;
 
 pub(super) async fn address_search(
     State(state): State<AppState>,
@@ -22,7 +22,7 @@ pub(super) async fn address_search(
 ) -> Result<Response, AppError> {
     only_fields(&body, &["address", "text", "id"])?;
     // Each lookup may be a paid one (Loqate): a budget per caller (issue 21).
-    super::codes::limit(&state, "address", peer, &headers).await?;
+    crate::service::limits::limit(&state, "address", peer, &headers).await?;
     if let Some(id) = optional_text(&body, "id", 200)? {
         if id.is_empty() {
             return Err(AppError::BadRequest(
@@ -36,7 +36,7 @@ pub(super) async fn address_search(
             .map_err(|e| AppError::Unavailable(e.to_string()))?;
         return Ok(Json(json!({ "data": found })).into_response());
     }
-    let voice = super::quote::request_voice(&state, &headers).await;
+    let voice = crate::service::quote::request_voice(&state, &headers).await;
     let message = |key: &str| {
         AppError::Validation(vec![FieldMessage {
             field: "postcode".into(),

@@ -22,12 +22,12 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use engine::definitions::Channel;
-use engine::runtime::{self, Event, Lifecycle, Outcome, TransitionRecord};
+use engine::journey::runtime::{self, Event, Lifecycle, Outcome, TransitionRecord};
 
-use super::body::{JsonObject, only_fields};
-use super::quote;
-use crate::AppState;
-use crate::error::{AppError, FieldMessage};
+use crate::http::body::{JsonObject, only_fields};
+use crate::service::error::{AppError, FieldMessage};
+use crate::service::quote;
+use crate::service::state::AppState;
 use crate::session::SessionToken;
 use crate::store::NewQuote;
 
@@ -111,7 +111,7 @@ pub(super) async fn make_quote(
         .ok_or_else(|| AppError::Internal("no aggregator journey is defined".into()))?;
     let brand_id = match body.get("brand") {
         Some(Value::String(b)) => b.to_ascii_lowercase(),
-        None | Some(Value::Null) => quote::DEFAULT_BRAND.to_owned(),
+        None | Some(Value::Null) => engine::definitions::DEFAULT_BRAND.to_owned(),
         Some(_) => return Err(field_error("brand", "must be a brand code, such as pos")),
     };
     let brand = match state.defs.brand(&brand_id) {
@@ -305,7 +305,8 @@ pub(super) async fn make_quote(
     // The journey lifts a start date before the earliest to the earliest (journey.md §4 Policy
     // start date); a comparison site asked for a date, so a date other than the one asked for is
     // refused, naming the window.
-    let window = engine::domain::start_date_window(&state.defs, &document, rules.today, &brand_id);
+    let window =
+        engine::rules::domain::start_date_window(&state.defs, &document, rules.today, &brand_id);
     if document
         .pointer("/owner/pet_policy_start_date")
         .and_then(Value::as_str)
@@ -326,7 +327,7 @@ pub(super) async fn make_quote(
             "no pet needs a crossbreed confirmation",
         ));
     }
-    let products = engine::quoting::products(&state.defs, &document, &rules);
+    let products = engine::journey::quoting::products(&state.defs, &document, &rules);
     if products.is_empty() {
         return Err(AppError::Internal(
             "the risk passed but nothing was priced".into(),
@@ -415,7 +416,7 @@ fn answer(
     brand: &str,
     code: &str,
     document: &Value,
-    products: &[engine::quoting::Product],
+    products: &[engine::journey::quoting::Product],
 ) -> Result<Vec<u8>, AppError> {
     let pets: &[Value] = document
         .get("pets")
@@ -441,12 +442,13 @@ fn answer(
         })
         .collect();
     // Offers: the first pet's products that every other pet is offered too, in its order.
-    let expires = chrono::Utc::now() + chrono::Duration::days(engine::quoting::QUOTE_VALID_DAYS);
+    let expires =
+        chrono::Utc::now() + chrono::Duration::days(engine::journey::quoting::QUOTE_VALID_DAYS);
     let public_url = state.config.public_url.trim_end_matches('/');
     let offers: Vec<Offer<'_>> = of_pet(1)
         .filter_map(|first| {
             let code_of = first.Code.as_str();
-            let each: Vec<&engine::quoting::Product> = (1..=pets.len())
+            let each: Vec<&engine::journey::quoting::Product> = (1..=pets.len())
                 .map(|n| of_pet(n).find(|p| p.Code == code_of))
                 .collect::<Option<_>>()?;
             let monthly: Decimal = each.iter().map(|p| p.RecurringMonthly).sum();
@@ -549,7 +551,8 @@ pub(super) async fn click_through(
     let Some(link) = ClickThrough::verify(&state.config.secret_key, &token) else {
         return Err(AppError::NotFound);
     };
-    let redirect = |to: String, cookie: Option<String>| super::see_other(&to, cookie);
+    let redirect =
+        |to: String, cookie: Option<String>| crate::http::answers::see_other(&to, cookie);
     let Some(found) = state.store.quote_by_id(&link.quote_id).await? else {
         return Err(AppError::NotFound);
     };

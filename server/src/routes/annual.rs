@@ -11,99 +11,18 @@
 
 use axum::extract::{Path, State};
 use axum::response::Response;
-use chrono::{NaiveDate, TimeZone};
+use chrono::NaiveDate;
 use serde_json::{Value, json};
 
-use engine::definitions::{Journey, PageId};
-use engine::runtime::{self, Lifecycle};
+use engine::definitions::PageId;
+use engine::journey::runtime::{self, Lifecycle};
 
-use super::quote;
-use crate::AppState;
-use crate::error::AppError;
+use crate::service::annual::{PolicyLink, annual_journey};
+use crate::service::error::AppError;
+use crate::service::quote;
+use crate::service::state::AppState;
 use crate::session::SessionToken;
 use crate::store::{NewQuote, StoreError};
-
-/// The flow this link opens.
-const FLOW: &str = "annual_rehoming";
-
-/// What a policy link carries: the free policy and when the link stops working.
-#[derive(Debug, PartialEq, Eq)]
-struct PolicyLink {
-    policy: String,
-    expires: i64,
-}
-
-impl PolicyLink {
-    const PURPOSE: &str = "policy link";
-
-    fn sign(&self, secret: &crate::config::SecretKey) -> String {
-        crate::signed::sign(
-            secret,
-            Self::PURPOSE,
-            &format!("{}.{}", self.policy, self.expires),
-        )
-    }
-
-    /// The link's contents when its signature is ours; the expiry is the caller's to judge.
-    fn verify(secret: &crate::config::SecretKey, token: &str) -> Option<Self> {
-        let payload = crate::signed::verify(secret, Self::PURPOSE, token)?;
-        let (policy, expires) = payload.rsplit_once('.')?;
-        Some(Self {
-            policy: policy.to_owned(),
-            expires: expires.parse().ok()?,
-        })
-    }
-}
-
-/// The journey of the annual rehoming flow, where one is defined.
-fn annual_journey(defs: &engine::Definitions) -> Option<&Journey> {
-    defs.journeys().find(|j| j.flow.as_deref() == Some(FLOW))
-}
-
-/// The link that continues a free policy as annual cover, for a brand that offers the annual
-/// flow: it works until the end of `last_day` (the free cover's last day) in the UK.
-pub(super) fn policy_link(
-    state: &AppState,
-    brand: &str,
-    policy_number: &str,
-    last_day: NaiveDate,
-) -> Option<String> {
-    let journey = annual_journey(&state.defs)?;
-    if !state.defs.brand(brand)?.offers_journey(journey) {
-        return None;
-    }
-    let midnight = (last_day + chrono::Days::new(1)).and_hms_opt(0, 0, 0)?;
-    let expires = chrono_tz::Europe::London
-        .from_local_datetime(&midnight)
-        .earliest()?
-        .timestamp();
-    let token = PolicyLink {
-        policy: policy_number.to_owned(),
-        expires,
-    }
-    .sign(&state.config.secret_key);
-    Some(format!(
-        "{}{}/start/{token}",
-        state.config.public_url.trim_end_matches('/'),
-        journey.base_path
-    ))
-}
-
-/// Adds the annual link to a free cover's view once it has a policy (`rescue` as
-/// `rehoming::rescue_view` makes it).
-pub(super) fn add_link(state: &AppState, brand: &str, rescue: &mut Value) {
-    let (Some(number), Some(end)) = (
-        rescue["policy_number"].as_str(),
-        rescue["end"]
-            .as_str()
-            .and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()),
-    ) else {
-        return;
-    };
-    if let Some(link) = policy_link(state, brand, number, end) {
-        rescue["annual_link"] = json!(link);
-    }
-}
 
 /// The annual quote's answers from the free policy's: its pet (without the certificate, which
 /// stays with the free policy) and owner, cover starting the day after the free cover ends (or
@@ -130,8 +49,12 @@ fn annual_document(
         .get("owner")
         .cloned()
         .unwrap_or_else(|| json!({}));
-    let window =
-        engine::domain::start_date_window(&state.defs, &document, quote::uk_today(), &source.brand);
+    let window = engine::rules::domain::start_date_window(
+        &state.defs,
+        &document,
+        quote::uk_today(),
+        &source.brand,
+    );
     let wanted = (last_day + chrono::Days::new(1)).clamp(window.earliest, window.latest);
     document["owner"]["pet_policy_start_date"] = json!(wanted.to_string());
     document["annual_rehoming"] = json!({ "source_policy": policy_number });
@@ -178,14 +101,20 @@ pub(super) async fn start(
         format!("{}{path}?brand={brand}", journey.base_path)
     };
     if policy.terminated {
-        return Ok(super::see_other(&page(PageId::PolicyTerminated), None));
+        return Ok(crate::http::answers::see_other(
+            &page(PageId::PolicyTerminated),
+            None,
+        ));
     }
     let linked = state.store.linked_quote(&policy.policy_number).await?;
     if linked
         .as_ref()
         .is_some_and(|q| q.lifecycle == Lifecycle::Purchased)
     {
-        return Ok(super::see_other(&page(PageId::AlreadyPurchased), None));
+        return Ok(crate::http::answers::see_other(
+            &page(PageId::AlreadyPurchased),
+            None,
+        ));
     }
     let start = NaiveDate::parse_from_str(&policy.start_date, "%Y-%m-%d").map_err(|e| {
         AppError::Internal(format!("policy {}: start date: {e}", policy.policy_number))
@@ -196,10 +125,13 @@ pub(super) async fn start(
                 .into(),
         ));
     };
-    let (_, last_day) = super::rehoming::cover_dates(&rehoming.cover, start);
+    let (_, last_day) = crate::service::rescue::cover_dates(&rehoming.cover, start);
     // Past the link's time, or the free cover has ended (either way the same day).
     if chrono::Utc::now().timestamp() >= link.expires || quote::uk_today() > last_day {
-        return Ok(super::see_other(&page(PageId::PolicyLinkExpired), None));
+        return Ok(crate::http::answers::see_other(
+            &page(PageId::PolicyLinkExpired),
+            None,
+        ));
     }
     let session = SessionToken::generate();
     let first = journey
@@ -259,27 +191,26 @@ pub(super) async fn start(
                     .await?
                 {
                     // Bought by its own browser since it was read.
-                    return Ok(super::see_other(&page(PageId::AlreadyPurchased), None));
+                    return Ok(crate::http::answers::see_other(
+                        &page(PageId::AlreadyPurchased),
+                        None,
+                    ));
                 }
             }
             Lifecycle::Purchased => {
-                return Ok(super::see_other(&page(PageId::AlreadyPurchased), None));
+                return Ok(crate::http::answers::see_other(
+                    &page(PageId::AlreadyPurchased),
+                    None,
+                ));
             }
             Lifecycle::Expired | Lifecycle::Reset => {
-                return Ok(super::see_other(&page(PageId::PolicyLinkExpired), None));
+                return Ok(crate::http::answers::see_other(
+                    &page(PageId::PolicyLinkExpired),
+                    None,
+                ));
             }
         }
     }
     let cookie = session.set_cookie(state.config.secure_cookies());
-    Ok(super::see_other(&landing, Some(cookie)))
-}
-
-/// Whether a quote on a journey made only from policy links has its link: an unlinked one (a
-/// visitor who typed the address) shows the policy_link_expired page.
-pub(super) fn linked(quote: &crate::store::QuoteRow) -> bool {
-    quote
-        .document
-        .pointer("/annual_rehoming/source_policy")
-        .and_then(Value::as_str)
-        .is_some()
+    Ok(crate::http::answers::see_other(&landing, Some(cookie)))
 }

@@ -12,7 +12,7 @@ use super::{
     addresses, aggregators, api, breeds, codes, cover, internal, payment, portal, purchase,
     rehoming, reset, retrieve, vets,
 };
-use crate::AppState;
+use crate::service::state::AppState;
 
 /// Who may make a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -638,9 +638,9 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
     // question set takes a few short fields.
     out.into_iter()
         .map(|(call, handler)| {
-            let takes_answers = crate::view::SUBMIT_CALLS
+            let takes_answers = crate::service::view::SUBMIT_CALLS
                 .iter()
-                .chain(crate::view::EDIT_CALLS)
+                .chain(crate::service::view::EDIT_CALLS)
                 .any(|(_, path)| *path == call.path)
                 || matches!(
                     call.path,
@@ -696,9 +696,9 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
     let mut used_sets = std::collections::BTreeSet::new();
     let mut paths = Map::new();
     for (call, _) in calls(test_mode) {
-        let sets: Vec<&str> = crate::view::SUBMIT_CALLS
+        let sets: Vec<&str> = crate::service::view::SUBMIT_CALLS
             .iter()
-            .chain(crate::view::EDIT_CALLS)
+            .chain(crate::service::view::EDIT_CALLS)
             .filter(|(_, path)| *path == call.path)
             .map(|(set, _)| *set)
             .filter(|set| defs.question_schema(set).is_some())
@@ -729,7 +729,7 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
             own.insert((*name).into(), field_schema(kind, description));
         }
         // A call that saves modals takes `form`, one of their question sets (view::EDIT_CALLS).
-        let forms: Vec<&str> = crate::view::EDIT_CALLS
+        let forms: Vec<&str> = crate::service::view::EDIT_CALLS
             .iter()
             .filter(|(_, path)| *path == call.path)
             .map(|(set, _)| *set)

@@ -11,13 +11,13 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
-use engine::runtime::Event;
+use engine::journey::runtime::Event;
 
-use super::api::{authorise, run, submit};
-use super::body::JsonObject;
-use super::quote;
-use crate::AppState;
-use crate::error::AppError;
+use crate::http::body::JsonObject;
+use crate::service::error::AppError;
+use crate::service::quote;
+use crate::service::state::AppState;
+use crate::service::transition::{authorise, run, submit};
 
 /// The question set every cover call answers.
 const COVER: &str = "cover";
@@ -124,7 +124,7 @@ pub(super) async fn change_coins(
     let index = pet_index(body.get("pet_id"), "pet_id", cover.len())?;
     let percent = body
         .get("co_insurance")
-        .and_then(engine::quoting::decimal_of)
+        .and_then(engine::journey::quoting::decimal_of)
         .ok_or_else(|| AppError::BadRequest("co_insurance must be a percentage".into()))?;
     let fraction = (percent / rust_decimal::Decimal::from(100)).normalize();
     // The cover question set takes the fraction as a JSON number (0, 0.1, 0.2); any other
@@ -148,8 +148,8 @@ pub(super) async fn get_products(
         return Err(AppError::NotFound);
     };
     let rules = quote::rule_context(&state, &quote);
-    let products = engine::quoting::products(&state.defs, &quote.document, &rules);
-    let pets: Vec<Value> = crate::view::pets_with_products(&quote.document, &products)
+    let products = engine::journey::quoting::products(&state.defs, &quote.document, &rules);
+    let pets: Vec<Value> = crate::service::view::pets_with_products(&quote.document, &products)
         .into_iter()
         .map(|p| json!({ "id": p.get("id"), "product": p.get("product") }))
         .collect();
@@ -184,7 +184,7 @@ pub(super) async fn track_viewed_products(
         )));
     }
     let pets = quote.document.get("pets").and_then(Value::as_array);
-    let quoted = engine::quoting::Quoted::of(&quote.document);
+    let quoted = engine::journey::quoting::Quoted::of(&quote.document);
     let mut views = Vec::new();
     for (i, key) in keys.iter().enumerate() {
         let parsed = key
@@ -222,7 +222,7 @@ pub(super) async fn internal_pricing(
     Path(reference): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    if let Some(refused) = super::internal::refusal(&state, &headers) {
+    if let Some(refused) = crate::http::admin::refusal(&state, &headers) {
         return Ok(refused);
     }
     let Some(quote) = state.store.quote_by_ref(reference.trim()).await? else {
@@ -237,7 +237,7 @@ pub(super) async fn internal_pricing(
     // every price's working is worked again here from the stored answers. It is the working of
     // the quoted prices while the definitions are those they were quoted on (`current`).
     let rules = quote::rule_context(&state, &quote);
-    let quoted = engine::quoting::Quoted::of(&quote.document);
+    let quoted = engine::journey::quoting::Quoted::of(&quote.document);
     let current = quoted
         .as_ref()
         .is_some_and(|q| q.version == state.defs.version());
@@ -249,7 +249,7 @@ pub(super) async fn internal_pricing(
         "quoted_on": quoted.map(|q| q.version),
         "current": current,
         "recorded": pricing,
-        "prices": engine::quoting::working(&state.defs, &quote.document, &rules),
+        "prices": engine::journey::quoting::working(&state.defs, &quote.document, &rules),
     }))
     .into_response())
 }

@@ -13,11 +13,11 @@ use minijinja::context;
 use rust_decimal::Decimal;
 
 use engine::definitions::Species;
-use engine::documents::DocumentKind;
-use engine::rating::{BenefitValue, CoverGroup};
+use engine::definitions::documents::DocumentKind;
+use engine::definitions::rates::{BenefitValue, CoverGroup};
 
-use crate::AppState;
-use crate::error::AppError;
+use crate::service::error::AppError;
+use crate::service::state::AppState;
 
 const TEMPLATE: &str = include_str!("../../templates/document.html");
 const STYLES: &str = include_str!("../../templates/document.css");
@@ -45,12 +45,15 @@ pub(super) async fn document(
     headers: axum::http::HeaderMap,
     Path(name): Path<String>,
 ) -> Result<Response, AppError> {
-    let (brand, language) = match super::quote::session_quote(&state, &headers).await {
+    let (brand, language) = match crate::service::quote::session_quote(&state, &headers).await {
         Some(q) => {
-            let language = super::quote::language(&state, &q);
+            let language = crate::service::quote::language(&state, &q);
             (q.brand, language)
         }
-        None => (super::DEFAULT_BRAND.to_owned(), "en-GB".to_owned()),
+        None => (
+            engine::definitions::DEFAULT_BRAND.to_owned(),
+            "en-GB".to_owned(),
+        ),
     };
     let page = match render(&state.defs, &name, &brand, &language) {
         Ok(Some(page)) => page,
@@ -165,7 +168,7 @@ pub fn render(
         .species
         .iter()
         .map(
-            |s| context! { species => species_name(*s), age => engine::quoting::older_pet_age(*s) },
+            |s| context! { species => species_name(*s), age => engine::journey::quoting::older_pet_age(*s) },
         )
         .collect();
     let until = (version.name == d.pre_date_document_name).then(|| uk(d.file_change_date));

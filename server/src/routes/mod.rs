@@ -4,7 +4,6 @@ mod addresses;
 mod aggregators;
 mod annual;
 mod api;
-mod body;
 mod breeds;
 pub mod calls;
 mod codes;
@@ -15,7 +14,6 @@ mod pages;
 mod payment;
 mod portal;
 mod purchase;
-mod quote;
 mod rehoming;
 mod reset;
 mod resources;
@@ -33,10 +31,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-use crate::AppState;
-
-pub use quote::DEFAULT_BRAND;
-pub use rehoming::rescue_view;
+use crate::service::state::AppState;
 
 /// The largest request body accepted (a quote with ten pets is far below this).
 pub const BODY_LIMIT: usize = 64 * 1024;
@@ -52,23 +47,6 @@ pub const CERTIFICATE_BODY_LIMIT: usize = 3 * 1024 * 1024;
 /// No inline script, no eval, nothing from other origins.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
 font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
-
-/// A 303 to `to` that no cache keeps, setting a new session cookie where given (a signed link's
-/// landing: the click-through, the annual rehoming link).
-pub(super) fn see_other(to: &str, cookie: Option<String>) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let mut response = axum::http::StatusCode::SEE_OTHER.into_response();
-    if let Ok(v) = HeaderValue::from_str(to) {
-        response.headers_mut().insert(header::LOCATION, v);
-    }
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Some(c) = cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
-        response.headers_mut().insert(header::SET_COOKIE, c);
-    }
-    response
-}
 
 /// Paths whose last segment is a signed token: a link that opens a quote is a bearer
 /// credential, so it never reaches a log.
@@ -146,7 +124,7 @@ fn compression() -> CompressionLayer {
 /// first request that asks then tries again and answers with the error.
 pub fn prepare(state: AppState) {
     tokio::spawn(async move {
-        if let Err(e) = breeds::breed_lists_body(&state).await {
+        if let Err(e) = crate::service::breeds::breed_lists_body(&state).await {
             tracing::error!(error = ?e, "the breed lists could not be made");
         }
     });

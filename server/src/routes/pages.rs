@@ -8,12 +8,12 @@ use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde_json::json;
 
-use engine::runtime;
+use engine::journey::runtime;
 
-use super::quote;
-use crate::AppState;
-use crate::error::AppError;
-use crate::view::{self, ViewInput};
+use crate::service::error::AppError;
+use crate::service::quote;
+use crate::service::state::AppState;
+use crate::service::view::{self, ViewInput};
 
 pub(super) async fn health(State(state): State<AppState>) -> Response {
     match state.store.ping().await {
@@ -221,10 +221,11 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
     // A brand that does not sell through this journey's channel, or lacks its extra flow, has no
     // such pages (journey.md §1: rcfr and rsp sell direct only; the rehoming flows in some brands
     // only); a visitor with a quote keeps the quote's own.
-    if let Some(b) = state
-        .defs
-        .brand(brand.as_deref().unwrap_or(quote::DEFAULT_BRAND))
-        && !b.offers_journey(url_journey)
+    if let Some(b) = state.defs.brand(
+        brand
+            .as_deref()
+            .unwrap_or(engine::definitions::DEFAULT_BRAND),
+    ) && !b.offers_journey(url_journey)
         && quote::session_quote(state, headers).await.is_none()
     {
         return Err(AppError::NotFound);
@@ -242,7 +243,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
     .await?;
     // Opening a page is activity: idle time starts again (written when the last recorded
     // activity is more than moments old; see reset::idle_past_reset).
-    if super::reset::activity_due(state, &session.quote) {
+    if crate::service::reset::activity_due(state, &session.quote) {
         state.store.touch(&session.quote.id).await?;
     }
     let journey = quote::journey(state, &session.quote)?;
@@ -257,7 +258,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
     // A journey made only from policy links shows a visitor without one (who typed the
     // address, or whose link made nothing) the page for a link that cannot be used.
     if journey.linked_only
-        && !super::annual::linked(&session.quote)
+        && !crate::service::annual::linked(&session.quote)
         && matches!(target, Target::Step(_))
     {
         target = state
@@ -324,7 +325,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
     };
     let mut data = view::view_data(&input)?;
     if data.rescue.is_object() {
-        super::annual::add_link(state, &session.quote.brand, &mut data.rescue);
+        crate::service::annual::add_link(state, &session.quote.brand, &mut data.rescue);
     }
     let page_step = |id: &str, view_name: &str, title: String| {
         json!({
@@ -396,7 +397,7 @@ async fn shell_voice(state: &AppState, uri: &Uri, headers: &HeaderMap) -> (Strin
         }
         None => {
             let brand = quote::asked_brand(state, uri.query())
-                .unwrap_or_else(|| quote::DEFAULT_BRAND.to_owned());
+                .unwrap_or_else(|| engine::definitions::DEFAULT_BRAND.to_owned());
             let language = state
                 .defs
                 .brand(&brand)

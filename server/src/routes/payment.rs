@@ -7,12 +7,12 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::api::{authorise, submit};
-use super::body::JsonObject;
-use crate::AppState;
-use crate::error::AppError;
-use crate::error::FieldMessage;
+use crate::http::body::JsonObject;
 use crate::payments::ProviderError;
+use crate::service::error::AppError;
+use crate::service::error::FieldMessage;
+use crate::service::state::AppState;
+use crate::service::transition::{authorise, submit};
 
 /// POST /api/bankvalidation: `{csrf, payment: {sort_code, account_number, …}}` (the form's
 /// values, the sort code without dashes) → `{data: {payment: {bank_details_valid}}}`
@@ -37,7 +37,7 @@ pub(super) async fn bank_validation(
     let valid = state
         .bank
         .check(text("sort_code")?, text("account_number")?)
-        .is_ok_and(engine::modulus::Outcome::accepted);
+        .is_ok_and(engine::rules::modulus::Outcome::accepted);
     Ok(Json(json!({ "data": { "payment": { "bank_details_valid": valid } } })).into_response())
 }
 
@@ -58,14 +58,14 @@ pub(super) async fn setup_payment(
         if payment.get("payment_method").and_then(Value::as_str) == Some("CC") {
             // A brand that does not take cards (owner-payment.md §1) refuses the method itself
             // before any card is looked for: the engine's rule payment_method_offered, run early.
-            if let Some(quote) = super::quote::session_quote(&state, &headers).await {
-                let ctx = super::quote::rule_context(&state, &quote);
+            if let Some(quote) = crate::service::quote::session_quote(&state, &headers).await {
+                let ctx = crate::service::quote::rule_context(&state, &quote);
                 let chosen = json!({ "payment": { "payment_method": "CC" } });
-                let refused = engine::domain::domain_rule("payment_method_offered")
+                let refused = engine::rules::domain::domain_rule("payment_method_offered")
                     .map(|rule| rule(&state.defs, &chosen, &ctx))
                     .unwrap_or_default();
                 if !refused.is_empty() {
-                    let voice = super::quote::voice(&state, &quote);
+                    let voice = crate::service::quote::voice(&state, &quote);
                     return Err(AppError::Validation(
                         refused
                             .iter()
@@ -97,7 +97,7 @@ pub(super) async fn setup_payment(
                     Err(_) => {
                         return Err(AppError::Validation(vec![FieldMessage {
                             field: "payment.card_token".into(),
-                            message: super::quote::request_voice(&state, &headers)
+                            message: crate::service::quote::request_voice(&state, &headers)
                                 .await
                                 .t("payment.card.token.invalid"),
                         }]));

@@ -10,13 +10,13 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::{Map, Value, json};
 
-use engine::rules::FieldError;
-use engine::runtime::Lifecycle;
+use engine::definitions::schema::FieldError;
+use engine::journey::runtime::Lifecycle;
 
-use super::api::{Authorised, authorise};
-use super::body::JsonObject;
-use crate::AppState;
-use crate::error::{AppError, FieldMessage};
+use crate::http::body::JsonObject;
+use crate::service::error::{AppError, FieldMessage};
+use crate::service::state::AppState;
+use crate::service::transition::{Authorised, authorise};
 
 /// POST /api/saveportalpassword: `{csrf, email, password, password_confirmation}`.
 pub(super) async fn save_portal_password(
@@ -33,7 +33,7 @@ pub(super) async fn save_portal_password(
     .await?;
     // The confirmation page offers the form: before the purchase, no open step does (issue 25).
     if quote.lifecycle != Lifecycle::Purchased {
-        return Err(AppError::StepClosed(crate::error::Closed::Form {
+        return Err(AppError::StepClosed(crate::service::error::Closed::Form {
             form: "portal_password".into(),
         }));
     }
@@ -50,7 +50,7 @@ pub(super) async fn save_portal_password(
     // browser): a session found or kept later cannot set the customer's password.
     if !bought.portal_open {
         return Err(AppError::Forbidden(
-            super::quote::voice(&state, &quote).t("portal.closed"),
+            crate::service::quote::voice(&state, &quote).t("portal.closed"),
         ));
     }
     let owner_email = quote
@@ -91,7 +91,7 @@ pub(super) async fn save_portal_password(
                 .iter()
                 .map(|e| FieldMessage {
                     field: e.field.clone(),
-                    message: super::quote::voice(&state, &quote).message(e),
+                    message: crate::service::quote::voice(&state, &quote).message(e),
                 })
                 .collect(),
         ));

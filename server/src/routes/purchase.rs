@@ -15,21 +15,21 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use chrono::Datelike;
-use engine::collections::{Frequency, card_schedule, schedule};
-use engine::runtime::{self, Event, Lifecycle, Outcome};
+use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
+use engine::rules::collections::{Frequency, card_schedule, schedule};
 
-use super::api::{Authorised, authorise};
-use super::body::JsonObject;
-use super::quote;
-use crate::AppState;
-use crate::error::FieldMessage;
-use crate::error::{AppError, Closed};
+use crate::http::body::JsonObject;
 use crate::payments::ProviderError;
+use crate::service::error::FieldMessage;
+use crate::service::error::{AppError, Closed};
+use crate::service::quote;
+use crate::service::state::AppState;
+use crate::service::transition::{Authorised, authorise};
+use crate::service::view::{self, ViewInput};
 use crate::store::{
     CardPaymentRow, NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError,
     TransitionMeta,
 };
-use crate::view::{self, ViewInput};
 
 const ACCOUNT_NUMBER: &str = "/payment/account_number";
 const CARD_TOKEN: &str = "/payment/card_token";
@@ -186,8 +186,8 @@ async fn attempt(
     };
     let frequency = text("payment_frequency");
     let by_card = text("payment_method") == "CC";
-    let start = engine::domain::cover_start(document, &rules);
-    let summary = engine::quoting::summary(document);
+    let start = engine::rules::domain::cover_start(document, &rules);
+    let summary = engine::journey::quoting::summary(document);
     let (freq, amount) = if frequency == "AP" {
         (Frequency::Annual, summary.annual)
     } else {
@@ -228,7 +228,7 @@ async fn attempt(
         };
         (mandate, plan, day)
     };
-    let quoted = engine::quoting::Quoted::of(document);
+    let quoted = engine::journey::quoting::Quoted::of(document);
     let policies: Vec<PolicyRow> = document
         .get("pets")
         .and_then(Value::as_array)
@@ -243,7 +243,7 @@ async fn attempt(
             // The premiums as quoted (the pets' products are priced, or the purchase's guards
             // would have refused it).
             let premiums = quoted.as_ref().and_then(|q| q.premiums(i, code));
-            let money = |pick: fn(&engine::quoting::Premiums) -> Decimal| {
+            let money = |pick: fn(&engine::journey::quoting::Premiums) -> Decimal| {
                 premiums.map_or(Decimal::ZERO, pick).to_string()
             };
             PolicyRow {
@@ -255,8 +255,8 @@ async fn attempt(
                     .unwrap_or_default()
                     .to_owned(),
                 product_code: code.to_owned(),
-                monthly_premium: money(engine::quoting::Premiums::monthly),
-                annual_premium: money(engine::quoting::Premiums::annual),
+                monthly_premium: money(engine::journey::quoting::Premiums::monthly),
+                annual_premium: money(engine::journey::quoting::Premiums::annual),
                 start_date: start.to_string(),
             }
         })
@@ -310,7 +310,7 @@ const EMAIL_COLLECTIONS: usize = 3;
 
 /// How a purchase is paid, as its email tells it.
 struct Terms<'a> {
-    plan: &'a [engine::collections::Collection],
+    plan: &'a [engine::rules::collections::Collection],
     start: chrono::NaiveDate,
     frequency: &'a str,
     payment: &'a NewPayment,

@@ -17,16 +17,17 @@ use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 
-use engine::runtime::{self, Event, Lifecycle, Outcome};
+use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
 
-use super::api::{Authorised, authorise};
-use super::body::JsonObject;
-use super::quote;
-use crate::AppState;
-use crate::error::AppError;
+use crate::http::body::JsonObject;
 use crate::scanner::{self, ScanOutcome};
+use crate::service::error::AppError;
+use crate::service::quote;
+use crate::service::rescue::{cover_dates, rescue_view};
+use crate::service::state::AppState;
+use crate::service::transition::{Authorised, authorise};
+use crate::store::TransitionMeta;
 use crate::store::{NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError};
-use crate::store::{PurchaseRow, TransitionMeta};
 
 /// Where the rehoming pet step keeps the certificate (encrypted, a write-only answer).
 const CERTIFICATE: &str = "/pets/0/rehoming_certificate";
@@ -42,69 +43,6 @@ fn on_rehoming(state: &AppState, quote: &QuoteRow) -> bool {
         .is_some_and(|j| j.flow.as_deref() == Some(FLOW))
 }
 
-/// The free cover's dates: from `start` for the cover's days, the start day included.
-pub(super) fn cover_dates(
-    cover: &engine::definitions::RescueCover,
-    start: NaiveDate,
-) -> (NaiveDate, NaiveDate) {
-    let end = start + chrono::Days::new(u64::from(cover.days.saturating_sub(1)));
-    (start, end)
-}
-
-/// What the rehoming confirmation page and /api/getrescueproduct show of the free cover
-/// (owner-payment.md §9: 28 days, no third party liability): its dates (from today, the day it
-/// is activated, or as bought), limit and the pet's excess, the centre, and once activated the
-/// policy number.
-pub fn rescue_view(
-    defs: &engine::Definitions,
-    brand: &str,
-    document: &Value,
-    today: NaiveDate,
-    purchase: Option<&PurchaseRow>,
-) -> Value {
-    let Some(file) = defs.rehoming() else {
-        return Value::Null;
-    };
-    let cover = &file.cover;
-    let start = purchase
-        .and_then(|p| NaiveDate::parse_from_str(&p.cover_start, "%Y-%m-%d").ok())
-        .unwrap_or(today);
-    let (start, end) = cover_dates(cover, start);
-    let species = document
-        .pointer("/pets/0/pet_type")
-        .and_then(Value::as_str)
-        .unwrap_or("dog");
-    let language = document
-        .get("language")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let money = defs.voice(brand, language).money();
-    let pounds = |whole: &str| {
-        whole
-            .parse::<rust_decimal::Decimal>()
-            .map(|a| money.amount(a))
-            .unwrap_or_default()
-    };
-    let centre_id = document.pointer("/rehoming/centre").and_then(Value::as_str);
-    let centre = defs
-        .rehoming_centres(brand)
-        .iter()
-        .find(|c| Some(c.id.as_str()) == centre_id);
-    json!({
-        "code": cover.code,
-        "days": cover.days,
-        "start": start.to_string(),
-        "end": end.to_string(),
-        "vet_fee_limit": pounds(&cover.vet_fee_limit),
-        "excess": cover.excess.get(species).map(|e| pounds(e)),
-        "third_party_liability": cover.third_party_liability,
-        "centre": centre,
-        "rehome_date": document.pointer("/rehoming/rehome_date"),
-        "certificate_number": document.pointer("/pets/0/rehoming_certificate_number"),
-        "policy_number": purchase.and_then(|p| p.policies.first()).map(|p| p.policy_number.clone()),
-    })
-}
-
 /// GET /api/getrehomingcentres (owner-payment.md §3: contactname, address1 to address4,
 /// postcode): the centres of the session's brand, or of `?brand=` before there is a session;
 /// a brand without the rehoming flow has none to show (404).
@@ -116,7 +54,7 @@ pub(super) async fn centres(
     let brand = match quote::session_quote(&state, &headers).await {
         Some(q) => q.brand,
         None => quote::asked_brand(&state, uri.query())
-            .unwrap_or_else(|| quote::DEFAULT_BRAND.to_owned()),
+            .unwrap_or_else(|| engine::definitions::DEFAULT_BRAND.to_owned()),
     };
     let offers = state
         .defs
@@ -147,7 +85,7 @@ pub(super) async fn rescue_product(
         quote::uk_today(),
         purchase.as_ref(),
     );
-    super::annual::add_link(&state, &quote.brand, &mut view);
+    crate::service::annual::add_link(&state, &quote.brand, &mut view);
     Ok(Json(json!({ "data": { "product": view } })).into_response())
 }
 
@@ -300,7 +238,12 @@ async fn activate(
             .as_str()
             .unwrap_or_default()
             .to_owned(),
-        annual_link: super::annual::policy_link(state, &quote.brand, &policy.policy_number, end),
+        annual_link: crate::service::annual::policy_link(
+            state,
+            &quote.brand,
+            &policy.policy_number,
+            end,
+        ),
     };
     let rendered = state
         .mail_templates
@@ -348,7 +291,7 @@ async fn activated(state: &AppState, quote: &QuoteRow) -> Result<Response, AppEr
         quote::uk_today(),
         purchase.as_ref(),
     );
-    super::annual::add_link(state, &quote.brand, &mut view);
+    crate::service::annual::add_link(state, &quote.brand, &mut view);
     Ok(Json(json!({ "outcome": "activated", "data": { "rescue": view } })).into_response())
 }
 

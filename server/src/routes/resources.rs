@@ -13,8 +13,8 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::AppState;
-use crate::error::AppError;
+use crate::service::error::AppError;
+use crate::service::state::AppState;
 
 /// GET /quote/definitions/{version}/copy/{brand}/{language}: the brand's catalogue in the
 /// language (the language's copy with the brand's overrides and name).
@@ -30,7 +30,11 @@ pub(super) async fn copy(
         return Err(AppError::NotFound);
     }
     if version != state.defs.version() {
-        return Ok(moved(crate::view::copy_url(&state.defs, &brand, &language)));
+        return Ok(moved(crate::service::view::copy_url(
+            &state.defs,
+            &brand,
+            &language,
+        )));
     }
     let voice = state.defs.voice(&brand, &language);
     immutable_json(&voice.catalogue_ref(), "copy catalogue")
@@ -50,7 +54,7 @@ pub(super) async fn form(
         return Err(AppError::NotFound);
     };
     if version != state.defs.version() {
-        return Ok(moved(crate::view::form_url(
+        return Ok(moved(crate::service::view::form_url(
             &state.defs,
             &brand,
             &language,
@@ -58,7 +62,7 @@ pub(super) async fn form(
         )));
     }
     let voice = state.defs.voice(&brand, &language);
-    immutable_json(&crate::view::form_view(&voice, qs, b), "form")
+    immutable_json(&crate::service::view::form_view(&voice, qs, b), "form")
 }
 
 /// GET /quote/definitions/{version}/breeds: the breed lists (journey.md §7 breed list call), as
@@ -70,10 +74,10 @@ pub(super) async fn breeds(
     headers: axum::http::HeaderMap,
 ) -> Result<Response, AppError> {
     if version != state.defs.version() {
-        return Ok(moved(crate::view::breeds_url(&state.defs)));
+        return Ok(moved(crate::service::view::breeds_url(&state.defs)));
     }
-    let body = super::breeds::breed_lists_body(&state).await?;
-    let mut response = super::breeds::encoded_json(&headers, &body);
+    let body = crate::service::breeds::breed_lists_body(&state).await?;
+    let mut response = crate::http::answers::encoded_json(&headers, &body);
     response.headers_mut().insert(
         CACHE_CONTROL,
         HeaderValue::from_static("public, max-age=31536000, immutable"),

@@ -15,13 +15,13 @@ use serde_json::{Value, json};
 use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
-use engine::runtime::{self, Event, Lifecycle};
+use engine::journey::runtime::{self, Event, Lifecycle};
 
-use super::api::authorise;
-use super::body::JsonObject;
-use super::quote;
-use crate::AppState;
-use crate::error::{AppError, FieldMessage};
+use crate::http::body::JsonObject;
+use crate::service::error::{AppError, FieldMessage};
+use crate::service::quote;
+use crate::service::state::AppState;
+use crate::service::transition::authorise;
 use crate::store::{QuoteRow, TransitionMeta};
 
 /// A keyed digest of an email address, so both sides of the comparison cost the same.
@@ -57,7 +57,7 @@ pub(super) async fn quote_retrieval(
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let auth = authorise(&state, &headers, &body, &["quote_reference", "email"]).await?;
-    super::codes::limit(&state, "retrieve", peer, &headers).await?;
+    crate::service::limits::limit(&state, "retrieve", peer, &headers).await?;
     // Every answer from here leaves at the same moment, whatever was found (issue 21: a wrong
     // email took longer than a wrong reference, which told a guesser the reference was real).
     let answer_at = tokio::time::Instant::now() + ANSWER_AFTER;
@@ -73,7 +73,7 @@ pub(super) const ANSWER_AFTER: std::time::Duration = std::time::Duration::from_m
 async fn find(
     state: &AppState,
     body: &serde_json::Map<String, Value>,
-    auth: super::api::Authorised,
+    auth: crate::service::transition::Authorised,
 ) -> Result<Response, AppError> {
     let text = |name: &str, max: usize| -> Result<String, AppError> {
         match body.get(name) {
@@ -106,7 +106,7 @@ async fn find(
     // quote starting today either way.
     let expired = found.lifecycle == Lifecycle::Expired
         || (found.lifecycle == Lifecycle::Active
-            && crate::view::valid_until(&found.created_at)
+            && crate::service::view::valid_until(&found.created_at)
                 .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
                 .is_some_and(|until| until < today));
     // A bought quote stays with the browser that bought it (issue 21): whoever else knows its
@@ -147,7 +147,7 @@ async fn find(
             ))
         })?
     };
-    let path = crate::view::step_url(journey, step, state.defs.brand(&attached.brand));
+    let path = crate::service::view::step_url(journey, step, state.defs.brand(&attached.brand));
     tracing::info!(quote = %attached.id, expired, "quote retrieved");
     Ok(Json(json!({ "data": { "path": path, "expired": expired } })).into_response())
 }
@@ -192,9 +192,9 @@ async fn renew(
     }
     let mut document = old.document.clone();
     document["owner"]["pet_policy_start_date"] = json!(rules.today.format("%Y-%m-%d").to_string());
-    engine::domain::derive_pet_fields(&state.defs, &mut document);
-    engine::domain::derive_quote_fields(&state.defs, &mut document, &rules);
-    engine::quoting::requote(&state.defs, &mut document, &rules);
+    engine::rules::domain::derive_pet_fields(&state.defs, &mut document);
+    engine::rules::domain::derive_quote_fields(&state.defs, &mut document, &rules);
+    engine::journey::quoting::requote(&state.defs, &mut document, &rules);
     state.store.detach_session(&current.id).await?;
     let renewed = quote::insert_for_session(
         state,

@@ -7,9 +7,9 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::body::{JsonObject, only_fields, optional_text};
-use crate::AppState;
-use crate::error::{AppError, FieldMessage};
+use crate::http::body::{JsonObject, only_fields, optional_text};
+use crate::service::error::{AppError, FieldMessage};
+use crate::service::state::AppState;
 use crate::vets::{VetPostcode, VetPostcodeError};
 
 /// At most this many practices come back.
@@ -22,8 +22,8 @@ pub(super) async fn vet_list(
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["postcode"])?;
-    super::codes::limit(&state, "vets", peer, &headers).await?;
-    let voice = super::quote::request_voice(&state, &headers).await;
+    crate::service::limits::limit(&state, "vets", peer, &headers).await?;
+    let voice = crate::service::quote::request_voice(&state, &headers).await;
     let typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
     let postcode = VetPostcode::parse(typed).map_err(|e| {
         let key = match e {

@@ -86,14 +86,14 @@ impl From<StoreError> for AppError {
     }
 }
 
-impl From<engine::runtime::EngineError> for AppError {
-    fn from(e: engine::runtime::EngineError) -> Self {
+impl From<engine::journey::runtime::EngineError> for AppError {
+    fn from(e: engine::journey::runtime::EngineError) -> Self {
         match e {
             // A call made to a quote whose journey has no such form (a cover edit on a rehoming
             // quote): the caller's mistake, not the server's (issue 21).
-            engine::runtime::EngineError::UnknownEdit(questions) => AppError::BadRequest(format!(
-                "this quote's journey has no form {questions:?} to edit"
-            )),
+            engine::journey::runtime::EngineError::UnknownEdit(questions) => AppError::BadRequest(
+                format!("this quote's journey has no form {questions:?} to edit"),
+            ),
             other => AppError::Internal(other.to_string()),
         }
     }
@@ -118,7 +118,7 @@ impl IntoResponse for AppError {
                 // At most one error per field and fifty in all; no message past its bound.
                 let errors: Vec<FieldMessage> = errors
                     .iter()
-                    .take(engine::rules::MAX_FIELD_ERRORS)
+                    .take(engine::definitions::schema::MAX_FIELD_ERRORS)
                     .map(|e| FieldMessage {
                         field: bounded(&e.field),
                         message: bounded(&e.message),

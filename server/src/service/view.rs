@@ -6,9 +6,9 @@ use serde_json::{Map, Value, json};
 
 use engine::Definitions;
 use engine::definitions::{Journey, Step};
-use engine::position::Position;
-use engine::rules::RuleContext;
-use engine::runtime;
+use engine::journey::position::Position;
+use engine::journey::runtime;
+use engine::rules::context::RuleContext;
 
 use crate::store::QuoteRow;
 
@@ -79,7 +79,7 @@ pub struct ViewInput<'a> {
     pub voice: &'a engine::Voice<'a>,
     pub rules: &'a RuleContext,
     /// England and Wales bank holidays, for the payment page's collection dates.
-    pub holidays: &'a engine::collections::BankHolidays,
+    pub holidays: &'a engine::rules::collections::BankHolidays,
     /// Which bank a sort code belongs to, for the bank details panel.
     pub banks: &'a crate::banks::BankDirectory,
     /// Where the browser sends a card, for brands that take cards.
@@ -99,10 +99,10 @@ pub struct ViewInput<'a> {
 /// The decrypted account number when the page is the bank details panel (owner-payment.md §2
 /// Bank details panel), and only then.
 pub async fn account_number_for(
-    state: &crate::AppState,
+    state: &crate::service::state::AppState,
     viewing: &Step,
     quote: &QuoteRow,
-) -> Result<Option<String>, crate::error::AppError> {
+) -> Result<Option<String>, crate::service::error::AppError> {
     if viewing.view != engine::definitions::View::PaymentConfirmation {
         return Ok(None);
     }
@@ -116,7 +116,10 @@ pub async fn account_number_for(
         .decrypt(&quote.id, FIELD, &sealed)
         .map(Some)
         .map_err(|e| {
-            crate::error::AppError::Internal(format!("quote {}: account number {e}", quote.id))
+            crate::service::error::AppError::Internal(format!(
+                "quote {}: account number {e}",
+                quote.id
+            ))
         })
 }
 
@@ -147,12 +150,12 @@ pub struct ViewData<'a> {
     pub existing_policy_valid: bool,
     /// journey.md §4 Policy start date: the window and the options the start-date question
     /// offers, derived from the pets and the stored date.
-    pub start_date: engine::domain::StartDateWindow,
+    pub start_date: engine::rules::domain::StartDateWindow,
     /// `products` and `shared` (see [`products_view`]).
     #[serde(flatten)]
     pub products: Products,
     /// The totals and discounts the review shows.
-    pub summary: engine::quoting::Summary,
+    pub summary: engine::journey::quoting::Summary,
     pub valid_until: Option<String>,
     pub documents: Vec<PetDocuments<'a>>,
     /// owner-payment.md §3 Payment, as stored: the account number only masked.
@@ -182,7 +185,7 @@ pub struct Timeouts {
 
 /// The products drawn for a page, written as the view data carries them: `products` and
 /// `shared`.
-pub struct Products(pub Vec<engine::quoting::Product>);
+pub struct Products(pub Vec<engine::journey::quoting::Product>);
 
 impl serde::Serialize for Products {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -227,8 +230,10 @@ impl<O: serde::Serialize> axum::response::IntoResponse for Answer<'_, O> {
                 )
                     .into_response()
             }
-            Err(e) => crate::error::AppError::Internal(format!("view data not written: {e}"))
-                .into_response(),
+            Err(e) => {
+                crate::service::error::AppError::Internal(format!("view data not written: {e}"))
+                    .into_response()
+            }
         }
     }
 }
@@ -237,7 +242,7 @@ static NO_PETS: Value = Value::Array(Vec::new());
 
 pub fn view_data<'a>(
     input: &'a ViewInput<'a>,
-) -> Result<ViewData<'a>, engine::runtime::EngineError> {
+) -> Result<ViewData<'a>, engine::journey::runtime::EngineError> {
     let ViewInput {
         defs,
         journey,
@@ -287,12 +292,16 @@ pub fn view_data<'a>(
         }
     }
 
-    let blocks: Vec<Value> = engine::position::active_blocks(defs, viewing, &quote.document)?
-        .into_iter()
-        .map(|b| json!({ "id": b.id, "message": b.message.as_deref().map(text), "field": b.field }))
-        .collect();
+    let blocks: Vec<Value> = engine::journey::position::active_blocks(
+        defs,
+        viewing,
+        &quote.document,
+    )?
+    .into_iter()
+    .map(|b| json!({ "id": b.id, "message": b.message.as_deref().map(text), "field": b.field }))
+    .collect();
 
-    let bar_items = journey.step_bar_for(brand);
+    let bar_items = journey.step_bar_for(brand.and_then(|b| b.review_step_number));
     let step_bar: Vec<Value> = bar_items
         .iter()
         .filter_map(|item| {
@@ -326,19 +335,23 @@ pub fn view_data<'a>(
         .find(|item| item.steps.contains(&viewing.id));
     // journey.md §3 Quote view data: every product priced for every pet, drawn from the prices
     // the quote holds, with what the page shows of each (`products_view`).
-    let quoted = engine::quoting::Quoted::of(&quote.document);
+    let quoted = engine::journey::quoting::Quoted::of(&quote.document);
     let drawn = if input.after_edit {
-        Some(engine::quoting::Drawn::Every)
+        Some(engine::journey::quoting::Drawn::Every)
     } else {
         drawn_products(viewing.view)
     };
     let products = match drawn {
-        Some(drawn) => {
-            engine::quoting::products_of(defs, &quote.document, input.rules, quoted.as_ref(), drawn)
-        }
+        Some(drawn) => engine::journey::quoting::products_of(
+            defs,
+            &quote.document,
+            input.rules,
+            quoted.as_ref(),
+            drawn,
+        ),
         None => Vec::new(),
     };
-    let summary = engine::quoting::summary_of(&quote.document, quoted.as_ref());
+    let summary = engine::journey::quoting::summary_of(&quote.document, quoted.as_ref());
     let bank_details = bank_details_view(input, &summary);
     let empty = || -> &Value { &NO_PAYMENT };
     Ok(ViewData {
@@ -389,7 +402,7 @@ pub fn view_data<'a>(
             .pointer("/owner/existing_policy_number")
             .and_then(Value::as_str)
             .is_some_and(|s| !s.is_empty()),
-        start_date: engine::domain::start_date_window(
+        start_date: engine::rules::domain::start_date_window(
             defs,
             &quote.document,
             input.rules.today,
@@ -405,7 +418,7 @@ pub fn view_data<'a>(
         bank_details,
         purchase: input.purchase.as_ref(),
         rescue: if viewing.view == engine::definitions::View::RescueConfirmation {
-            crate::routes::rescue_view(
+            crate::service::rescue::rescue_view(
                 defs,
                 &quote.brand,
                 &quote.document,
@@ -433,9 +446,9 @@ static NO_PAYMENT: std::sync::LazyLock<Value> =
 /// product where cover is chosen (cover select, and the review with its change-cover modal),
 /// each pet's chosen product where it is shown (payment, the checks before buying,
 /// confirmation), none elsewhere (journey.md §3 Quote view data: the list is there, empty).
-fn drawn_products(view: engine::definitions::View) -> Option<engine::quoting::Drawn> {
+fn drawn_products(view: engine::definitions::View) -> Option<engine::journey::quoting::Drawn> {
     use engine::definitions::View;
-    use engine::quoting::Drawn;
+    use engine::journey::quoting::Drawn;
     match view {
         View::ChoosePolicy | View::Review => Some(Drawn::Every),
         View::Payment
@@ -453,7 +466,7 @@ fn drawn_products(view: engine::definitions::View) -> Option<engine::quoting::Dr
 fn definitions_url(defs: &Definitions, kind: &str, brand: &str, rest: &str) -> String {
     let brand = defs
         .brand(brand)
-        .map_or(crate::routes::DEFAULT_BRAND, |b| b.id.as_str());
+        .map_or(engine::definitions::DEFAULT_BRAND, |b| b.id.as_str());
     format!(
         "/quote/definitions/{}/{kind}/{brand}/{rest}",
         defs.version()
@@ -481,11 +494,11 @@ pub struct SharedRef {
 #[derive(serde::Serialize)]
 #[serde(untagged)]
 pub enum SharedValue<'a> {
-    Row(&'a engine::quoting::Term),
+    Row(&'a engine::journey::quoting::Term),
     Rows(Vec<SharedRef>),
-    Flexy(&'a engine::quoting::FlexyOptions),
-    Coins(&'a engine::quoting::CoinsList),
-    Claim(&'a engine::quoting::ClaimExample),
+    Flexy(&'a engine::journey::quoting::FlexyOptions),
+    Coins(&'a engine::journey::quoting::CoinsList),
+    Claim(&'a engine::journey::quoting::ClaimExample),
 }
 
 /// The values that repeat across a view's products (benefit rows and their lists, excess options,
@@ -494,11 +507,11 @@ pub enum SharedValue<'a> {
 #[derive(Default)]
 struct Shared<'a> {
     values: Vec<SharedValue<'a>>,
-    rows: PtrMap<engine::quoting::Term>,
-    lists: PtrMap<std::sync::Arc<engine::quoting::Term>>,
-    flexy: Vec<(&'a engine::quoting::FlexyOptions, usize)>,
-    coins: Vec<(&'a engine::quoting::CoinsList, usize)>,
-    claims: Vec<(&'a engine::quoting::ClaimExample, usize)>,
+    rows: PtrMap<engine::journey::quoting::Term>,
+    lists: PtrMap<std::sync::Arc<engine::journey::quoting::Term>>,
+    flexy: Vec<(&'a engine::journey::quoting::FlexyOptions, usize)>,
+    coins: Vec<(&'a engine::journey::quoting::CoinsList, usize)>,
+    claims: Vec<(&'a engine::journey::quoting::ClaimExample, usize)>,
 }
 
 /// A map keyed by address: the values the engine shares (`Arc`s) are known by where they are,
@@ -558,7 +571,7 @@ impl<'a> Shared<'a> {
         SharedRef { index }
     }
 
-    fn list(&mut self, terms: &'a engine::quoting::TermList) -> SharedRef {
+    fn list(&mut self, terms: &'a engine::journey::quoting::TermList) -> SharedRef {
         // The engine makes each list once per page: the products that share it share its
         // address.
         let key = terms.as_ptr();
@@ -612,7 +625,7 @@ pub struct ProductView<'a> {
 /// once): what a page reads of each, with the values that repeat from product to product in
 /// `shared`, referred to as `{"$ref": n}`.
 pub fn products_view(
-    products: &[engine::quoting::Product],
+    products: &[engine::journey::quoting::Product],
 ) -> (Vec<ProductView<'_>>, Vec<SharedValue<'_>>) {
     let mut shared = Shared::default();
     let views = products
@@ -662,7 +675,10 @@ pub fn products_view(
 /// The quote's pets as pages show them: each chosen product in full (the quote stores its code
 /// and monthly price; a code the pet is not offered stays the bare code), and without the
 /// server's `quoted` prices (the view's `products` carries them).
-pub fn pets_with_products(document: &Value, products: &[engine::quoting::Product]) -> Vec<Value> {
+pub fn pets_with_products(
+    document: &Value,
+    products: &[engine::journey::quoting::Product],
+) -> Vec<Value> {
     let Some(pets) = document.get("pets").and_then(Value::as_array) else {
         return Vec::new();
     };
@@ -670,7 +686,7 @@ pub fn pets_with_products(document: &Value, products: &[engine::quoting::Product
         .enumerate()
         .map(|(i, pet)| {
             let mut pet = pet.clone();
-            let chosen = engine::quoting::priced_choice(&pet)
+            let chosen = engine::journey::quoting::priced_choice(&pet)
                 .and_then(|code| products.iter().find(|p| p.petid == i + 1 && p.Code == code));
             if let (Some(product), Some(map)) = (chosen, pet.as_object_mut()) {
                 map.insert(
@@ -838,7 +854,7 @@ fn documents_view<'a>(
     let Some(docs) = defs.documents() else {
         return Vec::new();
     };
-    let start = engine::domain::cover_start(document, rules);
+    let start = engine::rules::domain::cover_start(document, rules);
     let given = |species, code: &str| -> Vec<GivenDocument<'a>> {
         docs.for_product(species, code, start)
             .into_iter()
@@ -859,7 +875,7 @@ fn documents_view<'a>(
                 .and_then(Value::as_str)
                 .and_then(engine::definitions::Species::parse)?;
             // The chosen product's documents; and each cover type's, for the benefits table.
-            let chosen = engine::quoting::priced_choice(pet);
+            let chosen = engine::journey::quoting::priced_choice(pet);
             let items = chosen.map(|code| given(species, code)).unwrap_or_default();
             let by_group: Vec<(&'static str, Vec<GivenDocument<'a>>)> = ["LT", "MB", "TL"]
                 .into_iter()
@@ -882,7 +898,7 @@ fn documents_view<'a>(
                 items,
                 by_group: ByGroup(by_group),
                 older_pet_share_percent: share,
-                older_pet_age: engine::quoting::older_pet_age(species),
+                older_pet_age: engine::journey::quoting::older_pet_age(species),
             })
         })
         .collect()
@@ -901,7 +917,7 @@ pub struct PetDocuments<'a> {
 /// A document given with a product: its kind, title in the quote's language, name and address.
 #[derive(serde::Serialize)]
 pub struct GivenDocument<'a> {
-    kind: engine::documents::DocumentKind,
+    kind: engine::definitions::documents::DocumentKind,
     title: String,
     name: &'a str,
     url: String,
@@ -937,15 +953,15 @@ fn experiments_view(defs: &Definitions, quote: &QuoteRow) -> Value {
 /// The payment page's payment-date notice (owner-payment.md §2, §4 Direct Debit date): for each
 /// frequency and each collection day, the first collection (date, amount, how many payments it
 /// takes) and the regular amount, for a mandate set up today.
-fn collections_view(input: &ViewInput<'_>, summary: &engine::quoting::Summary) -> Value {
-    use engine::collections::{Frequency, schedule};
+fn collections_view(input: &ViewInput<'_>, summary: &engine::journey::quoting::Summary) -> Value {
+    use engine::rules::collections::{Frequency, schedule};
     if input.viewing.view != engine::definitions::View::Payment {
         return Value::Null;
     }
     if !summary.every_pet_chosen {
         return Value::Null;
     }
-    let start = engine::domain::cover_start(&input.quote.document, input.rules);
+    let start = engine::rules::domain::cover_start(&input.quote.document, input.rules);
     let mut out = Map::new();
     for (key, frequency, amount) in [
         ("MP", Frequency::Monthly, summary.monthly),
@@ -978,7 +994,7 @@ fn collections_view(input: &ViewInput<'_>, summary: &engine::quoting::Summary) -
 /// address when the sort code's bank is known, on that page only. With them, what pressing its
 /// button commits to (issue 24): the first collection of the mandate set up today, at the
 /// frequency and on the day chosen, worked out as the payment page's notice was.
-fn bank_details_view(input: &ViewInput<'_>, summary: &engine::quoting::Summary) -> Value {
+fn bank_details_view(input: &ViewInput<'_>, summary: &engine::journey::quoting::Summary) -> Value {
     let Some(number) = &input.account_number else {
         return Value::Null;
     };
@@ -998,7 +1014,7 @@ fn bank_details_view(input: &ViewInput<'_>, summary: &engine::quoting::Summary) 
         "bank_address": branch.map(|b| b.address),
         "account_number": number,
         "sort_code": payment.get("sort_code"),
-        "cover_start": engine::domain::cover_start(&input.quote.document, input.rules),
+        "cover_start": engine::rules::domain::cover_start(&input.quote.document, input.rules),
         "payment_frequency": payment.get("payment_frequency"),
         "payment_day": payment.get("payment_day"),
         "first_collection": first_collection(input, summary, &payment),
@@ -1009,10 +1025,10 @@ fn bank_details_view(input: &ViewInput<'_>, summary: &engine::quoting::Summary) 
 /// today; `null` until every pet has its cover and a day is chosen.
 fn first_collection(
     input: &ViewInput<'_>,
-    summary: &engine::quoting::Summary,
+    summary: &engine::journey::quoting::Summary,
     payment: &Value,
 ) -> Value {
-    use engine::collections::{Frequency, schedule};
+    use engine::rules::collections::{Frequency, schedule};
     if !summary.every_pet_chosen {
         return Value::Null;
     }
@@ -1028,7 +1044,7 @@ fn first_collection(
     else {
         return Value::Null;
     };
-    let start = engine::domain::cover_start(&input.quote.document, input.rules);
+    let start = engine::rules::domain::cover_start(&input.quote.document, input.rules);
     let plan = schedule(
         input.rules.today,
         start,
@@ -1046,7 +1062,7 @@ fn first_collection(
 pub fn valid_until(created_at: &str) -> Option<String> {
     let made = chrono::DateTime::parse_from_rfc3339(created_at).ok()?;
     let day = made.with_timezone(&chrono_tz::Europe::London).date_naive()
-        + chrono::Duration::days(engine::quoting::QUOTE_VALID_DAYS);
+        + chrono::Duration::days(engine::journey::quoting::QUOTE_VALID_DAYS);
     Some(day.format("%Y-%m-%d").to_string())
 }
 

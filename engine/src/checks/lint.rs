@@ -5,9 +5,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde_json::Value;
 
+use crate::definitions::error::DefinitionError;
+use crate::definitions::schema;
+use crate::definitions::schema::{DEFAULT_INVALID_KEY, DEFAULT_REQUIRED_KEY};
 use crate::definitions::{Journey, RawDefinitions, Sourced};
-use crate::error::DefinitionError;
-use crate::rules::{self, DEFAULT_INVALID_KEY, DEFAULT_REQUIRED_KEY};
 
 /// Keys of the uiSchema whose values are copy keys.
 const UI_COPY_KEYS: [&str; 4] = ["ui:title", "ui:description", "ui:help", "ui:placeholder"];
@@ -51,7 +52,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
     }
     for guards in &defs.guards {
         for (name, guard) in &guards.value.guards {
-            if let Err(e) = rules::compile_draft7(&guard.schema) {
+            if let Err(e) = schema::compile_draft7(&guard.schema) {
                 errors.push(DefinitionError::new(
                     &guards.file,
                     format!("/guards/{name}/schema"),
@@ -60,7 +61,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
             }
         }
     }
-    for key in crate::domain::ENGINE_COPY_KEYS {
+    for key in crate::definitions::vocabulary::ENGINE_COPY_KEYS {
         copy_refs.push(CopyRef {
             file: "(engine)".into(),
             path: String::new(),
@@ -148,7 +149,7 @@ fn lint_rates(
                 }
             }
         }
-        for area in crate::postcode::UK_POSTCODE_AREAS {
+        for area in crate::definitions::postcode::UK_POSTCODE_AREAS {
             match r.area_bands.areas.get(area) {
                 None => err(
                     "/area_bands/areas".into(),
@@ -166,7 +167,7 @@ fn lint_rates(
             }
         }
         for area in r.area_bands.areas.keys() {
-            if !crate::postcode::UK_POSTCODE_AREAS.contains(&area.as_str()) {
+            if !crate::definitions::postcode::UK_POSTCODE_AREAS.contains(&area.as_str()) {
                 err(
                     format!("/area_bands/areas/{area}"),
                     "not a UK postcode area Fix: use a UK postcode area (one or two letters, such as SW or B).".into(),
@@ -200,7 +201,7 @@ fn lint_rates(
         for (i, benefit) in r.benefits.iter().enumerate() {
             let here = format!("/benefits/{i}");
             let mut keys = vec![("desc", &benefit.desc), ("tooltip", &benefit.tooltip)];
-            if let crate::rating::BenefitValue::Text(key) = &benefit.value {
+            if let crate::definitions::rates::BenefitValue::Text(key) = &benefit.value {
                 keys.push(("value/text", key));
             }
             for (field, key) in keys {
@@ -210,7 +211,7 @@ fn lint_rates(
                     key: key.clone(),
                 });
             }
-            if let crate::rating::BenefitValue::ByLimit(by) = &benefit.value {
+            if let crate::definitions::rates::BenefitValue::ByLimit(by) = &benefit.value {
                 for species in &benefit.species {
                     for product in r.products_for(*species) {
                         if !by.contains_key(&product.limit.to_string()) {
@@ -736,7 +737,7 @@ fn lint_documents(
     errors: &mut Vec<DefinitionError>,
     copy_refs: &mut Vec<CopyRef>,
 ) {
-    use crate::documents::DocumentKind;
+    use crate::definitions::documents::DocumentKind;
     for extra in defs.documents.iter().skip(1) {
         errors.push(DefinitionError::new(
             &extra.file,
@@ -1088,12 +1089,12 @@ fn lint_journey(
             );
         }
         for (k, rule) in step.rules.iter().enumerate() {
-            if crate::domain::domain_rule(rule).is_none() {
+            if !crate::definitions::vocabulary::DOMAIN_RULES.contains(&rule.as_str()) {
                 err(
                     format!("/steps/{i}/rules/{k}"),
                     format!(
                         "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
-                        crate::domain::DOMAIN_RULES.join(", ")
+                        crate::definitions::vocabulary::DOMAIN_RULES.join(", ")
                     ),
                 );
             }
@@ -1109,12 +1110,12 @@ fn lint_journey(
                 );
             }
             for (r, rule) in edit.rules.iter().enumerate() {
-                if crate::domain::domain_rule(rule).is_none() {
+                if !crate::definitions::vocabulary::DOMAIN_RULES.contains(&rule.as_str()) {
                     err(
                         format!("/steps/{i}/edits/{k}/rules/{r}"),
                         format!(
                             "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
-                            crate::domain::DOMAIN_RULES.join(", ")
+                            crate::definitions::vocabulary::DOMAIN_RULES.join(", ")
                         ),
                     );
                 }
@@ -1242,7 +1243,7 @@ fn lint_question_set(
             format!("must be {expected_id:?} so both validators find this schema Fix: set the schema's $id to that value."),
         ));
     }
-    if let Err(e) = rules::compile_draft7(&qs.value.schema) {
+    if let Err(e) = schema::compile_draft7(&qs.value.schema) {
         errors.push(DefinitionError::new(
             file,
             "/schema",

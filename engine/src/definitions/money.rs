@@ -118,7 +118,7 @@ mod tests {
     /// owner-payment.md §9 Currency: the shared cases, which the renderer's tests read too.
     #[test]
     fn writes_every_shared_case() {
-        let text = include_str!("../tests/fixtures/money.json");
+        let text = include_str!("../../tests/fixtures/money.json");
         let cases: Cases = serde_json::from_str(text).expect("money.json");
         assert!(cases.cases.len() >= 10);
         for c in cases.cases {

@@ -13,15 +13,13 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::compiled::Definitions;
+use crate::checks::compiled::Definitions;
+use crate::definitions::postcode::Postcode;
+use crate::definitions::rates::{BenefitValue, CoverGroup, ProductKey, RateFile};
 use crate::definitions::{RatingBadge, Species};
-use crate::domain::{breed_of, cover_start, promo_offer};
-use crate::postcode::Postcode;
-use crate::rating::{
-    BenefitValue, CoverGroup, ExcessChoice, PetFacts, Price, ProductKey, QuoteFacts, RateFile,
-    claim_example, pennies,
-};
-use crate::rules::{RuleContext, months_between};
+use crate::rules::context::{RuleContext, months_between};
+use crate::rules::domain::{breed_of, cover_start, promo_offer};
+use crate::rules::rating::{ExcessChoice, PetFacts, Price, QuoteFacts, claim_example, pennies};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -34,7 +32,7 @@ pub struct PriceNote {
     pub monthly: Decimal,
     /// `[name, chosen by, value]`, starting from the base annual premium.
     pub factors: Vec<(String, String, Decimal)>,
-    pub discounts_monthly: crate::rating::DiscountAmounts,
+    pub discounts_monthly: crate::rules::rating::DiscountAmounts,
 }
 
 impl PriceNote {
@@ -68,7 +66,7 @@ fn str_of<'a>(v: &'a Value, field: &str) -> Option<&'a str> {
 /// A decimal written as a JSON string or number.
 pub fn decimal_of(v: &Value) -> Option<Decimal> {
     match v {
-        Value::String(s) => crate::Money::parse(s),
+        Value::String(s) => crate::definitions::money::Money::parse(s),
         Value::Number(n) => n.to_string().parse().ok(),
         _ => None,
     }
@@ -151,7 +149,7 @@ fn promo_percent(
         defs,
         typed,
         &ctx.brand,
-        &crate::domain::species_on_quote(document),
+        &crate::rules::domain::species_on_quote(document),
         ctx.today,
     )?;
     if !offer.species.contains(&species) {
@@ -291,8 +289,8 @@ impl Premiums {
         self.2
     }
 
-    pub fn discounts(&self) -> crate::rating::DiscountAmounts {
-        crate::rating::DiscountAmounts {
+    pub fn discounts(&self) -> crate::rules::rating::DiscountAmounts {
+        crate::rules::rating::DiscountAmounts {
             multipet: self.5,
             offer_code: self.6,
             loyalty: self.7,
@@ -708,7 +706,7 @@ pub struct Discounts {
 }
 
 impl Discounts {
-    fn of(d: &crate::rating::DiscountAmounts, times: Decimal) -> Self {
+    fn of(d: &crate::rules::rating::DiscountAmounts, times: Decimal) -> Self {
         Discounts {
             Multipet: d.multipet * times,
             OfferCode: d.offer_code * times,
@@ -892,27 +890,15 @@ pub fn products_of(
 /// version, not per request): the benefit rows of each species, third party liability exclusion
 /// and vet fee limit in each currency and language, with the limit as written; and each species'
 /// excess and co-insurance options. Made the first time a page asks, then shared; bounded by the
-/// rate table (its species, limits and the brands' currencies and languages).
+/// rate table (its species, limits and the brands' currencies and languages). Kept in the rate
+/// table's [`Derived`](crate::definitions::rates::Derived) room.
 #[derive(Default)]
-pub struct Drawings {
+struct Drawings {
     limits: Mutex<LimitCache>,
     options: Mutex<HashMap<(Species, bool), Arc<OptionLists>>>,
 }
 
-impl Clone for Drawings {
-    /// A copy of a rate table (a pricing scheme's) draws its own.
-    fn clone(&self) -> Self {
-        Drawings::default()
-    }
-}
-
-impl std::fmt::Debug for Drawings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Drawings")
-    }
-}
-
-type LimitKey = (Species, bool, u32, crate::Money);
+type LimitKey = (Species, bool, u32, crate::definitions::money::Money);
 
 #[derive(Default)]
 struct LimitCache {
@@ -951,20 +937,26 @@ impl PageDrawings {
         rates: &RateFile,
         pet: &PetFacts<'_>,
         limit: u32,
-        money: crate::Money,
+        money: crate::definitions::money::Money,
     ) -> Arc<LimitDrawing> {
         let key = (pet.species, pet.breed.exclude_tpl, limit, money);
         self.limits
             .entry(key)
             .or_insert_with(|| {
-                let mut cache = locked(&rates.drawings.limits);
+                let draw = |rows: &mut HashMap<_, _>| {
+                    Arc::new(LimitDrawing {
+                        desc: money.amount(Decimal::from(limit)).into(),
+                        terms: policy_terms(rates, rows, key),
+                    })
+                };
+                let Some(shared) = rates.derived.get_or_default::<Drawings>() else {
+                    return draw(&mut HashMap::new());
+                };
+                let mut cache = locked(&shared.limits);
                 if let Some(d) = cache.limits.get(&key) {
                     return d.clone();
                 }
-                let drawing = Arc::new(LimitDrawing {
-                    desc: money.amount(Decimal::from(limit)).into(),
-                    terms: policy_terms(rates, &mut cache.rows, key),
-                });
+                let drawing = draw(&mut cache.rows);
                 cache.limits.insert(key, drawing.clone());
                 drawing
             })
@@ -976,8 +968,10 @@ impl PageDrawings {
         self.options
             .entry((species, offered))
             .or_insert_with(|| {
-                let mut cache = locked(&rates.drawings.options);
-                cache
+                let Some(shared) = rates.derived.get_or_default::<Drawings>() else {
+                    return Arc::new(option_lists(rates, species, offered));
+                };
+                locked(&shared.options)
                     .entry((species, offered))
                     .or_insert_with(|| Arc::new(option_lists(rates, species, offered)))
                     .clone()
@@ -1139,7 +1133,7 @@ fn product(
         },
         excess_options: options.coins.clone(),
         ClaimExample: ClaimExample {
-            Bill: Decimal::from(crate::rating::CLAIM_EXAMPLE_BILL),
+            Bill: Decimal::from(crate::rules::rating::CLAIM_EXAMPLE_BILL),
             Customer: customer,
             Insurer: insurer,
             Warnings: warnings,
@@ -1193,8 +1187,8 @@ pub fn summary_of(document: &Value, quoted: Option<&Quoted>) -> Summary {
     let mut discounts_monthly = Vec::new();
     for (pick, key) in [
         (
-            (|d: &crate::rating::DiscountAmounts| d.multipet)
-                as fn(&crate::rating::DiscountAmounts) -> Decimal,
+            (|d: &crate::rules::rating::DiscountAmounts| d.multipet)
+                as fn(&crate::rules::rating::DiscountAmounts) -> Decimal,
             "review.discount.multipet",
         ),
         (|d| d.offer_code, "review.discount.offer_code"),

@@ -11,9 +11,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::Definitions;
-use crate::error::DefinitionError;
-use crate::rules::compile_draft7;
+use crate::checks::compiled::Definitions;
+use crate::definitions::error::DefinitionError;
+use crate::definitions::schema::compile_draft7;
 
 /// Question sets used outside the journeys' steps: the card form goes straight to the payment
 /// provider, which checks it with this set (owner-payment.md §2 Payment page card form).

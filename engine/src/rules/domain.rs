@@ -5,9 +5,10 @@
 use chrono::NaiveDate;
 use serde_json::Value;
 
-use crate::compiled::Definitions;
+use crate::checks::compiled::Definitions;
+use crate::definitions::schema::FieldError;
 use crate::definitions::{Breed, Species};
-use crate::rules::{FieldError, RuleContext, months_between};
+use crate::rules::context::{RuleContext, months_between};
 
 /// A rule over the whole quote document.
 pub type DomainRule = fn(&Definitions, &Value, &RuleContext) -> Vec<FieldError>;
@@ -33,53 +34,6 @@ pub fn domain_rule(name: &str) -> Option<DomainRule> {
         _ => None,
     }
 }
-
-/// Every copy key the engine's Rust code gives as a message: the lint checks each exists in every
-/// language, as it does for the keys in definitions.
-pub const ENGINE_COPY_KEYS: &[&str] = &[
-    "pet.dob.too_young",
-    "pet.dob.too_old",
-    "pet.breed.unknown",
-    "pet.breed.excluded",
-    "pet.xl_bully.refused",
-    "pet.remove.not_allowed",
-    "start_date.invalid",
-    "assumptions.confirm.required",
-    "owner.dob.too_young",
-    "owner.dob.too_old",
-    "error.required",
-    "error.invalid",
-    "cover.no_product",
-    "cover.product.not_offered",
-    "cover.excess.not_offered",
-    "payment.bank.invalid",
-    "payment.method.not_offered",
-    "pet.type.not_offered",
-    "rehoming.centre.unknown",
-    "rehoming.date.future",
-    "rehoming.date.too_late",
-    "pet.dob.confirm_mismatch",
-    "language.not_offered",
-];
-
-/// Names of every domain rule, for the lint's messages.
-pub const DOMAIN_RULES: &[&str] = &[
-    "pet_age_window",
-    "pet_breed_eligibility",
-    "start_date_window",
-    "assumptions_ticked",
-    "owner_age",
-    "promo_code_valid",
-    "cover_chosen",
-    "cover_offered",
-    "bank_details_valid",
-    "payment_method_offered",
-    "pet_species_offered",
-    "rehoming_centre_known",
-    "rehome_date_window",
-    "rehoming_pet_age",
-    "saved_dob_matches",
-];
 
 /// Days old a pet must be at cover start: 26, or 56 once it has products (journey.md §5 Age rule).
 const MIN_AGE_DAYS: i64 = 26;
@@ -208,12 +162,12 @@ pub fn derive_quote_fields(defs: &Definitions, document: &mut Value, ctx: &RuleC
 /// without spaces; anything else is left as typed, for the schema to name.
 fn normalise_payment(payment: &mut serde_json::Map<String, Value>) {
     if let Some(Value::String(s)) = payment.get_mut("sort_code")
-        && let Some(dashed) = crate::modulus::sort_code_dashed(s)
+        && let Some(dashed) = crate::rules::modulus::sort_code_dashed(s)
     {
         *s = dashed;
     }
     if let Some(Value::String(s)) = payment.get_mut("account_number")
-        && let Some(digits) = crate::modulus::account_digits(s)
+        && let Some(digits) = crate::rules::modulus::account_digits(s)
     {
         *s = digits;
     }
@@ -265,7 +219,7 @@ fn normalise_owner(owner: &mut serde_json::Map<String, Value>) {
         *s = digits;
     }
     if let Some(Value::String(s)) = owner.get_mut("customer_postcode")
-        && let Some(postcode) = crate::postcode::Postcode::parse(s)
+        && let Some(postcode) = crate::definitions::postcode::Postcode::parse(s)
     {
         *s = postcode.to_string();
     }
@@ -818,7 +772,10 @@ fn cover_offered(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec
         }
         // The claim contribution, as a fraction: one of the rate table's (or its scheme's)
         // percentages; none at all is always allowed (products without co-insurance ignore it).
-        if let Some(fraction) = pet.get("set_coins").and_then(crate::quoting::decimal_of) {
+        if let Some(fraction) = pet
+            .get("set_coins")
+            .and_then(crate::journey::quoting::decimal_of)
+        {
             let percent = (fraction * rust_decimal::Decimal::from(100)).normalize();
             if !percent.is_zero() && !rates.coinsurance.options.contains_key(&percent.to_string()) {
                 errors.push(FieldError::new(
@@ -827,7 +784,10 @@ fn cover_offered(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec
                 ));
             }
         }
-        if let Some(excess) = pet.get("set_excess").and_then(crate::quoting::decimal_of) {
+        if let Some(excess) = pet
+            .get("set_excess")
+            .and_then(crate::journey::quoting::decimal_of)
+        {
             let offered = species
                 .and_then(|s| rates.excess.get(&s))
                 .is_some_and(|o| o.options.contains_key(&excess.normalize().to_string()));

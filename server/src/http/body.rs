@@ -7,10 +7,10 @@ use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
 use serde_json::{Map, Value};
 
-use crate::error::AppError;
+use crate::service::error::AppError;
 
 /// A request body that is a JSON object.
-pub(super) struct JsonObject(pub Map<String, Value>);
+pub struct JsonObject(pub Map<String, Value>);
 
 impl<S: Send + Sync> FromRequest<S> for JsonObject {
     type Rejection = AppError;
@@ -61,11 +61,11 @@ impl<S: Send + Sync> FromRequest<S> for JsonObject {
 
 /// The most JSON values (objects, arrays, strings, numbers, booleans, nulls; keys not counted)
 /// one body may hold: ten pets of every answer and the owner's come to a few hundred.
-pub(super) const MAX_VALUES: usize = 2_000;
+pub const MAX_VALUES: usize = 2_000;
 
 /// Whether `bytes` hold more than `max` JSON values, counted by a pass that builds nothing. A
 /// body that is not JSON is not judged here (the parse after says what is wrong with it).
-pub(super) fn too_many_values(bytes: &[u8], max: usize) -> bool {
+pub fn too_many_values(bytes: &[u8], max: usize) -> bool {
     use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
     use std::cell::Cell;
 
@@ -166,10 +166,10 @@ fn nfc(value: &mut Value) {
 }
 
 /// Fields the shared call helper adds to every payload (journey.md §7).
-pub(super) const HELPER_FIELDS: [&str; 3] = ["csrf", "locale", "experiment_views"];
+pub const HELPER_FIELDS: [&str; 3] = ["csrf", "locale", "experiment_views"];
 
 /// Refuses a body with a field the call does not take (besides the helper's), naming it.
-pub(super) fn only_fields(body: &Map<String, Value>, fields: &[&str]) -> Result<(), AppError> {
+pub fn only_fields(body: &Map<String, Value>, fields: &[&str]) -> Result<(), AppError> {
     match body
         .keys()
         .find(|k| !HELPER_FIELDS.contains(&k.as_str()) && !fields.contains(&k.as_str()))
@@ -184,7 +184,7 @@ pub(super) fn only_fields(body: &Map<String, Value>, fields: &[&str]) -> Result<
 
 /// A text field that may be absent (or null); anything but text, or text longer than `max`
 /// characters, is refused naming the field.
-pub(super) fn optional_text<'a>(
+pub fn optional_text<'a>(
     body: &'a Map<String, Value>,
     name: &str,
     max: usize,

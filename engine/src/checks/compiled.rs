@@ -4,12 +4,13 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::checks::lint;
+use crate::definitions::error::{DefinitionError, DefinitionErrors};
+use crate::definitions::schema;
+use crate::definitions::schema::{CompiledSchema, FieldError};
 use crate::definitions::{
     self, Breed, BreedFile, Journey, Loader, QuestionSet, RawDefinitions, Species,
 };
-use crate::error::{DefinitionError, DefinitionErrors};
-use crate::lint;
-use crate::rules::{self, CompiledSchema, FieldError};
 
 /// Loaded, linted and compiled definitions. Cheap to share behind an `Arc`.
 pub struct Definitions {
@@ -24,7 +25,7 @@ pub struct Definitions {
     brand_copy: BTreeMap<(String, String), BTreeMap<String, String>>,
     breeds: BTreeMap<String, Breed>,
     /// The rate table as each of its schemes prices, made once at load.
-    scheme_rates: BTreeMap<String, crate::rating::RateFile>,
+    scheme_rates: BTreeMap<String, crate::definitions::rates::RateFile>,
 }
 
 impl std::fmt::Debug for Definitions {
@@ -56,7 +57,7 @@ impl Definitions {
         let mut guards = BTreeMap::new();
         for file in &raw.guards {
             for (name, def) in &file.value.guards {
-                match rules::compile_draft7(&def.schema) {
+                match schema::compile_draft7(&def.schema) {
                     Ok(v) => {
                         guards.insert(name.clone(), v);
                     }
@@ -77,8 +78,9 @@ impl Definitions {
                 }
                 Err(e) => errors.push(DefinitionError::new(&qs.file, "/schema", e)),
             }
-            if let Ok(c) = CompiledSchema::new(crate::runtime::without_write_only(&qs.value.schema))
-            {
+            if let Ok(c) = CompiledSchema::new(crate::journey::runtime::without_write_only(
+                &qs.value.schema,
+            )) {
                 stored_questions.insert(qs.value.id.clone(), c);
             }
         }
@@ -182,23 +184,23 @@ impl Definitions {
     }
 
     /// The experiments (journeys/experiments.json).
-    pub fn experiments(&self) -> Option<&crate::experiments::ExperimentFile> {
+    pub fn experiments(&self) -> Option<&crate::definitions::experiments::ExperimentFile> {
         self.raw.experiments.first().map(|e| &e.value)
     }
 
     /// The product documents (journeys/products/documents.json).
-    pub fn documents(&self) -> Option<&crate::documents::DocumentFile> {
+    pub fn documents(&self) -> Option<&crate::definitions::documents::DocumentFile> {
         self.raw.documents.first().map(|d| &d.value)
     }
 
     /// The rate table (the lint makes sure there is exactly one).
-    pub fn rates(&self) -> Option<&crate::rating::RateFile> {
+    pub fn rates(&self) -> Option<&crate::definitions::rates::RateFile> {
         self.raw.rates.first().map(|r| &r.value)
     }
 
     /// The rate table a quote is priced from: scheme `scheme`'s where its journey names one
     /// (the lint makes sure it exists), else the table's own.
-    pub fn rates_for(&self, scheme: Option<&str>) -> Option<&crate::rating::RateFile> {
+    pub fn rates_for(&self, scheme: Option<&str>) -> Option<&crate::definitions::rates::RateFile> {
         match scheme {
             Some(name) => self.scheme_rates.get(name),
             None => self.rates(),
@@ -304,12 +306,12 @@ impl Definitions {
             Some((language, catalogue)) => Voice {
                 language: language.to_owned(),
                 catalogue: Some(catalogue),
-                money: crate::Money::new(currency, language),
+                money: crate::definitions::money::Money::new(currency, language),
             },
             None => Voice {
                 language: language.to_owned(),
                 catalogue: self.copy.get(language),
-                money: crate::Money::new(currency, language),
+                money: crate::definitions::money::Money::new(currency, language),
             },
         }
     }
@@ -329,7 +331,7 @@ fn join_or(items: &[String]) -> String {
 pub struct Voice<'a> {
     language: String,
     catalogue: Option<&'a BTreeMap<String, String>>,
-    money: crate::Money,
+    money: crate::definitions::money::Money,
 }
 
 impl Voice<'_> {
@@ -339,7 +341,7 @@ impl Voice<'_> {
     }
 
     /// How amounts are written: the brand's currency in this language.
-    pub fn money(&self) -> crate::Money {
+    pub fn money(&self) -> crate::definitions::money::Money {
         self.money
     }
 

@@ -7,9 +7,10 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::compiled::{Definitions, UnknownGuard};
+use crate::checks::compiled::{Definitions, UnknownGuard};
+use crate::definitions::schema::FieldError;
 use crate::definitions::{Journey, Step, StepId};
-use crate::rules::{FieldError, RuleContext};
+use crate::rules::context::RuleContext;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Position {
@@ -72,7 +73,7 @@ fn checked_errors(
     }
     if errors.is_empty() {
         for name in rules {
-            if let Some(rule) = crate::domain::domain_rule(name) {
+            if let Some(rule) = crate::rules::domain::domain_rule(name) {
                 errors.extend(rule(defs, document, ctx));
             }
         }
@@ -101,7 +102,8 @@ pub fn is_complete(
         return Ok(false);
     }
     let rules_pass = step.rules.iter().all(|name| {
-        crate::domain::domain_rule(name).is_none_or(|rule| rule(defs, document, ctx).is_empty())
+        crate::rules::domain::domain_rule(name)
+            .is_none_or(|rule| rule(defs, document, ctx).is_empty())
     });
     if !rules_pass {
         return Ok(false);

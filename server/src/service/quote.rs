@@ -3,20 +3,18 @@
 use axum::http::HeaderMap;
 use rand::Rng;
 
-use engine::definitions::Journey;
-use engine::rules::RuleContext;
-use engine::runtime;
+use engine::definitions::{DEFAULT_BRAND, Journey};
+use engine::journey::runtime;
+use engine::rules::context::RuleContext;
 
-use crate::AppState;
-use crate::error::AppError;
+use crate::service::error::AppError;
+use crate::service::state::AppState;
 use crate::session::SessionToken;
 use crate::store::QuoteRow;
 
-/// The brand when none is asked for (journey.md §1: the first brand).
-pub const DEFAULT_BRAND: &str = "pos";
-pub(super) const DEFAULT_JOURNEY: &str = "direct";
+pub const DEFAULT_JOURNEY: &str = "direct";
 
-pub(super) struct Session {
+pub struct Session {
     pub quote: QuoteRow,
     pub token: SessionToken,
     /// A Set-Cookie value when the session is new.
@@ -24,7 +22,7 @@ pub(super) struct Session {
 }
 
 /// The quote of the request's session, if it has one.
-pub(super) async fn existing(
+pub async fn existing(
     state: &AppState,
     headers: &HeaderMap,
 ) -> Result<Option<(QuoteRow, SessionToken)>, AppError> {
@@ -46,7 +44,7 @@ pub(super) async fn existing(
 
 /// The brand a page asks for with its `brand` query parameter (journey.md §1), if the
 /// definitions have it; a quote keeps the brand it started with.
-pub(super) fn asked_brand(state: &AppState, query: Option<&str>) -> Option<String> {
+pub fn asked_brand(state: &AppState, query: Option<&str>) -> Option<String> {
     query?
         .split('&')
         .filter_map(|pair| pair.split_once('='))
@@ -57,7 +55,7 @@ pub(super) fn asked_brand(state: &AppState, query: Option<&str>) -> Option<Strin
 
 /// The tracking token a first page names with `tracking_token` (journey.md §1: "a tracking token
 /// name" switches the sales number), if the brand has a number for it.
-pub(super) fn asked_tracking_token(
+pub fn asked_tracking_token(
     state: &AppState,
     brand: Option<&str>,
     query: Option<&str>,
@@ -74,7 +72,7 @@ pub(super) fn asked_tracking_token(
 /// The request's quote, or a new quote and session for a new visitor, under the brand asked
 /// for (the default brand when none, or an unknown one, is asked for), keeping the tracking
 /// token the visitor came with.
-pub(super) async fn existing_or_new(
+pub async fn existing_or_new(
     state: &AppState,
     headers: &HeaderMap,
     brand: Option<&str>,
@@ -121,7 +119,7 @@ pub(super) async fn existing_or_new(
     })
 }
 
-pub(super) fn journey<'a>(state: &'a AppState, quote: &QuoteRow) -> Result<&'a Journey, AppError> {
+pub fn journey<'a>(state: &'a AppState, quote: &QuoteRow) -> Result<&'a Journey, AppError> {
     state.defs.journey(&quote.journey).ok_or_else(|| {
         AppError::Internal(format!(
             "quote {} runs on unknown journey {}",
@@ -132,7 +130,7 @@ pub(super) fn journey<'a>(state: &'a AppState, quote: &QuoteRow) -> Result<&'a J
 
 /// The language a quote is in: the one the customer chose with the language chooser where the
 /// brand has several (kept in the document), else the brand's default.
-pub(super) fn language(state: &AppState, quote: &QuoteRow) -> String {
+pub fn language(state: &AppState, quote: &QuoteRow) -> String {
     let brand = state.defs.brand(&quote.brand);
     quote
         .document
@@ -145,13 +143,13 @@ pub(super) fn language(state: &AppState, quote: &QuoteRow) -> String {
 }
 
 /// How the quote's brand speaks, in the quote's language.
-pub(super) fn voice<'a>(state: &'a AppState, quote: &QuoteRow) -> engine::Voice<'a> {
+pub fn voice<'a>(state: &'a AppState, quote: &QuoteRow) -> engine::Voice<'a> {
     state.defs.voice(&quote.brand, &language(state, quote))
 }
 
 /// The session's quote, read only (no idle reset, nothing made): for what only speaks in the
 /// quote's voice. A store that cannot answer is read as no quote.
-pub(super) async fn session_quote(state: &AppState, headers: &HeaderMap) -> Option<QuoteRow> {
+pub async fn session_quote(state: &AppState, headers: &HeaderMap) -> Option<QuoteRow> {
     let token = SessionToken::from_headers(headers)?;
     state
         .store
@@ -163,10 +161,7 @@ pub(super) async fn session_quote(state: &AppState, headers: &HeaderMap) -> Opti
 
 /// The voice for a call that needs no quote (a lookup's field errors, a rate limit): the
 /// session's quote's, when the caller has one, else the default brand's.
-pub(super) async fn request_voice<'a>(
-    state: &'a AppState,
-    headers: &HeaderMap,
-) -> engine::Voice<'a> {
+pub async fn request_voice<'a>(state: &'a AppState, headers: &HeaderMap) -> engine::Voice<'a> {
     match session_quote(state, headers).await {
         Some(quote) => voice(state, &quote),
         None => state.defs.voice(DEFAULT_BRAND, "en-GB"),
@@ -188,14 +183,14 @@ pub(crate) fn timeouts(state: &AppState, quote: &QuoteRow) -> (u64, u64) {
 }
 
 /// Today in UK local time.
-pub(super) fn uk_today() -> chrono::NaiveDate {
+pub fn uk_today() -> chrono::NaiveDate {
     chrono::Utc::now()
         .with_timezone(&chrono_tz::Europe::London)
         .date_naive()
 }
 
 /// What the domain rules know: today in UK local time, and the quote's brand.
-pub(super) fn rule_context(state: &AppState, quote: &QuoteRow) -> RuleContext {
+pub fn rule_context(state: &AppState, quote: &QuoteRow) -> RuleContext {
     RuleContext {
         today: uk_today(),
         brand: quote.brand.clone(),
@@ -209,7 +204,7 @@ pub(super) fn rule_context(state: &AppState, quote: &QuoteRow) -> RuleContext {
 
 /// A quote reference customers can read aloud: 12 characters of Crockford's base32 (no I, L,
 /// O or U) in groups of four; 60 random bits, so guessing one is hopeless.
-pub(super) fn quote_reference() -> String {
+pub fn quote_reference() -> String {
     const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
     let mut rng = rand::rng();
     let chars: Vec<char> = (0..12)
@@ -224,15 +219,21 @@ pub(super) fn quote_reference() -> String {
 
 /// Where a bought quote stands: on the journey's terminal step (the confirmation), every step
 /// completed and none open again.
-pub(super) fn purchased_position(
+pub fn purchased_position(
     journey: &Journey,
-) -> Result<(&engine::definitions::Step, engine::position::Position), AppError> {
+) -> Result<
+    (
+        &engine::definitions::Step,
+        engine::journey::position::Position,
+    ),
+    AppError,
+> {
     let terminal = journey.steps.iter().find(|s| s.terminal).ok_or_else(|| {
         AppError::Internal(format!("journey {} has no terminal step", journey.id))
     })?;
     Ok((
         terminal,
-        engine::position::Position {
+        engine::journey::position::Position {
             furthest: terminal.id.clone(),
             path: vec![terminal.id.clone()],
             completed: journey.steps.iter().map(|s| s.id.clone()).collect(),
@@ -241,7 +242,7 @@ pub(super) fn purchased_position(
 }
 
 /// A new quote for an existing session (a renewed expired quote), with a new reference.
-pub(super) async fn insert_for_session(
+pub async fn insert_for_session(
     state: &AppState,
     session_hash: &str,
     brand: &str,

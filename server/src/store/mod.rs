@@ -1,11 +1,15 @@
 //! Storage: one SQL dialect-neutral code path over sqlx's Any driver, SQLite by default and
 //! PostgreSQL when `DATABASE_URL` says so. Migrations per backend are applied at start.
 
+pub mod conns;
+pub mod report;
+pub mod writer;
+
 use serde_json::Value;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 
-use engine::runtime::{Lifecycle, TransitionRecord};
+use engine::journey::runtime::{Lifecycle, TransitionRecord};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -21,14 +25,14 @@ pub struct Store {
     /// PostgreSQL the same pool as reads.
     writer: AnyPool,
     /// SQLite: the hot writes (transitions, new quotes, activity, product views) go through
-    /// one connection on a thread of its own, committed in groups (`crate::writer`).
-    group: Option<crate::writer::Writer>,
-    /// PostgreSQL: the hot path's connections, one round trip per statement (`crate::conns`).
-    conns: Option<std::sync::Arc<crate::conns::Conns>>,
+    /// one connection on a thread of its own, committed in groups (`crate::store::writer`).
+    group: Option<crate::store::writer::Writer>,
+    /// PostgreSQL: the hot path's connections, one round trip per statement (`crate::store::conns`).
+    conns: Option<std::sync::Arc<crate::store::conns::Conns>>,
     /// The hot path's reads (a page's quote, health): `conns` on PostgreSQL, connections of
     /// their own on SQLite. Not sqlx's pool, which checks each connection with a round trip
     /// (on SQLite a hop to the connection's thread and back) every time one goes back to it.
-    reads: std::sync::Arc<crate::conns::Conns>,
+    reads: std::sync::Arc<crate::store::conns::Conns>,
     pub backend: Backend,
 }
 
@@ -60,7 +64,7 @@ const SQLITE_PRAGMAS: &[&str] = &[
     "pragma foreign_keys = on",
 ];
 
-use crate::conns::IDLE_BEFORE_PING;
+use crate::store::conns::IDLE_BEFORE_PING;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -339,13 +343,17 @@ impl Store {
                 };
                 let writer = setup(options(1)).connect(url).await?;
                 let pool = setup(options(4)).connect(url).await?;
-                let group = crate::writer::Writer::start(url, SQLITE_PRAGMAS).await?;
+                let group = crate::store::writer::Writer::start(url, SQLITE_PRAGMAS).await?;
                 Ok(Self {
                     pool,
                     writer,
                     group: Some(group),
                     conns: None,
-                    reads: std::sync::Arc::new(crate::conns::Conns::new(url, 4, SQLITE_PRAGMAS)),
+                    reads: std::sync::Arc::new(crate::store::conns::Conns::new(
+                        url,
+                        4,
+                        SQLITE_PRAGMAS,
+                    )),
                     backend,
                 })
             }
@@ -353,7 +361,7 @@ impl Store {
                 // The hot path (a page's read, a transition, a new or inbound quote, activity)
                 // on its own connections; the rest (purchases, retrieval, reports) on sqlx's pool.
                 let pool = options(8).connect(url).await?;
-                let conns = std::sync::Arc::new(crate::conns::Conns::new(url, 16, &[]));
+                let conns = std::sync::Arc::new(crate::store::conns::Conns::new(url, 16, &[]));
                 Ok(Self {
                     writer: pool.clone(),
                     pool,
@@ -367,12 +375,12 @@ impl Store {
     }
 
     /// Runs `f`'s statements in a transaction of their own (PostgreSQL) or in the SQLite
-    /// writer's group (`crate::writer`), and answers once they are committed; an error from `f`
+    /// writer's group (`crate::store::writer`), and answers once they are committed; an error from `f`
     /// rolls its statements back.
     async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
     where
         T: Send + 'static,
-        F: for<'c> FnOnce(&'c mut sqlx::AnyConnection) -> crate::writer::WriteFuture<'c, T>
+        F: for<'c> FnOnce(&'c mut sqlx::AnyConnection) -> crate::store::writer::WriteFuture<'c, T>
             + Send
             + 'static,
     {
@@ -1346,14 +1354,14 @@ impl Store {
         Ok(row.try_get("n")?)
     }
 
-    /// Counts into `funnel` (crate::report) the quotes of one journey started in the period
+    /// Counts into `funnel` (crate::store::report) the quotes of one journey started in the period
     /// (optionally of one brand and channel) with their transitions, streamed one quote at a
     /// time in one ordered query: memory stays a quote's transitions however long the period.
     /// Field errors are read only from the transitions that have them.
     pub async fn funnel(
         &self,
-        filter: &crate::report::FunnelFilter,
-        funnel: &mut crate::report::Funnel<'_>,
+        filter: &crate::store::report::FunnelFilter,
+        funnel: &mut crate::store::report::Funnel<'_>,
     ) -> Result<(), StoreError> {
         use futures_util::TryStreamExt as _;
         let mut conditions = vec!["q.journey = $1".to_owned()];
@@ -1384,8 +1392,8 @@ impl Store {
             query = query.bind(b);
         }
         let mut rows = query.fetch(&self.pool);
-        let mut quote: Option<crate::report::FunnelQuote> = None;
-        let mut transitions: Vec<crate::report::FunnelTransition> = Vec::new();
+        let mut quote: Option<crate::store::report::FunnelQuote> = None;
+        let mut transitions: Vec<crate::store::report::FunnelTransition> = Vec::new();
         while let Some(r) = rows.try_next().await? {
             let id: String = r.try_get("id")?;
             if quote.as_ref().is_none_or(|q| q.id != id) {
@@ -1393,7 +1401,7 @@ impl Store {
                     funnel.add(&done, &transitions);
                 }
                 transitions.clear();
-                quote = Some(crate::report::FunnelQuote {
+                quote = Some(crate::store::report::FunnelQuote {
                     created_at: r.try_get("started_at")?,
                     purchased: r.try_get::<String, _>("lifecycle")?
                         == Lifecycle::Purchased.as_str(),
@@ -1405,7 +1413,7 @@ impl Store {
                 continue;
             };
             let errors: Option<String> = r.try_get("field_errors")?;
-            transitions.push(crate::report::FunnelTransition {
+            transitions.push(crate::store::report::FunnelTransition {
                 quote_id: String::new(),
                 created_at: r.try_get("created_at")?,
                 from_step,
@@ -1684,7 +1692,7 @@ fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
             let mut document: Value = serde_json::from_str(&document)
                 .map_err(|e| StoreError::Corrupt(format!("document: {e}")))?;
             // A quote stored with the whole product table keeps its prices, compact.
-            engine::quoting::upgrade_stored(&mut document);
+            engine::journey::quoting::upgrade_stored(&mut document);
             document
         },
         row_version: row.try_get("row_version")?,

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
-use engine::graph::xml;
+use engine::checks::graph::xml;
 use serde_json::Value;
 
 /// Which quotes a funnel counts: those of one journey started in a period, optionally of one
@@ -49,7 +49,7 @@ pub fn journey_steps(
     defs: &engine::Definitions,
     journey: &engine::definitions::Journey,
 ) -> (Vec<String>, BTreeSet<String>) {
-    let graph = engine::graph::graph(defs, journey);
+    let graph = engine::checks::graph::graph(defs, journey);
     let steps = graph.rows.iter().flatten().map(|n| n.id.clone()).collect();
     let terminal = journey
         .steps

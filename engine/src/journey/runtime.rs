@@ -8,10 +8,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use statig::prelude::*;
 
-use crate::compiled::{Definitions, UnknownGuard};
+use crate::checks::compiled::{Definitions, UnknownGuard};
+use crate::definitions::schema::FieldError;
 use crate::definitions::{Journey, Step, StepId};
-use crate::position::{self, Position};
-use crate::rules::{FieldError, RuleContext};
+use crate::journey::position::{self, Position};
+use crate::rules::context::RuleContext;
 
 /// The lifecycle the server stores beside the document. "Blocked" and the current step are not
 /// stored: they are derived from the answers.
@@ -146,7 +147,7 @@ pub struct TransitionRecord {
     /// When the event priced the quote again (its rating inputs changed): the working of each
     /// chosen product and a reference to the rest (issue 5: a product team can see why a price
     /// is what it is; issue 22: not a copy of the table). None otherwise.
-    pub pricing: Option<crate::quoting::Pricing>,
+    pub pricing: Option<crate::journey::quoting::Pricing>,
 }
 
 impl TransitionRecord {
@@ -354,12 +355,12 @@ enum StepOutcome {
 
 impl Ctx<'_> {
     /// The server's fields over a changed document: the pets' derived fields, the quote's, then
-    /// the prices, worked out again only when their rating inputs changed (crate::quoting).
+    /// the prices, worked out again only when their rating inputs changed (crate::journey::quoting).
     /// Returns what the transition records of a new pricing.
-    fn derive(&self, candidate: &mut Value) -> Option<crate::quoting::Pricing> {
-        crate::domain::derive_pet_fields(self.defs, candidate);
-        crate::domain::derive_quote_fields(self.defs, candidate, &self.rules);
-        crate::quoting::requote(self.defs, candidate, &self.rules)
+    fn derive(&self, candidate: &mut Value) -> Option<crate::journey::quoting::Pricing> {
+        crate::rules::domain::derive_pet_fields(self.defs, candidate);
+        crate::rules::domain::derive_quote_fields(self.defs, candidate, &self.rules);
+        crate::journey::quoting::requote(self.defs, candidate, &self.rules)
     }
 
     /// Removes the pet at 1-based position `id` when more than one pet exists; otherwise the
@@ -469,7 +470,7 @@ impl Ctx<'_> {
             &self.rules,
         );
         if !errors.is_empty() {
-            errors.truncate(crate::rules::MAX_FIELD_ERRORS);
+            errors.truncate(crate::definitions::schema::MAX_FIELD_ERRORS);
             self.record.outcome = Outcome::Invalid;
             self.record.field_errors = errors;
             return Ok(());
@@ -594,7 +595,7 @@ impl Ctx<'_> {
         let pricing = self.derive(&mut candidate);
         let mut errors = position::step_errors(self.defs, step, &candidate, &self.rules);
         if !errors.is_empty() {
-            errors.truncate(crate::rules::MAX_FIELD_ERRORS);
+            errors.truncate(crate::definitions::schema::MAX_FIELD_ERRORS);
             self.record.outcome = Outcome::Invalid;
             self.record.field_errors = errors;
             return Ok(StepOutcome::Unchanged);

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::Definitions;
+use crate::checks::compiled::Definitions;
 use crate::definitions::{Journey, Step};
 
 /// One step as the diagram shows it.

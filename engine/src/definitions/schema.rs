@@ -1,10 +1,9 @@
-//! Rules: guards and question schemas compiled once, the mapping from a schema failure to the
-//! copy key of its message, and the named domain rules that no schema can state.
+//! Schemas: guards and question schemas compiled once (draft-07, formats asserted), and the
+//! mapping from a schema failure to the field it names and the copy key of its message.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -322,30 +321,6 @@ pub fn field_name(pointer: &str) -> String {
     out
 }
 
-/// What a domain rule may know besides the document.
-#[derive(Debug, Clone)]
-pub struct RuleContext {
-    /// Today in UK local time.
-    pub today: NaiveDate,
-    /// The brand the quote is sold under (promo codes are per brand).
-    pub brand: String,
-    /// Vocalink's modulus tables, for the bank details rule; none where no bank details are
-    /// checked.
-    pub bank: Option<std::sync::Arc<crate::modulus::ModulusTables>>,
-    /// The rate table's scheme the quote's journey prices by (journey `rate_scheme`), if any.
-    pub rate_scheme: Option<String>,
-}
-
-/// Whole months from `from` to `to` (a birthday month counts once the day is reached).
-pub fn months_between(from: NaiveDate, to: NaiveDate) -> i64 {
-    let mut months =
-        i64::from(to.year() - from.year()) * 12 + i64::from(to.month()) - i64::from(from.month());
-    if to.day() < from.day() {
-        months -= 1;
-    }
-    months
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,12 +391,5 @@ mod tests {
             vec![FieldError::new("size", DEFAULT_INVALID_KEY)]
         );
         assert_eq!(c.field_errors(&json!({ "kind": "cat" })), vec![]);
-    }
-
-    #[test]
-    fn months_between_counts_birthdays() {
-        let d = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date");
-        assert_eq!(months_between(d("2018-05-10"), d("2026-05-09")), 95);
-        assert_eq!(months_between(d("2018-05-10"), d("2026-05-10")), 96);
     }
 }

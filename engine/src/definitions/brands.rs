@@ -1,0 +1,244 @@
+//! A partner brand's settings and its static pages.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::definitions::catalogues::Species;
+use crate::definitions::journeys::{Channel, Journey, Step};
+use crate::definitions::pages::PageId;
+
+/// The brand when none is asked for (journey.md §1: the first brand).
+pub const DEFAULT_BRAND: &str = "pos";
+
+/// How a brand takes payment (owner-payment.md §3 payment_method).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum PaymentMethod {
+    /// Direct Debit.
+    #[serde(rename = "DD")]
+    DirectDebit,
+    /// Debit or credit card, through the payment provider.
+    #[serde(rename = "CC")]
+    Card,
+}
+
+impl PaymentMethod {
+    pub fn code(self) -> &'static str {
+        match self {
+            PaymentMethod::DirectDebit => "DD",
+            PaymentMethod::Card => "CC",
+        }
+    }
+}
+
+/// A partner brand (journeys/brands/*.json, journeys/schemas/brand.schema.json): every setting
+/// the specification says varies by brand.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Brand {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub id: String,
+    pub description: String,
+    pub display_name: String,
+    pub site_url: String,
+    /// The logo's file in journeys/brands/logos/.
+    pub logo: String,
+    pub theme: Theme,
+    /// The brand's languages, its default first.
+    pub languages: Vec<String>,
+    pub currency: Currency,
+    pub channels: Vec<Channel>,
+    /// The extra flows the brand offers (journey.md §1): journeys whose `flow` is listed here.
+    #[serde(default)]
+    pub flows: Vec<String>,
+    pub species: Vec<Species>,
+    pub payment_methods: Vec<PaymentMethod>,
+    pub sales_phones: SalesPhones,
+    pub sales_hours: SalesHours,
+    #[serde(default)]
+    pub session: Option<SessionTimes>,
+    #[serde(default)]
+    pub max_pet_age_months: Option<u32>,
+    pub policy_number: PolicyNumberFormat,
+    pub pages: BrandPages,
+    /// Step id → the path it has on this brand instead of the journey's.
+    #[serde(default)]
+    pub step_paths: BTreeMap<String, String>,
+    #[serde(default)]
+    pub review_step_number: Option<u32>,
+    pub rating_badge: RatingBadge,
+    pub best_buy_banner: bool,
+    pub tracking: Tracking,
+    /// Copy overrides: language → key → text.
+    #[serde(default)]
+    pub copy: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl Brand {
+    pub fn takes(&self, method: PaymentMethod) -> bool {
+        self.payment_methods.contains(&method)
+    }
+
+    pub fn offers(&self, species: Species) -> bool {
+        self.species.contains(&species)
+    }
+
+    pub fn sells_through(&self, channel: Channel) -> bool {
+        self.channels.contains(&channel)
+    }
+
+    /// Whether the brand offers a journey: its channel, and its flow where it has one.
+    pub fn offers_journey(&self, journey: &Journey) -> bool {
+        self.sells_through(journey.channel)
+            && journey
+                .flow
+                .as_ref()
+                .is_none_or(|flow| self.flows.contains(flow))
+    }
+
+    /// The brand's default language.
+    pub fn language(&self) -> &str {
+        self.languages.first().map_or("en-GB", String::as_str)
+    }
+
+    /// Whether the brand speaks `language`.
+    pub fn speaks(&self, language: &str) -> bool {
+        self.languages.iter().any(|l| l == language)
+    }
+
+    /// The path of a step on this brand: its own where it names one, else the journey's.
+    pub fn step_path<'a>(&'a self, step: &'a Step) -> &'a str {
+        self.step_paths
+            .get(&step.id)
+            .map_or(step.path.as_str(), String::as_str)
+    }
+
+    /// The sales number a customer is given (journey.md §1): a tracking token's number first,
+    /// then the aggregator code's, then the channel's.
+    pub fn sales_phone(
+        &self,
+        channel: Channel,
+        aggregator: Option<&str>,
+        tracking_token: Option<&str>,
+    ) -> &str {
+        if let Some(number) = tracking_token.and_then(|t| self.sales_phones.tracking_tokens.get(t))
+        {
+            return number;
+        }
+        match channel {
+            Channel::Direct => &self.sales_phones.direct,
+            Channel::Aggregator => aggregator
+                .and_then(|a| self.sales_phones.aggregators.get(a))
+                .unwrap_or(&self.sales_phones.aggregator),
+        }
+    }
+}
+
+/// The brand's colours and font (brand.schema.json /properties/theme).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Theme {
+    pub primary: String,
+    pub primary_dark: String,
+    pub accent: String,
+    pub on_primary: String,
+    pub font: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+pub enum Currency {
+    #[serde(rename = "GBP")]
+    Gbp,
+    #[serde(rename = "EUR")]
+    Eur,
+}
+
+impl Currency {
+    pub fn code(self) -> &'static str {
+        match self {
+            Currency::Gbp => "GBP",
+            Currency::Eur => "EUR",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SalesPhones {
+    pub direct: String,
+    pub aggregator: String,
+    /// By aggregator code (ctm, gcp, msm, cnf, qze, mon).
+    pub aggregators: BTreeMap<String, String>,
+    /// By tracking token name.
+    pub tracking_tokens: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SalesHours {
+    pub weekdays: Hours,
+    pub saturday: Hours,
+}
+
+/// Opening hours as HH:MM, UK time.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hours {
+    pub open: String,
+    pub close: String,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionTimes {
+    pub warning_ms: u64,
+    pub reset_ms: u64,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyNumberFormat {
+    pub prefixes: Vec<String>,
+    pub length: usize,
+}
+
+/// Where the brand's static pages are (journey.md §2 Routes).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrandPages {
+    pub privacy: String,
+    pub terms: String,
+    pub support: String,
+    pub library: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingBadge {
+    #[serde(rename = "defaqto_5_star")]
+    Defaqto5Star,
+    #[serde(rename = "defaqto_5_star_lifetime")]
+    Defaqto5StarLifetime,
+    None,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tracking {
+    pub container_id: String,
+}
+
+impl Brand {
+    /// The path of one of the brand's static pages, if the brand has it.
+    pub fn page_path(&self, page: PageId) -> Option<&str> {
+        match page {
+            PageId::Privacy => Some(&self.pages.privacy),
+            PageId::Terms => Some(&self.pages.terms),
+            PageId::Support => Some(&self.pages.support),
+            PageId::Library => self.pages.library.then_some("/library"),
+            // A journey's own pages, at the journey's paths (Journey::status_pages).
+            PageId::PolicyLinkExpired | PageId::AlreadyPurchased | PageId::PolicyTerminated => None,
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! The journey service: what the routes call. The session's quote, the transition, the view data
+//! a page is drawn from, and the rules only a server can keep (rate limits, resets, signed
+//! links). Speaks no HTTP beyond reading a request's headers; imports only the store, the
+//! integrations and the foundations below it.
+
+pub mod annual;
+pub mod breeds;
+pub mod error;
+pub mod limits;
+pub mod quote;
+pub mod rescue;
+pub mod reset;
+pub mod state;
+pub mod transition;
+pub mod view;

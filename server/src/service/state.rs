@@ -1,0 +1,109 @@
+//! What every request is served with: the definitions, the store and the outside services, and
+//! the answers made from the definitions once.
+
+use std::sync::Arc;
+
+use engine::Definitions;
+
+use crate::config::Config;
+use crate::store::Store;
+use crate::{addresses, banks, mail, payments, policies, vets};
+
+/// Everything a request handler needs. Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub defs: Arc<Definitions>,
+    pub store: Store,
+    pub vets: Arc<dyn vets::VetDirectory>,
+    pub addresses: Arc<addresses::AddressLookup>,
+    pub policies: Arc<policies::ExistingPolicies>,
+    /// Vocalink's modulus tables (bank details checking), read at start.
+    pub bank: Arc<engine::rules::modulus::ModulusTables>,
+    /// England and Wales bank holidays, for Direct Debit collection dates.
+    pub holidays: Arc<engine::rules::collections::BankHolidays>,
+    /// Which bank a sort code belongs to (the bank details panel).
+    pub banks: Arc<banks::BankDirectory>,
+    /// The email templates (journeys/emails/), compiled at start.
+    pub mail_templates: Arc<mail::MailTemplates>,
+    /// The outbox's delivery worker.
+    pub mailer: Arc<mail::Mailer>,
+    /// Where cards go (brands that take cards).
+    pub payments: Arc<dyn payments::PaymentProvider>,
+    /// The local test provider, when it is the one: its browser endpoint is served too.
+    pub test_payments: Option<Arc<payments::test_provider::TestProvider>>,
+    /// Answers made from the definitions once and kept while they are served.
+    pub made: Arc<Made>,
+}
+
+/// Answers made from the definitions once and then sent as they are (issue 22: what never
+/// changes for a definitions version is not remade per request): the breed lists (about 90 KB
+/// of JSON), written and compressed once. Each is kept with the version it was made from, so
+/// definitions reloaded under it make it again.
+#[derive(Debug, Default)]
+pub struct Made {
+    breeds: std::sync::RwLock<Option<(String, Arc<Encoded>)>>,
+    /// Held while an answer is made, so requests that find none wait for the one being made
+    /// instead of each making their own.
+    making: tokio::sync::Mutex<()>,
+}
+
+/// One answer in each content coding a browser may accept.
+#[derive(Debug)]
+pub struct Encoded {
+    pub identity: axum::body::Bytes,
+    pub br: axum::body::Bytes,
+    pub gzip: axum::body::Bytes,
+}
+
+impl Encoded {
+    /// `body` as it is, as brotli and as gzip (each at its best quality: this is done once).
+    pub fn of(body: Vec<u8>) -> Result<Self, String> {
+        use std::io::Write as _;
+        let mut br = brotli::CompressorWriter::new(Vec::new(), 4096, 11, 22);
+        br.write_all(&body).map_err(|e| format!("brotli: {e}"))?;
+        let br = br.into_inner();
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gzip.write_all(&body).map_err(|e| format!("gzip: {e}"))?;
+        let gzip = gzip.finish().map_err(|e| format!("gzip: {e}"))?;
+        Ok(Encoded {
+            identity: body.into(),
+            br: br.into(),
+            gzip: gzip.into(),
+        })
+    }
+}
+
+impl Made {
+    /// The breed lists' answer for definitions `version`: the one kept, or `make`'s, then kept.
+    /// Compressing it (brotli at 11: about a quarter of a second for 90 KB) runs on a blocking
+    /// thread, not one of the runtime's, and once however many requests ask at the same time.
+    pub async fn breeds(
+        &self,
+        version: &str,
+        make: impl FnOnce() -> Result<Vec<u8>, String>,
+    ) -> Result<Arc<Encoded>, String> {
+        if let Some(kept) = self.kept_breeds(version) {
+            return Ok(kept);
+        }
+        let _making = self.making.lock().await;
+        if let Some(kept) = self.kept_breeds(version) {
+            return Ok(kept);
+        }
+        let body = make()?;
+        let encoded = tokio::task::spawn_blocking(move || Encoded::of(body))
+            .await
+            .map_err(|e| format!("compressing: {e}"))??;
+        let encoded = Arc::new(encoded);
+        *self.breeds.write().unwrap_or_else(|e| e.into_inner()) =
+            Some((version.to_owned(), Arc::clone(&encoded)));
+        Ok(encoded)
+    }
+
+    fn kept_breeds(&self, version: &str) -> Option<Arc<Encoded>> {
+        let kept = self.breeds.read().unwrap_or_else(|e| e.into_inner());
+        kept.as_ref()
+            .filter(|(v, _)| v == version)
+            .map(|(_, body)| Arc::clone(body))
+    }
+}

@@ -1,0 +1,296 @@
+//! The transition: a request's quote authorised (its session, CSRF token and fields), the engine
+//! run on its event, the result and its record stored in one transaction, and the new view data
+//! (or the field errors) as the answer.
+
+use std::time::Instant;
+
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value};
+
+use engine::journey::runtime::{self, Effect, Event, Outcome};
+
+use crate::http::body::only_fields;
+use crate::service::error::{AppError, Closed, FieldMessage};
+use crate::service::quote;
+use crate::service::state::AppState;
+use crate::service::view::{self, EDIT_CALLS, SUBMIT_CALLS, ViewInput};
+use crate::session::SessionToken;
+use crate::store::{QuoteRow, TransitionMeta};
+
+/// Checks the session and CSRF token, runs the engine on the step's answers, stores the result
+/// and the transition record, and answers with the new view data.
+pub async fn submit(
+    state: &AppState,
+    headers: &HeaderMap,
+    mut body: Map<String, Value>,
+    call: &str,
+    answer_fields: &[&str],
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    // `form` names the modal's question set where the call saves modals (view::EDIT_CALLS);
+    // a call that saves none does not take it.
+    let mut fields = answer_fields.to_vec();
+    if EDIT_CALLS.iter().any(|(_, path)| *path == call) {
+        fields.push("form");
+    }
+    let auth = authorise(state, headers, &body, &fields).await?;
+    let mut answers = Map::new();
+    for field in answer_fields {
+        if let Some(v) = body.remove(*field) {
+            answers.insert((*field).to_owned(), v);
+        }
+    }
+    let journey = quote::journey(state, &auth.quote)?;
+    // A modal's answers: `form` names the question set, one this call saves.
+    if let Some(form) = body.get("form") {
+        let form = form
+            .as_str()
+            .ok_or_else(|| AppError::BadRequest("form must be a string".into()))?;
+        let Some((questions, _)) = EDIT_CALLS
+            .iter()
+            .find(|(id, path)| *id == form && *path == call)
+        else {
+            let known: Vec<&str> = EDIT_CALLS
+                .iter()
+                .filter(|(_, path)| *path == call)
+                .map(|(id, _)| *id)
+                .collect();
+            return Err(AppError::BadRequest(format!(
+                "form {form:?} is not saved by {call} (it saves: {})",
+                known.join(", ")
+            )));
+        };
+        if !journey
+            .steps
+            .iter()
+            .any(|s| s.edits.iter().any(|e| e.questions == *questions))
+        {
+            return Err(AppError::NotFound);
+        }
+        let event = Event::Edit {
+            questions: (*questions).to_owned(),
+            answers: Value::Object(answers),
+        };
+        return run(state, auth, event, started).await;
+    }
+    // The question sets this call takes (a journey's variant of a set shares its call), from the
+    // one table the view data also reads; the quote's journey asks one of them.
+    let question_sets: Vec<&str> = SUBMIT_CALLS
+        .iter()
+        .filter(|(_, path)| *path == call)
+        .map(|(id, _)| *id)
+        .collect();
+    if question_sets.is_empty() {
+        return Err(AppError::BadRequest(format!(
+            "{call} saves a form named in the payload's form field"
+        )));
+    }
+    let step = journey
+        .steps
+        .iter()
+        .find(|s| {
+            s.questions
+                .as_deref()
+                .is_some_and(|q| question_sets.contains(&q))
+        })
+        .ok_or(AppError::NotFound)?;
+    let event = Event::Submit {
+        step: step.id.clone(),
+        answers: Value::Object(answers),
+    };
+    run(state, auth, event, started).await
+}
+
+/// A request whose session, CSRF token and fields checked out: its quote, its session, and the
+/// experiment views the call helper sent (journey.md §6, §7), kept with the transition record.
+pub struct Authorised {
+    pub quote: QuoteRow,
+    pub token: SessionToken,
+    pub experiment_views: Vec<String>,
+}
+
+/// The request's quote, once its session, CSRF token and fields check out.
+pub async fn authorise(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: &Map<String, Value>,
+    fields: &[&str],
+) -> Result<Authorised, AppError> {
+    let Some((quote, token)) = quote::existing(state, headers).await? else {
+        return Err(AppError::Csrf);
+    };
+    match body.get("csrf").and_then(Value::as_str) {
+        Some(given) if token.csrf_matches(&state.config.secret_key, given) => {}
+        _ => return Err(AppError::Csrf),
+    }
+    only_fields(body, fields)?;
+    let experiment_views = experiment_views(state, body)?;
+    Ok(Authorised {
+        quote,
+        token,
+        experiment_views,
+    })
+}
+
+/// The most experiment views one call may carry.
+const MAX_EXPERIMENT_VIEWS: usize = 20;
+
+/// `experiment_views`: the variations the page showed, each `"{experiment}:{variation}"` of a
+/// defined experiment; absent means none.
+fn experiment_views(state: &AppState, body: &Map<String, Value>) -> Result<Vec<String>, AppError> {
+    let items = match body.get("experiment_views") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) if items.len() <= MAX_EXPERIMENT_VIEWS => items,
+        Some(_) => {
+            return Err(AppError::BadRequest(format!(
+                "experiment_views must be a list of at most {MAX_EXPERIMENT_VIEWS} \"experiment:variation\" names"
+            )));
+        }
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match v.as_str() {
+            Some(view) if state.defs.experiments().is_some_and(|e| e.knows_view(view)) => {
+                Ok(view.to_owned())
+            }
+            _ => Err(AppError::BadRequest(format!(
+                "experiment_views[{i}] is not a variation of a defined experiment"
+            ))),
+        })
+        .collect()
+}
+
+/// Runs an event through the engine, stores the result and its transition record in one
+/// transaction, and answers with the new view data (or the field errors).
+pub async fn run(
+    state: &AppState,
+    auth: Authorised,
+    event: Event,
+    started: Instant,
+) -> Result<Response, AppError> {
+    let Authorised {
+        mut quote,
+        token,
+        experiment_views,
+    } = auth;
+    let journey = quote::journey(state, &quote)?;
+    let rules = quote::rule_context(state, &quote);
+    // The engine takes the stored document (not a copy); the quote gets back what it answers.
+    let result = runtime::transition_from(
+        &state.defs,
+        &journey.id,
+        std::mem::take(&mut quote.document),
+        quote.lifecycle,
+        &event,
+        rules.clone(),
+    )?;
+
+    let update = result
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::SaveQuote | Effect::ClearQuote));
+    let meta = TransitionMeta::of(&quote, started, &experiment_views);
+    let duration_us = meta.duration_us;
+    // Write-only answers (a bank account number) are kept only encrypted, beside the quote.
+    let secrets = result
+        .secrets
+        .iter()
+        .map(|s| match &s.value {
+            Some(value) => state
+                .config
+                .encryption_key
+                .encrypt(&quote.id, &s.pointer, value)
+                .map(|c| (s.pointer.clone(), Some(c)))
+                .map_err(AppError::Internal),
+            // A withdrawn answer: what was kept of it goes.
+            None => Ok((s.pointer.clone(), None)),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    state
+        .store
+        .record(
+            &quote,
+            update.then_some((&result.document, result.lifecycle)),
+            &result.record,
+            meta,
+            &secrets,
+        )
+        .await?;
+    tracing::info!(
+        quote = %quote.id,
+        journey = %result.record.journey,
+        event = %result.record.event,
+        from = %result.record.from,
+        to = %result.record.to,
+        outcome = result.record.outcome.as_str(),
+        field_errors = result.record.field_errors.len(),
+        duration_us,
+        "transition"
+    );
+
+    // The quote as it now stands (as it was, where the event changed nothing).
+    quote.document = result.document;
+    quote.lifecycle = result.lifecycle;
+    match result.record.outcome {
+        Outcome::Invalid => {
+            let errors = result
+                .record
+                .field_errors
+                .iter()
+                .map(|e| FieldMessage {
+                    field: e.field.clone(),
+                    message: quote::voice(state, &quote).message(e),
+                })
+                .collect();
+            return Err(AppError::Validation(errors));
+        }
+        Outcome::RefusedByLifecycle => return Err(AppError::QuoteClosed),
+        // A step or form the quote cannot open: refused, naming it and its failed guards, with
+        // nothing stored (issue 25). Answers stored on a step whose way on a guard keeps closed
+        // are a success: the page shows where the customer stands.
+        Outcome::RefusedByGuard if !update => {
+            return Err(AppError::StepClosed(match &event {
+                Event::Edit { questions, .. } => Closed::Form {
+                    form: questions.clone(),
+                },
+                _ => Closed::Step {
+                    step: result.record.from.clone(),
+                    guards: result.record.failed_guards(),
+                },
+            }));
+        }
+        Outcome::Moved | Outcome::Blocked | Outcome::RefusedByGuard => {}
+    }
+
+    let saved = quote;
+    let viewing = journey.step(&result.record.to).ok_or_else(|| {
+        AppError::Internal(format!("transition to unknown step {}", result.record.to))
+    })?;
+    let csrf = token.csrf(&state.config.secret_key);
+    let voice = quote::voice(state, &saved);
+    let input = ViewInput {
+        defs: &state.defs,
+        journey,
+        quote: &saved,
+        viewing,
+        position: &result.position,
+        csrf: &csrf,
+        voice: &voice,
+        rules: &rules,
+        holidays: &state.holidays,
+        banks: &state.banks,
+        card_provider: state.payments.browser(),
+        timeouts: quote::timeouts(state, &saved),
+        purchase: None,
+        account_number: view::account_number_for(state, viewing, &saved).await?,
+        after_edit: matches!(event, Event::Edit { .. }),
+    };
+    let data = view::view_data(&input)?;
+    Ok(view::Answer {
+        data,
+        outcome: Some(result.record.outcome),
+    }
+    .into_response())
+}
