@@ -120,7 +120,7 @@ fn patched(
 }
 
 /// Issue 8, `pawpath check`: every file under `check/` passes the lint but fails one of the
-/// deeper checks (engine/src/analysis.rs) with its error; one with no `expect` passes them.
+/// deeper checks (engine/src/checks/analysis.rs) with its error; one with no `expect` passes them.
 #[test]
 fn every_check_fixture_fails_its_check() {
     let mut failures = Vec::new();

@@ -78,7 +78,7 @@ impl Definitions {
                 }
                 Err(e) => errors.push(DefinitionError::new(&qs.file, "/schema", e)),
             }
-            if let Ok(c) = CompiledSchema::new(crate::journey::runtime::without_write_only(
+            if let Ok(c) = CompiledSchema::new(crate::definitions::schema::without_write_only(
                 &qs.value.schema,
             )) {
                 stored_questions.insert(qs.value.id.clone(), c);

@@ -7,7 +7,7 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use crate::definitions::Species;
+use crate::definitions::catalogues::Species;
 use crate::definitions::rates::CoverGroup;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

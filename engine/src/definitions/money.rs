@@ -4,8 +4,9 @@
 //! `shared/money.ts` writes the same strings, and both pass `engine/tests/fixtures/money.json`.
 
 use rust_decimal::{Decimal, RoundingStrategy};
+use serde_json::Value;
 
-use crate::definitions::Currency;
+use crate::definitions::brands::Currency;
 
 /// Writes amounts in one currency for readers of one language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,6 +94,15 @@ impl Money {
             .unwrap_or(t)
             .trim();
         t.parse().ok()
+    }
+}
+
+/// A decimal written as a JSON string or number.
+pub fn decimal_of(v: &Value) -> Option<Decimal> {
+    match v {
+        Value::String(s) => Money::parse(s),
+        Value::Number(n) => n.to_string().parse().ok(),
+        _ => None,
     }
 }
 

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::checks::compiled::Definitions;
+use crate::definitions::money::decimal_of;
 use crate::definitions::postcode::Postcode;
 use crate::definitions::rates::{BenefitValue, CoverGroup, ProductKey, RateFile};
 use crate::definitions::{RatingBadge, Species};
@@ -61,15 +62,6 @@ fn str_of<'a>(v: &'a Value, field: &str) -> Option<&'a str> {
     v.get(field)
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
-}
-
-/// A decimal written as a JSON string or number.
-pub fn decimal_of(v: &Value) -> Option<Decimal> {
-    match v {
-        Value::String(s) => crate::definitions::money::Money::parse(s),
-        Value::Number(n) => n.to_string().parse().ok(),
-        _ => None,
-    }
 }
 
 fn pet_input<'d>(defs: &'d Definitions, rates: &RateFile, pet: &Value) -> Option<PetInput<'d>> {

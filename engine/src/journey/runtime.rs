@@ -10,6 +10,7 @@ use statig::prelude::*;
 
 use crate::checks::compiled::{Definitions, UnknownGuard};
 use crate::definitions::schema::FieldError;
+use crate::definitions::schema::{declared_properties, is_write_only};
 use crate::definitions::{Journey, Step, StepId};
 use crate::journey::position::{self, Position};
 use crate::rules::context::RuleContext;
@@ -689,108 +690,6 @@ fn keep_locked(
 /// A new quote's document.
 pub fn empty_document() -> Value {
     serde_json::json!({ "pets": [], "owner": {} })
-}
-
-/// The properties an object schema declares, including those its `allOf`, `anyOf`, `oneOf`,
-/// `then` and `else` declare (a question asked only for dogs is still the step's question), each
-/// with the first subschema that declares it.
-pub fn declared_properties(schema: &Value) -> Vec<(String, &Value)> {
-    let mut out: Vec<(String, &Value)> = Vec::new();
-    collect_properties(schema, &mut out);
-    out
-}
-
-fn collect_properties<'s>(schema: &'s Value, out: &mut Vec<(String, &'s Value)>) {
-    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
-        for (name, sub) in props {
-            if !out.iter().any(|(n, _)| n == name) {
-                out.push((name.clone(), sub));
-            }
-        }
-    }
-    for key in ["allOf", "anyOf", "oneOf"] {
-        for sub in schema
-            .get(key)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            collect_properties(sub, out);
-        }
-    }
-    for key in ["then", "else"] {
-        if let Some(sub) = schema.get(key) {
-            collect_properties(sub, out);
-        }
-    }
-}
-
-/// A property the server checks but never stores (`"writeOnly": true`): a bank account number.
-fn is_write_only(schema: &Value) -> bool {
-    schema.get("writeOnly").and_then(Value::as_bool) == Some(true)
-}
-
-/// The schema as answers are stored: every `writeOnly` property left out of `properties` and
-/// `required`, wherever it is declared, including a `required` in an `if`/`then`/`else` or
-/// `allOf` branch of the object that declares it (the payment question set requires the account
-/// number only when paying by Direct Debit).
-pub fn without_write_only(schema: &Value) -> Value {
-    strip_write_only(schema, &[])
-}
-
-/// `outer`: the write-only names of the object this subschema is a branch of.
-fn strip_write_only(schema: &Value, outer: &[String]) -> Value {
-    match schema {
-        Value::Object(map) => {
-            let mut write_only: Vec<String> = outer.to_vec();
-            write_only.extend(
-                declared_properties(schema)
-                    .into_iter()
-                    .filter(|(_, s)| is_write_only(s))
-                    .map(|(n, _)| n),
-            );
-            let mut out = Map::new();
-            for (k, v) in map {
-                let v = match k.as_str() {
-                    "properties" => Value::Object(
-                        v.as_object()
-                            .into_iter()
-                            .flatten()
-                            .filter(|(n, _)| !write_only.contains(n))
-                            .map(|(n, s)| (n.clone(), strip_write_only(s, &[])))
-                            .collect(),
-                    ),
-                    "required" => Value::Array(
-                        v.as_array()
-                            .into_iter()
-                            .flatten()
-                            .filter(|n| {
-                                n.as_str()
-                                    .is_none_or(|n| !write_only.iter().any(|w| w == n))
-                            })
-                            .cloned()
-                            .collect(),
-                    ),
-                    // Branches of the same object share its write-only names.
-                    "if" | "then" | "else" | "not" => strip_write_only(v, &write_only),
-                    "allOf" | "anyOf" | "oneOf" => Value::Array(
-                        v.as_array()
-                            .into_iter()
-                            .flatten()
-                            .map(|b| strip_write_only(b, &write_only))
-                            .collect(),
-                    ),
-                    _ => strip_write_only(v, &[]),
-                };
-                out.insert(k.clone(), v);
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|i| strip_write_only(i, &[])).collect())
-        }
-        other => other.clone(),
-    }
 }
 
 /// A write-only answer taken out of the document: where it was, and what it was; `None` when an

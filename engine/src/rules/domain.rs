@@ -774,7 +774,7 @@ fn cover_offered(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec
         // percentages; none at all is always allowed (products without co-insurance ignore it).
         if let Some(fraction) = pet
             .get("set_coins")
-            .and_then(crate::journey::quoting::decimal_of)
+            .and_then(crate::definitions::money::decimal_of)
         {
             let percent = (fraction * rust_decimal::Decimal::from(100)).normalize();
             if !percent.is_zero() && !rates.coinsurance.options.contains_key(&percent.to_string()) {
@@ -786,7 +786,7 @@ fn cover_offered(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Vec
         }
         if let Some(excess) = pet
             .get("set_excess")
-            .and_then(crate::journey::quoting::decimal_of)
+            .and_then(crate::definitions::money::decimal_of)
         {
             let offered = species
                 .and_then(|s| rates.excess.get(&s))
@@ -859,6 +859,26 @@ fn payment_method_offered(
 
 #[cfg(test)]
 mod tests {
+    /// The lint knows the domain rules by name (definitions/vocabulary.rs); each name is a rule
+    /// here, and no rule here is missing from the names.
+    #[test]
+    fn every_named_rule_is_a_rule_and_every_rule_is_named() {
+        use crate::definitions::vocabulary::DOMAIN_RULES;
+        for name in DOMAIN_RULES {
+            assert!(
+                super::domain_rule(name).is_some(),
+                "{name} is named but not a rule"
+            );
+        }
+        let source = include_str!("domain.rs");
+        let listed = source
+            .split("pub fn domain_rule(name: &str)")
+            .nth(1)
+            .and_then(|rest| rest.split("_ => None").next())
+            .expect("the match of domain_rule");
+        let arms = listed.matches("\" => Some(").count();
+        assert_eq!(arms, DOMAIN_RULES.len(), "a rule is not in DOMAIN_RULES");
+    }
 
     /// owner-payment.md §5 Owner (phone: digits only, 9 to 12, starting 0) and issue 24: numbers
     /// as people type them are the digits the rules are about; anything else is left for the

@@ -4,7 +4,7 @@
  *
  * Amounts are written in the brand's currency for the page's language (owner-payment.md §9
  * Currency: £ (GBP), EUR in the French variant; prices to 2 decimals unless whole). The engine
- * writes the same strings (engine/src/money.rs); both pass engine/tests/fixtures/money.json.
+ * writes the same strings (engine/src/definitions/money.rs); both pass engine/tests/fixtures/money.json.
  */
 import { createContext, useContext } from 'react';
 

@@ -10,8 +10,9 @@ use serde_json::json;
 
 use engine::definitions::postcode::Postcode;
 
-use crate::http::body::{JsonObject, only_fields, optional_text};
+use crate::http::body::JsonObject;
 use crate::service::error::{AppError, FieldMessage};
+use crate::service::fields::{only_fields, optional_text};
 use crate::service::state::AppState;
 
 pub(super) async fn address_search(

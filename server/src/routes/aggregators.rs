@@ -24,8 +24,9 @@ use subtle::ConstantTimeEq;
 use engine::definitions::Channel;
 use engine::journey::runtime::{self, Event, Lifecycle, Outcome, TransitionRecord};
 
-use crate::http::body::{JsonObject, only_fields};
+use crate::http::body::JsonObject;
 use crate::service::error::{AppError, FieldMessage};
+use crate::service::fields::only_fields;
 use crate::service::quote;
 use crate::service::state::AppState;
 use crate::session::SessionToken;

@@ -40,6 +40,6 @@ pub(super) async fn breed_list_posted(
     headers: HeaderMap,
     crate::http::body::JsonObject(body): crate::http::body::JsonObject,
 ) -> Result<Response, crate::service::error::AppError> {
-    crate::http::body::only_fields(&body, &[])?;
+    crate::service::fields::only_fields(&body, &[])?;
     Ok(breed_list(state, headers).await)
 }

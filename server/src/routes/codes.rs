@@ -14,8 +14,9 @@ use serde_json::{Value, json};
 use engine::definitions::Species;
 use engine::rules::domain;
 
-use crate::http::body::{JsonObject, only_fields, optional_text};
+use crate::http::body::JsonObject;
 use crate::service::error::AppError;
+use crate::service::fields::{only_fields, optional_text};
 use crate::service::limits::limit;
 use crate::service::quote;
 use crate::service::state::AppState;

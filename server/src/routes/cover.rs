@@ -124,7 +124,7 @@ pub(super) async fn change_coins(
     let index = pet_index(body.get("pet_id"), "pet_id", cover.len())?;
     let percent = body
         .get("co_insurance")
-        .and_then(engine::journey::quoting::decimal_of)
+        .and_then(engine::definitions::money::decimal_of)
         .ok_or_else(|| AppError::BadRequest("co_insurance must be a percentage".into()))?;
     let fraction = (percent / rust_decimal::Decimal::from(100)).normalize();
     // The cover question set takes the fraction as a JSON number (0, 0.1, 0.2); any other

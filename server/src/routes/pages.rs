@@ -243,7 +243,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
     .await?;
     // Opening a page is activity: idle time starts again (written when the last recorded
     // activity is more than moments old; see reset::idle_past_reset).
-    if crate::service::reset::activity_due(state, &session.quote) {
+    if crate::service::quote::activity_due(state, &session.quote) {
         state.store.touch(&session.quote.id).await?;
     }
     let journey = quote::journey(state, &session.quote)?;

@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::http::body::JsonObject;
 use crate::service::error::AppError;
 use crate::service::quote;
-use crate::service::reset::reset_quote;
+use crate::service::quote::reset_quote;
 use crate::service::state::AppState;
 use crate::service::transition::authorise;
 

@@ -7,8 +7,9 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use crate::http::body::{JsonObject, only_fields, optional_text};
+use crate::http::body::JsonObject;
 use crate::service::error::{AppError, FieldMessage};
+use crate::service::fields::{only_fields, optional_text};
 use crate::service::state::AppState;
 use crate::vets::{VetPostcode, VetPostcodeError};
 

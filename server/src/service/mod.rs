@@ -6,10 +6,10 @@
 pub mod annual;
 pub mod breeds;
 pub mod error;
+pub mod fields;
 pub mod limits;
 pub mod quote;
 pub mod rescue;
-pub mod reset;
 pub mod state;
 pub mod transition;
 pub mod view;

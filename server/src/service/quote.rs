@@ -1,16 +1,21 @@
-//! Finding the quote a request belongs to, and creating one for a new visitor.
+//! The session's quote: finding the quote a request belongs to, creating one for a new visitor,
+//! and starting again (journey.md §2 Inactivity timeout, §4 Timers; owner-payment.md §4 Session):
+//! a quote reset (its answers cleared, the transition recorded) and parted from its session, as
+//! the customer asks or, for a quote left idle past the reset time, on the server's own clock.
+
+use std::time::Instant;
 
 use axum::http::HeaderMap;
 use rand::Rng;
 
 use engine::definitions::{DEFAULT_BRAND, Journey};
-use engine::journey::runtime;
+use engine::journey::runtime::{self, Event, Lifecycle};
 use engine::rules::context::RuleContext;
 
 use crate::service::error::AppError;
 use crate::service::state::AppState;
 use crate::session::SessionToken;
-use crate::store::QuoteRow;
+use crate::store::{QuoteRow, TransitionMeta};
 
 pub const DEFAULT_JOURNEY: &str = "direct";
 
@@ -34,9 +39,8 @@ pub async fn existing(
     };
     // Left idle past the reset time: reset on the server's own clock (journey.md §4 Timers),
     // and the request goes on as a new visitor's.
-    if quote.lifecycle == runtime::Lifecycle::Active && super::reset::idle_past_reset(state, &quote)
-    {
-        super::reset::reset_quote(state, &quote, &[]).await?;
+    if quote.lifecycle == runtime::Lifecycle::Active && idle_past_reset(state, &quote) {
+        reset_quote(state, &quote, &[]).await?;
         return Ok(None);
     }
     Ok(Some((quote, token)))
@@ -263,4 +267,72 @@ pub async fn insert_for_session(
             document,
         )
         .await?)
+}
+
+/// Resets a quote and parts it from its session. A bought quote keeps its answers (its policies
+/// stand); it is parted from the session all the same.
+pub async fn reset_quote(
+    state: &AppState,
+    quote: &QuoteRow,
+    experiment_views: &[String],
+) -> Result<(), AppError> {
+    let started = Instant::now();
+    if quote.lifecycle == Lifecycle::Active {
+        let journey = journey(state, quote)?;
+        let rules = rule_context(state, quote);
+        let result = runtime::transition(
+            &state.defs,
+            &journey.id,
+            &quote.document,
+            quote.lifecycle,
+            &Event::Reset,
+            rules,
+        )?;
+        let meta = TransitionMeta::of(quote, started, experiment_views);
+        state
+            .store
+            .record(
+                quote,
+                Some((&result.document, result.lifecycle)),
+                &result.record,
+                meta,
+                &[],
+            )
+            .await?;
+    }
+    state.store.detach_session(&quote.id).await?;
+    tracing::info!(quote = %quote.id, "quote reset and parted from its session");
+    Ok(())
+}
+
+/// Whether a quote has been idle past the reset time (the server's own clock). Opening a page
+/// records activity at most once per [`activity_slack_ms`] (issue 22: a page view writes
+/// nothing when the quote was active moments ago), so the server waits that much longer: it
+/// never resets a quote before the browser's own timer would.
+pub fn idle_past_reset(state: &AppState, quote: &QuoteRow) -> bool {
+    let reset = timeouts(state, quote).1;
+    idle_ms(quote).is_some_and(|idle| {
+        idle >= i64::try_from(reset.saturating_add(activity_slack_ms(reset))).unwrap_or(i64::MAX)
+    })
+}
+
+/// How long ago the quote was last active, by the server's clock.
+fn idle_ms(quote: &QuoteRow) -> Option<i64> {
+    let last = chrono::DateTime::parse_from_rfc3339(&quote.updated_at).ok()?;
+    Some(
+        chrono::Utc::now()
+            .signed_duration_since(last)
+            .num_milliseconds(),
+    )
+}
+
+/// How stale the recorded activity may be: a twentieth of the reset time, at most 30 seconds.
+pub fn activity_slack_ms(reset_ms: u64) -> u64 {
+    (reset_ms / 20).min(30_000)
+}
+
+/// Whether opening a page should record activity: the last recorded is older than the slack.
+pub fn activity_due(state: &AppState, quote: &QuoteRow) -> bool {
+    let slack = activity_slack_ms(timeouts(state, quote).1);
+    idle_ms(quote).is_none_or(|idle| idle >= i64::try_from(slack).unwrap_or(i64::MAX))
 }

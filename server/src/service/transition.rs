@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use engine::journey::runtime::{self, Effect, Event, Outcome};
 
-use crate::http::body::only_fields;
 use crate::service::error::{AppError, Closed, FieldMessage};
+use crate::service::fields::only_fields;
 use crate::service::quote;
 use crate::service::state::AppState;
 use crate::service::view::{self, EDIT_CALLS, SUBMIT_CALLS, ViewInput};

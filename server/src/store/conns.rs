@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use sqlx::{AnyConnection, Connection as _};
 use tokio::sync::{Semaphore, SemaphorePermit};
 
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// How long a connection may sit idle before it is checked with a round trip when next taken.
 pub const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);

@@ -2,6 +2,7 @@
 //! PostgreSQL when `DATABASE_URL` says so. Migrations per backend are applied at start.
 
 pub mod conns;
+pub mod error;
 pub mod report;
 pub mod writer;
 
@@ -65,20 +66,7 @@ const SQLITE_PRAGMAS: &[&str] = &[
 ];
 
 use crate::store::conns::IDLE_BEFORE_PING;
-
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
-    #[error("migration: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
-    #[error("the quote changed since it was read")]
-    Conflict,
-    #[error("stored data is damaged: {0}")]
-    Corrupt(String),
-    #[error("the write was not saved: {0}")]
-    Write(String),
-}
+pub use crate::store::error::StoreError;
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");

@@ -19,7 +19,7 @@ use std::pin::Pin;
 use sqlx::{AnyConnection, Connection};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// A write's statements, run on the writer's connection inside a transaction it already opened.
 pub type WriteFuture<'c, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'c>>;

@@ -1,6 +1,6 @@
 /**
  * From Ajv's errors to one message per field, by the same rule the server applies
- * (engine/src/rules.rs `CompiledSchema::field_errors`): the failing keyword's `x-errors` copy key
+ * (engine/src/definitions/schema.rs `CompiledSchema::field_errors`): the failing keyword's `x-errors` copy key
  * in its subschema (for `required`, in the missing property's subschema), else the default key;
  * for each field, the failing keyword that comes first in the schema as written.
  */

@@ -3,7 +3,7 @@
  * §5 Owner: digits only, 9 to 12, starting 0; issue 24): spaces, hyphens, dots and brackets
  * dropped, and the UK's +44 or 0044 (with or without a "(0)" after it) written as the leading 0.
  * `null` (left as typed, for the schema to name) when anything else is in it. The server's
- * engine does the same before its rules run (engine/src/domain.rs `phone_digits`); both are
+ * engine does the same before its rules run (engine/src/rules/domain.rs `phone_digits`); both are
  * tested against `tests/fixtures/phones.json`.
  */
 export function phoneDigits(typed: string): string | null {

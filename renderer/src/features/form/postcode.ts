@@ -1,6 +1,6 @@
 /**
  * The owner's postcode rule (owner-payment.md §5 Owner), the same as the server's
- * (engine/src/postcode.rs): spaces ignored, upper case, one space before the last three
+ * (engine/src/definitions/postcode.rs): spaces ignored, upper case, one space before the last three
  * characters, GIR 0AA included. Both are tested against tests/fixtures/postcodes.json.
  */
 const OUTWARD = /^[A-PR-UWYZ][A-HK-Y]?[0-9][A-Z0-9]?$/;
