@@ -1,11 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
+// The shared styles first: each feature's own, imported beside its components, come after them.
+import './styles.css';
 import { App } from '@/app/App';
 import { loadBreeds, seedBreedsUrl } from '@/features/breeds/breed-store';
 import { seedCatalogue, startFirstView } from '@/features/journey/api';
 import { readBoot } from '@/shared/boot';
-import './styles.css';
 
 // The catalogue the HTML carries is the first page's: no call for it.
 const boot = readBoot();

@@ -19,6 +19,7 @@ import type { EditRequest } from '@/features/journey/journey-machine';
 import { validatorsFor } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
+import './assumptions.css';
 
 type Pet = Record<string, unknown>;
 type Answers = Record<string, unknown>;

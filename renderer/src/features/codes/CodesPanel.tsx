@@ -17,6 +17,7 @@ import { Modal } from '@/features/shell/Modal';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { text } from '@/shared/copy';
 import type { FieldMessage, ViewData } from '@/shared/types';
+import './codes.css';
 
 type Offer = { valid: boolean; desc: string; summ: string; nectar: boolean };
 

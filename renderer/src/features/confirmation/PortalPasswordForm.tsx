@@ -11,6 +11,7 @@ import { validateAnswers } from '@/features/form/FormStep';
 import { submitAnswers } from '@/features/journey/api';
 import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
+import './confirmation.css';
 
 /** The checklist: each item the copy key a schema rule under `password` gives as its message. */
 const CHECKS: Array<[string, string[]]> = [

@@ -10,6 +10,7 @@ import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { Product, ViewData } from '@/shared/types';
 import { type Group, defaultProduct, groupsOf, inGroup, productsOf } from './cover';
+import './cover.css';
 
 /** Every pet's cover as the cover question set takes it, with one pet's product replaced. */
 export function coverAnswers(view: ViewData, index: number, code: string): Record<string, unknown> {

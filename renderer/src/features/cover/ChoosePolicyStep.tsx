@@ -22,6 +22,7 @@ import type { FieldMessage, PetDocuments, Product, ViewData } from '@/shared/typ
 import { markViewed } from '@/shared/experiments';
 import { CoverGuide } from './CoverGuide';
 import { type Group, defaultProduct, excessOptions, groupsOf, initialGroup, inGroup, percentOf, productsOf, upsells } from './cover';
+import './cover.css';
 
 type Tab = 'type' | 'level' | 'excess';
 

@@ -6,6 +6,7 @@
 import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { Product } from '@/shared/types';
+import './cover.css';
 
 export function ClaimTerms({ product, copy, id }: { product: Product; copy: Record<string, string>; id?: string }) {
   const { amount } = useMoney();

@@ -8,6 +8,7 @@ import { useState } from 'react';
 
 import { text } from '@/shared/copy';
 import type { Group } from './cover';
+import './cover.css';
 
 type Answer = 'yes' | 'no' | null;
 

@@ -27,6 +27,7 @@ import { StartDateWidget } from './widgets/StartDateWidget';
 import { HiddenWidget, TextWidget } from './widgets/TextWidget';
 import { TextareaWidget } from './widgets/TextareaWidget';
 import { VetSearchWidget } from './widgets/VetSearchWidget';
+import './form.css';
 
 type Answers = Record<string, unknown>;
 type Pet = Record<string, unknown>;

@@ -6,6 +6,7 @@ import type { FieldMessage } from '@/shared/types';
 import { text } from '@/shared/copy';
 import { fieldId } from './field-errors';
 import { knownName } from './named-questions';
+import './form.css';
 
 export function focusField(field: string): boolean {
   const wrapper = document.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);

@@ -6,6 +6,7 @@
 import { useEffect, useRef } from 'react';
 
 import { text } from '@/shared/copy';
+import './form.css';
 
 export function RemovePetDialog({
   name,

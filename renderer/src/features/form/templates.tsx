@@ -11,6 +11,7 @@ import { breedName } from '@/features/breeds/breed-store';
 import { useBreedData } from '@/features/breeds/breeds-context';
 import { CopyContext, fieldFromPath, useFieldError } from './field-errors';
 import { usePetActions } from './pet-actions';
+import './form.css';
 
 /** Widgets that draw their own fieldset and legend. */
 const GROUP_WIDGETS = new Set(['sortCode', 'radio', 'yesNo', 'dateParts', 'xlBully', 'confirmTick', 'checkbox', 'vetSearch', 'startDate', 'addressSearch']);

@@ -5,6 +5,7 @@
 import { useId } from 'react';
 
 import { text } from '@/shared/copy';
+import './pages.css';
 
 export function LibraryPage({ copy }: { copy: Record<string, string> }) {
   const field = useId();

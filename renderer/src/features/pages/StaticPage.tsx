@@ -7,6 +7,7 @@ import { text } from '@/shared/copy';
 import type { ShellView, StaticPageView } from '@/shared/types';
 
 import { LibraryPage } from './LibraryPage';
+import './pages.css';
 
 /** The pages that end with the sales number: contact, and the annual rehoming link's pages. */
 const CALL_US: StaticPageView['id'][] = ['support', 'policy_link_expired', 'already_purchased', 'policy_terminated'];

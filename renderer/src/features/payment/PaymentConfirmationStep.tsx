@@ -9,6 +9,7 @@ import { collectionText } from '@/features/payment/PaymentStep';
 import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { ViewData } from '@/shared/types';
+import './payment.css';
 
 export function PaymentConfirmationStep({
   view,

@@ -17,6 +17,7 @@ import { Modal } from '@/features/shell/Modal';
 import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
+import './payment.css';
 
 type Answers = Record<string, unknown>;
 type Frequency = 'MP' | 'AP';

@@ -11,6 +11,7 @@ import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { centreLabel } from '@/features/form/widgets/RehomingCentreWidget';
 import { ownerName, text } from '@/shared/copy';
 import type { ViewData } from '@/shared/types';
+import './rehoming.css';
 
 interface Props {
   view: ViewData;

@@ -23,6 +23,7 @@ import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
 import { coverTypeName, ownerName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
+import './review.css';
 
 type OwnerModal = 'address' | 'full' | 'phone' | 'marketing';
 type Modal =

@@ -7,6 +7,7 @@ import { useId } from 'react';
 
 import { text } from '@/shared/copy';
 import type { ViewData } from '@/shared/types';
+import './shell.css';
 
 /** Shown beside a dog's cover only (`pets`: the pets the place it is drawn in is about). */
 export function BestBuyBanner({ view, pets, copy }: { view: ViewData; pets: ViewData['pets']; copy: Record<string, string> }) {

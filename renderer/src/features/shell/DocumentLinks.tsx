@@ -1,6 +1,7 @@
 /** A list of product documents, each opening in a new tab (owner-payment.md §3 Documents). */
 import { text } from '@/shared/copy';
 import type { DocumentLink } from '@/shared/types';
+import './shell.css';
 
 export function DocumentLinks({ documents, copy, suffix }: { documents: readonly DocumentLink[]; copy: Record<string, string>; suffix?: string }) {
   return (

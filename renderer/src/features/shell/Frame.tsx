@@ -11,6 +11,7 @@ import type { MouseEvent } from 'react';
 
 import { text } from '@/shared/copy';
 import type { ShellView } from '@/shared/types';
+import './shell.css';
 
 type Copy = Record<string, string>;
 

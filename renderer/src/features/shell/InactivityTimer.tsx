@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 
 import { Modal } from '@/features/shell/Modal';
 import { text } from '@/shared/copy';
+import './shell.css';
 
 const KEY = 'pawpath.lastActivity';
 const DEBOUNCE_MS = 250;

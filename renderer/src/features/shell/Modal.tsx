@@ -5,6 +5,7 @@
  */
 import { type ReactNode, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
+import './shell.css';
 
 export function Modal({ titleId, title, onCancel, children }: { titleId: string; title: string; onCancel: () => void; children: ReactNode }) {
   const dialog = useRef<HTMLDialogElement>(null);

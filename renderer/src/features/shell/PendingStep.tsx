@@ -1,6 +1,7 @@
 /** A step whose page is not built yet: it says which step it is, and nothing more. */
 import { text } from '@/shared/copy';
 import type { ViewData } from '@/shared/types';
+import './shell.css';
 
 export function PendingStep({ view }: { view: ViewData }) {
   return (

@@ -1,6 +1,7 @@
 /** The step bar (journey.md §2): numbered steps with their status; earlier steps are links. */
 import { text } from '@/shared/copy';
 import type { StepBarItem } from '@/shared/types';
+import './shell.css';
 
 export function StepBar({ items, copy, onOpen }: { items: StepBarItem[]; copy: Record<string, string>; onOpen: (path: string) => void }) {
   // Pages outside the journey (retrieve quote) have no step bar.

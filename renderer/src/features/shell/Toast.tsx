@@ -3,6 +3,7 @@
  * warning the content only; each closes itself after 5 seconds.
  */
 import { useEffect } from 'react';
+import './shell.css';
 
 export const TOAST_MS = 5000;
 

@@ -13,6 +13,7 @@ import { text } from '@/shared/copy';
 import { CopyContext, useFieldError } from '../field-errors';
 import { formatPostcode } from '../postcode';
 import { GroupHead } from '../templates';
+import '../form.css';
 
 interface Found {
   Id: string;

@@ -11,6 +11,7 @@ import { breedName, matchBreeds, searchableBreeds } from '@/features/breeds/bree
 import { petOf, useBreedData } from '@/features/breeds/breeds-context';
 import { text } from '@/shared/copy';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
+import '../form.css';
 
 export function BreedSearchWidget({ id, value, onChange, onBlur, uiSchema, registry, disabled, readonly }: WidgetProps) {
   const copy = useContext(CopyContext);

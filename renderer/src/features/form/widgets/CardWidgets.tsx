@@ -8,6 +8,7 @@
 import type { WidgetProps } from '@rjsf/utils';
 
 import { describedBy, useFieldError } from '../field-errors';
+import '../form.css';
 
 /** "4111111111111111" → "4111 1111 1111 1111" (at most 16 digits). */
 export function groupCardNumber(raw: string): string {

@@ -10,6 +10,7 @@ import { useContext, useState } from 'react';
 
 import { text } from '@/shared/copy';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
+import '../form.css';
 
 /** The file's name as the data URL carries it: no `;`, `,`, `/` or `\`, at most 120 characters. */
 export function safeName(name: string): string {

@@ -9,6 +9,7 @@ import { useContext } from 'react';
 import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
+import '../form.css';
 
 export function CurrencyWidget({ id, value, onChange, onBlur, onFocus, options, uiSchema, disabled, readonly }: WidgetProps) {
   const copy = useContext(CopyContext);

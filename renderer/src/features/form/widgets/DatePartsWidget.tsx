@@ -10,6 +10,7 @@ import { useContext, useRef, useState } from 'react';
 import { text } from '@/shared/copy';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
 import { GroupHead } from '../templates';
+import '../form.css';
 
 type Part = 'day' | 'month' | 'year';
 const LENGTH: Record<Part, number> = { day: 2, month: 2, year: 4 };

@@ -9,6 +9,7 @@ import { useContext, useRef, useState } from 'react';
 import { text } from '@/shared/copy';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
 import { GroupHead } from '../templates';
+import '../form.css';
 
 function split(value: unknown): string[] {
   const parts = typeof value === 'string' ? value.split('-') : [];

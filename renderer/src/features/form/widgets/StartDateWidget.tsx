@@ -10,6 +10,7 @@ import { text } from '@/shared/copy';
 import type { ViewData } from '@/shared/types';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
 import { GroupHead } from '../templates';
+import '../form.css';
 
 type Option = 'today' | 'tomorrow' | 'other';
 

@@ -8,6 +8,7 @@ import { useContext } from 'react';
 
 import { text } from '@/shared/copy';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
+import '../form.css';
 
 export function TextareaWidget({ id, value, onChange, onBlur, onFocus, options, uiSchema, disabled, readonly }: WidgetProps) {
   const copy = useContext(CopyContext);

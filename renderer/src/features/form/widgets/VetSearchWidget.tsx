@@ -11,6 +11,7 @@ import { useContext, useEffect, useId, useRef, useState } from 'react';
 import { text } from '@/shared/copy';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
 import { GroupHead } from '../templates';
+import '../form.css';
 
 interface Vet {
   vet_id: string;
