@@ -7,7 +7,7 @@
 import { useEffect } from 'react';
 
 import { requestConfirmationEmail } from '@/features/journey/api';
-import { PetIcon } from '@/features/review/ReviewStep';
+import { PetIcon } from '@/features/review/PetIcon';
 import { PortalPasswordForm } from './PortalPasswordForm';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { coverTypeName, text } from '@/shared/copy';

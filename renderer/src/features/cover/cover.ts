@@ -3,6 +3,7 @@
  * selection): which groups and levels a pet is shown, the default level, the upsell. Prices and
  * what is offered come from the server's products; nothing here prices anything.
  */
+import { text } from '@/shared/copy';
 import { toPence } from '@/shared/money';
 import type { Product } from '@/shared/types';
 
@@ -71,4 +72,9 @@ export function percentOf(fraction: string): string {
   if (fraction.trim() === '1') return '100';
   if (!m) return fraction;
   return String(Number((m[1] ?? '0').padEnd(2, '0')));
+}
+
+/** A benefit row's value as the page shows it: its copy key's words, or the value as written. */
+export function termValue(copy: Record<string, string>, t: Product['PolicyTerms'][number]): string {
+  return t.val_key ? text(copy, t.val_key) : (t.val ?? '');
 }

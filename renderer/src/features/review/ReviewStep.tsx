@@ -11,88 +11,21 @@ import { useState } from 'react';
 
 import { CodesPanel } from '@/features/codes/CodesPanel';
 import { ChooseCoverModal, coverAnswers } from '@/features/cover/ChooseCoverModal';
-import { BenefitsModal } from '@/features/cover/ChoosePolicyStep';
-import { EditDialog, answerWarnings, onlyOwnerFields } from '@/features/form/EditDialog';
+import { BenefitsModal } from '@/features/cover/BenefitsModal';
+import { EditDialog, onlyOwnerFields } from '@/features/form/EditDialog';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
-import { Modal as Dialog } from '@/features/shell/Modal';
-import { ClaimTerms } from '@/features/cover/ClaimTerms';
-import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
-import { coverTypeName, ownerName, text } from '@/shared/copy';
+import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
+import { DocumentsExcessModal } from './DocumentsExcessModal';
+import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, marketingSummary } from './review';
+import { PetIcon } from './PetIcon';
+import { ReviewPetCard } from './ReviewPetCard';
+import { OwnerDetailsCard } from './OwnerDetailsCard';
 import './review.css';
-
-type OwnerModal = 'address' | 'full' | 'phone' | 'marketing';
-type Modal =
-  | { kind: 'owner'; variant: OwnerModal }
-  | { kind: 'start_date' }
-  | { kind: 'pre_existing'; pet: number }
-  | { kind: 'cover'; pet: number }
-  | { kind: 'benefits'; pet: number }
-  | { kind: 'reminder' }
-  | { kind: 'excess' }
-  | null;
-
-const OWNER_TITLES: Record<OwnerModal, string> = {
-  full: 'review.details.edit',
-  address: 'review.details.edit_address',
-  phone: 'review.details.add_phone',
-  marketing: 'review.marketing.change',
-};
-
-/** The owner fields each of the review's owner modals shows (issue 4: address-only and full). */
-const OWNER_FIELDS: Record<OwnerModal, string[]> = {
-  address: ['email_address', 'customer_address_line_1'],
-  full: ['customer_title', 'customer_first_name', 'customer_last_name', 'customer_date_of_birth', 'email_address', 'customer_contact_number', 'customer_address_line_1'],
-  phone: ['customer_contact_number'],
-  marketing: ['marketing_preferences'],
-};
-
-/** A decorative outline of the pet's species; the pet's name is beside it. */
-/** Days from one YYYY-MM-DD date to another. */
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-
-/**
- * journey.md §4: on the aggregator journey, a pet under 12 weeks old (today, UK time) whose date
- * of birth is not confirmed (no saved_dob, or one for another date) is asked about.
- */
-export function needsDobConfirmation(view: ViewData, pet: Record<string, unknown>): boolean {
-  const dob = pet.pet_date_of_birth;
-  if (view.channel !== 'aggregator' || typeof dob !== 'string') return false;
-  return daysBetween(dob, view.start_date.today) < 84 && pet.saved_dob !== dob;
-}
-
-export function PetIcon({ species }: { species: string }) {
-  // Told apart by their outline (issue 24): a dog's ears hang and it has a muzzle, a cat's ears
-  // are pointed and it has whiskers, a rabbit's ears are long and upright.
-  const paths: Record<string, string> = {
-    dog: 'M15 22c0-6 4-10 9-10s9 4 9 10v6c0 7-4 12-9 12s-9-5-9-12ZM15 19c-4 0-7 4-7 11 0 3 2 5 4 3l3-4M33 19c4 0 7 4 7 11 0 3-2 5-4 3l-3-4M20 24h.01M28 24h.01M22 30h4l-2 2.5ZM24 32.5v2M21 35.5c1.5 1 4.5 1 6 0',
-    cat: 'M12 30c0-7 5-12 12-12s12 5 12 12-5 10-12 10-12-3-12-10ZM13.5 24 12 8l9 7.5M34.5 24 36 8l-9 7.5M19 28h.01M29 28h.01M23 32h2l-1 1.2ZM6 31l9 1M6 35.5l9-1.5M42 31l-9 1M42 35.5l-9-1.5',
-    rabbit: 'M14 32c0-7 4-12 10-12s10 5 10 12-4 9-10 9-10-2-10-9Zm6-12-3-14 6 12M28 20l3-14-6 12M21 30h.01M27 30h.01M23 35h2',
-  };
-  return (
-    <svg className="pet-icon" viewBox="0 0 48 48" width="40" height="40" aria-hidden="true" focusable="false">
-      <path d={paths[species] ?? paths.dog} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
-  );
-}
-
-function marketingSummary(copy: Record<string, string>, owner: Record<string, unknown>): string {
-  const prefs = (owner.marketing_preferences ?? {}) as Record<string, unknown>;
-  const on = ['email', 'post', 'sms', 'phone'].filter((k) => prefs[`optin_${k}`] === true).map((k) => text(copy, `owner.marketing.${k}`));
-  return on.length > 0 ? text(copy, 'review.marketing.on', { ways: on.join(', ') }) : text(copy, 'review.marketing.none');
-}
-
-function ownerAddress(owner: Record<string, unknown>): string {
-  return [owner.customer_address_line_1, owner.customer_address_line_2, owner.customer_town, owner.customer_county, owner.customer_postcode]
-    .filter((x) => typeof x === 'string' && x.trim())
-    .join(', ');
-}
 
 export function ReviewStep({
   view,
@@ -120,8 +53,8 @@ export function ReviewStep({
   notify: (notice: Notice) => void;
   onRefresh: (notice?: Notice) => void;
 }) {
-  const { amount, price } = useMoney();
-  const [modal, setModal] = useState<Modal>(null);
+  const { price } = useMoney();
+  const [modal, setModal] = useState<ReviewModal>(null);
   const [removing, setRemoving] = useState<number | null>(null);
   const [annual, setAnnual] = useState(false);
   const pets = view.pets;
@@ -184,165 +117,20 @@ export function ReviewStep({
         </dl>
       </section>
 
-      {pets.map((pet, i) => {
-        const product = pet.product as Product | undefined;
-        const name = String(pet.pet_name ?? '');
-        const id = `review-pet-${i}`;
-        const referred = pet.refer_code === 'RA008';
-        const detailsAdded = typeof pet.vet_name === 'string' || pet.provide_vet_later === true;
-        const coins = product ? product.excess_options.list.map((o) => o.coins) : [];
-        return (
-          <section className="card review-pet" aria-labelledby={id} key={String(pet.original_id ?? i)}>
-            <div className="review-pet__top">
-              <PetIcon species={String(pet.pet_type ?? '')} />
-              <h2 id={id} className="pet__heading">
-                {name}
-              </h2>
-              {product?.Rated && <span className="badge">{text(copy, 'cover.rated')}</span>}
-            </div>
-            <BestBuyBanner view={view} pets={[pet]} copy={copy} />
-            {product ? (
-              <>
-                <p className="review-pet__price">
-                  <strong>{price(product.RecurringMonthly)}</strong> {text(copy, 'cover.per_month')} · {price(product.AnnualPremium)} {text(copy, 'cover.per_year')}
-                </p>
-                <dl className="summary">
-                  <div className="summary__row">
-                    <dt>{text(copy, 'review.pet.cover_type')}</dt>
-                    <dd>{text(copy, 'review.pet.cover', { type: coverTypeName(copy, product.Gid), limit: amount(String(product.LimitVal)) })}</dd>
-                  </div>
-                  <div className="summary__row">
-                    <dt>{text(copy, 'review.pet.vet_fees')}</dt>
-                    <dd>{amount(String(product.LimitVal))}</dd>
-                  </div>
-                  <div className="summary__row">
-                    <dt>{text(copy, 'review.pet.excess')}</dt>
-                    <dd>{amount(product.Excess)}</dd>
-                  </div>
-                  {product.coins !== '0' && (
-                    <div className="summary__row">
-                      <dt>{text(copy, 'review.pet.coins')}</dt>
-                      <dd>{text(copy, 'cover.excess.coins.option', { percent: String(product.coins) })}</dd>
-                    </div>
-                  )}
-                </dl>
-                {coins.length > 1 && (
-                  <fieldset className="field choice coins">
-                    <legend className="field__label">{text(copy, 'review.coins.heading', { petName: name })}</legend>
-                    <div className="choice__options choice__options--inline">
-                      {coins.map((c) => (
-                        <div className="choice__option" key={c}>
-                          <input
-                            type="radio"
-                            id={`review-coins-${i}-${c}`}
-                            name={`review-coins-${i}`}
-                            checked={product.coins === c}
-                            disabled={busy}
-                            onChange={() => onEdit({ call: '/api/changecoins', answers: { pet_id: i + 1, co_insurance: Number(c) }, notice: 'review.updated' })}
-                          />
-                          <label htmlFor={`review-coins-${i}-${c}`}>{c === '0' ? text(copy, 'cover.excess.coins.none') : text(copy, 'cover.excess.coins.option', { percent: c })}</label>
-                        </div>
-                      ))}
-                    </div>
-                  </fieldset>
-                )}
-                <ClaimTerms product={product} copy={copy} />
-                {product.ClaimExample.Warnings.length > 0 && (
-                  <div className="panel panel--warning">
-                    {product.ClaimExample.Warnings.map((w) => (
-                      <p key={w}>{text(copy, w)}</p>
-                    ))}
-                  </div>
-                )}
-              </>
-            ) : (
-              <p className="panel panel--warning">{text(copy, 'review.pet.no_cover')}</p>
-            )}
-            {view.edits.assumptions && answerWarnings(view.edits.assumptions, pet, view.channel).length > 0 && (
-              <div className="panel panel--warning review-pet__warnings">
-                {answerWarnings(view.edits.assumptions, pet, view.channel).map((w) => (
-                  <p key={w}>{text(copy, w)}</p>
-                ))}
-              </div>
-            )}
-            {referred && view.edits.pre_existing && (
-              <div className={`panel ${detailsAdded ? 'panel--info' : 'panel--warning'}`}>
-                <p>{text(copy, detailsAdded ? 'pre_existing.added' : 'pre_existing.prompt', { petName: name })}</p>
-                <button type="button" className="link-button" onClick={() => setModal({ kind: 'pre_existing', pet: i })}>
-                  {text(copy, detailsAdded ? 'pre_existing.edit' : 'pre_existing.add')}
-                  <span className="visually-hidden"> – {name}</span>
-                </button>
-              </div>
-            )}
-            {needsDobConfirmation(view, pet) && view.edits.dob_confirmation && (
-              <div className="panel panel--warning" role="group" aria-labelledby={`${id}-dob`}>
-                <p id={`${id}-dob`}>
-                  <strong>{text(copy, 'review.dob_confirm.title', { petName: name })}</strong>
-                </p>
-                <p>{text(copy, 'review.dob_confirm.body', { petName: name, date: ukDate(String(pet.pet_date_of_birth)) })}</p>
-                <div className="review-pet__actions">
-                  <button
-                    type="button"
-                    className="button button--secondary"
-                    disabled={busy}
-                    onClick={() =>
-                      onEdit({
-                        form: 'dob_confirmation',
-                        call: view.edits.dob_confirmation?.submit ?? '',
-                        answers: { pets: pets.map((p, j) => (j === i ? { saved_dob: p.pet_date_of_birth } : typeof p.saved_dob === 'string' ? { saved_dob: p.saved_dob } : {})) },
-                        notice: 'review.dob_confirm.done',
-                      })
-                    }
-                  >
-                    {text(copy, 'review.dob_confirm.yes')}
-                    <span className="visually-hidden"> – {name}</span>
-                  </button>
-                  <a
-                    className="link-button"
-                    href={`${base}/`}
-                    onClick={(e) => {
-                      e.preventDefault();
-                      onOpen(`${base}`);
-                    }}
-                  >
-                    {text(copy, 'review.dob_confirm.no')}
-                    <span className="visually-hidden"> – {name}</span>
-                  </a>
-                </div>
-              </div>
-            )}
-            <div className="review-pet__actions">
-              <a
-                className="link-button"
-                href={`${base}/`}
-                onClick={(e) => {
-                  e.preventDefault();
-                  onOpen(`${base}`);
-                }}
-              >
-                {text(copy, 'review.pet.edit', { petName: name })}
-              </a>
-              {productsOf(i).length > 1 && view.edits.cover && (
-                <button type="button" className="link-button" onClick={() => setModal({ kind: 'cover', pet: i })}>
-                  {text(copy, 'review.pet.change_cover')}
-                  <span className="visually-hidden"> – {name}</span>
-                </button>
-              )}
-              {view.channel === 'aggregator' && product && productsOf(i).length > 0 && (
-                <button type="button" className="link-button" onClick={() => setModal({ kind: 'benefits', pet: i })}>
-                  {text(copy, 'review.pet.compare_benefits')}
-                  <span className="visually-hidden"> – {name}</span>
-                </button>
-              )}
-              {pets.length > 1 && (
-                <button type="button" className="link-button link-button--danger" onClick={() => setRemoving(i)}>
-                  {text(copy, 'review.pet.remove', { petName: name })}
-                </button>
-              )}
-            </div>
-          </section>
-        );
-      })}
+      {pets.map((pet, i) => (
+        <ReviewPetCard
+          key={String(pet.original_id ?? i)}
+          view={view}
+          copy={copy}
+          busy={busy}
+          pet={pet}
+          index={i}
+          onEdit={onEdit}
+          onOpen={onOpen}
+          onModal={setModal}
+          onRemove={setRemoving}
+        />
+      ))}
 
       <section className="card" aria-labelledby="review-start-heading">
         <h2 id="review-start-heading" className="pet__heading">
@@ -356,52 +144,7 @@ export function ReviewStep({
         )}
       </section>
 
-      <section className="card" aria-labelledby="review-details-heading">
-        <h2 id="review-details-heading" className="pet__heading">
-          {text(copy, 'review.details.heading')}
-        </h2>
-        <dl className="summary">
-          <div className="summary__row">
-            <dt>{text(copy, 'review.details.name')}</dt>
-            <dd>{ownerName(copy, owner)}</dd>
-          </div>
-          {typeof owner.customer_date_of_birth === 'string' && (
-            <div className="summary__row">
-              <dt>{text(copy, 'owner.dob.label')}</dt>
-              <dd>{ukDate(owner.customer_date_of_birth)}</dd>
-            </div>
-          )}
-          <div className="summary__row">
-            <dt>{text(copy, 'owner.email.label')}</dt>
-            <dd>{String(owner.email_address ?? '')}</dd>
-          </div>
-          {typeof owner.customer_contact_number === 'string' && owner.customer_contact_number && (
-            <div className="summary__row">
-              <dt>{text(copy, 'owner.phone.label')}</dt>
-              <dd>{owner.customer_contact_number}</dd>
-            </div>
-          )}
-          <div className="summary__row">
-            <dt>{text(copy, 'review.details.address')}</dt>
-            <dd>{ownerAddress(owner)}</dd>
-          </div>
-        </dl>
-        {view.edits.your_details && (
-          <div className="review-pet__actions">
-            <button type="button" className="button button--secondary" onClick={() => setModal({ kind: 'owner', variant: 'full' })}>
-              {text(copy, 'review.details.edit')}
-            </button>
-            <button type="button" className="link-button" onClick={() => setModal({ kind: 'owner', variant: 'address' })}>
-              {text(copy, 'review.details.edit_address')}
-            </button>
-            {!owner.customer_contact_number && (
-              <button type="button" className="link-button" onClick={() => setModal({ kind: 'owner', variant: 'phone' })}>
-                {text(copy, 'review.details.add_phone')}
-              </button>
-            )}
-          </div>
-        )}
-      </section>
+      <OwnerDetailsCard view={view} copy={copy} onModal={setModal} />
 
       {view.edits.your_details && (
         <section className="card" aria-labelledby="review-marketing-heading">
@@ -617,34 +360,3 @@ export function ReviewStep({
  * excess"): each pet's excess, claim contribution and older pet's share as its policy wording
  * sets them, with the documents to read.
  */
-function DocumentsExcessModal({ view, copy, onClose }: { view: ViewData; copy: Record<string, string>; onClose: () => void }) {
-  const { amount } = useMoney();
-  return (
-    <Dialog titleId="documents-excess-title" title={text(copy, 'review.documents.excess_link')} onCancel={onClose}>
-      {view.pets.map((pet, i) => {
-        const product = pet.product as Product | undefined;
-        const docs = view.documents.find((d) => d.petid === i + 1);
-        if (!product || !docs) return null;
-        const name = String(pet.pet_name ?? '');
-        return (
-          <section key={String(pet.original_id ?? i)} aria-labelledby={`excess-${i}`} className="excess-explained">
-            <h3 id={`excess-${i}`} className="documents__pet">
-              {name}
-            </h3>
-            <p>{text(copy, 'excess.set', { excess: amount(product.Excess) })}</p>
-            {product.coins !== '0' && <p>{text(copy, 'excess.coins', { percent: product.coins })}</p>}
-            {docs.older_pet_share_percent && (
-              <p>{text(copy, 'excess.older', { age: String(docs.older_pet_age), share: docs.older_pet_share_percent })}</p>
-            )}
-            <DocumentLinks documents={docs.items} copy={copy} suffix={name} />
-          </section>
-        );
-      })}
-      <div className="dialog__actions">
-        <button type="button" className="button" onClick={onClose}>
-          {text(copy, 'button.close')}
-        </button>
-      </div>
-    </Dialog>
-  );
-}

@@ -1,0 +1,56 @@
+/** The review page's modals and what it says of the owner and the pets (journey.md §2 Review). */
+import { text } from '@/shared/copy';
+import type { ViewData } from '@/shared/types';
+
+export type OwnerModal = 'address' | 'full' | 'phone' | 'marketing';
+export type ReviewModal =
+  | { kind: 'owner'; variant: OwnerModal }
+  | { kind: 'start_date' }
+  | { kind: 'pre_existing'; pet: number }
+  | { kind: 'cover'; pet: number }
+  | { kind: 'benefits'; pet: number }
+  | { kind: 'reminder' }
+  | { kind: 'excess' }
+  | null;
+
+export const OWNER_TITLES: Record<OwnerModal, string> = {
+  full: 'review.details.edit',
+  address: 'review.details.edit_address',
+  phone: 'review.details.add_phone',
+  marketing: 'review.marketing.change',
+};
+
+/** The owner fields each of the review's owner modals shows (issue 4: address-only and full). */
+export const OWNER_FIELDS: Record<OwnerModal, string[]> = {
+  address: ['email_address', 'customer_address_line_1'],
+  full: ['customer_title', 'customer_first_name', 'customer_last_name', 'customer_date_of_birth', 'email_address', 'customer_contact_number', 'customer_address_line_1'],
+  phone: ['customer_contact_number'],
+  marketing: ['marketing_preferences'],
+};
+
+/** Days from one YYYY-MM-DD date to another. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/**
+ * journey.md §4: on the aggregator journey, a pet under 12 weeks old (today, UK time) whose date
+ * of birth is not confirmed (no saved_dob, or one for another date) is asked about.
+ */
+export function needsDobConfirmation(view: ViewData, pet: Record<string, unknown>): boolean {
+  const dob = pet.pet_date_of_birth;
+  if (view.channel !== 'aggregator' || typeof dob !== 'string') return false;
+  return daysBetween(dob, view.start_date.today) < 84 && pet.saved_dob !== dob;
+}
+
+export function marketingSummary(copy: Record<string, string>, owner: Record<string, unknown>): string {
+  const prefs = (owner.marketing_preferences ?? {}) as Record<string, unknown>;
+  const on = ['email', 'post', 'sms', 'phone'].filter((k) => prefs[`optin_${k}`] === true).map((k) => text(copy, `owner.marketing.${k}`));
+  return on.length > 0 ? text(copy, 'review.marketing.on', { ways: on.join(', ') }) : text(copy, 'review.marketing.none');
+}
+
+export function ownerAddress(owner: Record<string, unknown>): string {
+  return [owner.customer_address_line_1, owner.customer_address_line_2, owner.customer_town, owner.customer_county, owner.customer_postcode]
+    .filter((x) => typeof x === 'string' && x.trim())
+    .join(', ');
+}
