@@ -10,6 +10,12 @@ use std::fmt::Write as _;
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use engine::checks::graph::xml;
 use serde_json::Value;
+use sqlx::Row;
+
+use engine::journey::runtime::Lifecycle;
+
+use crate::store::db::Store;
+use crate::store::error::StoreError;
 
 /// Which quotes a funnel counts: those of one journey started in a period, optionally of one
 /// brand and channel. Days are UK days.
@@ -473,6 +479,84 @@ pub fn svg(title: &str, rows: &[FunnelRow]) -> String {
     );
     out.push_str("</svg>\n");
     out
+}
+
+impl Store {
+    /// Counts into `funnel` (crate::store::report) the quotes of one journey started in the period
+    /// (optionally of one brand and channel) with their transitions, streamed one quote at a
+    /// time in one ordered query: memory stays a quote's transitions however long the period.
+    /// Field errors are read only from the transitions that have them.
+    pub async fn funnel(
+        &self,
+        filter: &crate::store::report::FunnelFilter,
+        funnel: &mut crate::store::report::Funnel<'_>,
+    ) -> Result<(), StoreError> {
+        use futures_util::TryStreamExt as _;
+        let mut conditions = vec!["q.journey = $1".to_owned()];
+        let mut binds = vec![filter.journey.clone()];
+        let (from, to) = filter.bounds();
+        for (column, op, value) in [
+            ("brand", "=", filter.brand.clone()),
+            ("channel", "=", filter.channel.clone()),
+            ("created_at", ">=", from),
+            ("created_at", "<", to),
+        ] {
+            if let Some(v) = value {
+                binds.push(v);
+                conditions.push(format!("q.{column} {op} ${}", binds.len()));
+            }
+        }
+        let wanted = conditions.join(" and ");
+        // Safe to assemble: fixed column names and placeholders only; every value is bound.
+        let sql = format!(
+            "select q.id, q.created_at as started_at, q.lifecycle, t.created_at, t.from_step,
+                    t.to_step, t.outcome,
+                    case when t.outcome = 'invalid' then t.field_errors end as field_errors
+             from quotes q left join step_transitions t on t.quote_id = q.id
+             where {wanted} order by q.id, t.id"
+        );
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for b in &binds {
+            query = query.bind(b);
+        }
+        let mut rows = query.fetch(&self.pool);
+        let mut quote: Option<crate::store::report::FunnelQuote> = None;
+        let mut transitions: Vec<crate::store::report::FunnelTransition> = Vec::new();
+        while let Some(r) = rows.try_next().await? {
+            let id: String = r.try_get("id")?;
+            if quote.as_ref().is_none_or(|q| q.id != id) {
+                if let Some(done) = quote.take() {
+                    funnel.add(&done, &transitions);
+                }
+                transitions.clear();
+                quote = Some(crate::store::report::FunnelQuote {
+                    created_at: r.try_get("started_at")?,
+                    purchased: r.try_get::<String, _>("lifecycle")?
+                        == Lifecycle::Purchased.as_str(),
+                    id,
+                });
+            }
+            // A quote with no transitions comes as one row of nulls after its own columns.
+            let Some(from_step) = r.try_get::<Option<String>, _>("from_step")? else {
+                continue;
+            };
+            let errors: Option<String> = r.try_get("field_errors")?;
+            transitions.push(crate::store::report::FunnelTransition {
+                quote_id: String::new(),
+                created_at: r.try_get("created_at")?,
+                from_step,
+                to_step: r.try_get("to_step")?,
+                outcome: r.try_get("outcome")?,
+                field_errors: errors
+                    .and_then(|e| serde_json::from_str::<Value>(&e).ok())
+                    .unwrap_or(Value::Null),
+            });
+        }
+        if let Some(done) = quote {
+            funnel.add(&done, &transitions);
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

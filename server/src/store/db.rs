@@ -1,0 +1,287 @@
+//! The database: one pool (or, on SQLite, a writer and a pool of readers), its migrations, and
+//! the small helpers every part of the store writes with.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, Clone)]
+pub struct Store {
+    /// Reads (and on PostgreSQL, writes too).
+    pub(crate) pool: AnyPool,
+    /// Writes: on SQLite one connection, so writers queue in order (see `connect`); on
+    /// PostgreSQL the same pool as reads.
+    pub(crate) writer: AnyPool,
+    /// SQLite: the hot writes (transitions, new quotes, activity, product views) go through
+    /// one connection on a thread of its own, committed in groups (`crate::store::writer`).
+    pub(crate) group: Option<crate::store::writer::Writer>,
+    /// PostgreSQL: the hot path's connections, one round trip per statement (`crate::store::conns`).
+    pub(crate) conns: Option<std::sync::Arc<crate::store::conns::Conns>>,
+    /// The hot path's reads (a page's quote, health): `conns` on PostgreSQL, connections of
+    /// their own on SQLite. Not sqlx's pool, which checks each connection with a round trip
+    /// (on SQLite a hop to the connection's thread and back) every time one goes back to it.
+    pub(crate) reads: std::sync::Arc<crate::store::conns::Conns>,
+    pub backend: Backend,
+}
+
+/// Every SQLite connection's settings: WAL lets readers and the writer share the file; a second
+/// process on the same file (`pawpath report`) waits out a writer; foreign keys hold.
+pub(crate) const SQLITE_PRAGMAS: &[&str] = &[
+    "pragma journal_mode = wal",
+    "pragma busy_timeout = 5000",
+    "pragma foreign_keys = on",
+];
+
+use sqlx::AnyPool;
+use sqlx::any::AnyPoolOptions;
+
+use crate::store::conns::IDLE_BEFORE_PING;
+use crate::store::error::StoreError;
+
+pub(crate) static SQLITE_MIGRATIONS: sqlx::migrate::Migrator =
+    sqlx::migrate!("./migrations/sqlite");
+
+pub(crate) static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator =
+    sqlx::migrate!("./migrations/postgres");
+
+pub(crate) fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
+}
+
+/// A random identifier: 128 bits, URL-safe base64.
+pub fn random_id() -> String {
+    use base64::Engine as _;
+    use rand::Rng;
+    let bytes: [u8; 16] = rand::rng().random();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// A new quote's id: the time it was made in milliseconds (12 hex digits), then 80 random bits
+/// (20 hex digits). Never shown to the customer and never enough to find a quote by (a page
+/// finds its quote by the session's hash). Ids made later sort after earlier ones, so a new
+/// quote's id, and its transitions' `(quote_id, id)`, go at the end of their indexes: a commit
+/// writes a few pages there, not one page of each index for each quote in it.
+pub fn quote_id() -> String {
+    use rand::Rng;
+    use std::fmt::Write as _;
+    let ms = u64::try_from(chrono::Utc::now().timestamp_millis()).unwrap_or(0) & 0xffff_ffff_ffff;
+    let random: u128 = rand::rng().random::<u128>() >> 48;
+    let mut id = String::with_capacity(32);
+    let _ = write!(id, "{ms:012x}{random:020x}");
+    id
+}
+
+pub(crate) fn now() -> String {
+    timestamp(chrono::Utc::now())
+}
+
+/// Every stored timestamp: RFC 3339 in UTC to the microsecond, so that text order is time order.
+pub(crate) fn timestamp(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+}
+
+impl Store {
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            Backend::Postgres
+        };
+        let options = |max: u32| {
+            AnyPoolOptions::new()
+                .max_connections(max)
+                // A connection is checked with a round trip only when it has sat idle a while (a
+                // database restarted meanwhile); checking every one doubled a request's trips.
+                .test_before_acquire(false)
+                .before_acquire(|conn, meta| {
+                    Box::pin(async move {
+                        if meta.idle_for > IDLE_BEFORE_PING {
+                            sqlx::Connection::ping(conn).await?;
+                        }
+                        Ok(true)
+                    })
+                })
+        };
+        match backend {
+            Backend::Sqlite => {
+                // WAL lets readers and the writer share the file. Every write goes through one
+                // connection: writers queue for it in order instead of meeting SQLite's lock, whose
+                // busy handler sleeps (1 ms, 2 ms, 5 ms, … up to 100 ms a time) and so made the
+                // tail of every write the sleep of another's. busy_timeout stays for a second
+                // process (`pawpath report`, `terminate-policy`) on the same file.
+                let setup = |options: AnyPoolOptions| {
+                    options.after_connect(|conn, _| {
+                        Box::pin(async move {
+                            for pragma in SQLITE_PRAGMAS {
+                                sqlx::query(sqlx::AssertSqlSafe(*pragma))
+                                    .execute(&mut *conn)
+                                    .await?;
+                            }
+                            Ok(())
+                        })
+                    })
+                };
+                let writer = setup(options(1)).connect(url).await?;
+                let pool = setup(options(4)).connect(url).await?;
+                let group = crate::store::writer::Writer::start(url, SQLITE_PRAGMAS).await?;
+                Ok(Self {
+                    pool,
+                    writer,
+                    group: Some(group),
+                    conns: None,
+                    reads: std::sync::Arc::new(crate::store::conns::Conns::new(
+                        url,
+                        4,
+                        SQLITE_PRAGMAS,
+                    )),
+                    backend,
+                })
+            }
+            Backend::Postgres => {
+                // The hot path (a page's read, a transition, a new or inbound quote, activity)
+                // on its own connections; the rest (purchases, retrieval, reports) on sqlx's pool.
+                let pool = options(8).connect(url).await?;
+                let conns = std::sync::Arc::new(crate::store::conns::Conns::new(url, 16, &[]));
+                Ok(Self {
+                    writer: pool.clone(),
+                    pool,
+                    group: None,
+                    conns: Some(conns.clone()),
+                    reads: conns,
+                    backend,
+                })
+            }
+        }
+    }
+
+    /// Runs `f`'s statements in a transaction of their own (PostgreSQL) or in the SQLite
+    /// writer's group (`crate::store::writer`), and answers once they are committed; an error from `f`
+    /// rolls its statements back.
+    pub(crate) async fn write<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: for<'c> FnOnce(&'c mut sqlx::AnyConnection) -> crate::store::writer::WriteFuture<'c, T>
+            + Send
+            + 'static,
+    {
+        if let Some(group) = &self.group {
+            return group.write(f).await;
+        }
+        if let Some(conns) = &self.conns {
+            use sqlx::Connection as _;
+            let mut lease = conns.lease().await?;
+            let mut tx = lease.conn().begin().await?;
+            let out = match f(&mut tx).await {
+                Ok(v) => {
+                    tx.commit().await?;
+                    Ok(v)
+                }
+                Err(e) => {
+                    tx.rollback().await?;
+                    Err(e)
+                }
+            };
+            lease.done();
+            return out;
+        }
+        let mut tx = self.writer.begin().await?;
+        match f(&mut tx).await {
+            Ok(v) => {
+                tx.commit().await?;
+                Ok(v)
+            }
+            Err(e) => {
+                tx.rollback().await?;
+                Err(e)
+            }
+        }
+    }
+
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        match self.backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.writer).await?,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.writer).await?,
+        }
+        Ok(())
+    }
+
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        on_conn!(self, sqlx::query("select 1"), execute);
+        Ok(())
+    }
+
+    /// Counts one attempt for each key in the window starting at `window_start` (windows of
+    /// `window` seconds) and returns, for each key, (attempts in this window, attempts in the
+    /// one before); windows before that are forgotten. Kept in the database, so every pawpath
+    /// process shares the counts.
+    pub async fn count_attempt(
+        &self,
+        keys: &[String],
+        window_start: i64,
+        window: i64,
+    ) -> Result<Vec<(i64, i64)>, StoreError> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query("delete from rate_limits where window_start < $1")
+            .bind(window_start - window)
+            .execute(&mut *tx)
+            .await?;
+        let mut counts = Vec::with_capacity(keys.len());
+        for key in keys {
+            let (hits,): (i64,) = sqlx::query_as(
+                "insert into rate_limits (key, window_start, hits) values ($1, $2, 1)
+                 on conflict (key, window_start) do update set hits = rate_limits.hits + 1
+                 returning hits",
+            )
+            .bind(key)
+            .bind(window_start)
+            .fetch_one(&mut *tx)
+            .await?;
+            let before: Option<(i64,)> =
+                sqlx::query_as("select hits from rate_limits where key = $1 and window_start = $2")
+                    .bind(key)
+                    .bind(window_start - window)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            counts.push((hits, before.map_or(0, |b| b.0)));
+        }
+        tx.commit().await?;
+        Ok(counts)
+    }
+
+    pub async fn close(&self) {
+        self.reads.close().await;
+        self.pool.close().await;
+        self.writer.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote_id;
+
+    #[test]
+    pub(crate) fn a_quote_id_is_its_time_then_eighty_random_bits_and_later_ids_sort_after() {
+        let first = quote_id();
+        assert_eq!(first.len(), 32, "{first}");
+        assert!(
+            first
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        );
+        let ms = i64::from_str_radix(&first[..12], 16).expect("hex");
+        let now = chrono::Utc::now().timestamp_millis();
+        assert!(
+            (now - ms).abs() < 60_000,
+            "the time it was made: {ms} vs {now}"
+        );
+        // Made in the same millisecond, two ids still differ (the random part).
+        let ids: std::collections::HashSet<String> = (0..1000).map(|_| quote_id()).collect();
+        assert_eq!(ids.len(), 1000);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let later = quote_id();
+        assert!(later > first, "{later} sorts after {first}");
+    }
+}

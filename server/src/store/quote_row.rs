@@ -1,0 +1,63 @@
+//! A quote as stored: the row a new quote is written as, and the row read back.
+
+use serde_json::Value;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use engine::journey::runtime::Lifecycle;
+
+use crate::store::error::StoreError;
+
+/// A quote the server made whole, before it is stored.
+pub struct NewQuote<'a> {
+    pub id: &'a str,
+    pub quote_ref: &'a str,
+    pub brand: &'a str,
+    pub channel: &'a str,
+    pub journey: &'a str,
+    pub definition_version: &'a str,
+    pub document: &'a Value,
+}
+
+/// A stored quote.
+#[derive(Debug, Clone)]
+pub struct QuoteRow {
+    pub id: String,
+    pub quote_ref: String,
+    pub brand: String,
+    pub channel: String,
+    pub journey: String,
+    pub definition_version: String,
+    pub lifecycle: Lifecycle,
+    pub document: Value,
+    pub row_version: i64,
+    /// When the quote was made (RFC 3339, UTC): its validity runs from here.
+    pub created_at: String,
+    /// When the customer last changed or opened it (RFC 3339, UTC): idle time runs from here.
+    pub updated_at: String,
+}
+
+pub(crate) fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
+    let lifecycle: String = row.try_get("lifecycle")?;
+    let document: String = row.try_get("document")?;
+    Ok(QuoteRow {
+        id: row.try_get("id")?,
+        quote_ref: row.try_get("quote_ref")?,
+        brand: row.try_get("brand")?,
+        channel: row.try_get("channel")?,
+        journey: row.try_get("journey")?,
+        definition_version: row.try_get("definition_version")?,
+        lifecycle: Lifecycle::parse(&lifecycle)
+            .ok_or_else(|| StoreError::Corrupt(format!("lifecycle {lifecycle:?}")))?,
+        document: {
+            let mut document: Value = serde_json::from_str(&document)
+                .map_err(|e| StoreError::Corrupt(format!("document: {e}")))?;
+            // A quote stored with the whole product table keeps its prices, compact.
+            engine::journey::quoting::upgrade_stored(&mut document);
+            document
+        },
+        row_version: row.try_get("row_version")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}

@@ -1,0 +1,361 @@
+//! Quotes and their sessions: a quote made, found by its session, reference or id, touched,
+//! moved to another session or parted from one, and the secrets kept beside it.
+
+use serde_json::Value;
+use sqlx::Row;
+
+use engine::journey::runtime::{Lifecycle, TransitionRecord};
+
+use crate::store::db::{Store, now, timestamp};
+use crate::store::error::StoreError;
+use crate::store::quote_row::{NewQuote, QuoteRow, quote_from_row};
+use crate::store::transitions::{TransitionMeta, TransitionRow, transitions_insert};
+
+/// A new, active quote's row, every column made ready to bind.
+pub(crate) struct OwnedQuote {
+    id: String,
+    quote_ref: String,
+    session_hash: String,
+    brand: String,
+    channel: String,
+    journey: String,
+    definition_version: String,
+    document: String,
+    now: String,
+}
+
+impl OwnedQuote {
+    pub(crate) fn new(quote: &NewQuote<'_>, session_hash: &str, now: &str) -> Self {
+        Self {
+            id: quote.id.to_owned(),
+            quote_ref: quote.quote_ref.to_owned(),
+            session_hash: session_hash.to_owned(),
+            brand: quote.brand.to_owned(),
+            channel: quote.channel.to_owned(),
+            journey: quote.journey.to_owned(),
+            definition_version: quote.definition_version.to_owned(),
+            document: quote.document.to_string(),
+            now: now.to_owned(),
+        }
+    }
+
+    pub(crate) fn of(row: &QuoteRow, session_hash: &str) -> Self {
+        Self::new(
+            &NewQuote {
+                id: &row.id,
+                quote_ref: &row.quote_ref,
+                brand: &row.brand,
+                channel: &row.channel,
+                journey: &row.journey,
+                definition_version: &row.definition_version,
+                document: &row.document,
+            },
+            session_hash,
+            &row.created_at,
+        )
+    }
+
+    pub(crate) async fn insert(self, conn: &mut sqlx::AnyConnection) -> Result<(), StoreError> {
+        self.bind_after(sqlx::query(INSERT_QUOTE))
+            .execute(conn)
+            .await?;
+        Ok(())
+    }
+
+    /// Binds the row's ten parameters (those of [`INSERT_QUOTE`]) after `query`'s own.
+    pub(crate) fn bind_after(
+        self,
+        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
+    ) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
+        query
+            .bind(self.id)
+            .bind(self.quote_ref)
+            .bind(self.session_hash)
+            .bind(self.brand)
+            .bind(self.channel)
+            .bind(self.journey)
+            .bind(self.definition_version)
+            .bind(Lifecycle::Active.as_str())
+            .bind(self.document)
+            .bind(self.now)
+    }
+}
+
+/// Inserts a new, active quote owned by `session_hash`, within `executor` (the pool, or a
+/// transaction that also writes what goes with it).
+pub(crate) async fn insert_quote_row<'e, E>(
+    executor: E,
+    quote: &NewQuote<'_>,
+    session_hash: &str,
+    now: &str,
+) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    sqlx::query(INSERT_QUOTE)
+        .bind(quote.id)
+        .bind(quote.quote_ref)
+        .bind(session_hash)
+        .bind(quote.brand)
+        .bind(quote.channel)
+        .bind(quote.journey)
+        .bind(quote.definition_version)
+        .bind(Lifecycle::Active.as_str())
+        .bind(quote.document.to_string())
+        .bind(now)
+        .execute(executor)
+        .await?;
+    Ok(())
+}
+
+/// A new, active quote (the columns `OwnedQuote::insert` and `insert_quote_row` bind).
+pub(crate) const INSERT_QUOTE: &str =
+    "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+                             lifecycle, document, row_version, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)";
+
+/// Joins a quote to a session ($1), as of $2: any quote but a bought one, which stays with the
+/// browser that bought it (issue 21). One statement for every way a quote changes browser.
+pub(crate) const ATTACH_SESSION: &str = "update quotes set session_hash = $1, updated_at = $2 where id = $3 and lifecycle <> 'purchased'";
+
+/// A session hash no cookie has: a detached quote keeps the column unique and unfound.
+pub(crate) fn detached_marker() -> String {
+    use rand::Rng;
+    let marker: [u8; 16] = rand::rng().random();
+    let marker: String = marker.iter().map(|b| format!("{b:02x}")).collect();
+    format!("detached:{marker}")
+}
+
+impl Store {
+    pub async fn quote_by_session(
+        &self,
+        session_hash: &str,
+    ) -> Result<Option<QuoteRow>, StoreError> {
+        let row = on_conn!(
+            self,
+            sqlx::query(select_quote!("session_hash = $1")).bind(session_hash),
+            fetch_optional
+        );
+        row.map(quote_from_row).transpose()
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "one column each")]
+    pub async fn insert_quote(
+        &self,
+        id: &str,
+        quote_ref: &str,
+        session_hash: &str,
+        brand: &str,
+        channel: &str,
+        journey: &str,
+        definition_version: &str,
+        document: &Value,
+    ) -> Result<QuoteRow, StoreError> {
+        let now = now();
+        let row = QuoteRow {
+            id: id.to_owned(),
+            quote_ref: quote_ref.to_owned(),
+            brand: brand.to_owned(),
+            channel: channel.to_owned(),
+            journey: journey.to_owned(),
+            definition_version: definition_version.to_owned(),
+            lifecycle: Lifecycle::Active,
+            document: document.clone(),
+            row_version: 1,
+            created_at: now.clone(),
+            updated_at: now,
+        };
+        let stored = OwnedQuote::of(&row, session_hash);
+        if let Some(conns) = &self.conns {
+            // PostgreSQL: one statement, so no transaction around it.
+            let mut lease = conns.lease().await?;
+            stored.insert(lease.conn()).await?;
+            lease.done();
+            return Ok(row);
+        }
+        self.write(move |conn| Box::pin(async move { stored.insert(conn).await }))
+            .await?;
+        Ok(row)
+    }
+
+    /// Moves when a quote was made (test mode's scripted flows: a quote past its validity).
+    pub async fn set_created_at(
+        &self,
+        quote_id: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("update quotes set created_at = $1 where id = $2")
+            .bind(timestamp(at))
+            .bind(quote_id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// Notes that the customer opened the quote (idle time starts again).
+    pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
+        if let Some(conns) = &self.conns {
+            // PostgreSQL: one statement, so no transaction around it.
+            let mut lease = conns.lease().await?;
+            sqlx::query("update quotes set updated_at = $1 where id = $2")
+                .bind(now())
+                .bind(quote_id)
+                .execute(lease.conn())
+                .await?;
+            lease.done();
+            return Ok(());
+        }
+        let quote_id = quote_id.to_owned();
+        self.write(move |conn| {
+            Box::pin(async move {
+                sqlx::query("update quotes set updated_at = $1 where id = $2")
+                    .bind(now())
+                    .bind(quote_id)
+                    .execute(&mut *conn)
+                    .await?;
+                Ok(())
+            })
+        })
+        .await
+    }
+
+    /// Joins a quote to a session (a retrieved quote, a signed link); whatever session had it
+    /// before loses it. A bought quote stays with the browser that bought it (issue 21): false,
+    /// and nothing changes, when the quote is bought (or not there).
+    pub async fn attach_session(
+        &self,
+        quote_id: &str,
+        session_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(ATTACH_SESSION)
+            .bind(session_hash)
+            .bind(now())
+            .bind(quote_id)
+            .execute(&self.writer)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Moves a session from the quote it has to another (a retrieved quote), in one
+    /// transaction: false, and nothing changes, when the other quote is bought.
+    pub async fn move_session(
+        &self,
+        from_quote: &str,
+        to_quote: &str,
+        session_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.writer.begin().await?;
+        sqlx::query("update quotes set session_hash = $1 where id = $2")
+            .bind(detached_marker())
+            .bind(from_quote)
+            .execute(&mut *tx)
+            .await?;
+        let done = sqlx::query(ATTACH_SESSION)
+            .bind(session_hash)
+            .bind(now())
+            .bind(to_quote)
+            .execute(&mut *tx)
+            .await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Parts a quote from its session: the cookie no longer finds it, and the next request
+    /// starts a new quote. The quote itself is kept, with its transitions.
+    pub async fn detach_session(&self, quote_id: &str) -> Result<(), StoreError> {
+        sqlx::query("update quotes set session_hash = $1 where id = $2")
+            .bind(detached_marker())
+            .bind(quote_id)
+            .execute(&self.writer)
+            .await?;
+        Ok(())
+    }
+
+    /// A write-only answer of a quote, as stored (encrypted).
+    pub async fn secret(&self, quote_id: &str, field: &str) -> Result<Option<String>, StoreError> {
+        let row =
+            sqlx::query("select ciphertext from quote_secrets where quote_id = $1 and field = $2")
+                .bind(quote_id)
+                .bind(field)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|r| r.try_get("ciphertext"))
+            .transpose()
+            .map_err(Into::into)
+    }
+
+    /// A quote by its id.
+    pub async fn quote_by_id(&self, id: &str) -> Result<Option<QuoteRow>, StoreError> {
+        let row = sqlx::query(select_quote!("id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(quote_from_row).transpose()
+    }
+
+    /// Stores a quote made whole by the server (a comparison site's inbound quote), with no
+    /// session yet, and the transitions that made it, in one transaction: either all of it is
+    /// kept or none.
+    pub async fn insert_made_quote(
+        &self,
+        quote: &NewQuote<'_>,
+        records: &[(TransitionRecord, i64)],
+    ) -> Result<(), StoreError> {
+        let now = now();
+        let stored = OwnedQuote::new(quote, &detached_marker(), &now);
+        let transitions: Vec<TransitionRow> = records
+            .iter()
+            .map(|(record, duration_us)| {
+                let meta = TransitionMeta {
+                    quote_id: quote.id,
+                    brand: quote.brand,
+                    channel: quote.channel,
+                    duration_us: *duration_us,
+                    experiment_views: &[],
+                };
+                TransitionRow::of(&now, record, &meta)
+            })
+            .collect();
+        if self.group.is_none() && !transitions.is_empty() {
+            // PostgreSQL: the quote and its transitions in one statement (one round trip).
+            let sql = format!(
+                "with made as ({INSERT_QUOTE} returning id) {}",
+                transitions_insert(11, transitions.len(), true)
+            );
+            let mut query = stored.bind_after(sqlx::query(sqlx::AssertSqlSafe(sql)));
+            for transition in transitions {
+                query = transition.bind_after(query);
+            }
+            on_conn!(self, query, execute);
+            return Ok(());
+        }
+        self.write(move |conn| {
+            Box::pin(async move {
+                stored.insert(&mut *conn).await?;
+                if !transitions.is_empty() {
+                    let sql = transitions_insert(1, transitions.len(), false);
+                    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+                    for transition in transitions {
+                        query = transition.bind_after(query);
+                    }
+                    query.execute(&mut *conn).await?;
+                }
+                Ok(())
+            })
+        })
+        .await
+    }
+
+    /// A quote by the reference the customer sees.
+    pub async fn quote_by_ref(&self, quote_ref: &str) -> Result<Option<QuoteRow>, StoreError> {
+        let row = sqlx::query(select_quote!("quote_ref = $1"))
+            .bind(quote_ref)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(quote_from_row).transpose()
+    }
+}

@@ -1,0 +1,362 @@
+//! The transition log: every event's record written in the same transaction as the quote it
+//! changed, and read back for the funnel, the latest pricing and the products viewed.
+
+use serde_json::Value;
+use sqlx::Row;
+
+use engine::journey::runtime::{Lifecycle, TransitionRecord};
+
+use crate::store::db::{Store, json, now};
+use crate::store::error::StoreError;
+use crate::store::quote_row::QuoteRow;
+
+/// What the server adds to the engine's transition record.
+#[derive(Debug, Clone)]
+pub struct TransitionMeta<'a> {
+    pub quote_id: &'a str,
+    pub brand: &'a str,
+    pub channel: &'a str,
+    pub duration_us: i64,
+    /// The variations the page showed (journey.md §6: experiment views added to payloads).
+    pub experiment_views: &'a [String],
+}
+
+impl<'a> TransitionMeta<'a> {
+    /// A request's transition: its quote, how long it has taken since `started`, and the
+    /// variations the page showed.
+    pub fn of(
+        quote: &'a QuoteRow,
+        started: std::time::Instant,
+        experiment_views: &'a [String],
+    ) -> Self {
+        TransitionMeta {
+            quote_id: &quote.id,
+            brand: &quote.brand,
+            channel: &quote.channel,
+            duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
+            experiment_views,
+        }
+    }
+}
+
+/// `insert into step_transitions (…) values (…), (…)`: `rows` rows of the sixteen columns
+/// [`TransitionRow::bind_after`] binds, numbered from `$first`. `from_made`: the rows are
+/// selected beside the CTE `made` (the quote they belong to, inserted by the same statement).
+pub(crate) fn transitions_insert(first: usize, rows: usize, from_made: bool) -> String {
+    let mut sql = String::from(concat!(
+        "insert into step_transitions (",
+        transition_columns!(),
+        ") "
+    ));
+    let values: Vec<String> = (0..rows)
+        .map(|r| {
+            let params: Vec<String> = (0..16)
+                .map(|c| format!("${}", first + r * 16 + c))
+                .collect();
+            format!("({})", params.join(", "))
+        })
+        .collect();
+    if !from_made {
+        sql.push_str("values ");
+        sql.push_str(&values.join(", "));
+    } else {
+        sql.push_str(&format!(
+            "select v.* from made, (values {}) as v",
+            values.join(", ")
+        ));
+    }
+    sql
+}
+
+/// One row of `step_transitions`, every column made ready to bind (so the writer only runs the
+/// statement).
+pub(crate) struct TransitionRow {
+    quote_id: String,
+    created_at: String,
+    definition_version: String,
+    brand: String,
+    channel: String,
+    journey: String,
+    event: String,
+    from: String,
+    to: String,
+    outcome: &'static str,
+    guards: String,
+    field_errors: String,
+    blocks: String,
+    duration_us: i64,
+    pricing: Option<String>,
+    experiment_views: String,
+}
+
+impl TransitionRow {
+    pub(crate) fn of(now: &str, record: &TransitionRecord, meta: &TransitionMeta<'_>) -> Self {
+        Self {
+            quote_id: meta.quote_id.to_owned(),
+            created_at: now.to_owned(),
+            definition_version: record.definition_version.clone(),
+            brand: meta.brand.to_owned(),
+            channel: meta.channel.to_owned(),
+            journey: record.journey.clone(),
+            event: record.event.clone(),
+            from: record.from.clone(),
+            to: record.to.clone(),
+            outcome: record.outcome.as_str(),
+            guards: json(&record.guards),
+            field_errors: json(&record.field_errors),
+            blocks: json(&record.blocks),
+            duration_us: meta.duration_us,
+            pricing: record.pricing.as_ref().map(json),
+            experiment_views: json(&meta.experiment_views),
+        }
+    }
+
+    /// Binds the row's sixteen columns after `query`'s own parameters.
+    pub(crate) fn bind_after(
+        self,
+        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
+    ) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
+        query
+            .bind(self.quote_id)
+            .bind(self.created_at)
+            .bind(self.definition_version)
+            .bind(self.brand)
+            .bind(self.channel)
+            .bind(self.journey)
+            .bind(self.event)
+            .bind(self.from)
+            .bind(self.to)
+            .bind(self.outcome)
+            .bind(self.guards)
+            .bind(self.field_errors)
+            .bind(self.blocks)
+            .bind(self.duration_us)
+            .bind(self.pricing)
+            .bind(self.experiment_views)
+    }
+
+    pub(crate) async fn insert<'e, E>(self, executor: E) -> Result<(), StoreError>
+    where
+        E: sqlx::Executor<'e, Database = sqlx::Any>,
+    {
+        self.bind_after(sqlx::query(concat!(
+            "insert into step_transitions (",
+            transition_columns!(),
+            ")
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+        )))
+        .execute(executor)
+        .await?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Stores a transition record and, when `update` is given, the quote's new document and
+    /// lifecycle, in one transaction. The update only applies if nobody changed the quote since
+    /// it was read (`row_version`); otherwise nothing is written and `Conflict` is returned.
+    pub async fn record(
+        &self,
+        quote: &QuoteRow,
+        update: Option<(&Value, Lifecycle)>,
+        record: &TransitionRecord,
+        meta: TransitionMeta<'_>,
+        secrets: &[(String, Option<String>)],
+    ) -> Result<i64, StoreError> {
+        let now = now();
+        // Everything the statements bind is made here, on the request's thread.
+        let transition = TransitionRow::of(&now, record, &meta);
+        let update = update.map(|(document, lifecycle)| {
+            (
+                document.to_string(),
+                lifecycle.as_str(),
+                record.definition_version.clone(),
+            )
+        });
+        let quote_id = quote.id.clone();
+        let row_version = quote.row_version;
+        if self.group.is_none() && secrets.is_empty() {
+            // PostgreSQL: one statement, so one round trip, instead of a transaction's four.
+            return self
+                .record_in_one(&quote_id, row_version, update, transition, &now)
+                .await;
+        }
+        let secrets = secrets.to_vec();
+        self.write(move |conn| {
+            Box::pin(async move {
+                let mut version = row_version;
+                if let Some((document, lifecycle, definition_version)) = update {
+                    let done = sqlx::query(
+                        "update quotes set document = $1, lifecycle = $2, definition_version = $3,
+                                row_version = row_version + 1, updated_at = $4
+                         where id = $5 and row_version = $6",
+                    )
+                    .bind(document)
+                    .bind(lifecycle)
+                    .bind(definition_version)
+                    .bind(&now)
+                    .bind(&quote_id)
+                    .bind(row_version)
+                    .execute(&mut *conn)
+                    .await?;
+                    if done.rows_affected() != 1 {
+                        return Err(StoreError::Conflict);
+                    }
+                    version += 1;
+                }
+                // A secret is replaced whole, or only deleted when its answer was withdrawn.
+                for (field, ciphertext) in secrets {
+                    sqlx::query("delete from quote_secrets where quote_id = $1 and field = $2")
+                        .bind(&quote_id)
+                        .bind(&field)
+                        .execute(&mut *conn)
+                        .await?;
+                    let Some(ciphertext) = ciphertext else {
+                        continue;
+                    };
+                    sqlx::query(
+                        "insert into quote_secrets (quote_id, field, ciphertext, updated_at) values ($1, $2, $3, $4)",
+                    )
+                    .bind(&quote_id)
+                    .bind(field)
+                    .bind(ciphertext)
+                    .bind(&now)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                transition.insert(conn).await?;
+                Ok(version)
+            })
+        })
+        .await
+    }
+
+    /// PostgreSQL's `record` without secrets, as one statement (its own transaction): the
+    /// quote's update, and the transition row only where the update applied (the quote still
+    /// at `row_version`); with no update, the transition row alone.
+    pub(crate) async fn record_in_one(
+        &self,
+        quote_id: &str,
+        row_version: i64,
+        update: Option<(String, &'static str, String)>,
+        transition: TransitionRow,
+        now: &str,
+    ) -> Result<i64, StoreError> {
+        let Some(conns) = &self.conns else {
+            return Err(StoreError::Write(
+                "one-statement writes are PostgreSQL's".into(),
+            ));
+        };
+        let mut lease = conns.lease().await?;
+        let Some((document, lifecycle, definition_version)) = update else {
+            transition.insert(lease.conn()).await?;
+            lease.done();
+            return Ok(row_version);
+        };
+        let done = transition
+            .bind_after(
+                sqlx::query(concat!(
+                    "with updated as (
+                        update quotes set document = $1, lifecycle = $2, definition_version = $3,
+                               row_version = row_version + 1, updated_at = $4
+                        where id = $5 and row_version = $6 returning id)
+                     insert into step_transitions (",
+                    transition_columns!(),
+                    ")
+                     select $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22 from updated",
+                ))
+                .bind(document)
+                .bind(lifecycle)
+                .bind(definition_version)
+                .bind(now)
+                .bind(quote_id)
+                .bind(row_version),
+            )
+            .execute(lease.conn())
+            .await?;
+        lease.done();
+        if done.rows_affected() != 1 {
+            return Err(StoreError::Conflict);
+        }
+        Ok(row_version + 1)
+    }
+
+    /// The working of the quote's prices as last priced: the pricing of its latest transition
+    /// that changed them, with when and on which definitions.
+    pub async fn latest_pricing(
+        &self,
+        quote_id: &str,
+    ) -> Result<Option<(String, String, Value)>, StoreError> {
+        let row = sqlx::query(
+            "select created_at, definition_version, pricing from step_transitions
+             where quote_id = $1 and pricing is not null order by id desc limit 1",
+        )
+        .bind(quote_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let pricing: String = row.try_get("pricing")?;
+        let pricing = serde_json::from_str(&pricing)
+            .map_err(|e| StoreError::Corrupt(format!("pricing: {e}")))?;
+        Ok(Some((
+            row.try_get("created_at")?,
+            row.try_get("definition_version")?,
+            pricing,
+        )))
+    }
+
+    /// Records the products a customer was shown: (pet's original id, product code) pairs.
+    pub async fn record_product_views(
+        &self,
+        quote_id: &str,
+        views: &[(i64, String)],
+    ) -> Result<(), StoreError> {
+        let now = now();
+        let quote_id = quote_id.to_owned();
+        let views = views.to_vec();
+        self.write(move |conn| {
+            Box::pin(async move {
+                for (pet, code) in views {
+                    sqlx::query(
+                        "insert into product_views (quote_id, viewed_at, pet_original_id, product_code)
+                         values ($1, $2, $3, $4)",
+                    )
+                    .bind(&quote_id)
+                    .bind(&now)
+                    .bind(pet)
+                    .bind(code)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+                Ok(())
+            })
+        })
+        .await
+    }
+
+    /// How many product views a quote has recorded (for tests and analysts).
+    pub async fn product_view_count(&self, quote_id: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query("select count(*) as n from product_views where quote_id = $1")
+            .bind(quote_id)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// The transitions of one quote, oldest first: (event, from, to, outcome).
+    pub async fn transitions(
+        &self,
+        quote_id: &str,
+    ) -> Result<Vec<(String, String, String, String)>, StoreError> {
+        let rows = sqlx::query("select event, from_step, to_step, outcome from step_transitions where quote_id = $1 order by id")
+            .bind(quote_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+}
