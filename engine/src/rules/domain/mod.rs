@@ -1,0 +1,287 @@
+//! Named domain rules: what no JSON Schema can state because it needs the breed data or today's
+//! date. Written once, here, and named from journey definitions (`"rules": [...]`); the browser
+//! meets them as field errors from the server.
+
+use serde_json::Value;
+
+use crate::checks::compiled::Definitions;
+use crate::definitions::schema::FieldError;
+use crate::rules::context::RuleContext;
+
+mod codes;
+mod cover;
+mod dates;
+mod derive;
+mod facts;
+mod owner;
+mod pets;
+mod rehoming;
+
+pub use codes::*;
+use cover::*;
+pub use dates::*;
+pub use derive::*;
+pub use facts::*;
+pub use owner::*;
+use pets::*;
+use rehoming::*;
+
+/// A rule over the whole quote document.
+pub type DomainRule = fn(&Definitions, &Value, &RuleContext) -> Vec<FieldError>;
+
+/// The named domain rules definitions may use.
+pub fn domain_rule(name: &str) -> Option<DomainRule> {
+    match name {
+        "pet_age_window" => Some(pet_age_window),
+        "pet_breed_eligibility" => Some(pet_breed_eligibility),
+        "start_date_window" => Some(start_date_in_window),
+        "assumptions_ticked" => Some(assumptions_ticked),
+        "owner_age" => Some(owner_age),
+        "promo_code_valid" => Some(promo_code_valid),
+        "cover_chosen" => Some(cover_chosen),
+        "cover_offered" => Some(cover_offered),
+        "bank_details_valid" => Some(bank_details_valid),
+        "payment_method_offered" => Some(payment_method_offered),
+        "pet_species_offered" => Some(pet_species_offered),
+        "rehoming_centre_known" => Some(rehoming_centre_known),
+        "rehome_date_window" => Some(rehome_date_window),
+        "rehoming_pet_age" => Some(rehoming_pet_age),
+        "saved_dob_matches" => Some(saved_dob_matches),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::NaiveDate;
+
+    use crate::definitions::Species;
+
+    /// The lint knows the domain rules by name (definitions/vocabulary.rs); each name is a rule
+    /// here, and no rule here is missing from the names.
+    #[test]
+    fn every_named_rule_is_a_rule_and_every_rule_is_named() {
+        use crate::definitions::vocabulary::DOMAIN_RULES;
+        for name in DOMAIN_RULES {
+            assert!(
+                super::domain_rule(name).is_some(),
+                "{name} is named but not a rule"
+            );
+        }
+        let source = include_str!("mod.rs");
+        let listed = source
+            .split("pub fn domain_rule(name: &str)")
+            .nth(1)
+            .and_then(|rest| rest.split("_ => None").next())
+            .expect("the match of domain_rule");
+        let arms = listed.matches("\" => Some(").count();
+        assert_eq!(arms, DOMAIN_RULES.len(), "a rule is not in DOMAIN_RULES");
+    }
+
+    /// owner-payment.md §5 Owner (phone: digits only, 9 to 12, starting 0) and issue 24: numbers
+    /// as people type them are the digits the rules are about; anything else is left for the
+    /// schema to refuse. The table the renderer's tests read too.
+    #[test]
+    fn phone_numbers_as_people_type_them_become_their_digits() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/phones.json");
+        let table: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("table")).expect("json");
+        for pair in table["valid"].as_array().expect("valid") {
+            let (typed, digits) = (
+                pair[0].as_str().expect("typed"),
+                pair[1].as_str().expect("digits"),
+            );
+            assert_eq!(phone_digits(typed).as_deref(), Some(digits), "{typed:?}");
+        }
+        for typed in table["invalid"].as_array().expect("invalid") {
+            let typed = typed.as_str().expect("typed");
+            assert_eq!(phone_digits(typed), None, "{typed:?}");
+        }
+    }
+
+    #[test]
+    fn a_pet_cost_loses_the_brands_currency_symbol_only() {
+        use crate::definitions::Currency;
+        assert_eq!(
+            without_currency("£250", Currency::Gbp).as_deref(),
+            Some("250")
+        );
+        assert_eq!(
+            without_currency(" £ 99.50 ", Currency::Gbp).as_deref(),
+            Some("99.50")
+        );
+        assert_eq!(
+            without_currency("250 €", Currency::Eur).as_deref(),
+            Some("250")
+        );
+        assert_eq!(
+            without_currency("€250", Currency::Eur).as_deref(),
+            Some("250")
+        );
+        assert_eq!(without_currency("250", Currency::Gbp), None);
+        assert_eq!(without_currency("€250", Currency::Gbp), None);
+        assert_eq!(without_currency("$250", Currency::Gbp), None);
+    }
+    use super::format_years;
+    use super::*;
+    use serde_json::json;
+
+    fn defs() -> Definitions {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        Definitions::load(&crate::definitions::FsLoader::new(root)).expect("repository definitions")
+    }
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")
+    }
+
+    fn doc(pets: serde_json::Value, start: Option<&str>) -> Value {
+        json!({ "pets": pets, "owner": start.map_or(json!({}), |s| json!({ "pet_policy_start_date": s })) })
+    }
+
+    fn ctx(brand: &str) -> RuleContext {
+        RuleContext {
+            today: d("2026-11-23"),
+            brand: brand.into(),
+            bank: None,
+            rate_scheme: None,
+        }
+    }
+
+    /// journey.md §1 "Rabbits are offered in some brand variants only" (journeys/brands:
+    /// species): pos insures rabbits, sbp does not; dogs and cats everywhere.
+    #[test]
+    fn rabbits_only_on_brands_that_insure_them() {
+        let defs = defs();
+        let pets = doc(
+            json!([{ "pet_type": "dog" }, { "pet_type": "rabbit" }]),
+            None,
+        );
+        assert!(pet_species_offered(&defs, &pets, &ctx("pos")).is_empty());
+        let refused = pet_species_offered(&defs, &pets, &ctx("sbp"));
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].field, "pets[1].pet_type");
+        assert_eq!(
+            defs.voice("sbp", "en-GB").message(&refused[0]),
+            "Sorry, we are unable to insure this type of pet."
+        );
+    }
+
+    /// journey.md §5 Age rule, §9 Maximum pet age: the breed's maximum on most brands; brand ptp
+    /// uses 833.25 years, and its message names that age.
+    #[test]
+    fn ptp_insures_pets_up_to_833_25_years() {
+        let defs = defs();
+        let labrador = defs
+            .breed_file(Species::Dog)
+            .and_then(|f| {
+                f.lists()
+                    .into_iter()
+                    .flat_map(|(_, l)| l.iter())
+                    .find(|b| b.max_age_mths == 96)
+                    .cloned()
+            })
+            .expect("a dog breed with the usual 96 months");
+        let old_dog = doc(
+            json!([{ "pet_type": "dog", "pet_breed": labrador.id, "pet_date_of_birth": "2015-01-01" }]),
+            Some("2026-11-23"),
+        );
+        let refused = pet_age_window(&defs, &old_dog, &ctx("pos"));
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].key, "pet.dob.too_old");
+        assert!(pet_age_window(&defs, &old_dog, &ctx("ptp")).is_empty());
+        let ancient = doc(
+            json!([{ "pet_type": "dog", "pet_breed": labrador.id, "pet_date_of_birth": "1190-01-01" }]),
+            Some("2026-11-23"),
+        );
+        let refused = pet_age_window(&defs, &ancient, &ctx("ptp"));
+        assert_eq!(
+            defs.voice("ptp", "en-GB").message(&refused[0]),
+            "New cover is only available for pets from 8 weeks old up to 833.25 years old"
+        );
+    }
+
+    /// owner-payment.md §1 "Direct Debit, or card where offered", §3 payment_method: a card
+    /// payment only on a brand whose file lists CC (journeys/brands/epw.json does; pos does not).
+    #[test]
+    fn a_card_payment_needs_a_brand_that_takes_cards() {
+        let defs = defs();
+        let ctx = |brand: &str| RuleContext {
+            today: d("2026-11-23"),
+            brand: brand.into(),
+            bank: None,
+            rate_scheme: None,
+        };
+        let card = json!({ "payment": { "payment_method": "CC" } });
+        let dd = json!({ "payment": { "payment_method": "DD" } });
+        assert!(payment_method_offered(&defs, &card, &ctx("epw")).is_empty());
+        assert!(payment_method_offered(&defs, &dd, &ctx("epw")).is_empty());
+        assert!(payment_method_offered(&defs, &dd, &ctx("pos")).is_empty());
+        let refused = payment_method_offered(&defs, &card, &ctx("pos"));
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].field, "payment.payment_method");
+        assert_eq!(
+            defs.voice("pos", "en-GB").message(&refused[0]),
+            "Please choose a way to pay that we offer"
+        );
+        assert_eq!(
+            payment_method_offered(&defs, &card, &ctx("unknown")).len(),
+            1
+        );
+    }
+
+    /// journey.md §4 Policy start date.
+    #[test]
+    fn the_start_date_window_follows_the_spec() {
+        let defs = defs();
+        let today = d("2026-11-22");
+        let adult =
+            json!({ "pet_type": "dog", "pet_breed": "D173", "pet_date_of_birth": "2022-01-10" });
+        // An adult dog: today to 30 days ahead; all three options; nothing stored means today.
+        let w = start_date_window(&defs, &doc(json!([adult]), None), today, "pos");
+        assert_eq!((w.earliest, w.latest), (today, d("2026-12-22")));
+        assert_eq!(w.options, vec!["today", "tomorrow", "other"]);
+        assert_eq!((w.chosen, w.chosen_option), (today, "today"));
+        // A puppy born 40 days ago: the earliest is its 56th day; today is not offered.
+        let puppy =
+            json!({ "pet_type": "dog", "pet_breed": "D173", "pet_date_of_birth": "2026-10-13" });
+        let w = start_date_window(&defs, &doc(json!([adult, puppy]), None), today, "pos");
+        assert_eq!(w.earliest, d("2026-12-08"));
+        assert_eq!(w.options, vec!["other"]);
+        assert_eq!(
+            (w.chosen, w.chosen_option),
+            (d("2026-12-08"), "other"),
+            "lifted to the earliest"
+        );
+        // A puppy born 55 days ago can start tomorrow but not today.
+        let puppy =
+            json!({ "pet_type": "cat", "pet_breed": "C286", "pet_date_of_birth": "2026-09-28" });
+        let w = start_date_window(
+            &defs,
+            &doc(json!([puppy]), Some("2026-11-23")),
+            today,
+            "pos",
+        );
+        assert_eq!(w.options, vec!["tomorrow", "other"]);
+        assert_eq!(w.chosen_option, "tomorrow");
+        // A Great Dane reaching its 5th birthday in 10 days: the window ends the day before.
+        let dane =
+            json!({ "pet_type": "dog", "pet_breed": "D095", "pet_date_of_birth": "2021-12-02" });
+        let w = start_date_window(&defs, &doc(json!([dane]), None), today, "pos");
+        assert_eq!(w.latest, d("2026-12-01"));
+        // Reaching it tomorrow: only today.
+        let dane =
+            json!({ "pet_type": "dog", "pet_breed": "D095", "pet_date_of_birth": "2021-11-23" });
+        let w = start_date_window(&defs, &doc(json!([dane]), None), today, "pos");
+        assert_eq!(w.latest, today);
+        assert_eq!(w.options, vec!["today"]);
+    }
+
+    #[test]
+    fn years_are_whole_or_two_places() {
+        assert_eq!(format_years(96), "8");
+        assert_eq!(format_years(60), "5");
+        assert_eq!(format_years(10_000), "833.33");
+    }
+}
