@@ -8,6 +8,7 @@ pub mod breeds;
 pub mod error;
 pub mod fields;
 pub mod limits;
+pub mod purchase;
 pub mod quote;
 pub mod rescue;
 pub mod state;

@@ -1,0 +1,400 @@
+//! Buying (issue 6; owner-payment.md §4 Confirmation): the policies, the Direct Debit mandate and
+//! its collection schedule (or the card charged), and the confirmation email, made in one
+//! database transaction, exactly once. The route takes the request apart and answers; this is
+//! what happens between.
+
+use std::time::Instant;
+
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+use chrono::Datelike;
+use engine::journey::runtime::{self, Event, Outcome};
+use engine::rules::collections::{Frequency, card_schedule, schedule};
+
+use crate::payments::ProviderError;
+use crate::service::error::FieldMessage;
+use crate::service::error::{AppError, Closed};
+use crate::service::quote;
+use crate::service::state::AppState;
+use crate::store::{
+    CardPaymentRow, NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError,
+    TransitionMeta,
+};
+
+pub const ACCOUNT_NUMBER: &str = "/payment/account_number";
+
+pub const CARD_TOKEN: &str = "/payment/card_token";
+
+/// Takes a card payer's first payment through the payment provider. The idempotency key is the
+/// quote's, and a quote is bought once: a double click, a retry or a second tab are answered with
+/// the same payment, never a second. A declined card, or a token past its time, is the customer's
+/// to put right (a field error); the provider being down is a 502.
+pub async fn charge_card(
+    state: &AppState,
+    quote: &QuoteRow,
+    text: &(dyn Fn(&str) -> String + Sync),
+    amount: Decimal,
+) -> Result<Result<CardPaymentRow, AppError>, AppError> {
+    let refuse = |key: &str| {
+        Ok(Err(AppError::Validation(vec![FieldMessage {
+            field: "payment.card_token".into(),
+            message: quote::voice(state, quote).t(key),
+        }])))
+    };
+    let Some(sealed) = state.store.secret(&quote.id, CARD_TOKEN).await? else {
+        return refuse("payment.card.token.invalid");
+    };
+    let token = state
+        .config
+        .encryption_key
+        .decrypt(&quote.id, CARD_TOKEN, &sealed)
+        .map_err(|e| AppError::Internal(format!("quote {}: card token {e}", quote.id)))?;
+    let key = format!("purchase-{}", quote.id);
+    // The brand's currency (owner-payment.md §9 Currency).
+    let currency = state
+        .defs
+        .brand(&quote.brand)
+        .map_or("GBP", |b| b.currency.code());
+    match state.payments.charge(&token, amount, currency, &key).await {
+        Ok(charge) => Ok(Ok(CardPaymentRow {
+            provider: state.payments.name().to_owned(),
+            charge_reference: charge.id,
+            amount: charge.amount.to_string(),
+            currency: charge.currency,
+            card_name: text("card_name"),
+            issuer: text("card_issuer"),
+            last4: text("card_last4"),
+            expiry: text("card_expiry"),
+        })),
+        Err(ProviderError::Declined) => {
+            tracing::info!(quote = %quote.id, "card declined");
+            refuse("card_confirmation.declined")
+        }
+        Err(ProviderError::UnknownToken) => refuse("payment.card.token.invalid"),
+        Err(ProviderError::KeyReused) => Err(AppError::Internal(format!(
+            "quote {}: the provider holds a different payment for this quote",
+            quote.id
+        ))),
+        Err(ProviderError::Unavailable(m)) => Err(AppError::Unavailable(m)),
+    }
+}
+
+pub enum Attempted {
+    Bought,
+    /// Another request changed or bought the quote first.
+    Raced,
+    Refused(AppError),
+}
+
+pub async fn attempt(
+    state: &AppState,
+    quote: &QuoteRow,
+    key: &str,
+    experiment_views: &[String],
+    started: Instant,
+) -> Result<Attempted, AppError> {
+    let journey = quote::journey(state, quote)?;
+    let rules = quote::rule_context(state, quote);
+    let result = runtime::transition(
+        &state.defs,
+        &journey.id,
+        &quote.document,
+        quote.lifecycle,
+        &Event::Purchase,
+        rules.clone(),
+    )?;
+    match result.record.outcome {
+        Outcome::Moved => {}
+        Outcome::RefusedByLifecycle => return Ok(Attempted::Refused(AppError::QuoteClosed)),
+        _ => {
+            // The refusal is a transition like any other: the log shows it (issue 25).
+            let meta = TransitionMeta::of(quote, started, experiment_views);
+            state
+                .store
+                .record(quote, None, &result.record, meta, &[])
+                .await?;
+            return Ok(Attempted::Refused(AppError::StepClosed(Closed::Purchase {
+                step: result.record.from.clone(),
+                guards: result.record.failed_guards(),
+            })));
+        }
+    }
+    let document = &result.document;
+    let payment = document.get("payment").cloned().unwrap_or(json!({}));
+    let text = |name: &str| {
+        payment
+            .get(name)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let frequency = text("payment_frequency");
+    let by_card = text("payment_method") == "CC";
+    let start = engine::rules::domain::cover_start(document, &rules);
+    let summary = engine::journey::quoting::summary(document);
+    let (freq, amount) = if frequency == "AP" {
+        (Frequency::Annual, summary.annual)
+    } else {
+        (Frequency::Monthly, summary.monthly)
+    };
+    let (payment, plan, day) = if by_card {
+        let card = match charge_card(state, quote, &text, amount).await? {
+            Ok(card) => card,
+            Err(refused) => return Ok(Attempted::Refused(refused)),
+        };
+        let plan = card_schedule(rules.today, freq, amount);
+        let day = i64::from(rules.today.day().min(28));
+        (NewPayment::Card(card), plan, day)
+    } else {
+        let Some(ciphertext) = state.store.secret(&quote.id, ACCOUNT_NUMBER).await? else {
+            return Ok(Attempted::Refused(AppError::BadRequest(
+                "the quote has no bank details to buy with".into(),
+            )));
+        };
+        let day = payment
+            .get("payment_day")
+            .and_then(Value::as_i64)
+            .unwrap_or(1);
+        let plan = schedule(
+            rules.today,
+            start,
+            u32::try_from(day).unwrap_or(1),
+            freq,
+            amount,
+            &state.holidays,
+        );
+        let mandate = NewPayment::DirectDebit {
+            mandate_reference: format!("{}-DD", quote.quote_ref),
+            account_name: text("account_name"),
+            sort_code: text("sort_code"),
+            account_number_ciphertext: ciphertext,
+            account_number_masked: text("account_number_masked"),
+        };
+        (mandate, plan, day)
+    };
+    let quoted = engine::journey::quoting::Quoted::of(document);
+    let policies: Vec<PolicyRow> = document
+        .get("pets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, pet)| {
+            let code = pet
+                .pointer("/product/Code")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            // The premiums as quoted (the pets' products are priced, or the purchase's guards
+            // would have refused it).
+            let premiums = quoted.as_ref().and_then(|q| q.premiums(i, code));
+            let money = |pick: fn(&engine::journey::quoting::Premiums) -> Decimal| {
+                premiums.map_or(Decimal::ZERO, pick).to_string()
+            };
+            PolicyRow {
+                policy_number: state.policies.new_number(&quote.brand),
+                pet_original_id: pet.get("original_id").and_then(Value::as_i64).unwrap_or(0),
+                pet_name: pet
+                    .get("pet_name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                product_code: code.to_owned(),
+                monthly_premium: money(engine::journey::quoting::Premiums::monthly),
+                annual_premium: money(engine::journey::quoting::Premiums::annual),
+                start_date: start.to_string(),
+            }
+        })
+        .collect();
+    let terms = Terms {
+        plan: &plan,
+        start,
+        frequency: &frequency,
+        payment: &payment,
+    };
+    let email = render_confirmation_email(state, quote, document, &policies, &terms)?;
+    let purchase = NewPurchase {
+        id: crate::store::random_id(),
+        // Scoped to its quote (issue 21): a key another quote used is no business of this one.
+        idempotency_key: format!("{}:{key}", quote.id),
+        payment_frequency: frequency,
+        payment_day: day,
+        cover_start: start.to_string(),
+        policies,
+        payment,
+        collections: plan
+            .iter()
+            .map(|c| {
+                (
+                    c.date.to_string(),
+                    c.amount.to_string(),
+                    i64::from(c.payments),
+                )
+            })
+            .collect(),
+        emails: vec![email],
+    };
+    let meta = TransitionMeta::of(quote, started, experiment_views);
+    match state
+        .store
+        .purchase(quote, document, &result.record, meta, &purchase)
+        .await
+    {
+        Ok(PurchaseOutcome::Bought) => {
+            tracing::info!(quote = %quote.id, policies = purchase.policies.len(), "purchase");
+            state.mailer.wake();
+            Ok(Attempted::Bought)
+        }
+        Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Attempted::Raced),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// How many collections the confirmation email lists (the advance notice of the first ones).
+pub const EMAIL_COLLECTIONS: usize = 3;
+
+/// How a purchase is paid, as its email tells it.
+pub struct Terms<'a> {
+    plan: &'a [engine::rules::collections::Collection],
+    start: chrono::NaiveDate,
+    frequency: &'a str,
+    payment: &'a NewPayment,
+}
+
+/// The confirmation email a purchase owes, rendered for the outbox.
+pub fn render_confirmation_email(
+    state: &AppState,
+    quote: &QuoteRow,
+    document: &Value,
+    policies: &[PolicyRow],
+    terms: &Terms<'_>,
+) -> Result<crate::store::NewEmail, AppError> {
+    let Terms {
+        plan,
+        start,
+        frequency,
+        payment,
+    } = *terms;
+    use crate::mail::{
+        CardLines, CollectionLine, ConfirmationEmail, DocumentLink, MandateLines, PetLine,
+    };
+    let uk = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
+    let voice = quote::voice(state, quote);
+    let money = voice.money();
+    let field = |pointer: &str| {
+        document
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let yearly = frequency == "AP";
+    let pets_json = document
+        .get("pets")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let base = state.config.public_url.trim_end_matches('/');
+    let mut total = Decimal::ZERO;
+    let pets = policies
+        .iter()
+        .map(|policy| {
+            let pet = pets_json.iter().find(|p| {
+                p.get("original_id").and_then(Value::as_i64) == Some(policy.pet_original_id)
+            });
+            // The cover type and the vet fee limit, read from the product code (LT04000).
+            let code = policy.product_code.as_str();
+            let group = code.get(..2).unwrap_or_default();
+            let limit = code
+                .get(2..)
+                .and_then(|l| l.parse::<u32>().ok())
+                .map(|l| money.amount(Decimal::from(l)))
+                .unwrap_or_default();
+            let premium: Decimal = (if yearly {
+                &policy.annual_premium
+            } else {
+                &policy.monthly_premium
+            })
+            .parse()
+            .unwrap_or(Decimal::ZERO);
+            total += premium;
+            let species = pet
+                .and_then(|p| p.get("pet_type"))
+                .and_then(Value::as_str)
+                .and_then(engine::definitions::Species::parse);
+            let documents = match (state.defs.documents(), species) {
+                (Some(docs), Some(species)) => docs
+                    .for_product(species, &policy.product_code, start)
+                    .into_iter()
+                    .map(|g| DocumentLink {
+                        title: voice.t(g.title),
+                        url: format!("{base}/quote/documents/{}", g.name),
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            PetLine {
+                name: policy.pet_name.clone(),
+                policy_number: policy.policy_number.clone(),
+                cover: voice.text(
+                    "review.pet.cover",
+                    &[
+                        (
+                            "type".to_owned(),
+                            voice.t(&format!("cover.type.{}", group.to_lowercase())),
+                        ),
+                        ("limit".to_owned(), limit),
+                    ]
+                    .into(),
+                ),
+                premium: money.price(premium),
+                documents,
+            }
+        })
+        .collect();
+    let message = ConfirmationEmail {
+        brand_code: quote.brand.clone(),
+        language: voice.language().to_owned(),
+        first_name: field("/owner/customer_first_name"),
+        quote_reference: quote.quote_ref.clone(),
+        cover_start: uk(start),
+        frequency: if yearly { "AP" } else { "MP" }.to_owned(),
+        pets,
+        total: money.price(total),
+        mandate: match payment {
+            NewPayment::DirectDebit { .. } => Some(MandateLines {
+                reference: format!("{}-DD", quote.quote_ref),
+                account_name: field("/payment/account_name"),
+                account_number: field("/payment/account_number_masked"),
+                sort_code: field("/payment/sort_code"),
+            }),
+            NewPayment::Card(_) | NewPayment::Free => None,
+        },
+        card: match payment {
+            NewPayment::Card(card) => Some(CardLines {
+                issuer: voice.t(&format!("card.issuer.{}", card.issuer.to_lowercase())),
+                last4: card.last4.clone(),
+                amount: money.price(card.amount.parse().unwrap_or(Decimal::ZERO)),
+            }),
+            NewPayment::DirectDebit { .. } | NewPayment::Free => None,
+        },
+        collections: plan
+            .iter()
+            .take(EMAIL_COLLECTIONS)
+            .map(|c| CollectionLine {
+                date: uk(c.date),
+                amount: money.price(c.amount),
+                payments: i64::from(c.payments),
+            })
+            .collect(),
+    };
+    let rendered = state
+        .mail_templates
+        .confirmation(&message)
+        .map_err(|e| AppError::Internal(format!("confirmation email: {e}")))?;
+    Ok(crate::mail::Mailer::outbox_entry(
+        crate::mail::CONFIRMATION,
+        &field("/owner/email_address"),
+        rendered,
+    ))
+}
