@@ -89,6 +89,23 @@ const SERVER: &[Layer] = &[
     },
 ];
 
+/// Routes are HTTP only: they take a request apart, call the service and answer, so they import
+/// neither the store nor an integration. These still do, each naming what it reaches past the
+/// service for; the list only shrinks (a route that reaches down and is not listed fails, and so
+/// does a listed one that no longer does).
+const ROUTES_REACHING_DOWN: &[(&str, &str)] = &[
+    ("routes/aggregators.rs", "store"),
+    ("routes/annual.rs", "store"),
+    ("routes/codes.rs", "policies"),
+    ("routes/internal.rs", "store"),
+    ("routes/payment.rs", "payments"),
+    ("routes/purchase.rs", "mail"),
+    ("routes/purchase.rs", "store"),
+    ("routes/rehoming.rs", "mail"),
+    ("routes/rehoming.rs", "scanner"),
+    ("routes/vets.rs", "vets"),
+];
+
 /// The files of the router, which alone may name the routes (it assembles them, and lists every
 /// call for the OpenAPI document).
 const ROUTER_FILES: &[&str] = &["routes/mod.rs", "routes/calls.rs"];
@@ -403,6 +420,7 @@ impl Crate {
     fn problems(&self) -> (Vec<String>, Edges) {
         let mut problems = Vec::new();
         let mut edges: Edges = BTreeMap::new();
+        let mut reached: BTreeSet<(String, String)> = BTreeSet::new();
         for (module, rel) in &self.files {
             let is_root = module == &self.root_file() || rel == "main.rs";
             let from_layer = if rel == "main.rs" {
@@ -441,6 +459,19 @@ impl Crate {
                     ));
                     continue;
                 };
+                if self.layers[from].name == "routes"
+                    && ["store", "integrations"].contains(&self.layers[to].name)
+                {
+                    let top = target.first().map_or("", String::as_str);
+                    if ROUTES_REACHING_DOWN.contains(&(rel.as_str(), top)) {
+                        reached.insert((rel.clone(), top.to_owned()));
+                    } else {
+                        problems.push(format!(
+                            "{}/src/{rel}: {shown} goes past the service to the {} layer. Fix: call the service, which calls it",
+                            self.name, self.layers[to].name
+                        ));
+                    }
+                }
                 if to < from {
                     problems.push(format!(
                         "{}/src/{rel}: {shown} goes up, from layer {} to layer {}",
@@ -469,6 +500,16 @@ impl Crate {
                         ));
                     }
                     edges.entry(module.clone()).or_default().insert(target);
+                }
+            }
+        }
+        if self.layers.iter().any(|l| l.name == "routes") && self.files.len() > 10 {
+            for (rel, top) in ROUTES_REACHING_DOWN {
+                if !reached.contains(&((*rel).to_owned(), (*top).to_owned())) {
+                    problems.push(format!(
+                        "{}/src/{rel} no longer reaches {top}: take it off ROUTES_REACHING_DOWN",
+                        self.name
+                    ));
                 }
             }
         }
@@ -687,18 +728,31 @@ fn the_checks_find_what_they_are_for() {
     std::fs::create_dir_all(dir2.path().join("routes")).expect("folder");
     std::fs::write(
         dir2.path().join("routes/api.rs"),
-        "use super::purchase::buy;",
+        "use super::purchase::buy; use crate::store::Store;",
     )
     .expect("write");
+    std::fs::create_dir_all(dir2.path().join("store")).expect("folder");
+    std::fs::write(dir2.path().join("store/mod.rs"), "pub struct Store;").expect("write");
     std::fs::write(dir2.path().join("routes/purchase.rs"), "").expect("write");
     std::fs::write(dir2.path().join("routes/mod.rs"), "mod api; mod purchase;").expect("write");
-    for rel in ["routes/api.rs", "routes/purchase.rs", "routes/mod.rs"] {
+    for rel in [
+        "routes/api.rs",
+        "routes/purchase.rs",
+        "routes/mod.rs",
+        "store/mod.rs",
+    ] {
         routes.files.insert(module_of(rel), rel.to_owned());
     }
     let problems = check(&routes).join("\n");
     assert!(
         problems.contains(
             "routes/api.rs: crate::routes::purchase::buy goes across, from one route to another"
+        ),
+        "{problems}"
+    );
+    assert!(
+        problems.contains(
+            "routes/api.rs: crate::store::Store goes past the service to the store layer"
         ),
         "{problems}"
     );

@@ -2,21 +2,18 @@
 
 use std::time::Instant;
 
-use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use engine::journey::runtime::{self, Event, Outcome};
+use engine::journey::runtime::Event;
 
 use crate::http::body::JsonObject;
 use crate::service::error::AppError;
-use crate::service::quote;
 use crate::service::state::AppState;
-use crate::service::transition::{Authorised, authorise, run, submit};
-use crate::store::TransitionMeta;
+use crate::service::transition::{authorise, run, submit};
 
 #[derive(Debug, Deserialize)]
 pub(super) struct SaveQuery {
@@ -195,120 +192,5 @@ pub(super) async fn test_patch(
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    let started = Instant::now();
-    let Authorised {
-        quote,
-        experiment_views,
-        ..
-    } = authorise(
-        &state,
-        &headers,
-        &body,
-        &["owner", "pets", "experiments", "quote_age_days"],
-    )
-    .await?;
-    // `quote_age_days`: the quote is made that many days ago, so a scripted flow can retrieve a
-    // quote past its validity (journey.md §8 Quote expired).
-    let age_days = match body.get("quote_age_days") {
-        None => None,
-        Some(v) => Some(
-            v.as_i64()
-                .filter(|d| (0..=3650).contains(d))
-                .ok_or_else(|| {
-                    AppError::BadRequest(
-                        "quote_age_days must be a whole number of days from 0 to 3650".into(),
-                    )
-                })?,
-        ),
-    };
-    let mut document = quote.document.clone();
-    if let Some(experiments) = body.get("experiments") {
-        let Value::Object(chosen) = experiments else {
-            return Err(AppError::BadRequest("experiments must be an object".into()));
-        };
-        for (id, variation) in chosen {
-            let known = variation.as_str().is_some_and(|v| {
-                state
-                    .defs
-                    .experiments()
-                    .is_some_and(|e| e.knows_view(&format!("{id}:{v}")))
-            });
-            if !known {
-                return Err(AppError::BadRequest(format!(
-                    "experiments.{id}: not a variation of a defined experiment"
-                )));
-            }
-            document["experiments"][id] = variation.clone();
-        }
-    }
-    if let Some(owner) = body.get("owner") {
-        let Value::Object(fields) = owner else {
-            return Err(AppError::BadRequest("owner must be an object".into()));
-        };
-        let stored = document
-            .as_object_mut()
-            .ok_or_else(|| AppError::Internal("quote document is not an object".into()))?
-            .entry("owner")
-            .or_insert_with(|| json!({}));
-        for (k, v) in fields {
-            stored[k] = v.clone();
-        }
-    }
-    if let Some(pets) = body.get("pets") {
-        let Value::Array(items) = pets else {
-            return Err(AppError::BadRequest("pets must be an array".into()));
-        };
-        let count = document["pets"].as_array().map_or(0, Vec::len);
-        for (i, item) in items.iter().enumerate() {
-            let Value::Object(fields) = item else {
-                return Err(AppError::BadRequest(format!("pets[{i}] must be an object")));
-            };
-            if i >= count {
-                return Err(AppError::BadRequest(format!(
-                    "pets[{i}]: the quote has {count} pet(s)"
-                )));
-            }
-            for (k, v) in fields {
-                document["pets"][i][k] = v.clone();
-            }
-        }
-    }
-    let journey = quote::journey(&state, &quote)?;
-    let rules = quote::rule_context(&state, &quote);
-    // Patched answers are priced like any others.
-    engine::rules::domain::derive_pet_fields(&state.defs, &mut document);
-    let pricing = engine::journey::quoting::requote(&state.defs, &mut document, &rules);
-    let before = runtime::position_of(&state.defs, journey, &quote.document, &rules)?;
-    let after = runtime::position_of(&state.defs, journey, &document, &rules)?;
-    let record = runtime::TransitionRecord {
-        journey: journey.id.clone(),
-        definition_version: state.defs.version().to_owned(),
-        event: "test:patch".into(),
-        from: before.furthest,
-        to: after.furthest,
-        from_lifecycle: quote.lifecycle,
-        to_lifecycle: quote.lifecycle,
-        outcome: Outcome::Moved,
-        guards: Vec::new(),
-        field_errors: Vec::new(),
-        blocks: Vec::new(),
-        pricing,
-    };
-    let meta = TransitionMeta::of(&quote, started, &experiment_views);
-    state
-        .store
-        .record(
-            &quote,
-            Some((&document, quote.lifecycle)),
-            &record,
-            meta,
-            &[],
-        )
-        .await?;
-    if let Some(days) = age_days {
-        let made = chrono::Utc::now() - chrono::Duration::days(days);
-        state.store.set_created_at(&quote.id, made).await?;
-    }
-    tracing::warn!(quote = %quote.id, "test mode: quote patched");
-    Ok(Json(json!({ "data": { "furthest": record.to }, "outcome": "moved" })).into_response())
+    crate::service::test_mode::test_patch(&state, &headers, body).await
 }

@@ -14,34 +14,18 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, Uri};
 use axum::response::{IntoResponse, Response};
-use chrono::NaiveDate;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
+use engine::journey::runtime::Lifecycle;
 
 use crate::http::body::JsonObject;
-use crate::scanner::{self, ScanOutcome};
+use crate::scanner::{self};
+use crate::service::activation::{FLOW, activate, activated, on_rehoming, scan};
 use crate::service::error::AppError;
 use crate::service::quote;
-use crate::service::rescue::{cover_dates, rescue_view};
+use crate::service::rescue::rescue_view;
 use crate::service::state::AppState;
 use crate::service::transition::{Authorised, authorise};
-use crate::store::TransitionMeta;
-use crate::store::{NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError};
-
-/// Where the rehoming pet step keeps the certificate (encrypted, a write-only answer).
-const CERTIFICATE: &str = "/pets/0/rehoming_certificate";
-
-/// The journey flow these calls serve.
-const FLOW: &str = "rehoming";
-
-/// Whether a quote runs on the rehoming flow.
-fn on_rehoming(state: &AppState, quote: &QuoteRow) -> bool {
-    state
-        .defs
-        .journey(&quote.journey)
-        .is_some_and(|j| j.flow.as_deref() == Some(FLOW))
-}
 
 /// GET /api/getrehomingcentres (owner-payment.md §3: contactname, address1 to address4,
 /// postcode): the centres of the session's brand, or of `?brand=` before there is a session;
@@ -141,158 +125,6 @@ pub(super) async fn confirmation_rescue(
         "quote {}: activation kept conflicting",
         quote.id
     )))
-}
-
-/// The scanner's detail code for the quote's certificate, none when it is clean.
-async fn scan(state: &AppState, quote: &QuoteRow) -> Result<Option<u32>, AppError> {
-    let Some(stored) = state.store.secret(&quote.id, CERTIFICATE).await? else {
-        return Err(AppError::BadRequest(
-            "the quote has no rehoming certificate: upload it on the your-pet page".into(),
-        ));
-    };
-    let data_url = state
-        .config
-        .encryption_key
-        .decrypt(&quote.id, CERTIFICATE, &stored)
-        .map_err(|e| AppError::Internal(format!("quote {}: certificate: {e}", quote.id)))?;
-    let number = quote
-        .document
-        .pointer("/pets/0/rehoming_certificate_number")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let outcome = scanner::scan(&data_url, number, state.config.test_mode);
-    if let ScanOutcome::Rejected(why) = outcome {
-        tracing::info!(quote = %quote.id, why, "certificate rejected by the scan");
-    }
-    Ok(outcome.detail_code())
-}
-
-/// Buys the quote at no charge: Ok once bought here or by a twin request.
-async fn activate(
-    state: &AppState,
-    quote: &QuoteRow,
-    experiment_views: &[String],
-    started: Instant,
-) -> Result<Result<(), AppError>, AppError> {
-    let journey = quote::journey(state, quote)?;
-    let rules = quote::rule_context(state, quote);
-    let result = runtime::transition(
-        &state.defs,
-        &journey.id,
-        &quote.document,
-        quote.lifecycle,
-        &Event::Purchase,
-        rules.clone(),
-    )?;
-    match result.record.outcome {
-        Outcome::Moved => {}
-        Outcome::RefusedByLifecycle => return Ok(Err(AppError::QuoteClosed)),
-        _ => {
-            return Ok(Err(AppError::BadRequest(
-                "the free cover cannot be activated yet: the pet's and owner's details are not complete".into(),
-            )));
-        }
-    }
-    let file = state
-        .defs
-        .rehoming()
-        .ok_or_else(|| AppError::Internal("no rehoming cover is defined".into()))?;
-    let document = &result.document;
-    let text = |pointer: &str| {
-        document
-            .pointer(pointer)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let (start, end) = cover_dates(&file.cover, rules.today);
-    let policy = PolicyRow {
-        policy_number: state.policies.new_number(&quote.brand),
-        pet_original_id: document
-            .pointer("/pets/0/original_id")
-            .and_then(Value::as_i64)
-            .unwrap_or(1),
-        pet_name: text("/pets/0/pet_name"),
-        product_code: file.cover.code.clone(),
-        monthly_premium: "0.00".into(),
-        annual_premium: "0.00".into(),
-        start_date: start.to_string(),
-    };
-    let view = rescue_view(&state.defs, &quote.brand, document, rules.today, None);
-    let uk = |d: NaiveDate| d.format("%d/%m/%Y").to_string();
-    let message = crate::mail::RescueEmail {
-        brand_code: quote.brand.clone(),
-        language: quote::language(state, quote),
-        first_name: text("/owner/customer_first_name"),
-        pet_name: policy.pet_name.clone(),
-        policy_number: policy.policy_number.clone(),
-        cover_start: uk(start),
-        cover_end: uk(end),
-        days: file.cover.days,
-        vet_fee_limit: view["vet_fee_limit"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned(),
-        excess: view["excess"].as_str().unwrap_or_default().to_owned(),
-        centre: view["centre"]["contactname"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned(),
-        annual_link: crate::service::annual::policy_link(
-            state,
-            &quote.brand,
-            &policy.policy_number,
-            end,
-        ),
-    };
-    let rendered = state
-        .mail_templates
-        .rescue(&message)
-        .map_err(|e| AppError::Internal(format!("rescue email: {e}")))?;
-    let email = crate::mail::Mailer::outbox_entry(
-        crate::mail::RESCUE,
-        &text("/owner/email_address"),
-        rendered,
-    );
-    let purchase = NewPurchase {
-        id: crate::store::random_id(),
-        idempotency_key: format!("rescue-{}", quote.id),
-        payment_frequency: "FREE".into(),
-        payment_day: 0,
-        cover_start: start.to_string(),
-        policies: vec![policy],
-        payment: NewPayment::Free,
-        collections: Vec::new(),
-        emails: vec![email],
-    };
-    let meta = TransitionMeta::of(quote, started, experiment_views);
-    match state
-        .store
-        .purchase(quote, document, &result.record, meta, &purchase)
-        .await
-    {
-        Ok(PurchaseOutcome::Bought) => {
-            tracing::info!(quote = %quote.id, "rescue cover activated");
-            state.mailer.wake();
-            Ok(Ok(()))
-        }
-        Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Ok(())),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// The answer for an activated quote: the free cover with its policy number.
-async fn activated(state: &AppState, quote: &QuoteRow) -> Result<Response, AppError> {
-    let purchase = state.store.purchase_of(&quote.id).await?;
-    let mut view = rescue_view(
-        &state.defs,
-        &quote.brand,
-        &quote.document,
-        quote::uk_today(),
-        purchase.as_ref(),
-    );
-    crate::service::annual::add_link(state, &quote.brand, &mut view);
-    Ok(Json(json!({ "outcome": "activated", "data": { "rescue": view } })).into_response())
 }
 
 /// POST /api/confirmationRescueEmail `{csrf}`: the confirmation page asks for the cover's email.

@@ -3,6 +3,8 @@
 //! links). Speaks no HTTP beyond reading a request's headers; imports only the store, the
 //! integrations and the foundations below it.
 
+pub mod activation;
+pub mod aggregators;
 pub mod annual;
 pub mod breeds;
 pub mod error;
@@ -11,6 +13,8 @@ pub mod limits;
 pub mod purchase;
 pub mod quote;
 pub mod rescue;
+pub mod retrieve;
 pub mod state;
+pub mod test_mode;
 pub mod transition;
 pub mod view;
