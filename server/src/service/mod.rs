@@ -1,7 +1,9 @@
 //! The journey service: what the routes call. The session's quote, the transition, the view data
 //! a page is drawn from, and the rules only a server can keep (rate limits, resets, signed
-//! links). Speaks no HTTP beyond reading a request's headers; imports only the store, the
-//! integrations and the foundations below it.
+//! links). It reads a request's headers (the session cookie, the client's address) and, where a
+//! call answers with view data, hands the route the answer ready to send (`view::Answer`,
+//! `AppError`, both `IntoResponse`); the rest it returns as values. It imports only the store,
+//! the integrations and the foundations below it.
 
 pub mod activation;
 pub mod aggregators;
