@@ -8,8 +8,6 @@
 //! Nothing is stored unless every step passes; then the quote and its transitions are stored in
 //! one transaction.
 
-use std::time::Instant;
-
 use axum::Json;
 use axum::extract::Query;
 use axum::extract::{Path, State};
@@ -20,14 +18,11 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
-
 use crate::http::body::JsonObject;
-use crate::service::aggregators::{ClickThrough, field_error, make_quote};
+use crate::service::aggregators::{field_error, make_quote};
 use crate::service::error::AppError;
 use crate::service::quote;
 use crate::service::state::AppState;
-use crate::session::SessionToken;
 
 /// POST /api/aggregators/quotes (`Authorization: Bearer <the aggregator's key>`): a comparison
 /// site's request for prices. Body: `{brand, pets, owner, cover_start, crossbreed?,
@@ -86,90 +81,6 @@ fn created(body: Vec<u8>) -> Response {
         body,
     )
         .into_response()
-}
-
-/// GET /aggregators/continue/{token}: a comparison site's click-through. The quote joins this
-/// browser's session (a new one), the product the customer chose there becomes every pet's
-/// cover (the choose-policy step, recorded like the page's own), and the customer lands on
-/// review. A link that is not ours is the not-found page; an expired or used one, or one whose
-/// quote is bought, goes to retrieve-quote, where the customer can still find the quote by its
-/// reference and email.
-pub(super) async fn click_through(
-    State(state): State<AppState>,
-    Path(token): Path<String>,
-) -> Result<Response, AppError> {
-    let Some(link) = ClickThrough::verify(&state.config.secret_key, &token) else {
-        return Err(AppError::NotFound);
-    };
-    let redirect =
-        |to: String, cookie: Option<String>| crate::http::answers::see_other(&to, cookie);
-    let Some(found) = state.store.quote_by_id(&link.quote_id).await? else {
-        return Err(AppError::NotFound);
-    };
-    let journey = quote::journey(&state, &found)?;
-    let base = &journey.base_path;
-    let brand = &found.brand;
-    let retrieve = || redirect(format!("{base}/retrieve-quote?brand={brand}"), None);
-    // Only a quote still to be bought opens, and each link once (issue 21): a bought quote
-    // stays with the browser that bought it, and a link seen again (history, a forwarded
-    // email) cannot move the quote to another browser. Either way the customer can still
-    // retrieve the quote by its reference and email.
-    if chrono::Utc::now().timestamp() > link.expires || found.lifecycle != Lifecycle::Active {
-        return Ok(retrieve());
-    }
-    if !state.store.spend_link(&token, &found.id).await? {
-        return Ok(retrieve());
-    }
-    let session = SessionToken::generate();
-    // The customer's choice on the comparison site, for every pet, as the cover page sends it.
-    let pets = found
-        .document
-        .get("pets")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let cover_step = journey
-        .steps
-        .iter()
-        .find(|s| s.view == engine::definitions::View::ChoosePolicy)
-        .ok_or_else(|| AppError::Internal("the aggregator journey has no cover step".into()))?;
-    let event = Event::Submit {
-        step: cover_step.id.clone(),
-        answers: json!({ "pets": vec![json!({ "product": { "Code": link.product } }); pets] }),
-    };
-    let started = Instant::now();
-    let rules = quote::rule_context(&state, &found);
-    let result = runtime::transition(
-        &state.defs,
-        &journey.id,
-        &found.document,
-        found.lifecycle,
-        &event,
-        rules,
-    )?;
-    let moved = result.record.outcome == Outcome::Moved;
-    let meta = crate::store::TransitionMeta::of(&found, started, &[]);
-    state
-        .store
-        .record(
-            &found,
-            moved.then_some((&result.document, result.lifecycle)),
-            &result.record,
-            meta,
-            &[],
-        )
-        .await?;
-    // No longer offered (the prices moved on since): the customer chooses again.
-    let to = if moved { "/review" } else { "/choose-policy" };
-    if !state
-        .store
-        .attach_session(&found.id, &session.hash())
-        .await?
-    {
-        // Bought by its own browser between the two reads.
-        return Ok(retrieve());
-    }
-    let cookie = session.set_cookie(state.config.secure_cookies());
-    Ok(redirect(format!("{base}{to}?brand={brand}"), Some(cookie)))
 }
 
 /// POST /api/fakeaggs (test hosts only, `PAWPATH_TEST_MODE=1`; owner-payment.md §7 lists the
@@ -286,4 +197,14 @@ fn sample_risk() -> Vec<(String, Value)> {
             Value::from((today + chrono::Duration::days(1)).to_string()),
         ),
     ]
+}
+
+/// GET /aggregators/continue/{token}: a comparison site's click-through, landing where the
+/// service says (a 303 no cache keeps, with the new session's cookie).
+pub(super) async fn click_through(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    let landing = crate::service::aggregators::click_through(&state, &token).await?;
+    Ok(crate::http::answers::see_other(&landing.to, landing.cookie))
 }

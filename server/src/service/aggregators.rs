@@ -13,8 +13,10 @@ use engine::journey::runtime::{self, Event, Lifecycle, Outcome, TransitionRecord
 
 use crate::service::error::{AppError, FieldMessage};
 use crate::service::fields::only_fields;
+use crate::service::landing::Landing;
 use crate::service::quote;
 use crate::service::state::AppState;
+use crate::session::SessionToken;
 use crate::store::NewQuote;
 
 /// The journey comparison-site customers arrive in.
@@ -463,4 +465,84 @@ impl ClickThrough {
             expires,
         })
     }
+}
+
+/// A comparison site's click-through (GET /aggregators/continue/{token}). The quote joins this
+/// browser's session (a new one), the product the customer chose there becomes every pet's
+/// cover (the choose-policy step, recorded like the page's own), and the customer lands on
+/// review. A link that is not ours is the not-found page; an expired or used one, or one whose
+/// quote is bought, goes to retrieve-quote, where the customer can still find the quote by its
+/// reference and email.
+pub async fn click_through(state: &AppState, token: &str) -> Result<Landing, AppError> {
+    let Some(link) = ClickThrough::verify(&state.config.secret_key, token) else {
+        return Err(AppError::NotFound);
+    };
+    let redirect = |to: String, cookie: Option<String>| Landing { to, cookie };
+    let Some(found) = state.store.quote_by_id(&link.quote_id).await? else {
+        return Err(AppError::NotFound);
+    };
+    let journey = quote::journey(state, &found)?;
+    let base = &journey.base_path;
+    let brand = &found.brand;
+    let retrieve = || redirect(format!("{base}/retrieve-quote?brand={brand}"), None);
+    // Only a quote still to be bought opens, and each link once (issue 21): a bought quote
+    // stays with the browser that bought it, and a link seen again (history, a forwarded
+    // email) cannot move the quote to another browser. Either way the customer can still
+    // retrieve the quote by its reference and email.
+    if chrono::Utc::now().timestamp() > link.expires || found.lifecycle != Lifecycle::Active {
+        return Ok(retrieve());
+    }
+    if !state.store.spend_link(token, &found.id).await? {
+        return Ok(retrieve());
+    }
+    let session = SessionToken::generate();
+    // The customer's choice on the comparison site, for every pet, as the cover page sends it.
+    let pets = found
+        .document
+        .get("pets")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    let cover_step = journey
+        .steps
+        .iter()
+        .find(|s| s.view == engine::definitions::View::ChoosePolicy)
+        .ok_or_else(|| AppError::Internal("the aggregator journey has no cover step".into()))?;
+    let event = Event::Submit {
+        step: cover_step.id.clone(),
+        answers: json!({ "pets": vec![json!({ "product": { "Code": link.product } }); pets] }),
+    };
+    let started = Instant::now();
+    let rules = quote::rule_context(state, &found);
+    let result = runtime::transition(
+        &state.defs,
+        &journey.id,
+        &found.document,
+        found.lifecycle,
+        &event,
+        rules,
+    )?;
+    let moved = result.record.outcome == Outcome::Moved;
+    let meta = crate::store::TransitionMeta::of(&found, started, &[]);
+    state
+        .store
+        .record(
+            &found,
+            moved.then_some((&result.document, result.lifecycle)),
+            &result.record,
+            meta,
+            &[],
+        )
+        .await?;
+    // No longer offered (the prices moved on since): the customer chooses again.
+    let to = if moved { "/review" } else { "/choose-policy" };
+    if !state
+        .store
+        .attach_session(&found.id, &session.hash())
+        .await?
+    {
+        // Bought by its own browser between the two reads.
+        return Ok(retrieve());
+    }
+    let cookie = session.set_cookie(state.config.secure_cookies());
+    Ok(redirect(format!("{base}{to}?brand={brand}"), Some(cookie)))
 }

@@ -7,7 +7,15 @@ use serde_json::{Value, json};
 
 use engine::definitions::Journey;
 
+use engine::definitions::PageId;
+use engine::journey::runtime::{self, Lifecycle};
+
+use crate::service::error::AppError;
+use crate::service::landing::Landing;
+use crate::service::quote;
 use crate::service::state::AppState;
+use crate::session::SessionToken;
+use crate::store::{NewQuote, StoreError};
 
 /// The flow this link opens.
 const FLOW: &str = "annual_rehoming";
@@ -99,4 +107,195 @@ pub fn linked(quote: &crate::store::QuoteRow) -> bool {
         .pointer("/annual_rehoming/source_policy")
         .and_then(Value::as_str)
         .is_some()
+}
+
+/// The annual quote's answers from the free policy's: its pet (without the certificate, which
+/// stays with the free policy) and owner, cover starting the day after the free cover ends (or
+/// as near as the start window allows), and the policy it continues.
+pub fn annual_document(
+    state: &AppState,
+    source: &crate::store::QuoteRow,
+    policy_number: &str,
+    last_day: NaiveDate,
+    quote_id: &str,
+) -> Value {
+    let mut pet = source
+        .document
+        .pointer("/pets/0")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    if let Some(map) = pet.as_object_mut() {
+        map.retain(|k, _| !k.starts_with("rehoming_"));
+    }
+    let mut document = runtime::empty_document();
+    document["pets"] = json!([pet]);
+    document["owner"] = source
+        .document
+        .get("owner")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    let window = engine::rules::domain::start_date_window(
+        &state.defs,
+        &document,
+        quote::uk_today(),
+        &source.brand,
+    );
+    let wanted = (last_day + chrono::Days::new(1)).clamp(window.earliest, window.latest);
+    document["owner"]["pet_policy_start_date"] = json!(wanted.to_string());
+    document["annual_rehoming"] = json!({ "source_policy": policy_number });
+    if let Some(language) = source.document.get("language") {
+        document["language"] = language.clone();
+    }
+    if let Some(experiments) = state.defs.experiments() {
+        document["experiments"] = json!(experiments.assign(quote_id, &source.brand));
+    }
+    document
+}
+
+/// A free policy's link to annual cover (GET /annual-rehoming/start/{token}): where it lands.
+pub async fn start(state: &AppState, token: &str) -> Result<Landing, AppError> {
+    let Some(link) = PolicyLink::verify(&state.config.secret_key, token) else {
+        return Err(AppError::NotFound);
+    };
+    let Some(policy) = state.store.policy(&link.policy).await? else {
+        return Err(AppError::NotFound);
+    };
+    let Some(source) = state.store.quote_by_id(&policy.quote_id).await? else {
+        return Err(AppError::NotFound);
+    };
+    let Some(journey) = annual_journey(&state.defs) else {
+        return Err(AppError::NotFound);
+    };
+    if !state
+        .defs
+        .brand(&source.brand)
+        .is_some_and(|b| b.offers_journey(journey))
+    {
+        return Err(AppError::NotFound);
+    }
+    let brand = &source.brand;
+    let page = |id: PageId| {
+        let path = journey
+            .status_pages
+            .iter()
+            .find(|p| p.page == id)
+            .map_or("/", |p| p.path.as_str());
+        format!("{}{path}?brand={brand}", journey.base_path)
+    };
+    if policy.terminated {
+        return Ok(Landing {
+            to: page(PageId::PolicyTerminated),
+            cookie: None,
+        });
+    }
+    let linked = state.store.linked_quote(&policy.policy_number).await?;
+    if linked
+        .as_ref()
+        .is_some_and(|q| q.lifecycle == Lifecycle::Purchased)
+    {
+        return Ok(Landing {
+            to: page(PageId::AlreadyPurchased),
+            cookie: None,
+        });
+    }
+    let start = NaiveDate::parse_from_str(&policy.start_date, "%Y-%m-%d").map_err(|e| {
+        AppError::Internal(format!("policy {}: start date: {e}", policy.policy_number))
+    })?;
+    let Some(rehoming) = state.defs.rehoming() else {
+        return Err(AppError::Internal(
+            "the annual rehoming journey needs journeys/rehoming.json for the free cover's days"
+                .into(),
+        ));
+    };
+    let (_, last_day) = crate::service::rescue::cover_dates(&rehoming.cover, start);
+    // Past the link's time, or the free cover has ended (either way the same day).
+    if chrono::Utc::now().timestamp() >= link.expires || quote::uk_today() > last_day {
+        return Ok(Landing {
+            to: page(PageId::PolicyLinkExpired),
+            cookie: None,
+        });
+    }
+    let session = SessionToken::generate();
+    let first = journey
+        .step(&journey.start)
+        .ok_or_else(|| AppError::Internal("the annual journey has no start step".into()))?;
+    let landing = format!("{}{}?brand={brand}", journey.base_path, first.path);
+    let existing = match linked {
+        Some(existing) => Some(existing),
+        None => {
+            let id = crate::store::quote_id();
+            let document = annual_document(state, &source, &policy.policy_number, last_day, &id);
+            let quote_ref = quote::quote_reference();
+            let made = state
+                .store
+                .insert_linked_quote(
+                    &NewQuote {
+                        id: &id,
+                        quote_ref: &quote_ref,
+                        brand,
+                        channel: journey.channel.as_str(),
+                        journey: &journey.id,
+                        definition_version: state.defs.version(),
+                        document: &document,
+                    },
+                    &policy.policy_number,
+                    &session.hash(),
+                )
+                .await;
+            match made {
+                Ok(()) => {
+                    tracing::info!(quote = %id, policy = %policy.policy_number, "annual rehoming quote made from its policy link");
+                    None
+                }
+                // Two clicks at once: the other made the quote; this browser joins it.
+                Err(StoreError::Conflict) => Some(
+                    state
+                        .store
+                        .linked_quote(&policy.policy_number)
+                        .await?
+                        .ok_or_else(|| {
+                            AppError::Internal(
+                                "a policy link's quote conflicted and then was not there".into(),
+                            )
+                        })?,
+                ),
+                Err(e) => return Err(e.into()),
+            }
+        }
+    };
+    // The link's quote, made before: this browser joins it while it can still be bought.
+    if let Some(existing) = existing {
+        match existing.lifecycle {
+            Lifecycle::Active => {
+                if !state
+                    .store
+                    .attach_session(&existing.id, &session.hash())
+                    .await?
+                {
+                    // Bought by its own browser since it was read.
+                    return Ok(Landing {
+                        to: page(PageId::AlreadyPurchased),
+                        cookie: None,
+                    });
+                }
+            }
+            Lifecycle::Purchased => {
+                return Ok(Landing {
+                    to: page(PageId::AlreadyPurchased),
+                    cookie: None,
+                });
+            }
+            Lifecycle::Expired | Lifecycle::Reset => {
+                return Ok(Landing {
+                    to: page(PageId::PolicyLinkExpired),
+                    cookie: None,
+                });
+            }
+        }
+    }
+    let cookie = session.set_cookie(state.config.secure_cookies());
+    Ok(Landing {
+        to: landing,
+        cookie: Some(cookie),
+    })
 }

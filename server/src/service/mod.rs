@@ -11,6 +11,7 @@ pub mod annual;
 pub mod breeds;
 pub mod error;
 pub mod fields;
+pub mod landing;
 pub mod limits;
 pub mod purchase;
 pub mod quote;
