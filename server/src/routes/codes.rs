@@ -141,9 +141,9 @@ pub(super) async fn check_existing_policy(
     };
     let postcode = engine::definitions::postcode::Postcode::parse(typed)
         .ok_or_else(|| field_error("postcode", "owner.postcode.invalid"))?;
-    let valid = state.policies.matches(number, &brand, &postcode);
+    let (valid, normalised) =
+        crate::service::lookups::existing_policy(&state, number, &brand, &postcode);
     tracing::info!(valid, "existing policy check");
-    let normalised = crate::policies::normalise(number);
     match existing {
         Some(_) if valid && body.contains_key("csrf") => {
             let auth = crate::service::transition::authorise(

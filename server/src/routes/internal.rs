@@ -13,7 +13,6 @@ use serde::Deserialize;
 use crate::http::admin::refusal;
 use crate::service::error::AppError;
 use crate::service::state::AppState;
-use crate::store::report::{self, FunnelFilter};
 
 const FUNNEL_PAGE: &str = include_str!("../../templates/funnel.html");
 const STYLES: &str = include_str!("../../templates/internal.css");
@@ -65,44 +64,7 @@ pub(super) async fn funnel(
         }
     };
     let (from, to) = (date("from", &query.from)?, date("to", &query.to)?);
-    let (steps, terminal) = report::journey_steps(defs, journey);
-    let mut funnels = Vec::new();
-    for brand in defs.raw.brands.iter().map(|b| &b.value) {
-        if !brand.offers_journey(journey) {
-            continue;
-        }
-        let filter = FunnelFilter {
-            journey: journey.id.clone(),
-            brand: Some(brand.id.clone()),
-            channel: Some(journey.channel.as_str().to_owned()),
-            from,
-            to,
-        };
-        let mut counter = report::Funnel::new(&steps, &journey.start, &terminal);
-        state.store.funnel(&filter, &mut counter).await?;
-        let rows = counter.rows();
-        let title = format!(
-            "{}, {}: {}",
-            brand.display_name,
-            journey.channel.as_str(),
-            journey.id
-        );
-        funnels.push(context! {
-            brand => &brand.id,
-            brand_name => &brand.display_name,
-            channel => journey.channel.as_str(),
-            chart => report::svg(&title, &rows),
-            rows => rows.iter().map(|r| context! {
-                step => &r.step,
-                entered => r.entered,
-                moved_on => r.moved_on,
-                blocked => r.blocked,
-                abandoned => r.abandoned,
-                median => report::duration_text(r.median_seconds),
-                errors => r.top_errors.iter().map(|(e, n)| format!("{e} ({n})")).collect::<Vec<_>>().join("; "),
-            }).collect::<Vec<_>>(),
-        });
-    }
+    let funnels = crate::service::report::funnels(&state, journey, from, to).await?;
     let uk = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%d/%m/%Y").to_string());
     let period = match (uk(from), uk(to)) {
         (None, None) => "at any time".to_owned(),

@@ -8,7 +8,6 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use crate::http::body::JsonObject;
-use crate::payments::ProviderError;
 use crate::service::error::AppError;
 use crate::service::error::FieldMessage;
 use crate::service::state::AppState;
@@ -86,22 +85,10 @@ pub(super) async fn setup_payment(
                 .filter(|t| t.len() <= 100)
                 .map(str::to_owned);
             if let Some(token) = token {
-                match state.payments.card(&token).await {
-                    Ok(card) => {
-                        payment.insert("card_name".into(), json!(card.name));
-                        payment.insert("card_issuer".into(), json!(card.issuer.code()));
-                        payment.insert("card_last4".into(), json!(card.last4));
-                        payment.insert("card_expiry".into(), json!(card.expiry));
-                    }
-                    Err(ProviderError::Unavailable(m)) => return Err(AppError::Unavailable(m)),
-                    Err(_) => {
-                        return Err(AppError::Validation(vec![FieldMessage {
-                            field: "payment.card_token".into(),
-                            message: crate::service::quote::request_voice(&state, &headers)
-                                .await
-                                .t("payment.card.token.invalid"),
-                        }]));
-                    }
+                for (name, value) in
+                    crate::service::purchase::card_details(&state, &headers, &token).await?
+                {
+                    payment.insert(name.into(), value);
                 }
             }
         } else {

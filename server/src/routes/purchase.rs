@@ -16,13 +16,12 @@ use serde_json::{Value, json};
 use engine::journey::runtime::Lifecycle;
 
 use crate::http::body::JsonObject;
+use crate::service::emails::Confirmation;
 use crate::service::error::AppError;
-use crate::service::purchase::{Attempted, attempt};
+use crate::service::purchase::{Attempted, attempt, confirmation};
 use crate::service::quote;
 use crate::service::state::AppState;
 use crate::service::transition::{Authorised, authorise};
-use crate::service::view::{self, ViewInput};
-use crate::store::QuoteRow;
 
 /// POST /api/purchase: `{csrf, idempotency_key}` (a key the page makes for each purchase attempt
 /// and sends again on a retry). Answers the confirmation page's view data.
@@ -71,42 +70,6 @@ pub(super) async fn purchase(
     )))
 }
 
-/// The confirmation page's view data for a bought quote.
-async fn confirmation(
-    state: &AppState,
-    quote: &QuoteRow,
-    token: &crate::session::SessionToken,
-) -> Result<Response, AppError> {
-    let journey = quote::journey(state, quote)?;
-    let rules = quote::rule_context(state, quote);
-    let (viewing, position) = quote::purchased_position(journey)?;
-    let csrf = token.csrf(&state.config.secret_key);
-    let voice = quote::voice(state, quote);
-    let input = ViewInput {
-        defs: &state.defs,
-        journey,
-        quote,
-        viewing,
-        position: &position,
-        csrf: &csrf,
-        voice: &voice,
-        rules: &rules,
-        holidays: &state.holidays,
-        banks: &state.banks,
-        card_provider: state.payments.browser(),
-        timeouts: quote::timeouts(state, quote),
-        account_number: None,
-        purchase: state.store.purchase_of(&quote.id).await?,
-        after_edit: false,
-    };
-    let data = view::view_data(&input)?;
-    Ok(view::Answer {
-        data,
-        outcome: Some("moved"),
-    }
-    .into_response())
-}
-
 /// GET /api/confirmation (owner-payment.md §7 Confirmation: "reads csrf"): the confirmation
 /// page's view data for this session's bought quote; 404 when the session has none.
 pub(super) async fn confirmation_data(
@@ -147,21 +110,7 @@ pub(super) async fn confirmation_email(
             "the quote has not been bought: there is no confirmation to email".into(),
         ));
     }
-    let purchase = state.store.purchase_of(&quote.id).await?.ok_or_else(|| {
-        AppError::Internal(format!("quote {}: bought, with no purchase", quote.id))
-    })?;
-    let status = state
-        .store
-        .request_email(&purchase.id, crate::mail::CONFIRMATION)
-        .await?
-        .ok_or_else(|| {
-            // Free rehoming cover has its own email (/api/confirmationRescueEmail).
-            AppError::BadRequest(
-                "this purchase has no confirmation email to send; free rehoming cover's email is asked for with /api/confirmationRescueEmail".into(),
-            )
-        })?;
-    if !status.sent {
-        state.mailer.wake();
-    }
+    let status =
+        crate::service::emails::confirmation_email(&state, &quote, Confirmation::Purchase).await?;
     Ok(Json(json!({ "data": { "confirmation_email": status } })).into_response())
 }

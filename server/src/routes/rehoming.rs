@@ -19,8 +19,8 @@ use serde_json::json;
 use engine::journey::runtime::Lifecycle;
 
 use crate::http::body::JsonObject;
-use crate::scanner::{self};
 use crate::service::activation::{FLOW, activate, activated, on_rehoming, scan};
+use crate::service::emails::Confirmation;
 use crate::service::error::AppError;
 use crate::service::quote;
 use crate::service::rescue::rescue_view;
@@ -98,11 +98,7 @@ pub(super) async fn confirmation_rescue(
             return activated(&state, &quote).await;
         }
         if let Some(code) = scan(&state, &quote).await? {
-            let key = if code == scanner::DOCUMENT_ERROR {
-                "rehoming.warning.scan_error"
-            } else {
-                "rehoming.warning.scan_down"
-            };
+            let key = crate::service::activation::scan_warning(code);
             tracing::info!(quote = %quote.id, detail_code = code, "rescue cover not activated");
             return Ok(Json(json!({
                 "outcome": "warning",
@@ -141,16 +137,7 @@ pub(super) async fn confirmation_rescue_email(
             "the free cover has not been activated: there is no email to send".into(),
         ));
     }
-    let purchase = state.store.purchase_of(&quote.id).await?.ok_or_else(|| {
-        AppError::Internal(format!("quote {}: activated, with no purchase", quote.id))
-    })?;
-    let status = state
-        .store
-        .request_email(&purchase.id, crate::mail::RESCUE)
-        .await?
-        .ok_or_else(|| AppError::Internal(format!("purchase {}: no rescue email", purchase.id)))?;
-    if !status.sent {
-        state.mailer.wake();
-    }
+    let status =
+        crate::service::emails::confirmation_email(&state, &quote, Confirmation::Rescue).await?;
     Ok(Json(json!({ "data": { "confirmation_email": status } })).into_response())
 }

@@ -8,10 +8,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::http::body::JsonObject;
-use crate::service::error::{AppError, FieldMessage};
+use crate::service::error::AppError;
 use crate::service::fields::{only_fields, optional_text};
 use crate::service::state::AppState;
-use crate::vets::{VetPostcode, VetPostcodeError};
 
 /// At most this many practices come back.
 const LIMIT: usize = 10;
@@ -26,16 +25,6 @@ pub(super) async fn vet_list(
     crate::service::limits::limit(&state, "vets", peer, &headers).await?;
     let voice = crate::service::quote::request_voice(&state, &headers).await;
     let typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
-    let postcode = VetPostcode::parse(typed).map_err(|e| {
-        let key = match e {
-            VetPostcodeError::Required => "vet.postcode.required",
-            VetPostcodeError::Invalid => "vet.postcode.invalid",
-        };
-        AppError::Validation(vec![FieldMessage {
-            field: "postcode".into(),
-            message: voice.t(key),
-        }])
-    })?;
-    let vets = state.vets.near(&postcode, LIMIT);
-    Ok(Json(json!({ "data": vets, "postcode": postcode.as_str() })).into_response())
+    let (vets, postcode) = crate::service::lookups::vets_near(&state, &voice, typed, LIMIT)?;
+    Ok(Json(json!({ "data": vets, "postcode": postcode })).into_response())
 }

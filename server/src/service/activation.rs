@@ -183,3 +183,13 @@ pub async fn activated(state: &AppState, quote: &QuoteRow) -> Result<Response, A
     crate::service::annual::add_link(state, &quote.brand, &mut view);
     Ok(Json(json!({ "outcome": "activated", "data": { "rescue": view } })).into_response())
 }
+
+/// The warning's copy key for a certificate the scanner did not pass: one it could not read, or
+/// a scanner that did not answer.
+pub fn scan_warning(detail_code: u32) -> &'static str {
+    if detail_code == crate::scanner::DOCUMENT_ERROR {
+        "rehoming.warning.scan_error"
+    } else {
+        "rehoming.warning.scan_down"
+    }
+}

@@ -15,8 +15,11 @@ use engine::rules::collections::{Frequency, card_schedule, schedule};
 use crate::payments::ProviderError;
 use crate::service::error::FieldMessage;
 use crate::service::error::{AppError, Closed};
+use axum::response::{IntoResponse, Response};
+
 use crate::service::quote;
 use crate::service::state::AppState;
+use crate::service::view::{self, ViewInput};
 use crate::store::{
     CardPaymentRow, NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError,
     TransitionMeta,
@@ -397,4 +400,65 @@ pub fn render_confirmation_email(
         &field("/owner/email_address"),
         rendered,
     ))
+}
+
+/// The confirmation page's view data for a bought quote.
+pub async fn confirmation(
+    state: &AppState,
+    quote: &QuoteRow,
+    token: &crate::session::SessionToken,
+) -> Result<Response, AppError> {
+    let journey = quote::journey(state, quote)?;
+    let rules = quote::rule_context(state, quote);
+    let (viewing, position) = quote::purchased_position(journey)?;
+    let csrf = token.csrf(&state.config.secret_key);
+    let voice = quote::voice(state, quote);
+    let input = ViewInput {
+        defs: &state.defs,
+        journey,
+        quote,
+        viewing,
+        position: &position,
+        csrf: &csrf,
+        voice: &voice,
+        rules: &rules,
+        holidays: &state.holidays,
+        banks: &state.banks,
+        card_provider: state.payments.browser(),
+        timeouts: quote::timeouts(state, quote),
+        account_number: None,
+        purchase: state.store.purchase_of(&quote.id).await?,
+        after_edit: false,
+    };
+    let data = view::view_data(&input)?;
+    Ok(view::Answer {
+        data,
+        outcome: Some("moved"),
+    }
+    .into_response())
+}
+
+/// A card payer's card as the provider describes it (name, issuer, last four digits, expiry),
+/// never as the browser says: the token is the provider's, and a token it does not know is a field
+/// error on `payment.card_token`.
+pub async fn card_details(
+    state: &AppState,
+    headers: &axum::http::HeaderMap,
+    token: &str,
+) -> Result<[(&'static str, Value); 4], AppError> {
+    match state.payments.card(token).await {
+        Ok(card) => Ok([
+            ("card_name", json!(card.name)),
+            ("card_issuer", json!(card.issuer.code())),
+            ("card_last4", json!(card.last4)),
+            ("card_expiry", json!(card.expiry)),
+        ]),
+        Err(ProviderError::Unavailable(m)) => Err(AppError::Unavailable(m)),
+        Err(_) => Err(AppError::Validation(vec![FieldMessage {
+            field: "payment.card_token".into(),
+            message: quote::request_voice(state, headers)
+                .await
+                .t("payment.card.token.invalid"),
+        }])),
+    }
 }

@@ -1,0 +1,45 @@
+//! Lookups a page makes while the customer types: the vets near a postcode, and whether a policy
+//! number is one of the brand's existing policies.
+
+use engine::Voice;
+use engine::definitions::postcode::Postcode;
+
+use crate::service::error::{AppError, FieldMessage};
+use crate::service::state::AppState;
+use crate::vets::{Vet, VetPostcode, VetPostcodeError};
+
+/// The practices nearest the postcode typed (at most `limit`), with the postcode as read; a
+/// postcode missing or not read is a field error on `postcode`, in the customer's words.
+pub fn vets_near(
+    state: &AppState,
+    voice: &Voice<'_>,
+    typed: &str,
+    limit: usize,
+) -> Result<(Vec<Vet>, String), AppError> {
+    let postcode = VetPostcode::parse(typed).map_err(|e| {
+        let key = match e {
+            VetPostcodeError::Required => "vet.postcode.required",
+            VetPostcodeError::Invalid => "vet.postcode.invalid",
+        };
+        AppError::Validation(vec![FieldMessage {
+            field: "postcode".into(),
+            message: voice.t(key),
+        }])
+    })?;
+    let vets = state.vets.near(&postcode, limit);
+    Ok((vets, postcode.as_str().to_owned()))
+}
+
+/// Whether `number` is an existing policy of `brand` at `postcode` (owner-payment.md §4), and
+/// the number as a quote keeps it.
+pub fn existing_policy(
+    state: &AppState,
+    number: &str,
+    brand: &str,
+    postcode: &Postcode,
+) -> (bool, String) {
+    (
+        state.policies.matches(number, brand, postcode),
+        crate::policies::normalise(number),
+    )
+}
