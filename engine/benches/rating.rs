@@ -26,6 +26,7 @@ fn main() {
             date_of_birth: date("2023-06-01"),
             neutered: true,
             cost: Decimal::from(1200),
+            liability: Default::default(),
         },
         PetFacts {
             species: Species::Cat,
@@ -33,6 +34,7 @@ fn main() {
             date_of_birth: date("2021-04-01"),
             neutered: true,
             cost: Decimal::from(700),
+            liability: Default::default(),
         },
     ];
     let quote = QuoteFacts {

@@ -532,3 +532,134 @@ fn prices_stored_without_their_working_are_the_prices_worked_through_factor_by_f
         assert!(note.factors.len() >= 3, "{} has its working", note.code);
     }
 }
+
+#[test]
+fn journey_4_the_behaviour_and_licensed_premises_answers_reach_the_price_and_the_benefits() {
+    // journey.md §4 Assumptions: dog_behaviour yes, "not for Third Party Liability. We'll adjust
+    // your premium"; licensed_premises yes, no cover for incidents at work or on licensed
+    // premises. What the customer is told, priced and shown agree.
+    let defs = defs();
+    let tpl_row = |doc: &Value| {
+        product(doc, 1, "LT04000")["PolicyTerms"]
+            .as_array()
+            .expect("terms")
+            .iter()
+            .find(|t| t["desc"] == "benefit.tpl")
+            .cloned()
+    };
+    let monthly = |doc: &Value| product(doc, 1, "LT04000")["RecurringMonthly"].clone();
+
+    let before = priced(&defs, vec![dog("Rex")], Some("le1 5ws"));
+    let row = tpl_row(&before).expect("the cover, in full");
+    assert_eq!(row["tt"], "benefit.tpl.tt");
+
+    let mut answered = dog("Rex");
+    answered["dog_behaviour"] = json!("yes");
+    let behaviour = priced(&defs, vec![answered.clone()], Some("le1 5ws"));
+    assert_eq!(tpl_row(&behaviour), None, "no third party liability row");
+    assert_ne!(
+        monthly(&behaviour),
+        monthly(&before),
+        "the premium is adjusted"
+    );
+    assert_ne!(
+        behaviour["quoted"], before["quoted"],
+        "the stored prices follow the answer"
+    );
+
+    let mut at_work = dog("Rex");
+    at_work["licensed_premises"] = json!("yes");
+    let at_work = priced(&defs, vec![at_work], Some("le1 5ws"));
+    let row = tpl_row(&at_work).expect("the cover stays");
+    assert_eq!(row["val"], "£2,000,000");
+    assert_eq!(row["tt"], "benefit.tpl.tt.not_at_work");
+    assert_eq!(monthly(&at_work), monthly(&before));
+
+    // Answered no again: the cover and the price come back.
+    answered["dog_behaviour"] = json!("no");
+    let back = priced(&defs, vec![answered], Some("le1 5ws"));
+    assert_eq!(tpl_row(&back), tpl_row(&before));
+    assert_eq!(monthly(&back), monthly(&before));
+}
+
+#[test]
+fn journey_4_and_5_a_new_dog_type_or_breed_asks_for_the_crossbreed_declaration_again() {
+    // journey.md §4 Pet details: "Changing the dog type resets crossbreed confirmation to
+    // false"; §5: confirm_crossbreed is ticked for the breed insured, so moving from a Cockapoo
+    // to a Cavapoo cannot carry the Cockapoo's declaration over.
+    let defs = defs();
+    let doc = at_choose_policy(&defs, vec![dog("Rex")]);
+    assert_eq!(doc["pets"][0]["confirm_crossbreed"], true);
+    let mut pet = dog("Rex");
+    pet.as_object_mut()
+        .expect("pet")
+        .remove("confirm_crossbreed");
+    let resubmit = |pet: Value| {
+        run(
+            &defs,
+            &doc,
+            Event::Submit {
+                step: "pet_details".into(),
+                answers: json!({ "pets": [pet] }),
+            },
+        )
+    };
+
+    // The same breed again: the declaration stands and the journey goes on to your details.
+    let same = resubmit(pet.clone());
+    assert_eq!(same.record.outcome, Outcome::Moved);
+    assert_eq!(same.document["pets"][0]["confirm_crossbreed"], true);
+    assert_eq!(same.record.to, "your_details");
+
+    // Another crossbreed: the declaration goes, and the crossbreed page asks for it.
+    pet["pet_breed"] = json!("D405");
+    let other = resubmit(pet.clone());
+    assert_eq!(other.record.outcome, Outcome::Moved);
+    assert!(
+        other.document["pets"][0]
+            .get("confirm_crossbreed")
+            .is_none()
+    );
+    assert_eq!(other.record.to, "crossbreed");
+
+    // A new dog type (crossbreed to pedigree and back) likewise.
+    pet["pet_breed"] = json!("D406");
+    pet["dog_breed_type"] = json!("mongrel");
+    pet["mongrel_size"] = json!("D608");
+    pet["pet_breed"] = json!("D608");
+    let mongrel = resubmit(pet);
+    assert!(
+        mongrel.document["pets"][0]
+            .get("confirm_crossbreed")
+            .is_none()
+    );
+}
+
+#[test]
+fn journey_9_older_pet_excess_starts_at_the_breeds_own_birthday() {
+    // journey.md §9 Excess at renewal: "dogs after the 8th birthday (some breeds 5), cats after
+    // 10th, rabbits after 5th"; §5 Age rule: "most dogs up to the 8th birthday, some breeds 5".
+    let defs = defs();
+    let age = |pet: Value| {
+        let species = engine::definitions::Species::parse(pet["pet_type"].as_str().expect("type"))
+            .expect("species");
+        engine::journey::quoting::pet_older_age(&defs, species, &pet)
+    };
+    assert_eq!(age(dog("Rex")), 8, "a Cockapoo");
+    let mut dane = dog("Hamlet");
+    dane["dog_breed_type"] = json!("breed");
+    dane["pet_breed"] = json!("D095");
+    assert_eq!(
+        defs.breed("D095").map(|b| b.desc.as_str()),
+        Some("Great Dane")
+    );
+    assert_eq!(age(dane), 5, "a Great Dane");
+    assert_eq!(age(rabbit("Thumper")), 5);
+    assert_eq!(
+        age(json!({ "pet_type": "cat", "pet_breed": "C286" })),
+        10,
+        "a moggie"
+    );
+    // Without a breed yet, the species' usual birthday.
+    assert_eq!(age(json!({ "pet_type": "dog" })), 8);
+}

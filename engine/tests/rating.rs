@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use engine::Definitions;
 use engine::definitions::rates::{CoverGroup, ProductKey};
 use engine::definitions::{FsLoader, Species};
-use engine::rules::rating::{ExcessChoice, PetFacts, QuoteFacts, claim_example};
+use engine::rules::rating::{ExcessChoice, Liability, PetFacts, QuoteFacts, claim_example};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
@@ -124,12 +124,14 @@ const REFERENCE: &[Reference] = &[
 ];
 
 fn facts<'b>(defs: &'b Definitions, r: &Reference) -> PetFacts<'b> {
+    let breed = defs.breed(r.breed).expect("breed");
     PetFacts {
         species: r.species,
-        breed: defs.breed(r.breed).expect("breed"),
+        breed,
         date_of_birth: d(r.born),
         neutered: r.neutered,
         cost: dec(r.cost),
+        liability: Liability::of(r.species, breed, false, false),
     }
 }
 
@@ -448,4 +450,81 @@ fn benefits_and_documents_are_checked_against_the_products() {
     ] {
         assert!(errors.contains(expected), "{expected} in:\n{errors}");
     }
+}
+
+#[test]
+fn journey_4_behaviour_yes_removes_third_party_liability_and_adjusts_the_premium_like_an_excluded_breed()
+ {
+    // journey.md §4 Assumptions warnings: dog_behaviour yes means "not for Third Party
+    // Liability. We'll adjust your premium to show this"; licensed_premises yes keeps the cover
+    // except at work, with no change of premium (§4 says nothing of one).
+    let defs = defs();
+    let rates = defs.rates().expect("rates");
+    let product = ProductKey {
+        group: CoverGroup::LT,
+        limit: 4000,
+    };
+    let cockapoo = facts(&defs, &REFERENCE[1]);
+    assert_eq!(cockapoo.liability, Liability::Covered);
+    let price = |pet: &PetFacts<'_>| {
+        rates
+            .price(pet, &quote(Some("LE")), product, &ExcessChoice::default())
+            .expect("price")
+    };
+    let covered = price(&cockapoo);
+    assert!(
+        covered
+            .factors
+            .iter()
+            .all(|f| f.name != "no third party liability")
+    );
+
+    let mut behaviour = cockapoo.clone();
+    behaviour.liability = Liability::of(Species::Dog, cockapoo.breed, true, false);
+    let without = price(&behaviour);
+    let factor = without
+        .factors
+        .iter()
+        .find(|f| f.name == "no third party liability")
+        .expect("the behaviour answer takes the cover off");
+    assert_eq!(&*factor.by, "behaviour answer");
+    assert_eq!(factor.value, rates.exclude_tpl_factor);
+    assert!(
+        without.monthly < covered.monthly,
+        "{} < {}",
+        without.monthly,
+        covered.monthly
+    );
+
+    // A breed already without the cover is not adjusted twice by the answer.
+    let id = "D004";
+    let excluded = defs.breed(id).expect("Akita");
+    assert!(excluded.exclude_tpl && !excluded.exclude);
+    let mut breed_only = cockapoo.clone();
+    breed_only.breed = excluded;
+    breed_only.liability = Liability::of(Species::Dog, excluded, false, false);
+    let mut both = breed_only.clone();
+    both.liability = Liability::of(Species::Dog, excluded, true, true);
+    assert_eq!(price(&breed_only).monthly, price(&both).monthly, "{id}");
+    assert_eq!(
+        price(&both)
+            .factors
+            .iter()
+            .filter(|f| f.name == "no third party liability")
+            .count(),
+        1
+    );
+
+    // Licensed premises: the cover stays (bar work), the premium too.
+    let mut at_work = cockapoo.clone();
+    at_work.liability = Liability::of(Species::Dog, cockapoo.breed, false, true);
+    assert_eq!(at_work.liability, Liability::NotAtWork);
+    assert_eq!(price(&at_work).monthly, covered.monthly);
+
+    // Cats and rabbits have no such cover: their answers change nothing.
+    let cat = facts(&defs, &REFERENCE[6]);
+    assert_eq!(
+        Liability::of(Species::Cat, cat.breed, true, true),
+        Liability::Covered
+    );
 }

@@ -102,6 +102,9 @@ pub struct PetLine {
     pub policy_number: String,
     pub cover: String,
     pub premium: String,
+    /// What the pet's breed and answers take off third party liability (journey.md §4):
+    /// `breed`, `behaviour` or `not_at_work`; none where the cover is whole or not a dog's.
+    pub liability: Option<&'static str>,
     /// The policy wording and IPID, as links.
     pub documents: Vec<DocumentLink>,
 }
@@ -340,6 +343,7 @@ impl ConfirmationEmail {
                 policy_number: "PETPS0000000".into(),
                 cover: "Lifetime £4,000".into(),
                 premium: "£20.00".into(),
+                liability: Some("behaviour"),
                 documents: vec![DocumentLink {
                     title: "Policy wording".into(),
                     url: "http://localhost/quote/documents/sample".into(),

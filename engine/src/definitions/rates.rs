@@ -78,9 +78,14 @@ pub struct Benefit {
     pub value: BenefitValue,
     /// Shown on the cover tiles as well as in the table.
     pub headline: bool,
-    /// Left out for a breed whose third party liability is excluded.
+    /// Left out where third party liability is excluded: a breed with `exclude_tpl`, or a dog
+    /// whose behaviour answer is yes (journey.md §4).
     #[serde(default)]
     pub unless_exclude_tpl: bool,
+    /// Copy key of the tooltip for a dog whose cover excludes incidents at work or on licensed
+    /// premises (`licensed_premises` yes, journey.md §4); the row keeps `tooltip` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tooltip_not_at_work: Option<String>,
 }
 
 /// What a benefit row is worth: the product's vet fee limit, a fixed amount, an amount by vet fee

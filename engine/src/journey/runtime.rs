@@ -287,6 +287,7 @@ impl Ctx<'_> {
         }
         let mut candidate = merge(&schema.schema, &self.document, &answers);
         keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
+        crate::rules::domain::forget_stale_confirmations(&self.document, &mut candidate);
         let pricing = self.derive(&mut candidate);
         let mut errors = position::answer_errors(
             self.defs,
@@ -418,6 +419,7 @@ impl Ctx<'_> {
         }
         let mut candidate = merge(&schema.schema, &self.document, &answers);
         keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
+        crate::rules::domain::forget_stale_confirmations(&self.document, &mut candidate);
         let pricing = self.derive(&mut candidate);
         let mut errors = position::step_errors(self.defs, step, &candidate, &self.rules);
         if !errors.is_empty() {

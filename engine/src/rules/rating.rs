@@ -20,6 +20,67 @@ pub struct PetFacts<'b> {
     pub date_of_birth: NaiveDate,
     pub neutered: bool,
     pub cost: Decimal,
+    /// What the pet's answers leave of third party liability (dogs only).
+    pub liability: Liability,
+}
+
+/// Third party liability as a dog's breed and answers leave it (journey.md §4 Pet details and
+/// Assumptions warnings, §8 Third party liability notice, §9: 2 million, dogs only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Liability {
+    /// The full cover (and what a cat or rabbit has: no such cover to lose).
+    #[default]
+    Covered,
+    /// Covered, except for incidents at work or on licensed premises (`licensed_premises` yes).
+    NotAtWork,
+    /// None: the breed is excluded from it (`exclude_tpl`) or the dog's behaviour answer is yes.
+    /// The rate table's `exclude_tpl_factor` adjusts the premium.
+    Excluded(LiabilityExclusion),
+}
+
+/// Why a dog has no third party liability cover.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LiabilityExclusion {
+    Breed,
+    Behaviour,
+}
+
+impl Liability {
+    /// journey.md §4: a breed with exclude_tpl, or `dog_behaviour` yes, removes the cover and
+    /// adjusts the premium; `licensed_premises` yes removes it at work and on licensed premises.
+    /// Only dogs have the cover.
+    pub fn of(species: Species, breed: &Breed, behaviour: bool, licensed_premises: bool) -> Self {
+        if species != Species::Dog {
+            Liability::Covered
+        } else if breed.exclude_tpl {
+            Liability::Excluded(LiabilityExclusion::Breed)
+        } else if behaviour {
+            Liability::Excluded(LiabilityExclusion::Behaviour)
+        } else if licensed_premises {
+            Liability::NotAtWork
+        } else {
+            Liability::Covered
+        }
+    }
+
+    /// How the benefits table shows it: in full, with the work exclusion, or not at all.
+    pub fn drawn(self) -> LiabilityRow {
+        match self {
+            Liability::Covered => LiabilityRow::Full,
+            Liability::NotAtWork => LiabilityRow::NotAtWork,
+            Liability::Excluded(_) => LiabilityRow::None,
+        }
+    }
+}
+
+/// The third party liability row of a benefits table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LiabilityRow {
+    Full,
+    NotAtWork,
+    None,
 }
 
 /// What the rating needs to know about the quote.
@@ -325,11 +386,17 @@ impl RateFile {
             value,
         });
 
-        let tpl = (pet.breed.exclude_tpl && species == Species::Dog).then(|| Factor {
-            name: "no third party liability",
-            by: pet.breed.desc.as_str().into(),
-            value: self.exclude_tpl_factor,
-        });
+        let tpl = match pet.liability {
+            Liability::Excluded(why) if species == Species::Dog => Some(Factor {
+                name: "no third party liability",
+                by: match why {
+                    LiabilityExclusion::Breed => pet.breed.desc.as_str().into(),
+                    LiabilityExclusion::Behaviour => "behaviour answer".into(),
+                },
+                value: self.exclude_tpl_factor,
+            }),
+            _ => None,
+        };
         Ok(RatedPet {
             species,
             factors,

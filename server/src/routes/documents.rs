@@ -164,12 +164,43 @@ pub fn render(
             context! { species => species_name(*species), limits => limits, rows => rows }
         })
         .collect();
+    // journey.md §9 Excess at renewal: each species from its usual birthday, and the breeds
+    // accepted only to an earlier one (dogs: "some breeds 5") from theirs, with examples.
     let older: Vec<minijinja::Value> = d
         .species
         .iter()
-        .map(
-            |s| context! { species => species_name(*s), age => engine::journey::quoting::older_pet_age(*s) },
-        )
+        .flat_map(|s| {
+            let usual = engine::journey::quoting::older_pet_age(*s, None);
+            let mut earlier: std::collections::BTreeMap<u32, Vec<&str>> = Default::default();
+            if let Some(file) = defs.breed_file(*s) {
+                for b in [
+                    &file.breeds,
+                    &file.breed_data,
+                    &file.crossbreed_data,
+                    &file.mongrel_data,
+                ]
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|b| b.active && !b.exclude)
+                {
+                    let age = engine::journey::quoting::older_pet_age(*s, Some(b));
+                    if age != usual {
+                        earlier.entry(age).or_default().push(&b.desc);
+                    }
+                }
+            }
+            let species = species_name(*s);
+            std::iter::once(
+                context! { species => species.clone(), age => usual, examples => None::<String> },
+            )
+            .chain(earlier.into_iter().map(move |(age, mut names)| {
+                names.sort_unstable();
+                let examples = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+                context! { species => species.clone(), age => age, examples => Some(examples) }
+            }))
+            .collect::<Vec<_>>()
+        })
         .collect();
     let until = (version.name == d.pre_date_document_name).then(|| uk(d.file_change_date));
     let cover_blurb = d

@@ -105,6 +105,9 @@ pub(super) fn lint_rates(
             if let crate::definitions::rates::BenefitValue::Text(key) = &benefit.value {
                 keys.push(("value/text", key));
             }
+            if let Some(key) = &benefit.tooltip_not_at_work {
+                keys.push(("tooltip_not_at_work", key));
+            }
             for (field, key) in keys {
                 copy_refs.push(CopyRef {
                     file: file.file.clone(),

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::definitions::Species;
 use crate::definitions::rates::{BenefitValue, ProductKey, RateFile};
-use crate::rules::rating::PetFacts;
+use crate::rules::rating::{LiabilityRow, PetFacts};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -45,13 +45,13 @@ pub(super) struct Drawings {
     options: Mutex<HashMap<(Species, bool), Arc<OptionLists>>>,
 }
 
-pub(super) type LimitKey = (Species, bool, u32, crate::definitions::money::Money);
+pub(super) type LimitKey = (Species, LiabilityRow, u32, crate::definitions::money::Money);
 
 #[derive(Default)]
 pub(super) struct LimitCache {
     limits: HashMap<LimitKey, Arc<LimitDrawing>>,
     /// Each benefit row once, shared by every list that has it (the view sends each row once).
-    rows: HashMap<(usize, Option<String>), Arc<Term>>,
+    rows: HashMap<(usize, Option<String>, String), Arc<Term>>,
 }
 
 /// A vet fee limit as a species' products show it: the limit written and its benefit rows.
@@ -86,7 +86,7 @@ impl PageDrawings {
         limit: u32,
         money: crate::definitions::money::Money,
     ) -> Arc<LimitDrawing> {
-        let key = (pet.species, pet.breed.exclude_tpl, limit, money);
+        let key = (pet.species, pet.liability.drawn(), limit, money);
         self.limits
             .entry(key)
             .or_insert_with(|| {
@@ -136,14 +136,21 @@ impl PageDrawings {
 /// the brand's currency; each row taken from `rows` if another list has made it.
 pub(super) fn policy_terms(
     rates: &RateFile,
-    rows: &mut HashMap<(usize, Option<String>), Arc<Term>>,
-    (species, exclude_tpl, limit, money): LimitKey,
+    rows: &mut HashMap<(usize, Option<String>, String), Arc<Term>>,
+    (species, liability, limit, money): LimitKey,
 ) -> TermList {
     let mut list = Vec::new();
     for (index, b) in rates.benefits.iter().enumerate() {
-        if !b.species.contains(&species) || (b.unless_exclude_tpl && exclude_tpl) {
+        if !b.species.contains(&species)
+            || (b.unless_exclude_tpl && liability == LiabilityRow::None)
+        {
             continue;
         }
+        // journey.md §4: licensed premises yes keeps the cover but not at work.
+        let tooltip = match (&b.tooltip_not_at_work, liability) {
+            (Some(key), LiabilityRow::NotAtWork) => key,
+            _ => &b.tooltip,
+        };
         let val = match &b.value {
             BenefitValue::VetFeeLimit(_) => Some(money.amount(Decimal::from(limit))),
             BenefitValue::Amount(a) => Some(money.amount(*a)),
@@ -154,11 +161,11 @@ pub(super) fn policy_terms(
             BenefitValue::Text(_) => None,
         };
         let row = rows
-            .entry((index, val.clone()))
+            .entry((index, val.clone(), tooltip.clone()))
             .or_insert_with(|| {
                 Arc::new(Term {
                     desc: b.desc.clone(),
-                    tt: b.tooltip.clone(),
+                    tt: tooltip.clone(),
                     val_key: match &b.value {
                         BenefitValue::Text(copy) => Some(copy.clone()),
                         _ => None,

@@ -13,7 +13,7 @@ use crate::definitions::postcode::Postcode;
 use crate::definitions::rates::{ProductKey, RateFile};
 use crate::rules::context::RuleContext;
 use crate::rules::domain::{breed_of, cover_start, promo_offer};
-use crate::rules::rating::{ExcessChoice, PetFacts, Price, QuoteFacts};
+use crate::rules::rating::{ExcessChoice, Liability, PetFacts, Price, QuoteFacts};
 
 /// What rating needs from one pet of the document, if the pet is complete enough to price.
 pub(super) struct PetInput<'d> {
@@ -54,6 +54,7 @@ pub(super) fn pet_input<'d>(
         .and_then(decimal_of)
         .map(|f| (f * Decimal::from(100)).normalize())
         .filter(|p| rates.coinsurance.options.contains_key(&p.to_string()));
+    let liability = liability_of(species, breed, pet);
     Some(PetInput {
         facts: PetFacts {
             species,
@@ -61,12 +62,28 @@ pub(super) fn pet_input<'d>(
             date_of_birth,
             neutered,
             cost,
+            liability,
         },
         choice: ExcessChoice {
             set_excess,
             coinsurance_percent,
         },
     })
+}
+
+/// What a pet's breed and answers leave of third party liability (journey.md §4).
+pub(super) fn liability_of(
+    species: Species,
+    breed: &crate::definitions::Breed,
+    pet: &Value,
+) -> Liability {
+    let yes = |field: &str| str_of(pet, field) == Some("yes");
+    Liability::of(
+        species,
+        breed,
+        yes("dog_behaviour"),
+        yes("licensed_premises"),
+    )
 }
 
 /// The quote-wide facts: cover start, postcode area, number of pets, loyalty. `None` while the
@@ -129,6 +146,7 @@ pub(super) struct PetDigest<'a> {
     dob: NaiveDate,
     neutered: bool,
     cost: Decimal,
+    liability: Liability,
     excess: Option<Decimal>,
     coins: Option<Decimal>,
     promo: Option<Decimal>,
@@ -189,6 +207,7 @@ pub(super) fn inputs<'d>(
                     dob: input.facts.date_of_birth,
                     neutered: input.facts.neutered,
                     cost: input.facts.cost.normalize(),
+                    liability: input.facts.liability,
                     excess: input.choice.set_excess.map(|e| e.normalize()),
                     coins: input.choice.coinsurance_percent.map(|c| c.normalize()),
                     promo: promo.map(|p| p.normalize()),

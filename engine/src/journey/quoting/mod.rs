@@ -21,6 +21,25 @@ pub use pricing::*;
 pub use products::*;
 pub use summary::*;
 
+/// What a pet of the document has of third party liability, by its breed and its answers
+/// (journey.md §4); none for a pet whose species or breed is not known.
+pub fn liability(
+    defs: &crate::checks::compiled::Definitions,
+    pet: &serde_json::Value,
+) -> Option<crate::rules::rating::Liability> {
+    let breed = crate::rules::domain::breed_of(defs, pet)?;
+    Some(inputs::liability_of(breed.species, breed, pet))
+}
+
+/// The birthday from which a pet of the document counts as older (see [`older_pet_age`]).
+pub fn pet_older_age(
+    defs: &crate::checks::compiled::Definitions,
+    species: crate::definitions::Species,
+    pet: &serde_json::Value,
+) -> u32 {
+    older_pet_age(species, crate::rules::domain::breed_of(defs, pet))
+}
+
 #[cfg(test)]
 mod tests {
     use rust_decimal::Decimal;

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::checks::compiled::Definitions;
 use crate::definitions::money::decimal_of;
 use crate::definitions::rates::{CoverGroup, ProductKey};
-use crate::definitions::{RatingBadge, Species};
+use crate::definitions::{Breed, RatingBadge, Species};
 use crate::journey::quoting::inputs::inputs;
 use crate::journey::quoting::premiums::{Premiums, PriceNote, Quoted, product_key};
 use crate::rules::context::RuleContext;
@@ -226,12 +226,17 @@ pub fn upgrade_stored(document: &mut Value) {
 
 /// The birthday from which a pet counts as older: it pays a share of each claim, and the claim
 /// example's co-insurance warning starts at 25 rather than 20 (journey.md §9 Excess at renewal:
-/// dogs after the 8th birthday, cats after the 10th, rabbits after the 5th).
-pub fn older_pet_age(species: Species) -> u32 {
-    match species {
-        Species::Dog => 8,
-        Species::Cat => 10,
-        Species::Rabbit => 5,
+/// dogs after the 8th birthday, some breeds the 5th, cats after the 10th, rabbits after the 5th).
+/// The breed's own maximum entry age (journey.md §5 Age rule: "most dogs up to the 8th birthday,
+/// some breeds 5, cats 10, rabbits 5") is that birthday; without a breed, the species' usual one.
+pub fn older_pet_age(species: Species, breed: Option<&Breed>) -> u32 {
+    match breed {
+        Some(b) if b.species == species && b.max_age_mths >= 12 => b.max_age_mths / 12,
+        _ => match species {
+            Species::Dog => 8,
+            Species::Cat => 10,
+            Species::Rabbit => 5,
+        },
     }
 }
 

@@ -198,7 +198,7 @@ pub(super) fn product(
     let (set_excess, coinsurance_percent) = (p.8, p.9);
     let (customer, insurer) = claim_example(set_excess, coinsurance_percent);
     let years = months_between(pet.date_of_birth, cover_start).div_euclid(12);
-    let coins_limit = if years >= i64::from(older_pet_age(species)) {
+    let coins_limit = if years >= i64::from(older_pet_age(species, Some(pet.breed))) {
         Decimal::from(25)
     } else {
         Decimal::from(20)

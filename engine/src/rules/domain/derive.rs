@@ -47,6 +47,38 @@ pub fn derive_pet_fields(defs: &Definitions, document: &mut Value) {
     }
 }
 
+/// journey.md §4 Pet details ("Changing the dog type resets crossbreed confirmation to false")
+/// and §5 (the confirmation is for the breed insured): a pet whose species, dog type or breed
+/// changed since `before` loses its crossbreed confirmation, so the declaration is made again
+/// for the breed now on the quote. Pets are matched by `original_id`.
+pub fn forget_stale_confirmations(before: &Value, candidate: &mut Value) {
+    let earlier: Vec<&Value> = before
+        .get("pets")
+        .and_then(Value::as_array)
+        .map(|p| p.iter().collect())
+        .unwrap_or_default();
+    let Some(pets) = candidate.get_mut("pets").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for pet in pets {
+        let Some(id) = pet.get("original_id").and_then(Value::as_u64) else {
+            continue;
+        };
+        let Some(was) = earlier
+            .iter()
+            .find(|p| p.get("original_id").and_then(Value::as_u64) == Some(id))
+        else {
+            continue;
+        };
+        let changed = ["pet_type", "dog_breed_type", "pet_breed"]
+            .iter()
+            .any(|f| was.get(*f) != pet.get(*f));
+        if changed && let Some(map) = pet.as_object_mut() {
+            map.remove("confirm_crossbreed");
+        }
+    }
+}
+
 /// The underwriting referral code for a pet whose owner reports an injury or illness: the
 /// pre-existing conditions prompt follows it (journey.md §4 Assumptions and health questions).
 pub const REFER_PRE_EXISTING: &str = "RA008";

@@ -62,7 +62,7 @@ pub(super) fn documents_view<'a>(
                 items,
                 by_group: ByGroup(by_group),
                 older_pet_share_percent: share,
-                older_pet_age: engine::journey::quoting::older_pet_age(species),
+                older_pet_age: engine::journey::quoting::pet_older_age(defs, species, pet),
             })
         })
         .collect()
