@@ -161,7 +161,7 @@ async fn a_card_payer_buys_once_and_the_card_number_is_nowhere() {
     let form = &card["schema"];
     assert_eq!(
         form["properties"]["card"]["properties"]["card_number"]["pattern"],
-        "^[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}$",
+        "^([0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}|3[47][0-9]{2} [0-9]{6} [0-9]{5})$",
         "the card form the browser checks is questions/card.json"
     );
     let token = token_for(&app, &view, VISA).await;
@@ -379,6 +379,49 @@ async fn the_provider_checks_the_card_with_the_specs_messages() {
 
 /// owner-payment.md §1, §3 payment_method: a brand that does not take cards offers Direct Debit
 /// only, and refuses a card payment as a field error.
+#[tokio::test]
+async fn issue_29_american_express_as_listed_takes_15_digits_and_a_4_digit_code() {
+    // owner-payment.md §5 Payment: AMEX is an accepted issuer and epw lists it under "We
+    // accept"; its number is 15 digits (4-6-5) and its security code 4 digits.
+    let (app, view) = at_payment("epw").await;
+    let amex = |number: &str, cvc: &str| {
+        let mut c = card(number);
+        c["card"]["card_cvc"] = json!(cvc);
+        c
+    };
+    let (status, body) = tokenise(&app, &view, amex("3782 822463 10005", "1234")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["issuer"], "AMEX", "{body}");
+    assert_eq!(body["data"]["last4"], "0005", "{body}");
+    for (body, field, message) in [
+        (
+            amex("3782 822463 10005", "737"),
+            "card.card_cvc",
+            "Please enter a valid CVC",
+        ),
+        (
+            amex(VISA, "1234"),
+            "card.card_cvc",
+            "Please enter a valid CVC",
+        ),
+        (
+            amex("3782 8224 6310 0050", "1234"),
+            "card.card_number",
+            "Please enter a valid card number",
+        ),
+        (
+            amex("3782 822463 10006", "1234"),
+            "card.card_number",
+            "Please enter a valid card number",
+        ),
+    ] {
+        let (status, answer) = tokenise(&app, &view, body.clone()).await;
+        assert_eq!(status, 422, "{body}: {answer}");
+        assert_eq!(answer["errors"][0]["field"], field, "{body}: {answer}");
+        assert_eq!(answer["errors"][0]["message"], message, "{body}");
+    }
+}
+
 #[tokio::test]
 async fn a_brand_without_cards_refuses_a_card_payment() {
     let (app, view) = at_payment("pos").await;

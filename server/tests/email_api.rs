@@ -293,3 +293,46 @@ async fn get_api_confirmation_reads_the_bought_quote_and_its_token() {
         data["purchase"]["policies"]
     );
 }
+
+#[tokio::test]
+async fn journey_4_a_dog_without_third_party_liability_is_priced_and_told_so_in_its_email() {
+    // journey.md §4 Assumptions warnings: dog_behaviour yes, "not for Third Party Liability.
+    // We'll adjust your premium to show this": the price at payment is adjusted, and the
+    // confirmation email says the cover has no third party liability.
+    let sink = SmtpSink::start().await;
+    let app = app_mailing_to(sink.url()).await;
+    app.reach_assumptions(json!([valid_pet()])).await;
+    let monthly = |view: &Value| -> rust_decimal::Decimal {
+        view["pets"][0]["product"]["RecurringMonthly"]
+            .as_str()
+            .expect("monthly")
+            .parse()
+            .expect("decimal")
+    };
+    let before = monthly(&app.view("/quote/assumptions").await);
+    let mut answers = common::dog_answers();
+    answers["dog_behaviour"] = json!("yes");
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/saveDeclaration",
+            &json!({ "csrf": csrf, "pets": [answers] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["step"]["id"], "payment");
+    let after = monthly(&app.view("/quote/payment").await);
+    assert!(after < before, "{after} < {before}");
+    buy_at_payment(&app).await;
+    ask_for_email(&app).await;
+    let got = sink.wait_for(1, Duration::from_secs(10)).await;
+    let message = MessageParser::default()
+        .parse(&got[0].data)
+        .expect("a MIME message");
+    let text = message.body_text(0).expect("a text part").into_owned();
+    assert!(
+        text.contains("Biscuit's cover does not include third party liability, because you told us Biscuit has attacked or injured a person or another animal"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("£{after}")), "{after} in {text}");
+}

@@ -1,6 +1,7 @@
 /**
  * The card number and expiry boxes (owner-payment.md §2 Payment page card form, §5 Payment): the
- * number shown in groups of four as it is typed ("16 digits in groups of four"), the expiry as
+ * number shown in groups of four as it is typed ("16 digits in groups of four"), or, for an
+ * American Express card (34 or 37, which the accepted list names), 15 digits as 4-6-5; the expiry as
  * MM/YY with the slash put in. What the boxes hold is what the card question set checks; they
  * only tidy the typing. Neither box is ever sent to pawpath: the payment page sends the card to
  * the payment provider.
@@ -10,9 +11,22 @@ import type { WidgetProps } from '@rjsf/utils';
 import { describedBy, useFieldError } from '../field-errors';
 import '../form.css';
 
-/** "4111111111111111" → "4111 1111 1111 1111" (at most 16 digits). */
+/** An American Express number: 34 or 37 at the start, 15 digits, a 4-digit security code. */
+export function isAmex(digits: string): boolean {
+  return /^3[47]/.test(digits);
+}
+
+/**
+ * "4111111111111111" → "4111 1111 1111 1111" (at most 16 digits);
+ * "378282246310005" → "3782 822463 10005" (American Express: at most 15, as 4-6-5).
+ */
 export function groupCardNumber(raw: string): string {
-  const digits = raw.replace(/[^0-9]/g, '').slice(0, 16);
+  const all = raw.replace(/[^0-9]/g, '');
+  if (isAmex(all)) {
+    const digits = all.slice(0, 15);
+    return [digits.slice(0, 4), digits.slice(4, 10), digits.slice(10)].filter(Boolean).join(' ');
+  }
+  const digits = all.slice(0, 16);
   return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
