@@ -202,6 +202,18 @@ async fn every_owner_rule_is_enforced_with_the_spec_message_and_nothing_is_store
             "A telephone number must start with 0",
         ),
         (
+            "§5 phone, generic: Please enter a valid phone number (04 is not in use)",
+            "customer_contact_number",
+            json!("04632960123"),
+            "Please enter a valid phone number",
+        ),
+        (
+            "§5 phone, generic: 06 is not in use either",
+            "customer_contact_number",
+            json!("06632960123"),
+            "Please enter a valid phone number",
+        ),
+        (
             "§5 address line 1 required",
             "customer_address_line_1",
             Value::Null,

@@ -184,8 +184,14 @@ function PromoDialog({
         return;
       }
       const offer = checked.body?.data;
-      if (checked.status !== 200 || !offer) {
+      if (checked.status !== 200) {
         notify({ kind: 'error', title: 'toast.something_wrong.title', body: 'toast.something_wrong.body' });
+        return;
+      }
+      if (!offer) {
+        // owner-payment.md §8 Promo and Nectar: "an empty promo response gives a promo API
+        // failure toast": "Error" / "Promo code error, please try again."
+        notify({ kind: 'error', title: 'promo.toast.error.title', body: 'promo.toast.error.body' });
         return;
       }
       if (!offer.valid) {

@@ -5,6 +5,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 
+import { repricedByAddress } from '@/shared/address';
 import type { FieldMessage, ViewData } from '@/shared/types';
 import { type ApiResult, loadView, purchase, removePet, submitAnswers } from './api';
 
@@ -136,6 +137,11 @@ export const journeyMachine = setup({
             failureStatus: null,
             viewVersion: context.viewVersion + 1,
             formVersion: context.formVersion + 1,
+            // owner-payment.md §8: the address changed on a page (your details) after prices
+            // were shown: the information toast, as the review page's modal shows it.
+            ...(repricedByAddress(context.view, result.data)
+              ? { notice: { kind: 'info' as const, title: 'toast.success.title', body: 'review.address_changed' } }
+              : {}),
           }
         : {};
     }),

@@ -121,12 +121,12 @@ function CommunicationsPanel({ view, copy, onNotice }: { view: ViewData; copy: R
   });
   if (!edit?.submit) return null;
   const call = edit.submit;
-  async function save(next: Communications, saved: string) {
+  async function save(next: Communications, saved: { title: string; body: string }) {
     const before = prefs;
     setPrefs(next);
     const result = await submitAnswers(call, view.csrf, { form: 'communications', owner: next });
     if (result.kind === 'ok') {
-      onNotice({ kind: 'success', title: 'toast.success.title', body: saved });
+      onNotice({ kind: 'success', ...saved });
     } else {
       setPrefs(before);
       onNotice({ kind: 'error', title: 'toast.something_wrong.title', body: 'payment.comms.failed' });
@@ -148,7 +148,10 @@ function CommunicationsPanel({ view, copy, onNotice }: { view: ViewData; copy: R
                 id={`documents-by-post-${post}`}
                 name="documents_by_post"
                 checked={prefs.documents_by_post === post}
-                onChange={() => void save({ ...prefs, documents_by_post: post }, 'payment.comms.saved')}
+                onChange={() =>
+                  // owner-payment.md §8 Updates: "Policy communications updated" / "Your preferences have been updated".
+                  void save({ ...prefs, documents_by_post: post }, { title: 'toast.comms.title', body: 'toast.comms.body' })
+                }
               />
               <label htmlFor={`documents-by-post-${post}`}>{text(copy, post ? 'payment.comms.post' : 'payment.comms.online')}</label>
             </div>

@@ -17,6 +17,7 @@ import { RemovePetDialog } from '@/features/form/RemovePetDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
+import { addressMoved } from '@/shared/address';
 import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
@@ -65,15 +66,13 @@ export function ReviewStep({
   const discounts = annual ? summary.discounts_annual : summary.discounts_monthly;
 
   function saveOwner(answers: Record<string, unknown>) {
-    const before = view.owner;
-    const after = (answers.owner ?? {}) as Record<string, unknown>;
-    const moved = ['customer_postcode', 'customer_address_line_1', 'houseNumberName'].some((k) => (before[k] ?? '') !== (after[k] ?? ''));
+    const moved = addressMoved(view.owner, (answers.owner ?? {}) as Record<string, unknown>);
     // owner-payment.md §4 Owner save, §8: a changed address re-quotes; once prices exist the
     // information toast says the price may have changed.
     onEdit(
       moved && view.products.length > 0
         ? { form: 'your_details', call: view.edits.your_details?.submit ?? '', answers, notice: 'review.address_changed', noticeKind: 'info' }
-        : { form: 'your_details', call: view.edits.your_details?.submit ?? '', answers, notice: 'owner.saved' },
+        : { form: 'your_details', call: view.edits.your_details?.submit ?? '', answers, notice: 'toast.details_updated' },
     );
   }
 

@@ -25,6 +25,22 @@ function noteActivity() {
   sessionStorage.setItem(KEY, String(Date.now()));
 }
 
+/**
+ * A length of time in the page's words, in the largest whole unit ("4 hours", "1 hour",
+ * "2 minutes"): the warning names the brand's own times (journey.md §9: 4 hours, or 1 hour for
+ * one brand; shorter on test hosts).
+ */
+export function period(copy: Record<string, string>, ms: number): string {
+  const units: [number, string][] = [
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1_000, 'second'],
+  ];
+  const [size, unit] = units.find(([size]) => ms >= size && ms % size === 0) ?? units[2];
+  const count = Math.max(1, Math.round(ms / size));
+  return text(copy, `timeout.period.${unit}${count === 1 ? '' : 's'}`, { count: String(count) });
+}
+
 /** The countdown's colour for the seconds left (journey.md §2: orange at 60 s or less, red at 30). */
 export function countdownTone(remaining: number): 'info' | 'orange' | 'red' {
   return remaining <= 30 ? 'red' : remaining <= 60 ? 'orange' : 'info';
@@ -103,7 +119,12 @@ export function InactivityTimer({
           setIdle(0);
         }}
       >
-        <p>{text(copy, 'timeout.warning.body')}</p>
+        <p>
+          {text(copy, 'timeout.warning.body', {
+            period: period(copy, resetMs),
+            left: period(copy, resetMs - warningMs),
+          })}
+        </p>
         <p className={`countdown countdown--${tone}`} role="timer" aria-live="off">
           {minutes}:{seconds}
         </p>

@@ -9,6 +9,15 @@ export const TOAST_MS = 5000;
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
 
+/**
+ * A success or error toast's title as it leads the content (journey.md §8 Toast format: "title:
+ * content"). A title that ends its own sentence ("Error!", a brand's variant, §8 "Error! An error
+ * occurred…") is followed by a space, not a colon.
+ */
+export function toastLead(title: string): string {
+  return /[!?.:]$/.test(title) ? `${title} ` : `${title}: `;
+}
+
 export function Toast({
   title,
   content,
@@ -29,7 +38,7 @@ export function Toast({
   return (
     <div className={`toast toast--${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       <p>
-        {(kind === 'success' || kind === 'error') && <strong>{title}: </strong>}
+        {(kind === 'success' || kind === 'error') && <strong>{toastLead(title)}</strong>}
         {content}
       </p>
       <button type="button" className="toast__close" onClick={onClose} aria-label={closeLabel}>
