@@ -105,6 +105,12 @@ pub struct Config {
     /// `PAWPATH_MAIL_RETRY_MS`: the delay before an undelivered email's first retry (default
     /// 30,000); each later retry waits twice as long, up to an hour.
     pub mail_retry_ms: u64,
+    /// `PAWPATH_QUOTE_REMINDER_DAYS`: how many days before a quote expires its reminder is sent
+    /// (default 7, 1 to 29; 0 sends none). See `service::reminders`.
+    pub quote_reminder_days: u32,
+    /// `PAWPATH_REMINDER_INTERVAL_MS`: how often the reminder job looks for quotes due one
+    /// (default 900,000: every 15 minutes; 50 to 86,400,000).
+    pub reminder_interval_ms: u64,
     /// `PAWPATH_PAYMENT_PROVIDER`: where card details go for brands that take cards. `test`
     /// (the local test provider, the default on http hosts) is the only provider built so far;
     /// on an https host it must be named on purpose, so nobody takes real cards with it unaware.
@@ -486,6 +492,36 @@ impl Config {
                     )
                 })?,
         };
+        let quote_reminder_days = match get("PAWPATH_QUOTE_REMINDER_DAYS") {
+            None => 7,
+            Some(v) => v
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n < 30)
+                .ok_or_else(|| {
+                    err(
+                        "PAWPATH_QUOTE_REMINDER_DAYS",
+                        format!(
+                            "{v:?} is not a number of days from 0 (no reminders) to 29 (a quote is valid for 30)"
+                        ),
+                    )
+                })?,
+        };
+        let reminder_interval_ms = match get("PAWPATH_REMINDER_INTERVAL_MS") {
+            None => 900_000,
+            Some(v) => v
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (50..=86_400_000).contains(n))
+                .ok_or_else(|| {
+                    err(
+                        "PAWPATH_REMINDER_INTERVAL_MS",
+                        format!("{v:?} is not a number of milliseconds from 50 to 86,400,000"),
+                    )
+                })?,
+        };
         let payment_provider = match get("PAWPATH_PAYMENT_PROVIDER").as_deref().map(str::trim) {
             Some("test") => PaymentProviderChoice::Test,
             None | Some("") if !public_url.starts_with("https://") => PaymentProviderChoice::Test,
@@ -546,6 +582,8 @@ impl Config {
             smtp_url,
             mail_from,
             mail_retry_ms,
+            quote_reminder_days,
+            reminder_interval_ms,
             session_override,
             encryption_key,
             modulus_tables,

@@ -102,6 +102,7 @@ impl App {
             holidays: Arc::new(holidays),
             made: Arc::default(),
         };
+        service::reminders::spawn(state.clone());
         let router = routes::router(state.clone());
         Ok(Self { state, router })
     }

@@ -30,12 +30,20 @@ pub const CONFIRMATION: &str = "confirmation";
 const TEMPLATES: &[&str] = &[
     "confirmation.html",
     "confirmation.txt",
+    "quote.html",
+    "quote.txt",
     "rescue.html",
     "rescue.txt",
 ];
 
 /// The outbox kind of the free rehoming cover's confirmation.
 pub const RESCUE: &str = "rescue_confirmation";
+
+/// The outbox kind of the reminder before a quote expires (once per quote).
+pub const QUOTE_REMINDER: &str = "quote_reminder";
+
+/// The outbox kind of a quote emailed when the customer asks (/api/sendquoteemail).
+pub const QUOTE: &str = "quote";
 
 /// The longest wait between two attempts at one message.
 const MAX_RETRY: Duration = Duration::from_secs(3600);
@@ -94,6 +102,34 @@ pub struct RescueEmail {
     /// The signed link to continue the free cover as annual cover, where the brand offers the
     /// annual rehoming flow (valid until the free cover's last day ends).
     pub annual_link: Option<String>,
+}
+
+/// A quote by email (issue 29): the reminder before it expires, or the quote the customer asked
+/// to be sent. What the review page shows of it, and the way back to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct QuoteEmail {
+    pub brand_code: String,
+    pub language: String,
+    pub first_name: String,
+    pub quote_reference: String,
+    /// DD/MM/YYYY, UK time.
+    pub valid_until: String,
+    /// The reminder (true) or the quote asked for.
+    pub reminder: bool,
+    pub pets: Vec<QuotePetLine>,
+    /// Monthly, all pets.
+    pub total: String,
+    /// The retrieve-quote page with the reference filled in (the email address is still asked).
+    pub retrieve_url: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct QuotePetLine {
+    pub name: String,
+    pub cover: String,
+    /// Monthly.
+    pub premium: String,
+    pub liability: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -229,6 +265,13 @@ impl MailTemplates {
             templates
                 .rescue(&RescueEmail::sample(brand, language))
                 .map_err(|e| format!("{}: {e}", dir.display()))?;
+            for reminder in [true, false] {
+                let mut quote = QuoteEmail::sample(brand, language);
+                quote.reminder = reminder;
+                templates
+                    .quote(&quote)
+                    .map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
         }
         Ok(templates)
     }
@@ -282,6 +325,29 @@ impl MailTemplates {
 }
 
 impl MailTemplates {
+    /// Renders a quote's email: the reminder, or the quote asked for.
+    pub fn quote(&self, message: &QuoteEmail) -> Result<Rendered, String> {
+        self.render(
+            message,
+            &message.brand_code,
+            &message.language,
+            "quote",
+            |brand| {
+                (
+                    if message.reminder {
+                        "email.quote.subject_reminder"
+                    } else {
+                        "email.quote.subject"
+                    },
+                    BTreeMap::from([
+                        ("brand".to_owned(), brand.to_owned()),
+                        ("reference".to_owned(), message.quote_reference.clone()),
+                    ]),
+                )
+            },
+        )
+    }
+
     /// Renders the free rehoming cover's email.
     pub fn rescue(&self, message: &RescueEmail) -> Result<Rendered, String> {
         self.render(
@@ -299,6 +365,33 @@ impl MailTemplates {
                 )
             },
         )
+    }
+}
+
+impl QuoteEmail {
+    fn sample(brand: &str, language: &str) -> Self {
+        let pet = |liability| QuotePetLine {
+            name: "Biscuit".into(),
+            cover: "Lifetime £4,000".into(),
+            premium: "£20.00".into(),
+            liability,
+        };
+        Self {
+            brand_code: brand.to_owned(),
+            language: language.to_owned(),
+            first_name: "Sam".into(),
+            quote_reference: "ABCD-EFGH-JKMN".into(),
+            valid_until: "01/01/2027".into(),
+            reminder: true,
+            pets: vec![
+                pet(Some("breed")),
+                pet(Some("behaviour")),
+                pet(Some("not_at_work")),
+                pet(None),
+            ],
+            total: "£80.00".into(),
+            retrieve_url: "http://localhost/quote/retrieve-quote?reference=ABCD-EFGH-JKMN".into(),
+        }
     }
 }
 

@@ -319,6 +319,17 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
         (
             call!(
                 POST,
+                "/api/sendquoteemail",
+                Session,
+                "Emails the session's quote to its owner with a link back to it (owner-payment.md §7; at most 3 times per quote)",
+                [],
+                "{data: {sent, email}}; 422 naming what the quote still lacks (an email address, a chosen cover); 429 after the third"
+            ),
+            post(purchase::send_quote_email),
+        ),
+        (
+            call!(
+                POST,
                 "/api/reset",
                 Session,
                 "Starts again: the quote is cleared",

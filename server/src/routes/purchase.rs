@@ -85,6 +85,17 @@ pub(super) async fn confirmation_data(
     confirmation(&state, &quote, &token).await
 }
 
+/// POST /api/sendquoteemail `{csrf}` (owner-payment.md §7): the quote emailed to its owner
+/// (`service::reminders::send_quote`).
+pub(super) async fn send_quote_email(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let answer = crate::service::reminders::send_quote(&state, &headers, &body).await?;
+    Ok(axum::Json(answer).into_response())
+}
+
 /// POST /api/confirmationEmail `{csrf, send_confirmation_email: 1}` (owner-payment.md §4
 /// Confirmation, §7 Confirmation email): the confirmation page asks for the confirmation email.
 /// The purchase already wrote it to the outbox, so asking again, from a reload or a second tab,

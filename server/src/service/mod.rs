@@ -17,6 +17,7 @@ pub mod limits;
 pub mod lookups;
 pub mod purchase;
 pub mod quote;
+pub mod reminders;
 pub mod report;
 pub mod rescue;
 pub mod retrieve;

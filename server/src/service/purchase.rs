@@ -351,17 +351,7 @@ pub fn render_confirmation_email(
                     .into(),
                 ),
                 premium: money.price(premium),
-                liability: pet
-                    .and_then(|p| engine::journey::quoting::liability(&state.defs, p))
-                    .and_then(|l| {
-                        use engine::rules::rating::{Liability, LiabilityExclusion};
-                        match l {
-                            Liability::Covered => None,
-                            Liability::NotAtWork => Some("not_at_work"),
-                            Liability::Excluded(LiabilityExclusion::Breed) => Some("breed"),
-                            Liability::Excluded(LiabilityExclusion::Behaviour) => Some("behaviour"),
-                        }
-                    }),
+                liability: pet.and_then(|p| crate::service::reminders::liability_key(state, p)),
                 documents,
             }
         })
