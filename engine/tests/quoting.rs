@@ -663,3 +663,27 @@ fn journey_9_older_pet_excess_starts_at_the_breeds_own_birthday() {
     // Without a breed yet, the species' usual birthday.
     assert_eq!(age(json!({ "pet_type": "dog" })), 8);
 }
+
+#[test]
+fn journey_4_add_another_pet_is_one_blank_slot_at_a_time_up_to_ten() {
+    // journey.md §4 Add another pet; §7 /api/addpetid "new pet slot".
+    let defs = defs();
+    let doc = at_choose_policy(&defs, vec![dog("Rex")]);
+    let added = run(&defs, &doc, Event::AddPet);
+    assert_eq!(added.record.outcome, Outcome::Moved);
+    assert_eq!(
+        added.record.to, "pet_details",
+        "the page that asks about it"
+    );
+    assert_eq!(added.document["pets"].as_array().map(Vec::len), Some(2));
+    assert_eq!(added.record.event, "add_pet");
+    let again = run(&defs, &added.document, Event::AddPet);
+    assert_eq!(again.record.outcome, Outcome::Invalid);
+    assert_eq!(again.record.field_errors[0].key, "pet.add.blank_waiting");
+
+    let ten = at_choose_policy(&defs, (0..10).map(|i| dog(&format!("Rex {i}"))).collect());
+    let refused = run(&defs, &ten, Event::AddPet);
+    assert_eq!(refused.record.outcome, Outcome::Invalid);
+    assert_eq!(refused.record.field_errors[0].key, "pet.add.too_many");
+    assert_eq!(refused.document["pets"].as_array().map(Vec::len), Some(10));
+}

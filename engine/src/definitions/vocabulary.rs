@@ -11,6 +11,8 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "pet.breed.excluded",
     "pet.xl_bully.refused",
     "pet.remove.not_allowed",
+    "pet.add.blank_waiting",
+    "pet.add.too_many",
     "start_date.invalid",
     "assumptions.confirm.required",
     "owner.dob.too_young",

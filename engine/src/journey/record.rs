@@ -41,6 +41,9 @@ impl Lifecycle {
     }
 }
 
+/// The most pets one quote insures (the pet questions' `maxItems`).
+pub const MAX_PETS: usize = 10;
+
 /// What the customer (or the server on their behalf) asks of the quote.
 #[derive(Debug, Clone)]
 pub enum Event {
@@ -58,6 +61,11 @@ pub enum Event {
     /// A pet leaves the quote (journey.md §4 Remove pet): `id` is its 1-based position. Only
     /// while more than one pet exists.
     RemovePet { id: usize },
+    /// A fresh pet slot at the end of the quote (journey.md §4 Add another pet: "on /review a
+    /// fresh pet slot is fetched, then the user is redirected"): the customer fills it in on the
+    /// pet details page. Only while the quote has fewer than [`MAX_PETS`] pets and none of them
+    /// is still blank.
+    AddPet,
     /// The customer chose a language with the language chooser (journey.md §1: only where the
     /// brand has more than one). Not an answer: it changes no step, and a bought quote's pages
     /// may change language too.
@@ -77,6 +85,7 @@ impl Event {
             // Names from a closed set (issue 21): what the caller typed (a position, a
             // language) is not written to the log; a valid one shows in the quote itself.
             Event::RemovePet { .. } => "remove_pet".into(),
+            Event::AddPet => "add_pet".into(),
             Event::SetLanguage { .. } => "set_language".into(),
         }
     }

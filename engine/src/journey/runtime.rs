@@ -18,8 +18,8 @@ pub use crate::journey::answers::{
     empty_document, locked_fields, mask, merge, project, take_write_only,
 };
 pub use crate::journey::record::{
-    Block, Effect, EngineError, Event, GuardResult, Lifecycle, Outcome, Secret, TransitionRecord,
-    TransitionResult,
+    Block, Effect, EngineError, Event, GuardResult, Lifecycle, MAX_PETS, Outcome, Secret,
+    TransitionRecord, TransitionResult,
 };
 
 /// What the machine's states work on.
@@ -105,6 +105,13 @@ impl QuoteMachine {
                     }
                 }
             }
+            MachineEvent::Customer(Event::AddPet) => {
+                context.add_pet();
+                match context.error {
+                    Some(_) => Handled,
+                    None => Transition(State::in_step(context.record.to.clone())),
+                }
+            }
             MachineEvent::Customer(Event::RemovePet { id }) => {
                 context.remove_pet(*id);
                 match context.error {
@@ -187,6 +194,56 @@ impl Ctx<'_> {
         crate::rules::domain::derive_pet_fields(self.defs, candidate);
         crate::rules::domain::derive_quote_fields(self.defs, candidate, &self.rules);
         crate::journey::quoting::requote(self.defs, candidate, &self.rules)
+    }
+
+    /// Adds a blank pet at the end (journey.md §4 Add another pet): the journey's position moves
+    /// back to the page that asks for it. Refused with a field error when the quote already has
+    /// [`MAX_PETS`] pets, or a pet not yet described (one blank slot at a time).
+    fn add_pet(&mut self) {
+        let pets = self.document.get("pets").and_then(Value::as_array);
+        let count = pets.map_or(0, Vec::len);
+        let blank = pets.is_some_and(|p| {
+            p.iter().any(|pet| {
+                pet.get("pet_type")
+                    .and_then(Value::as_str)
+                    .is_none_or(str::is_empty)
+            })
+        });
+        if count >= MAX_PETS || blank {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = vec![FieldError::new(
+                "pets",
+                if blank {
+                    "pet.add.blank_waiting"
+                } else {
+                    "pet.add.too_many"
+                },
+            )];
+            return;
+        }
+        let mut document = self.document.clone();
+        match document.get_mut("pets").and_then(Value::as_array_mut) {
+            Some(list) => list.push(Value::Object(serde_json::Map::new())),
+            None => {
+                if let Some(map) = document.as_object_mut() {
+                    map.insert(
+                        "pets".into(),
+                        Value::Array(vec![Value::Object(serde_json::Map::new())]),
+                    );
+                }
+            }
+        }
+        let pricing = self.derive(&mut document);
+        self.document = document;
+        self.record.pricing = pricing;
+        match locate(self.defs, self.journey, &self.document, &self.rules) {
+            Ok((position, _)) => {
+                self.record.to = position.furthest;
+                self.record.outcome = Outcome::Moved;
+                self.effects.push(Effect::SaveQuote);
+            }
+            Err(e) => self.error = Some(e),
+        }
     }
 
     /// Removes the pet at 1-based position `id` when more than one pet exists; otherwise the

@@ -159,6 +159,12 @@ export function App() {
                 {b.message}
               </p>
             ))}
+            {view.channel === 'direct' && !view.flow && view.step.bar_number === 1 && (
+              // Where a returning customer starts again: the way to the quote they saved (issue 29).
+              <p className="retrieve-prompt">
+                {text(copy, 'retrieve.prompt')} <a href="/quote/retrieve-quote">{text(copy, 'retrieve.link')}</a>
+              </p>
+            )}
             {view.step.view === 'assumptions' && view.questions ? (
               <pages.Assumptions.Component
                 key={`${view.step.id}:${viewVersion}`}
@@ -190,11 +196,12 @@ export function App() {
                 key={`${view.step.id}:${viewVersion}`}
                 view={view}
                 copy={copy}
-                busy={state.matches('editing') || state.matches('refreshing') || state.matches('removing')}
+                busy={state.matches('editing') || state.matches('refreshing') || state.matches('removing') || state.matches('adding')}
                 editErrors={editErrors}
                 editSubmissions={editSubmissions}
                 onEdit={(request) => send({ type: 'edit.submit', ...request })}
                 onRemovePet={(id) => send({ type: 'pet.remove', id })}
+                onAddPet={() => send({ type: 'pet.add' })}
                 onOpen={open}
                 onContinue={(path) => {
                   movedOnFrom.current = stepId ?? null;

@@ -161,6 +161,21 @@ pub(super) async fn pet_owner_details(
     .await
 }
 
+/// POST /api/addpetid: `{csrf}` (journey.md §4 Add another pet, §7 "/api/addpetid: new pet slot;
+/// response replaces view data"): a blank pet at the end of the quote, and the view data of the
+/// page that asks about it. The spec's call is a GET; a call that changes the quote carries its
+/// CSRF token in its body here, as every other does, so it is a POST. At most 10 pets, and one
+/// blank slot at a time (422 otherwise).
+pub(super) async fn add_pet_id(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonObject(body): JsonObject,
+) -> Result<Response, AppError> {
+    let started = Instant::now();
+    let auth = authorise(&state, &headers, &body, &[]).await?;
+    run(&state, auth, Event::AddPet, started).await
+}
+
 /// POST /api/deletePet: `{id, csrf}`, the pet's 1-based id (journey.md §4 Remove pet, §7).
 /// Only while more than one pet exists; otherwise 422 and nothing changes.
 pub(super) async fn delete_pet(

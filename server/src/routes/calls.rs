@@ -200,6 +200,17 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
         (
             call!(
                 POST,
+                "/api/addpetid",
+                Session,
+                "A blank pet slot at the end of the quote, to be described on the pet details page (journey.md §4 Add another pet; a POST, as it changes the quote: the spec's GET could not carry the CSRF token)",
+                [],
+                VIEW
+            ),
+            post(api::add_pet_id),
+        ),
+        (
+            call!(
+                POST,
                 "/api/saveDeclaration",
                 Session,
                 "The assumptions page's answers with the tick \"Yes, they're correct\"",

@@ -64,6 +64,7 @@ export type JourneyEvent =
   | { type: 'page.retry' }
   | { type: 'step.submit'; answers: Record<string, unknown> }
   | { type: 'pet.remove'; id: number }
+  | { type: 'pet.add' }
   /** Buy the quote (the bank details panel's Continue). */
   | { type: 'quote.buy' }
   | ({ type: 'edit.submit' } & EditRequest)
@@ -235,6 +236,7 @@ export const journeyMachine = setup({
       on: {
         'step.submit': { guard: 'canSubmit', target: 'submitting', actions: ['clearServerErrors', 'clearFailure'] },
         'pet.remove': { target: 'removing', actions: 'clearFailure' },
+        'pet.add': { target: 'adding', actions: 'clearFailure' },
         'quote.buy': { target: 'buying', actions: 'clearFailure' },
         'edit.submit': { target: 'editing', actions: ['clearFailure', 'startEdit'] },
         'page.refresh': {
@@ -262,6 +264,32 @@ export const journeyMachine = setup({
           { guard: 'editSaved', target: 'refreshing', actions: 'noticeEdited' },
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeEditErrors' },
           // The page the quote can show is loaded again, as it now stands.
+          { guard: 'stepClosed', target: 'loading', actions: 'noticeClosed' },
+          { target: 'showing', actions: 'storeFailure' },
+        ],
+        onError: { target: 'showing', actions: 'storeFailure' },
+      },
+    },
+    /**
+     * journey.md §4 Add another pet: "on /review a fresh pet slot is fetched, then the user is
+     * redirected": the answer is the pet details page with the blank pet, followed like a step.
+     * A refusal (ten pets already, or a blank one waiting) is said in a toast.
+     */
+    adding: {
+      invoke: {
+        src: 'submitAnswers',
+        input: ({ context }) => ({ url: '/api/addpetid', csrf: context.view?.csrf ?? '', answers: {} }),
+        onDone: [
+          { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
+          {
+            guard: 'answeredWithFieldErrors',
+            target: 'showing',
+            actions: assign(({ event }) => {
+              const result = outputOf(event);
+              const message = result?.kind === 'invalid' ? result.errors[0]?.message : undefined;
+              return { notice: { kind: 'error' as const, title: 'toast.something_wrong.title', body: message ?? 'toast.generic.body' } };
+            }),
+          },
           { guard: 'stepClosed', target: 'loading', actions: 'noticeClosed' },
           { target: 'showing', actions: 'storeFailure' },
         ],

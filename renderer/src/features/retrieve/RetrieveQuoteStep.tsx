@@ -11,6 +11,15 @@ import { submitAnswers } from '@/features/journey/api';
 import { text } from '@/shared/copy';
 import type { FieldMessage, ViewData } from '@/shared/types';
 
+/**
+ * The reference a quote email's link carries (`?reference=ABCD-EFGH-JKMN`, issue 29), if it looks
+ * like one: the form starts with it, and still asks for the email address.
+ */
+export function referenceFromLink(search: string): string {
+  const given = new URLSearchParams(search).get('reference') ?? '';
+  return /^[A-Za-z0-9-]{1,20}$/.test(given) ? given.toUpperCase() : '';
+}
+
 export function RetrieveQuoteStep({
   view,
   copy,
@@ -20,7 +29,7 @@ export function RetrieveQuoteStep({
   copy: Record<string, string>;
   onRetrieved: (path: string, expired: boolean) => void;
 }) {
-  const [reference, setReference] = useState('');
+  const [reference, setReference] = useState(() => referenceFromLink(window.location.search));
   const [email, setEmail] = useState('');
   const [errors, setErrors] = useState<FieldMessage[]>([]);
   const [busy, setBusy] = useState(false);

@@ -12,7 +12,7 @@ import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { Product, ViewData } from '@/shared/types';
 import { PetIcon } from './PetIcon';
-import { type ReviewModal, needsDobConfirmation } from './review';
+import { type ReviewModal, needsDobConfirmation, petEdit } from './review';
 import './review.css';
 
 export function ReviewPetCard({
@@ -167,16 +167,9 @@ export function ReviewPetCard({
         </div>
       )}
       <div className="review-pet__actions">
-        <a
-          className="link-button"
-          href={`${base}/`}
-          onClick={(e) => {
-            e.preventDefault();
-            onOpen(`${base}`);
-          }}
-        >
+        <button type="button" className="link-button" onClick={() => (petEdit(view) ? onModal({ kind: 'pet', pet: i }) : onOpen(`${base}`))}>
           {text(copy, 'review.pet.edit', { petName: name })}
-        </a>
+        </button>
         {productsOf(i).length > 1 && view.edits.cover && (
           <button type="button" className="link-button" onClick={() => onModal({ kind: 'cover', pet: i })}>
             {text(copy, 'review.pet.change_cover')}

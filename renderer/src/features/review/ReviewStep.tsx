@@ -22,7 +22,8 @@ import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
 import { DocumentsExcessModal } from './DocumentsExcessModal';
-import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, marketingSummary } from './review';
+import { EmailQuoteButton } from './EmailQuoteButton';
+import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, marketingSummary, petEdit } from './review';
 import { PetIcon } from './PetIcon';
 import { ReviewPetCard } from './ReviewPetCard';
 import { OwnerDetailsCard } from './OwnerDetailsCard';
@@ -36,6 +37,7 @@ export function ReviewStep({
   editSubmissions,
   onEdit,
   onRemovePet,
+  onAddPet,
   onOpen,
   onContinue,
   notify,
@@ -48,6 +50,8 @@ export function ReviewStep({
   editSubmissions: number;
   onEdit: (request: EditRequest) => void;
   onRemovePet: (id: number) => void;
+  /** journey.md §4 Add another pet: a fresh pet slot, then the pet details page. */
+  onAddPet: () => void;
   onOpen: (path: string) => void;
   /** Continue: on to the next page, as the customer's own step forward. */
   onContinue: (path: string) => void;
@@ -166,6 +170,9 @@ export function ReviewStep({
           <button type="button" className="link-button" onClick={() => setModal({ kind: 'reminder' })}>
             {text(copy, 'review.reminder.change')}
           </button>
+          <p className="review__email-quote">
+            <EmailQuoteButton csrf={view.csrf} copy={copy} notify={notify} />
+          </p>
         </section>
       )}
 
@@ -240,16 +247,9 @@ export function ReviewStep({
           {text(copy, 'review.add_pet')}
         </h2>
         <p>{text(copy, 'review.add_pet.body')}</p>
-        <a
-          className="button button--secondary"
-          href={base || '/'}
-          onClick={(e) => {
-            e.preventDefault();
-            onOpen(base);
-          }}
-        >
+        <button type="button" className="button button--secondary" disabled={busy} onClick={onAddPet}>
           {text(copy, 'review.add_pet')}
-        </a>
+        </button>
       </section>
 
       <div className="actions">
@@ -298,6 +298,24 @@ export function ReviewStep({
           busy={busy}
           onCancel={() => setModal(null)}
           onSave={(a) => onEdit({ form: 'pre_existing', call: view.edits.pre_existing.submit ?? '', answers: a, notice: 'pre_existing.saved' })}
+        />
+      )}
+      {modal?.kind === 'pet' && petEdit(view) && (
+        // journey.md §2 Modals "edit pet details": the pet's answers changed in place; the review
+        // comes back with the new prices (issue 29), or the page the change now needs.
+        <EditDialog
+          questions={petEdit(view)!}
+          title={text(copy, 'review.pet.edit', { petName: String(pets[modal.pet]?.pet_name ?? '') })}
+          onlyPet={modal.pet}
+          copy={copy}
+          view={view}
+          serverErrors={editErrors}
+          submissions={editSubmissions}
+          busy={busy}
+          onCancel={() => setModal(null)}
+          onSave={(a) =>
+            onEdit({ form: petEdit(view)!.id, call: petEdit(view)!.submit ?? '', answers: a, notice: 'review.updated' })
+          }
         />
       )}
       {modal?.kind === 'cover' && view.edits.cover && (

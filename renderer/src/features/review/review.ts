@@ -1,12 +1,13 @@
 /** The review page's modals and what it says of the owner and the pets (journey.md §2 Review). */
 import { text } from '@/shared/copy';
-import type { ViewData } from '@/shared/types';
+import type { QuestionsView, ViewData } from '@/shared/types';
 
 export type OwnerModal = 'address' | 'full' | 'phone' | 'marketing';
 export type ReviewModal =
   | { kind: 'owner'; variant: OwnerModal }
   | { kind: 'start_date' }
   | { kind: 'pre_existing'; pet: number }
+  | { kind: 'pet'; pet: number }
   | { kind: 'cover'; pet: number }
   | { kind: 'benefits'; pet: number }
   | { kind: 'reminder' }
@@ -53,4 +54,9 @@ export function ownerAddress(owner: Record<string, unknown>): string {
   return [owner.customer_address_line_1, owner.customer_address_line_2, owner.customer_town, owner.customer_county, owner.customer_postcode]
     .filter((x) => typeof x === 'string' && x.trim())
     .join(', ');
+}
+
+/** The review's edit-pet modal's question set (journey.md §2 Modals "edit pet details"): the pet details questions of the quote's journey. */
+export function petEdit(view: ViewData): QuestionsView | undefined {
+  return view.edits.pet_details ?? view.edits.pet_details_aggregator;
 }

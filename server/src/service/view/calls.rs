@@ -26,6 +26,9 @@ pub const SUBMIT_CALLS: &[(&str, &str)] = &[
 pub const EDIT_CALLS: &[(&str, &str)] = &[
     ("assumptions", "/api/petdetails"),
     ("pre_existing", "/api/petdetails"),
+    // The review page's edit-pet modal (journey.md §2 Modals: edit pet details).
+    ("pet_details", "/api/petdetails"),
+    ("pet_details_aggregator", "/api/petdetails"),
     ("start_date", "/api/ownerdetail"),
     ("promo_code", "/api/ownerdetail"),
     ("referral_code", "/api/ownerdetail"),

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+
+import { referenceFromLink } from './RetrieveQuoteStep';
+
+// issue 29: a quote email's link fills in the reference; the email address is still asked.
+describe('the retrieve link', () => {
+  it('starts the form with the reference it carries', () => {
+    expect(referenceFromLink('?brand=pos&reference=ABCD-EFGH-JKMN')).toBe('ABCD-EFGH-JKMN');
+    expect(referenceFromLink('?reference=abcd-efgh-jkmn')).toBe('ABCD-EFGH-JKMN');
+  });
+  it('ignores anything that is not a reference', () => {
+    expect(referenceFromLink('')).toBe('');
+    expect(referenceFromLink('?reference=<script>')).toBe('');
+    expect(referenceFromLink(`?reference=${'A'.repeat(30)}`)).toBe('');
+  });
+});
