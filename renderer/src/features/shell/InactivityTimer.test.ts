@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { countdownTone, period } from './InactivityTimer';
+import { countdownTone, period } from './TimeoutDialogs';
 import { text } from '@/shared/copy';
 import en from '../../../../questions/copy/en-GB.json';
 
