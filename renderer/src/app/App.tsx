@@ -159,8 +159,8 @@ export function App() {
                 {b.message}
               </p>
             ))}
-            {view.channel === 'direct' && !view.flow && view.step.bar_number === 1 && (
-              // Where a returning customer starts again: the way to the quote they saved (issue 29).
+            {view.channel === 'direct' && !view.flow && view.step.bar_number === 1 && !view.pets.some((p) => p.pet_name) && (
+              // Where a returning customer starts again (a quote with no pet yet): the way to the quote they saved (issue 29).
               <p className="retrieve-prompt">
                 {text(copy, 'retrieve.prompt')} <a href="/quote/retrieve-quote">{text(copy, 'retrieve.link')}</a>
               </p>

@@ -68,10 +68,14 @@ export function loadBreeds(fetcher: typeof fetch = fetch, storage: Storage | und
   return pending;
 }
 
-/** The breed lists, once loaded (null until then, or if they could not be loaded). */
-export function useBreeds(): BreedLists | null {
+/**
+ * The breed lists, once loaded (null until then, or if they could not be loaded; never loaded
+ * when not `wanted`, as for a modal that asks no breed).
+ */
+export function useBreeds(wanted = true): BreedLists | null {
   const [lists, setLists] = useState<BreedLists | null>(null);
   useEffect(() => {
+    if (!wanted) return;
     let live = true;
     loadBreeds()
       .then((l) => live && setLists(l))
@@ -79,7 +83,7 @@ export function useBreeds(): BreedLists | null {
     return () => {
       live = false;
     };
-  }, []);
+  }, [wanted]);
   return lists;
 }
 

@@ -11,6 +11,9 @@ import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 
+import { breedIndex, useBreeds } from '@/features/breeds/breed-store';
+import { BreedsContext } from '@/features/breeds/breeds-context';
+import { followAnswers } from '@/features/breeds/dependent-answers';
 import { Modal } from '@/features/shell/Modal';
 
 import { validatorsFor } from '@/generated/validators';
@@ -174,6 +177,11 @@ export function EditDialog({
   const errors = clientErrors.length > 0 ? clientErrors : serverErrors;
   const errorMap = useMemo(() => toErrorMap(errors), [errors]);
   const pets = (formData.pets as Pet[] | undefined) ?? [];
+  // The edit-pet modal asks the breed: the breed search and its notices need the lists, and a
+  // changed answer clears what depends on it, as on the pet page (journey.md §4 Pet details).
+  const asksBreed = propertySchema(petQuestions(questions).item, 'pet_breed') !== undefined;
+  const lists = useBreeds(asksBreed);
+  const breeds = useMemo(() => ({ lists, byId: lists ? breedIndex(lists) : new Map() }), [lists]);
 
   useEffect(() => {
     if (errors.length > 0) focusField(errors[0].field);
@@ -225,40 +233,44 @@ export function EditDialog({
   return (
     <Modal titleId={`edit-${questions.id}-title`} title={title} onCancel={onCancel}>
       <CopyContext.Provider value={copy}>
-        <FieldErrorsContext.Provider value={errorMap}>
-          <ErrorSummary errors={errors} pets={pets} ui={questions.ui} copy={copy} />
-          <Form
-            schema={questions.schema as RJSFSchema}
-            uiSchema={namedQuestions(ui ?? questions.ui, copy)}
-            fields={fields}
-            formData={formData}
-            formContext={formContext}
-            validator={validator}
-            widgets={widgets}
-            templates={templates}
-            noValidate
-            noHtml5Validate
-            showErrorList={false}
-            // A `const` is a rule, not an answer: a tick the customer must give is never pre-ticked.
-            experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
-            onChange={(e: IChangeEvent<Answers>) => setFormData(e.formData ?? {})}
-            onSubmit={(e: IChangeEvent<Answers>) => save(e.formData ?? {})}
-          >
-            <div className="dialog__actions">
-              <button type="submit" className="button" disabled={busy || refused.length > 0}>
-                {busy ? text(copy, 'button.saving') : text(copy, 'button.save_close')}
-              </button>
-              {refused.length > 0 && onRemovePet && onlyPet !== undefined && pets.length > 1 && (
-                <button type="button" className="button button--danger" onClick={() => onRemovePet(onlyPet)}>
-                  {text(copy, 'button.remove_pet')}
+        <BreedsContext.Provider value={breeds}>
+          <FieldErrorsContext.Provider value={errorMap}>
+            <ErrorSummary errors={errors} pets={pets} ui={questions.ui} copy={copy} />
+            <Form
+              schema={questions.schema as RJSFSchema}
+              uiSchema={namedQuestions(ui ?? questions.ui, copy)}
+              fields={fields}
+              formData={formData}
+              formContext={formContext}
+              validator={validator}
+              widgets={widgets}
+              templates={templates}
+              noValidate
+              noHtml5Validate
+              showErrorList={false}
+              // A `const` is a rule, not an answer: a tick the customer must give is never pre-ticked.
+              experimental_defaultFormStateBehavior={{ constAsDefaults: 'never' }}
+              onChange={(e: IChangeEvent<Answers>) =>
+                setFormData((before) => (asksBreed ? followAnswers(questions.ui, before, e.formData ?? {}) : (e.formData ?? {})))
+              }
+              onSubmit={(e: IChangeEvent<Answers>) => save(e.formData ?? {})}
+            >
+              <div className="dialog__actions">
+                <button type="submit" className="button" disabled={busy || refused.length > 0}>
+                  {busy ? text(copy, 'button.saving') : text(copy, 'button.save_close')}
                 </button>
-              )}
-              <button type="button" className="button button--secondary" onClick={onCancel}>
-                {text(copy, 'button.cancel')}
-              </button>
-            </div>
-          </Form>
-        </FieldErrorsContext.Provider>
+                {refused.length > 0 && onRemovePet && onlyPet !== undefined && pets.length > 1 && (
+                  <button type="button" className="button button--danger" onClick={() => onRemovePet(onlyPet)}>
+                    {text(copy, 'button.remove_pet')}
+                  </button>
+                )}
+                <button type="button" className="button button--secondary" onClick={onCancel}>
+                  {text(copy, 'button.cancel')}
+                </button>
+              </div>
+            </Form>
+          </FieldErrorsContext.Provider>
+        </BreedsContext.Provider>
       </CopyContext.Provider>
     </Modal>
   );

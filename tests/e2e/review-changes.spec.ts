@@ -1,0 +1,74 @@
+import { expect, test } from '@playwright/test';
+
+import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { press } from './support-keys';
+import { coverByKeyboard, detailsByKeyboard, petByKeyboard } from './support-journey';
+
+// Issue 29, "Coming back and changing things": the review edits a pet in its modal and comes
+// back with the new price (journey.md §2 Modals "edit pet details"); Add another pet fetches a
+// fresh slot and opens the pet page (§4 Add another pet, §7 /api/addpetid); the quote can be
+// emailed (owner-payment.md §7 /api/sendquoteemail); the first page links to retrieve-quote. By
+// keyboard, with an axe check of each new part.
+
+test('from review: edit a pet in place, email the quote, add another pet', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto('/quote');
+  const retrieve = page.getByRole('link', { name: 'Retrieve a saved quote' });
+  await expect(retrieve).toHaveAttribute('href', '/quote/retrieve-quote');
+  await expect(page.getByText('Already have a quote?')).toBeVisible();
+  await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  const email = `review-${Date.now()}@example.com`;
+  await detailsByKeyboard(page, email);
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await coverByKeyboard(page, ['Rex']);
+  await expect(page).toHaveURL(/\/quote\/review$/);
+  const card = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Rex', exact: true }) }).first();
+  const priceBefore = await card.getByText(/£[0-9]+\.[0-9]{2}/).first().textContent();
+
+  // Edit Rex in the modal: not neutered after all. The review comes back with the new price.
+  await press(page, page.getByRole('button', { name: "Edit Rex's details" }));
+  const dialog = page.getByRole('dialog', { name: "Edit Rex's details" });
+  await expect(dialog).toBeVisible();
+  // The pet as stored, breed included (the breed search has its lists in the modal too).
+  await expect(dialog.getByRole('combobox', { name: 'What breed is Rex?' })).toHaveValue('Beagle');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'edit-pet-modal');
+  const neutered = dialog.getByRole('group', { name: /^Has Rex been neutered\?$/ });
+  await neutered.getByRole('radio', { name: 'No' }).focus();
+  await page.keyboard.press('Space');
+  await expect(neutered.getByRole('radio', { name: 'No' })).toBeChecked();
+  await press(page, dialog.getByRole('button', { name: 'Save and close' }));
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Your quote has been updated.' })).toBeVisible();
+  await expect(page).toHaveURL(/\/quote\/review$/);
+  await expect(card.getByText(/£[0-9]+\.[0-9]{2}/).first()).not.toHaveText(priceBefore ?? '');
+  await screenshot(page, testInfo, 'review-after-edit');
+
+  // Email me this quote: a toast says where it went, and it arrives with the way back.
+  await press(page, page.getByRole('button', { name: 'Email me this quote' }));
+  await expect(page.getByRole('status').filter({ hasText: `We've emailed your quote to ${email}.` })).toBeVisible();
+  const [message] = await mailTo(email);
+  expect(message.subject).toMatch(/^Your Pawsure Pet Cover pet insurance quote [A-Z0-9-]+$/);
+  expect(message.text).toContain('/quote/retrieve-quote?brand=pos&reference=');
+  await expectAccessible(page);
+
+  // Add another pet: the pet page with a fresh slot after Rex.
+  await press(page, page.getByRole('button', { name: 'Add another pet' }));
+  await expect(page).toHaveURL(/\/quote$/);
+  const sections = page.locator('section.pet');
+  await expect(sections).toHaveCount(2);
+  await expect(sections.nth(0).getByLabel("What is your pet's name?")).toHaveValue('Rex');
+  await expect(sections.nth(1).getByLabel("What is your pet's name?")).toHaveValue('');
+  // The retrieve link is for a visitor starting out, not for a quote under way.
+  await expect(page.getByRole('link', { name: 'Retrieve a saved quote' })).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'added-pet');
+  expect(problems()).toEqual([]);
+});
+
+test('a quote email\'s link fills in the reference on retrieve-quote', async ({ page }) => {
+  await page.goto('/quote/retrieve-quote?brand=pos&reference=ABCD-EFGH-JKMN');
+  await expect(page.getByLabel('Quote reference')).toHaveValue('ABCD-EFGH-JKMN');
+  await expect(page.getByLabel('Email address')).toHaveValue('');
+});
