@@ -473,3 +473,51 @@ async fn the_account_number_stays_on_the_bank_details_panel() {
         );
     }
 }
+
+#[tokio::test]
+async fn issue_29_a_brand_that_names_a_tag_manager_loads_it_and_only_its_pages_allow_it() {
+    // journeys/brands/ptp.json names its tag manager; pos names none.
+    let app = spawn_app().await;
+    let page = |brand: &'static str| {
+        let client = app.client.clone();
+        let base = app.base.clone();
+        async move {
+            let r = client
+                .get(format!("{base}/quote?brand={brand}"))
+                .header("accept", "text/html")
+                .send()
+                .await
+                .expect("get");
+            let policy = r.headers()["content-security-policy"]
+                .to_str()
+                .expect("policy")
+                .to_owned();
+            // minijinja writes `/` in an attribute as `&#x2f;`, which the browser reads as `/`.
+            (policy, r.text().await.expect("html").replace("&#x2f;", "/"))
+        }
+    };
+    let (policy, html) = page("ptp").await;
+    for directive in ["script-src", "connect-src", "img-src"] {
+        let part = policy
+            .split(';')
+            .map(str::trim)
+            .find(|d| d.starts_with(directive))
+            .expect(directive);
+        assert!(
+            part.contains("https://www.googletagmanager.com")
+                && part.contains("https://www.google-analytics.com"),
+            "{part}"
+        );
+    }
+    assert!(!policy.contains("unsafe-eval"), "{policy}");
+    assert!(
+        html.contains(
+            r#"<script id="pawpath-tag-manager" async src="https://www.googletagmanager.com/gtm.js?id=GTM-PTPPAWS""#
+        ),
+        "{html}"
+    );
+    let (policy, html) = page("pos").await;
+    assert!(!policy.contains("googletagmanager"), "{policy}");
+    assert!(policy.contains("script-src 'self';"), "{policy}");
+    assert!(!html.contains("pawpath-tag-manager"));
+}

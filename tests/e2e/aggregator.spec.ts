@@ -1,8 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { expectAccessible, mailTo, screenshot, stubTagManagers, watchConsole } from './support';
 import { chooseRadio, press } from './support-keys';
 import { directDebitByKeyboard } from './support-journey';
+
+// ptp names a tag manager (issue 29); no test reaches the internet.
+test.beforeEach(async ({ page }) => stubTagManagers(page));
 
 // Issue 7, aggregator channel (journey.md §1–§2, owner-payment.md §2 Step bar, §7): a comparison
 // site's quote (made through /api/fakeaggs on this test host, the same code path as the inbound

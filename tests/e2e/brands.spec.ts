@@ -1,8 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { expectAccessible, mailTo, screenshot, stubTagManagers, watchConsole } from './support';
 import { press } from './support-keys';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard } from './support-journey';
+
+// ptp names a tag manager (issue 29); no test reaches the internet.
+test.beforeEach(async ({ page }) => stubTagManagers(page));
 
 // Issue 7, "Done when": each brand completes a purchase in the browser, with a screenshot of its
 // pet page and review page (journey.md §1: brands chosen by `brand`, differing in copy, phone

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 import { expect, type Page, test } from '@playwright/test';
 
-import { expectAccessible } from './support';
+import { expectAccessible, stubTagManagers } from './support';
+
+// ptp names a tag manager (issue 29); no test reaches the internet.
+test.beforeEach(async ({ page }) => stubTagManagers(page));
 
 // Issue 8: QA's scripted flows (tests/flows/), the same files server/tests/flows.rs runs against
 // the API, driven through the browser: each flow's quote lives in a real browser session (its

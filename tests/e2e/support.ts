@@ -61,3 +61,11 @@ export async function showVariation(page: Page, variation: 'tiles' | 'guide') {
   const patched = await page.request.post('/api/test/patch', { data: { csrf, experiments: { cover_type_guide: variation } } });
   expect(patched.status()).toBe(200);
 }
+
+/**
+ * A brand that names a tag manager (journeys/brands/ptp.json) has its page load it from the
+ * internet, which no test reaches: an empty stand-in is served at its address instead.
+ */
+export async function stubTagManagers(page: Page) {
+  await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+}

@@ -227,6 +227,22 @@ pub enum RatingBadge {
 #[serde(deny_unknown_fields)]
 pub struct Tracking {
     pub container_id: String,
+    /// The brand's tag manager, loaded on its pages: its script and the origins the page's
+    /// content security policy then allows it (for that brand only; issue 29). None: the events
+    /// stay in the page's data layer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag_manager: Option<TagManager>,
+}
+
+/// A tag manager a brand names (journeys/brands: tracking.tag_manager).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagManager {
+    /// The script's https address.
+    pub script: String,
+    /// The https origins the tag manager loads from and sends to (script-src, connect-src,
+    /// img-src); the script's own origin among them.
+    pub origins: Vec<String>,
 }
 
 impl Brand {

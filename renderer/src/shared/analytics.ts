@@ -3,7 +3,9 @@
  * page (pet_details, user_details, review, payment, confirmation), transactionDetails on the
  * confirmation and a purchase event that fires once only; start dates as DD/MM/YYYY; every
  * event carries the brand's tracking id and the experiment views shown. Events go into
- * `window.dataLayer`, where a brand's tag manager reads them; nothing here sends anything.
+ * `window.dataLayer`, where a brand's tag manager reads them (journeys/brands:
+ * tracking.tag_manager, whose script and origins the brand's pages allow); nothing here sends
+ * anything itself.
  */
 import type { ViewData } from './types';
 
@@ -104,5 +106,9 @@ export function purchaseOnce(view: ViewData, seen: Pick<Storage, 'getItem' | 'se
 
 export function push(event: DataLayerEvent | null) {
   if (!event) return;
-  (window.dataLayer ??= []).push(event);
+  const layer = (window.dataLayer ??= []);
+  // A brand's tag manager (its script on the page) starts from the event its own snippet would
+  // push first; the policy allows no inline snippet, so the first event carries it in.
+  if (layer.length === 0 && document.getElementById('pawpath-tag-manager')) layer.push({ event: 'gtm.js', 'gtm.start': Date.now() });
+  layer.push(event);
 }

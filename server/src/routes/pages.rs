@@ -418,15 +418,28 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
     let brand = state.defs.brand(&brand_id);
     let copy = voice.catalogue();
     let text = |key: &str| voice.t(key);
+    // A brand that names a tag manager: its script on the page, and its origins in this page's
+    // policy only (issue 29).
+    let tag_manager = brand.and_then(|b| b.tracking.tag_manager.as_ref());
+    let policy = tag_manager.map(|tm| super::content_security_policy_with(&tm.origins));
     let html_page = |page: String| {
-        (
+        let mut response = (
             [
                 (CONTENT_TYPE, "text/html; charset=utf-8"),
                 (CACHE_CONTROL, "no-cache"),
             ],
             page,
         )
-            .into_response()
+            .into_response();
+        if let Some(value) = policy
+            .as_deref()
+            .and_then(|p| axum::http::HeaderValue::from_str(p).ok())
+        {
+            response
+                .headers_mut()
+                .insert(axum::http::header::CONTENT_SECURITY_POLICY, value);
+        }
+        response
     };
     let mut env = minijinja::Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
@@ -521,6 +534,7 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
             preload_fetch => view_url.iter().chain(form.iter()).cloned().collect::<Vec<_>>(),
             preload_later => &breeds_url,
             preload_modules => modules,
+            tag_manager => tag_manager.map(|tm| tm.script.as_str()),
             boot => minijinja::context! { language => voice.language(), copy => &copy, copy_url => view::copy_url(&state.defs, &brand_id, voice.language()), breeds_url => &breeds_url, view_url => &view_url, shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
         },
     );

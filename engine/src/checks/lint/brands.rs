@@ -20,6 +20,23 @@ pub(super) fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionErro
         let mut problem = |path: &str, message: String| {
             errors.push(DefinitionError::new(file, path, message));
         };
+        // The tag manager's script comes from one of the origins the policy allows it.
+        if let Some(tm) = &b.tracking.tag_manager {
+            let origin = tm
+                .script
+                .splitn(4, '/')
+                .take(3)
+                .collect::<Vec<_>>()
+                .join("/");
+            if !tm.origins.contains(&origin) {
+                problem(
+                    "/tracking/tag_manager/script",
+                    format!(
+                        "the script's origin {origin} is not among tracking.tag_manager.origins, so the content security policy would refuse it Fix: add {origin} to origins."
+                    ),
+                );
+            }
+        }
         if !seen.insert(b.id.clone()) {
             problem(
                 "/id",
