@@ -52,6 +52,8 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
   for (const pet of pets) {
     const region = page.getByRole('region', { name: pet.name });
     await expect(region).toContainText(/PETPS\d{7}/);
+    // journey.md §9, owner-payment.md §9: the excess on confirmation (issue 29), as bought.
+    await expect(region).toContainText(/Excess£(99|50) for each condition, each policy year/);
     numbers.push(/PETPS\d{7}/.exec((await region.textContent()) ?? '')?.[0] ?? '');
   }
   await expectAccessible(page);

@@ -245,6 +245,9 @@ pub struct TagManager {
     pub origins: Vec<String>,
 }
 
+/// Where a brand sold through comparison sites keeps the promotion's terms.
+pub const PROMOTION_TERMS_PATH: &str = "/price-comparison-promotion-terms";
+
 impl Brand {
     /// The path of one of the brand's static pages, if the brand has it.
     pub fn page_path(&self, page: PageId) -> Option<&str> {
@@ -253,6 +256,11 @@ impl Brand {
             PageId::Terms => Some(&self.pages.terms),
             PageId::Support => Some(&self.pages.support),
             PageId::Library => self.pages.library.then_some("/library"),
+            // Every brand sold through comparison sites has the promotion's terms.
+            PageId::PromotionTerms => self
+                .channels
+                .contains(&crate::definitions::Channel::Aggregator)
+                .then_some(PROMOTION_TERMS_PATH),
             // A journey's own pages, at the journey's paths (Journey::status_pages).
             PageId::PolicyLinkExpired | PageId::AlreadyPurchased | PageId::PolicyTerminated => None,
         }

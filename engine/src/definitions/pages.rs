@@ -23,6 +23,9 @@ pub enum PageId {
     PolicyLinkExpired,
     AlreadyPurchased,
     PolicyTerminated,
+    /// The price-comparison promotion's terms (owner-payment.md §9 Documents and static copy),
+    /// for every brand sold through comparison sites.
+    PromotionTerms,
 }
 
 impl PageId {
@@ -35,6 +38,7 @@ impl PageId {
             PageId::PolicyLinkExpired => "policy_link_expired",
             PageId::AlreadyPurchased => "already_purchased",
             PageId::PolicyTerminated => "policy_terminated",
+            PageId::PromotionTerms => "promotion_terms",
         }
     }
 }

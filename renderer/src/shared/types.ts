@@ -38,7 +38,7 @@ export interface ShellView {
   languages: string[];
   currency: 'GBP' | 'EUR';
   /** Full paths of the brand's static pages; `library` only where the brand has one. */
-  pages: { privacy: string; terms: string; support: string; library: string | null };
+  pages: { privacy: string; terms: string; support: string; library: string | null; promotion_terms?: string | null };
   rating_badge: 'defaqto_5_star' | 'defaqto_5_star_lifetime' | 'none';
   best_buy_banner: boolean;
   tracking_id: string;

@@ -97,6 +97,7 @@ fn resolve<'a>(
             PageId::Terms,
             PageId::Support,
             PageId::Library,
+            PageId::PromotionTerms,
         ] {
             if b.page_path(id) == Some(path) {
                 return defs.page(id).map(Target::Static);

@@ -299,6 +299,18 @@ pub(super) fn lint_pages(
             ));
         }
     }
+    let sold_by_comparison = defs.brands.iter().any(|b| {
+        b.value
+            .channels
+            .contains(&crate::definitions::Channel::Aggregator)
+    });
+    if sold_by_comparison && !seen.contains(&PageId::PromotionTerms) {
+        errors.push(DefinitionError::new(
+            &file.file,
+            "/pages",
+            "no \"promotion_terms\" page: a brand sold through comparison sites links to it Fix: add the page to journeys/pages.json.".to_owned(),
+        ));
+    }
     for brand in &defs.brands {
         if brand.value.pages.library && !seen.contains(&PageId::Library) {
             errors.push(DefinitionError::new(

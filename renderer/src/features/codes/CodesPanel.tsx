@@ -253,6 +253,8 @@ function PromoDialog({
             onChange: (e) => setNectar(e.target.value.replace(/[^0-9]/g, '')),
           }} />
       )}
+      {/* owner-payment.md §9 Documents and static copy: the Nectar terms, beside the card number they apply to. */}
+      {showNectar && <p className="field__help">{text(copy, 'nectar.terms')}</p>}
     </CodeForm>
   );
 }

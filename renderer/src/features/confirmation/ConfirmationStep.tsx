@@ -66,6 +66,19 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
                   <dd>{text(copy, 'review.pet.cover', { type: coverTypeName(copy, product.Gid), limit: amount(String(product.LimitVal)) })}</dd>
                 </div>
               )}
+              {product?.Excess && (
+                // journey.md §9, owner-payment.md §9: the excess on confirmation (£99 for dogs
+                // and cats, £50 for rabbits by default), as bought.
+                <div className="summary__row">
+                  <dt>{text(copy, 'confirmation.excess')}</dt>
+                  <dd>
+                    {text(copy, Number(product.coins) > 0 ? 'confirmation.excess.with_coins' : 'confirmation.excess.value', {
+                      excess: amount(product.Excess),
+                      percent: String(product.coins),
+                    })}
+                  </dd>
+                </div>
+              )}
               <div className="summary__row">
                 <dt>{text(copy, bought.payment_frequency === 'AP' ? 'cover.yearly' : 'cover.monthly')}</dt>
                 <dd>{price(bought.payment_frequency === 'AP' ? policy.annual_premium : policy.monthly_premium)}</dd>

@@ -227,7 +227,7 @@ export function ChoosePolicyStep({
           </>
         )}
         {tab === 'excess' && (chosen ?? shownGroup[0]) && (
-          <ExcessPanel product={chosen ?? shownGroup[0]} copy={copy} busy={requoting} petName={petName} onChange={requote} />
+          <ExcessPanel product={chosen ?? shownGroup[0]} copy={copy} busy={requoting} petName={petName} species={String(pet.pet_type ?? '')} onChange={requote} />
         )}
       </section>
       {chosen && tab !== 'excess' && !requoting && (

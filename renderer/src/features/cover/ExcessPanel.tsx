@@ -11,18 +11,25 @@ export function ExcessPanel({
   copy,
   busy,
   petName,
+  species,
   onChange,
 }: {
   product: Product;
   copy: Record<string, string>;
   busy: boolean;
   petName: string;
+  /** The pet's species: the example excess and the average claim are a species' (journey.md §9). */
+  species: string;
   onChange: (fields: { set_excess?: string; set_coins?: string }) => void;
 }) {
   const { amount } = useMoney();
   const { setExcess, coins } = excessOptions(product);
   const current = product.FlexyProductsOptions;
   const rest = fromPence(toPence(product.ClaimExample.Bill) - toPence(product.Excess));
+  // journey.md §9: the example excess per condition per year, and the average claim by cover type
+  // and species (the brand's own figures, as copy; none for rabbits).
+  const example = copy[`cover.excess.example.${species}`];
+  const average = copy[`cover.average_claim.${product.Gid.toLowerCase()}.${species}`];
   return (
     <div className="excess">
       <p className="levels__heading">{text(copy, 'cover.excess.heading', { petName })}</p>
@@ -63,6 +70,7 @@ export function ExcessPanel({
           </div>
         </fieldset>
       )}
+      {example && <p className="field__help">{example}</p>}
       <section className="panel panel--info claim-example" aria-labelledby="claim-example-heading">
         <h3 id="claim-example-heading" className="claim-example__heading">
           {text(copy, 'cover.claim_example.heading')}
@@ -83,6 +91,7 @@ export function ExcessPanel({
             })}
           </p>
         )}
+        {average && <p>{average}</p>}
         {product.ClaimExample.Warnings.map((w) => (
           <p key={w} className="claim-example__warning">
             {text(copy, w)}

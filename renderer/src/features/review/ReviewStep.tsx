@@ -26,6 +26,7 @@ import { EmailQuoteButton } from './EmailQuoteButton';
 import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, marketingSummary, petEdit } from './review';
 import { PetIcon } from './PetIcon';
 import { ReviewPetCard } from './ReviewPetCard';
+import { ReviewReassurance } from './ReviewReassurance';
 import { OwnerDetailsCard } from './OwnerDetailsCard';
 import './review.css';
 
@@ -118,6 +119,20 @@ export function ReviewStep({
             </div>
           )}
         </dl>
+        {view.channel === 'aggregator' && view.shell?.pages.promotion_terms && (
+          // The comparison site's promotion: its terms (owner-payment.md §9 Documents and static copy).
+          <p className="hint">
+            <a
+              href={view.shell.pages.promotion_terms}
+              onClick={(e) => {
+                e.preventDefault();
+                onOpen(view.shell?.pages.promotion_terms ?? '');
+              }}
+            >
+              {text(copy, 'review.promotion_terms')}
+            </a>
+          </p>
+        )}
       </section>
 
       {pets.map((pet, i) => (
@@ -241,6 +256,8 @@ export function ReviewStep({
           onRefresh={onRefresh}
         />
       )}
+
+      <ReviewReassurance view={view} copy={copy} />
 
       <section className="card" aria-labelledby="review-add-pet-heading">
         <h2 id="review-add-pet-heading" className="pet__heading">

@@ -63,6 +63,7 @@ pub fn shell_view(
             "terms": page(PageId::Terms),
             "support": page(PageId::Support),
             "library": page(PageId::Library),
+            "promotion_terms": page(PageId::PromotionTerms),
         },
         "rating_badge": b.rating_badge,
         "best_buy_banner": b.best_buy_banner,
