@@ -50,7 +50,8 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   // preferences were asked on your details and are not asked again here (issue 24).
   const keeping = page.getByRole('region', { name: 'Keeping in touch' });
   await keeping.getByRole('radio', { name: 'By post' }).check();
-  await expect(page.getByText("We'll send your policy documents the way you chose.")).toBeVisible();
+  // owner-payment.md §8 Updates, word for word (issue 29).
+  await expect(page.getByRole('status').filter({ hasText: 'Policy communications updated: Your preferences have been updated' })).toBeVisible();
   await expect(keeping.getByRole('checkbox')).toHaveCount(0);
   await expect(page.getByRole('checkbox', { name: 'Email', exact: true })).toHaveCount(0);
   await expect(page.getByLabel('Account holder name')).toHaveValue('Ada ONeill');

@@ -45,6 +45,13 @@ test('from review: edit a pet in place, email the quote, add another pet', async
   await expect(card.getByText(/£[0-9]+\.[0-9]{2}/).first()).not.toHaveText(priceBefore ?? '');
   await screenshot(page, testInfo, 'review-after-edit');
 
+  // owner-payment.md §8 Updates, word for word: "Your details have been updated successfully."
+  await press(page, page.getByRole('button', { name: 'Edit your details' }));
+  const details = page.getByRole('dialog', { name: 'Edit your details' });
+  await details.getByLabel('Phone number').fill('01632960999');
+  await press(page, details.getByRole('button', { name: 'Save and close' }));
+  await expect(page.getByRole('status').filter({ hasText: 'Success: Your details have been updated successfully.' })).toBeVisible();
+
   // Email me this quote: a toast says where it went, and it arrives with the way back.
   await press(page, page.getByRole('button', { name: 'Email me this quote' }));
   await expect(page.getByRole('status').filter({ hasText: `We've emailed your quote to ${email}.` })).toBeVisible();
@@ -71,4 +78,24 @@ test('a quote email\'s link fills in the reference on retrieve-quote', async ({ 
   await page.goto('/quote/retrieve-quote?brand=pos&reference=ABCD-EFGH-JKMN');
   await expect(page.getByLabel('Quote reference')).toHaveValue('ABCD-EFGH-JKMN');
   await expect(page.getByLabel('Email address')).toHaveValue('');
+});
+
+test('owner-payment.md §8: a new address on your details, once priced, says the price may have changed', async ({ page }) => {
+  await page.goto('/quote');
+  await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await detailsByKeyboard(page, `address-${Date.now()}@example.com`);
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  // Back to your details by the step bar; a new address found; on to the quote again.
+  await page.getByRole('link', { name: /Your details/ }).click();
+  await expect(page).toHaveURL(/\/quote\/your-details$/);
+  await page.getByRole('button', { name: 'Search again' }).click();
+  await page.getByLabel('House name or number').fill('3');
+  await page.getByLabel('Postcode').fill('LE5 5PL');
+  await page.getByLabel('Postcode').press('Enter');
+  await expect(page.locator('address')).toContainText('LE5 5PL');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Your address has been changed. Please note as a result of changing your address your price may have changed.' })).toBeVisible();
 });

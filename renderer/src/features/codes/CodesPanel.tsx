@@ -31,6 +31,17 @@ async function postJson<T>(url: string, body: Record<string, unknown>): Promise<
   return { status: response.status, body: (await response.json().catch(() => null)) as T | null };
 }
 
+/**
+ * The toast a promo check's answer calls for, as a copy key prefix, or null when it carries an
+ * offer (owner-payment.md §8 Promo and Nectar): a failed call "Something went wrong" / "We
+ * encountered an error, please try again."; "an empty promo response gives a promo API failure
+ * toast", "Error" / "Promo code error, please try again.".
+ */
+export function promoFailure(status: number, offer: unknown): 'toast.something_wrong' | 'promo.toast.error' | null {
+  if (status !== 200) return 'toast.something_wrong';
+  return offer ? null : 'promo.toast.error';
+}
+
 /** A code modal: its form, the fields, then the button and Cancel. */
 function CodeForm({
   titleId,
@@ -184,14 +195,9 @@ function PromoDialog({
         return;
       }
       const offer = checked.body?.data;
-      if (checked.status !== 200) {
-        notify({ kind: 'error', title: 'toast.something_wrong.title', body: 'toast.something_wrong.body' });
-        return;
-      }
-      if (!offer) {
-        // owner-payment.md §8 Promo and Nectar: "an empty promo response gives a promo API
-        // failure toast": "Error" / "Promo code error, please try again."
-        notify({ kind: 'error', title: 'promo.toast.error.title', body: 'promo.toast.error.body' });
+      const failed = promoFailure(checked.status, offer);
+      if (failed || !offer) {
+        notify({ kind: 'error', title: `${failed}.title`, body: `${failed}.body` });
         return;
       }
       if (!offer.valid) {
