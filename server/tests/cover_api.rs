@@ -471,6 +471,19 @@ async fn review_gives_each_pet_its_documents_for_the_start_date() {
         html.contains("£2,000,000"),
         "third party liability from the rate table"
     );
+    // journey.md §4 (issue 29): the wording says what the behaviour and licensed-premises
+    // answers take off third party liability, as the price and the benefits do.
+    assert!(
+        html.contains("or been the subject of a complaint about its behaviour")
+            && html.contains("for incidents at work or on licensed premises"),
+        "{html}"
+    );
+    // journey.md §9 Excess at renewal: dogs from the 8th birthday, some breeds the 5th.
+    assert!(html.contains("Dogs from the 8th birthday"), "{html}");
+    assert!(
+        html.contains("Dogs of the breeds we accept only up to their 5th birthday (such as "),
+        "{html}"
+    );
     let (_, older) = page("policy-wording-dog-cat-2026-06").await;
     assert!(older.contains("you pay 20% of each claim"));
     assert!(older.contains("before 01/12/2026"));
