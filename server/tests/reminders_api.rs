@@ -197,3 +197,62 @@ async fn owner_payment_7_sendquoteemail_emails_the_quote_at_most_three_times() {
     assert!(text.contains("Here is your Pawsure Pet Cover pet insurance quote, as you asked."));
     assert!(text.contains(&format!("reference={reference}")), "{text}");
 }
+
+#[tokio::test]
+async fn issue_29_nobody_can_use_quotes_to_mail_one_address_over_and_over() {
+    // A quote's email address is whatever its visitor typed: however many quotes name it, one
+    // address is sent at most 5 quote emails in 15 minutes.
+    let sink = SmtpSink::start().await;
+    let first = app_mailing_to(sink.url(), "0").await;
+    let second = first.another_visitor().await;
+    for app in [&first, &second] {
+        app.reach_assumptions(json!([valid_pet()])).await;
+    }
+    for _ in 0..3 {
+        assert_eq!(send(&first).await.0, 200);
+    }
+    for _ in 0..2 {
+        assert_eq!(send(&second).await.0, 200);
+    }
+    let (status, body) = send(&second).await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["error"], "rate_limited");
+    let got = sink.wait_for(5, Duration::from_secs(10)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(got.len(), 5);
+    assert_eq!(sink.messages().len(), 5, "the sixth was never written");
+}
+
+async fn send(app: &TestApp) -> (u16, serde_json::Value) {
+    let csrf = app.csrf().await;
+    app.post_json("/api/sendquoteemail", &json!({ "csrf": csrf }))
+        .await
+}
+
+#[tokio::test]
+async fn issue_29_one_reminder_a_day_to_one_address_however_many_quotes_name_it() {
+    let sink = SmtpSink::start().await;
+    let first = app_mailing_to(sink.url(), "7").await;
+    let second = first.another_visitor().await;
+    let mut references = Vec::new();
+    for app in [&first, &second] {
+        app.reach_assumptions(json!([valid_pet()])).await;
+        references.push(age_quote(app, 25).await);
+    }
+    let mut outcomes = Vec::new();
+    for _ in 0..50 {
+        outcomes.clear();
+        for r in &references {
+            outcomes.extend(outcome(&first, r).await);
+        }
+        if outcomes.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    outcomes.sort();
+    assert_eq!(outcomes, ["recipient_reminded", "sent"]);
+    sink.wait_for(1, Duration::from_secs(10)).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(sink.messages().len(), 1);
+}

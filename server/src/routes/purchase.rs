@@ -89,10 +89,11 @@ pub(super) async fn confirmation_data(
 /// (`service::reminders::send_quote`).
 pub(super) async fn send_quote_email(
     State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    let answer = crate::service::reminders::send_quote(&state, &headers, &body).await?;
+    let answer = crate::service::reminders::send_quote(&state, peer, &headers, &body).await?;
     Ok(axum::Json(answer).into_response())
 }
 

@@ -69,18 +69,74 @@ pub async fn limit(
     let elapsed = now.rem_euclid(WINDOW_SECONDS);
     let window = now - elapsed;
     let ip = client_ip(state, peer, headers);
-    let mut keys = vec![format!("{scope}:ip:{ip}")];
+    let mut keys = vec![(format!("{scope}:ip:{ip}"), budget(state, scope, true))];
     if let Some(token) = SessionToken::from_headers(headers) {
-        keys.push(format!("{scope}:session:{}", token.hash()));
+        keys.push((
+            format!("{scope}:session:{}", token.hash()),
+            budget(state, scope, false),
+        ));
     }
+    counted(state, scope, headers, &keys, window, elapsed).await
+}
+
+/// The most emails about quotes one address may be sent in any window of [`WINDOW_SECONDS`],
+/// however many quotes name it (issue 29: a quote's email address is whatever its visitor typed,
+/// so nobody may use quotes to mail someone else over and over).
+pub const QUOTE_EMAILS_PER_RECIPIENT: i64 = 5;
+
+/// Counts a quote email asked for by this caller (its address and session, as [`limit`]) to
+/// `recipient` (kept only as a digest); refuses once any is over its budget.
+pub async fn limit_quote_email(
+    state: &AppState,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+    recipient: &str,
+) -> Result<(), AppError> {
+    let now = chrono::Utc::now().timestamp();
+    let elapsed = now.rem_euclid(WINDOW_SECONDS);
+    let window = now - elapsed;
+    let scope = "quote_email";
+    let ip = client_ip(state, peer, headers);
+    let digest = {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(recipient.trim().to_lowercase().as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    let mut keys = vec![
+        (format!("{scope}:ip:{ip}"), budget(state, scope, true)),
+        (format!("{scope}:to:{digest}"), QUOTE_EMAILS_PER_RECIPIENT),
+    ];
+    if let Some(token) = SessionToken::from_headers(headers) {
+        keys.push((
+            format!("{scope}:session:{}", token.hash()),
+            budget(state, scope, false),
+        ));
+    }
+    counted(state, scope, headers, &keys, window, elapsed).await
+}
+
+/// Counts one attempt against each key and refuses when any is over its budget.
+async fn counted(
+    state: &AppState,
+    scope: &str,
+    headers: &HeaderMap,
+    keys: &[(String, i64)],
+    window: i64,
+    elapsed: i64,
+) -> Result<(), AppError> {
+    let names: Vec<String> = keys.iter().map(|(k, _)| k.clone()).collect();
     let counts = state
         .store
-        .count_attempt(&keys, window, WINDOW_SECONDS)
+        .count_attempt(&names, window, WINDOW_SECONDS)
         .await?;
-    // The first key is the address's, the second the session's.
-    let over = counts.iter().enumerate().any(|(i, (current, previous))| {
-        sliding_count(*current, *previous, elapsed, WINDOW_SECONDS) > budget(state, scope, i == 0)
-    });
+    let over = counts
+        .iter()
+        .zip(keys)
+        .any(|((current, previous), (_, budget))| {
+            sliding_count(*current, *previous, elapsed, WINDOW_SECONDS) > *budget
+        });
     if over {
         tracing::warn!(scope, "over the rate limit");
         let voice = quote::request_voice(state, headers).await;

@@ -7,7 +7,8 @@
 //! The reminder is a service message about the customer's own quote, sent under the soft opt-in
 //! (PECR regulation 22(3)): only to a quote that reached the review page, where the promise and
 //! the opt-out are shown; never once the customer opted out (`no_quote_chase_email`); once per
-//! quote, decided by whichever server claims it first; and with no offer in it. It goes
+//! quote, decided by whichever server claims it first; at most one a day to one address, however
+//! many quotes name it; and with no offer in it. It goes
 //! [`Config::quote_reminder_days`](crate::config::Config) days before the quote expires.
 
 use std::time::Duration;
@@ -153,9 +154,22 @@ pub async fn send_due_reminders(state: &AppState) -> Result<usize, AppError> {
         } else {
             quote_message(state, &quote, true)
         };
+        let day_ago = stamp(now - chrono::Duration::days(1));
+        let reminded = match &message {
+            Some((recipient, _)) => {
+                state
+                    .store
+                    .reminders_to(recipient, &day_ago)
+                    .await
+                    .map_err(|e| AppError::Internal(e.to_string()))?
+                    > 0
+            }
+            None => false,
+        };
         let (outcome, email) = match (&message, opted_out) {
             (_, true) => (ReminderOutcome::OptedOut, None),
             (None, false) => (ReminderOutcome::NotOffered, None),
+            (Some(_), false) if reminded => (ReminderOutcome::RecipientReminded, None),
             (Some((recipient, message)), false) => {
                 let rendered = state
                     .mail_templates
@@ -206,11 +220,13 @@ pub fn spawn(state: AppState) {
 }
 
 /// POST /api/sendquoteemail: `{csrf}` (owner-payment.md §7): the session's quote emailed to its
-/// owner, with a link back to it. At most [`QUOTE_EMAILS_PER_QUOTE`] times per quote. Answers
+/// owner, with a link back to it. At most [`QUOTE_EMAILS_PER_QUOTE`] times per quote, and
+/// within the callers' and the recipient's rate limits (`service::limits`). Answers
 /// `{data: {sent, email}}`; a quote with no email address or no chosen cover yet is a 422 naming
 /// what is missing.
 pub async fn send_quote(
     state: &AppState,
+    peer: std::net::SocketAddr,
     headers: &HeaderMap,
     body: &Map<String, Value>,
 ) -> Result<Value, AppError> {
@@ -239,6 +255,9 @@ pub async fn send_quote(
             },
         ]));
     };
+    // A quote's address is whatever its visitor typed: the caller and the recipient are
+    // counted, so nobody can use quotes to mail someone over and over.
+    crate::service::limits::limit_quote_email(state, peer, headers, &recipient).await?;
     let rendered = state
         .mail_templates
         .quote(&message)

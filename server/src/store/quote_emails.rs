@@ -18,6 +18,9 @@ pub enum ReminderOutcome {
     /// The quote never reached the page that promises the reminder and offers its opt-out, or
     /// holds no email address to send it to.
     NotOffered,
+    /// Another quote's reminder went to the same address in the last day: one a day at most,
+    /// however many quotes name it.
+    RecipientReminded,
 }
 
 impl ReminderOutcome {
@@ -26,6 +29,7 @@ impl ReminderOutcome {
             ReminderOutcome::Sent => "sent",
             ReminderOutcome::OptedOut => "opted_out",
             ReminderOutcome::NotOffered => "not_offered",
+            ReminderOutcome::RecipientReminded => "recipient_reminded",
         }
     }
 }
@@ -83,6 +87,18 @@ impl Store {
         }
         tx.commit().await?;
         Ok(true)
+    }
+
+    /// How many reminders went to `recipient` since `since` (RFC 3339).
+    pub async fn reminders_to(&self, recipient: &str, since: &str) -> Result<i64, StoreError> {
+        Ok(sqlx::query(
+            "select count(*) as n from outbox where kind = 'quote_reminder' and recipient = $1 and created_at > $2",
+        )
+        .bind(recipient)
+        .bind(since)
+        .fetch_one(&self.pool)
+        .await?
+        .try_get("n")?)
     }
 
     /// How a quote's reminder was decided, if it was.
