@@ -259,7 +259,7 @@ impl Brand {
             // Every brand sold through comparison sites has the promotion's terms.
             PageId::PromotionTerms => self
                 .channels
-                .contains(&crate::definitions::Channel::Aggregator)
+                .contains(&crate::definitions::journeys::Channel::Aggregator)
                 .then_some(PROMOTION_TERMS_PATH),
             // A journey's own pages, at the journey's paths (Journey::status_pages).
             PageId::PolicyLinkExpired | PageId::AlreadyPurchased | PageId::PolicyTerminated => None,

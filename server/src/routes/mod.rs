@@ -44,24 +44,6 @@ pub const SMALL_BODY_LIMIT: usize = 8 * 1024;
 /// rest of the pet.
 pub const CERTIFICATE_BODY_LIMIT: usize = 3 * 1024 * 1024;
 
-/// No inline script, no eval, nothing from other origins.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
-
-/// The policy of a brand's pages that names a tag manager (issue 29): [`CONTENT_SECURITY_POLICY`]
-/// with the tag manager's origins added to where scripts, connections and images may come from.
-/// Still no inline script and no eval.
-pub fn content_security_policy_with(origins: &[String]) -> String {
-    let extra: String = origins.iter().map(|o| format!(" {o}")).collect();
-    CONTENT_SECURITY_POLICY
-        .replace("script-src 'self'", &format!("script-src 'self'{extra}"))
-        .replace("connect-src 'self'", &format!("connect-src 'self'{extra}"))
-        .replace(
-            "img-src 'self' data:",
-            &format!("img-src 'self' data:{extra}"),
-        )
-}
-
 /// Paths whose last segment is a signed token: a link that opens a quote is a bearer
 /// credential, so it never reaches a log.
 const TOKEN_PATHS: [&str; 2] = ["/aggregators/continue/", "/annual-rehoming/start/"];
@@ -244,7 +226,7 @@ pub fn router(state: AppState) -> Router {
         )
         .layer(header(
             header::CONTENT_SECURITY_POLICY,
-            CONTENT_SECURITY_POLICY,
+            crate::http::policy::CONTENT_SECURITY_POLICY,
         ))
         .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(header::REFERRER_POLICY, "same-origin"))

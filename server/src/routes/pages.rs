@@ -422,7 +422,8 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
     // A brand that names a tag manager: its script on the page, and its origins in this page's
     // policy only (issue 29).
     let tag_manager = brand.and_then(|b| b.tracking.tag_manager.as_ref());
-    let policy = tag_manager.map(|tm| super::content_security_policy_with(&tm.origins));
+    let policy =
+        tag_manager.map(|tm| crate::http::policy::content_security_policy_with(&tm.origins));
     let html_page = |page: String| {
         let mut response = (
             [
