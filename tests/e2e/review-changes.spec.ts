@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 
 import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { press } from './support-keys';
-import { coverByKeyboard, detailsByKeyboard, petByKeyboard } from './support-journey';
+import { coverByKeyboard, detailsByKeyboard, lifetime4000ByKeyboard, petByKeyboard } from './support-journey';
 
 // Issue 29, "Coming back and changing things": the review edits a pet in its modal and comes
 // back with the new price (journey.md §2 Modals "edit pet details"); Add another pet fetches a
@@ -71,6 +71,18 @@ test('from review: edit a pet in place, email the quote, add another pet', async
   await expect(page.getByRole('link', { name: 'Retrieve a saved quote' })).toHaveCount(0);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'added-pet');
+
+  // Tigger described; your details as given; the cover page opens on Tigger, Rex keeps his.
+  await petByKeyboard(page, 1, { name: 'Tigger', species: 'Cat', type: 'Moggie' });
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await expect(page).toHaveURL(/\/quote\/your-details$/);
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await expect(page).toHaveURL(/\/quote\/choose-policy$/);
+  await lifetime4000ByKeyboard(page, 'Tigger');
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await expect(page).toHaveURL(/\/quote\/review$/);
+  await expect(page.getByRole('heading', { level: 2, name: 'Tigger', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Rex', exact: true })).toBeVisible();
   expect(problems()).toEqual([]);
 });
 

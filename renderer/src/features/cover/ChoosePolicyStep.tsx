@@ -56,7 +56,12 @@ export function ChoosePolicyStep({
   notify: (notice: Notice) => void;
 }) {
   const pets = view.pets;
-  const [current, setCurrent] = useState(0);
+  // A pet added from review (journey.md §4 Add another pet) is the first without a cover: the page
+  // opens on it, the others keep theirs (Back reaches them).
+  const [current, setCurrent] = useState(() => {
+    const first = pets.findIndex((p) => !(p.product as { RecurringMonthly?: string } | undefined)?.RecurringMonthly);
+    return first > 0 ? first : 0;
+  });
   const [choices, setChoices] = useState<Choice[]>(() =>
     pets.map((pet, i) => {
       const mine = productsOf(view.products, i + 1);
