@@ -16,6 +16,9 @@ test('a new customer fills the pet form by keyboard, meets an error, fixes it an
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
   await page.keyboard.press('Enter');
+  // First the way back to a saved quote (issue 29), then the first question.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Retrieve a saved quote' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel("What is your pet's name?")).toBeFocused();
   await page.keyboard.type('Biscuit');
