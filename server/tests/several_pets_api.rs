@@ -162,3 +162,24 @@ async fn journey_2_the_review_edits_a_pet_in_place_and_shows_the_new_price() {
         "nothing changed"
     );
 }
+
+#[tokio::test]
+async fn issue_29_the_new_calls_refuse_what_they_do_not_take() {
+    // /api/addpetid and /api/sendquoteemail take the CSRF token only: anything else is refused
+    // naming the field, an oversized body is refused whole, and nothing is stored.
+    let app = spawn_app().await;
+    app.reach_assumptions(json!([valid_pet()])).await;
+    for call in ["/api/addpetid", "/api/sendquoteemail"] {
+        let csrf = app.csrf().await;
+        let (status, body) = app
+            .post_json(call, &json!({ "csrf": csrf, "pets": [{}, {}, {}] }))
+            .await;
+        assert_eq!(status, 400, "{call}: {body}");
+        assert!(body.to_string().contains("pets"), "{call}: {body}");
+        let (status, _) = app
+            .post_json(call, &json!({ "csrf": csrf, "x": "a".repeat(2_000_000) }))
+            .await;
+        assert_eq!(status, 413, "{call}");
+    }
+    assert_eq!(app.stored_pets().await.as_array().map(Vec::len), Some(1));
+}

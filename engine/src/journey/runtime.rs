@@ -233,6 +233,12 @@ impl Ctx<'_> {
                 }
             }
         }
+        self.settle(document);
+    }
+
+    /// Keeps a document whose pets changed (added or removed): the server's fields and prices
+    /// worked out again, and the quote moved to where its answers now stop.
+    fn settle(&mut self, mut document: Value) {
         let pricing = self.derive(&mut document);
         self.document = document;
         self.record.pricing = pricing;
@@ -259,21 +265,11 @@ impl Ctx<'_> {
             self.record.field_errors = vec![FieldError::new("id", "pet.remove.not_allowed")];
             return;
         }
-        if let Some(pets) = self.document.get_mut("pets").and_then(Value::as_array_mut) {
+        let mut document = self.document.clone();
+        if let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) {
             pets.remove(id - 1);
         }
-        let mut document = self.document.clone();
-        let pricing = self.derive(&mut document);
-        self.document = document;
-        self.record.pricing = pricing;
-        match locate(self.defs, self.journey, &self.document, &self.rules) {
-            Ok((position, _)) => {
-                self.record.to = position.furthest;
-                self.record.outcome = Outcome::Moved;
-                self.effects.push(Effect::SaveQuote);
-            }
-            Err(e) => self.error = Some(e),
-        }
+        self.settle(document);
     }
 
     /// Keeps the language the customer chose, one the quote's brand speaks; an open quote is
