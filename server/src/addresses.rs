@@ -60,18 +60,24 @@ impl AddressLookup {
         postcode: &Postcode,
         house: Option<&str>,
     ) -> Result<Vec<FoundItem>, LookupError> {
-        match self {
+        let started = std::time::Instant::now();
+        let found = match self {
             AddressLookup::BuiltIn(b) => Ok(b.find(postcode, house)),
             AddressLookup::Loqate(l) => l.find(postcode, house).await,
-        }
+        };
+        crate::metrics::provider("address", "find", found.is_ok(), started.elapsed());
+        found
     }
 
     /// The address with this id, if it exists.
     pub async fn retrieve(&self, id: &str) -> Result<Option<Address>, LookupError> {
-        match self {
+        let started = std::time::Instant::now();
+        let found = match self {
             AddressLookup::BuiltIn(b) => Ok(b.retrieve(id)),
             AddressLookup::Loqate(l) => l.retrieve(id).await,
-        }
+        };
+        crate::metrics::provider("address", "retrieve", found.is_ok(), started.elapsed());
+        found
     }
 }
 

@@ -88,6 +88,21 @@ pub struct Config {
     /// `PAWPATH_ADMIN_TOKEN`: the bearer token of the internal endpoints (a quote's pricing
     /// working); unset, they are off. At least 32 characters; never logged.
     pub admin_token: Option<ApiKey>,
+    /// `PAWPATH_METRICS_TOKEN`: the bearer token a Prometheus scraper sends for `/metrics`
+    /// (at least 32 characters, never logged); unset, `/metrics` answers 404.
+    pub metrics_token: Option<ApiKey>,
+    /// `PAWPATH_SHUTDOWN_DRAIN_MS` (default 5,000; 0 to 120,000): on SIGTERM, how long the
+    /// server keeps answering while `/readyz` says 503, so the load balancer stops sending it
+    /// requests before it stops accepting them. Then requests in flight get up to
+    /// `PAWPATH_REQUEST_TIMEOUT_MS` to finish.
+    pub shutdown_drain_ms: u64,
+    /// `PAWPATH_RETENTION_DAYS` (default 90; 31 to 3,650): how long a quote never bought is kept
+    /// after it last changed (a quote is valid for 30 days); then it is purged (see
+    /// `store::retention`). Bought quotes are kept as an insurer must.
+    pub retention_days: u32,
+    /// `PAWPATH_PURGE_INTERVAL_MS` (default 3,600,000: hourly; 0 turns the job off, for a
+    /// deployment that runs `pawpath purge` from its own scheduler; else 1,000 to 86,400,000).
+    pub purge_interval_ms: u64,
     /// `PAWPATH_DEV_RELOAD=1` (development only): reload the definitions when their files
     /// change, keeping the last good set when a change fails the checks.
     pub dev_reload: bool,
@@ -393,6 +408,20 @@ impl Config {
             }
             Some(t) => Some(ApiKey(t)),
         };
+        let metrics_token = match get("PAWPATH_METRICS_TOKEN").map(|t| t.trim().to_owned()) {
+            None => None,
+            Some(t) if t.is_empty() => None,
+            Some(t) if t.len() < 32 => {
+                return Err(err("PAWPATH_METRICS_TOKEN", "must be at least 32 characters"));
+            }
+            Some(t) if admin_token.as_ref().is_some_and(|a| a.0 == t) => {
+                return Err(err(
+                    "PAWPATH_METRICS_TOKEN",
+                    "must differ from PAWPATH_ADMIN_TOKEN (a scraper's token opens no quote)",
+                ));
+            }
+            Some(t) => Some(ApiKey(t)),
+        };
         let aggregator_keys = match get("PAWPATH_AGGREGATOR_KEYS") {
             None => Vec::new(),
             Some(v) => parse_aggregator_keys(&v).map_err(|p| err("PAWPATH_AGGREGATOR_KEYS", p))?,
@@ -573,7 +602,21 @@ impl Config {
         };
         let lookups_per_address =
             number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;
+        let shutdown_drain_ms = number_in(&get, "PAWPATH_SHUTDOWN_DRAIN_MS", 0..=120_000, 5_000)?;
+        let retention_days = u32::try_from(number_in(&get, "PAWPATH_RETENTION_DAYS", 31..=3_650, 90)?)
+            .unwrap_or(90);
+        let purge_interval_ms = number_in(&get, "PAWPATH_PURGE_INTERVAL_MS", 0..=86_400_000, 3_600_000)?;
+        if purge_interval_ms != 0 && purge_interval_ms < 1_000 {
+            return Err(err(
+                "PAWPATH_PURGE_INTERVAL_MS",
+                format!("{purge_interval_ms} is not 0 (off) or a number of milliseconds from 1,000 to 86,400,000"),
+            ));
+        }
         Ok(Self {
+            metrics_token,
+            shutdown_drain_ms,
+            retention_days,
+            purge_interval_ms,
             lookups_per_address,
             listen_addr,
             trusted_proxies,

@@ -11,6 +11,7 @@ pub mod data_file;
 pub mod holidays;
 pub mod http;
 pub mod mail;
+pub mod metrics;
 pub mod payments;
 pub mod policies;
 pub mod reload;
@@ -49,6 +50,9 @@ pub enum StartError {
 pub struct App {
     pub state: AppState,
     pub router: Router,
+    /// The background jobs (the outbox worker, the scheduled jobs): each ends soon after
+    /// `state.running.stop()`.
+    pub jobs: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl App {
@@ -85,7 +89,12 @@ impl App {
         };
         let store = Store::connect(&config.database_url).await?;
         store.migrate().await?;
-        mailer.spawn(store.clone());
+        metrics::install();
+        let running = Arc::new(service::state::Running::default());
+        let mut jobs: Vec<_> = mailer
+            .spawn(store.clone(), running.subscribe())
+            .into_iter()
+            .collect();
         let state = AppState {
             payments: test_payments.clone(),
             test_payments: Some(test_payments),
@@ -101,10 +110,16 @@ impl App {
             bank: Arc::new(bank),
             holidays: Arc::new(holidays),
             made: Arc::default(),
+            running,
         };
-        service::reminders::spawn(state.clone());
+        jobs.extend(service::reminders::spawn(state.clone()));
+        jobs.extend(service::retention::spawn(state.clone()));
         let router = routes::router(state.clone());
-        Ok(Self { state, router })
+        Ok(Self {
+            state,
+            router,
+            jobs,
+        })
     }
 }
 
@@ -244,7 +259,6 @@ pub async fn report_funnel(
     Ok(funnel.rows())
 }
 
-/// Serves until interrupted.
 /// `pawpath terminate-policy <number>`: an operator cancels a policy (a free rehoming policy
 /// whose pet went back to the centre; its annual link then opens /policy-terminated). True when
 /// it was in force.
@@ -256,16 +270,78 @@ pub async fn terminate_policy(config: &Config, policy_number: &str) -> Result<bo
     Ok(done)
 }
 
+/// `pawpath purge [--dry-run]`: quotes never bought and left alone for `PAWPATH_RETENTION_DAYS`
+/// purged now, as the scheduled job does (dry run: counted and listed, nothing changed).
+pub async fn purge(config: &Config, dry_run: bool) -> Result<service::retention::Purged, StartError> {
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let purged =
+        service::retention::purge(&store, service::retention::cutoff(config.retention_days), dry_run)
+            .await;
+    store.close().await;
+    Ok(purged?)
+}
+
+/// `pawpath subject export|erase`: a data subject's request, answered and recorded.
+pub async fn subject(
+    config: &Config,
+    erase: bool,
+    subject: &store::retention::Subject,
+    dry_run: bool,
+) -> Result<service::retention::SubjectAnswer, StartError> {
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let answer = if erase {
+        service::retention::erase(&store, subject, dry_run).await
+    } else {
+        service::retention::export(&store, subject).await
+    };
+    store.close().await;
+    Ok(answer?)
+}
+
+/// Completes on SIGTERM (what an orchestrator or `docker stop` sends) or Ctrl-C.
+async fn terminated() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+                return;
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot listen for SIGTERM; Ctrl-C only"),
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// The longest the background jobs get to finish what they hold once told to stop (an email
+/// being sent has its SMTP timeout of 30 seconds).
+const JOBS_GRACE: std::time::Duration = std::time::Duration::from_secs(35);
+
+/// Serves until SIGTERM or Ctrl-C, then shuts down gracefully (issue 27):
+/// 1. draining: `/readyz` answers 503 and every answer closes its connection, for
+///    `PAWPATH_SHUTDOWN_DRAIN_MS`, so the load balancer moves traffic to other servers while
+///    this one still answers whatever reaches it;
+/// 2. no new connections; requests in flight finish (within the request timeout);
+/// 3. the background jobs finish what they hold (an email being sent) and claim nothing more;
+///    what another server should do is left in the database for it.
 pub async fn run(config: Config) -> Result<(), StartError> {
     let port = config.port;
     let listen_addr = config.listen_addr;
     let limits = config.limits;
+    let drain = std::time::Duration::from_millis(config.shutdown_drain_ms);
     let app = App::build(config).await?;
     let listener = tokio::net::TcpListener::bind((listen_addr, port))
         .await
         .map_err(|source| StartError::Listen { port, source })?;
     tracing::info!(port, definitions = app.state.defs.version(), backend = ?app.state.store.backend, "pawpath listening");
     let store = app.state.store.clone();
+    let running = Arc::clone(&app.state.running);
     // What is made once per definitions version is made now, before a visitor waits for it.
     routes::prepare(app.state.clone());
     let router = if app.state.config.dev_reload {
@@ -275,11 +351,27 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     } else {
         app.router
     };
-    serve::serve(listener, router, limits, async {
-        let _ = tokio::signal::ctrl_c().await;
+    let draining = Arc::clone(&running);
+    serve::serve(listener, router, limits, async move {
+        terminated().await;
+        tracing::info!(
+            drain_ms = drain.as_millis(),
+            "shutting down: draining (readyz says 503)"
+        );
+        draining.drain();
+        tokio::time::sleep(drain).await;
+        tracing::info!("shutting down: no new connections; finishing requests in flight");
     })
     .await
     .map_err(|source| StartError::Listen { port, source })?;
+    running.stop();
+    let deadline = tokio::time::Instant::now() + JOBS_GRACE;
+    for job in app.jobs {
+        if tokio::time::timeout_at(deadline, job).await.is_err() {
+            tracing::warn!("a background job still runs after the grace period; its claim lapses");
+        }
+    }
     store.close().await;
+    tracing::info!("stopped");
     Ok(())
 }

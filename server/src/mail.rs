@@ -523,22 +523,29 @@ impl Mailer {
         self.wake.notify_one();
     }
 
-    /// Starts the worker, when an SMTP server is configured.
-    pub fn spawn(self: &Arc<Self>, store: Store) {
+    /// Starts the worker, when an SMTP server is configured. When `stop` turns true it finishes
+    /// the email it is sending (bounded by the SMTP timeout) and claims no more; an email it
+    /// claimed and could not finish, because the process died, is claimed again by any server
+    /// once its lease lapses.
+    pub fn spawn(
+        self: &Arc<Self>,
+        store: Store,
+        stop: tokio::sync::watch::Receiver<bool>,
+    ) -> Option<tokio::task::JoinHandle<()>> {
         if self.transport.is_none() {
             tracing::warn!(
                 "PAWPATH_SMTP_URL is not set: emails are kept in the outbox and not sent"
             );
-            return;
+            return None;
         }
         let mailer = Arc::clone(self);
-        tokio::spawn(async move { mailer.run(store).await });
+        Some(tokio::spawn(async move { mailer.run(store, stop).await }))
     }
 
-    async fn run(&self, store: Store) {
+    async fn run(&self, store: Store, mut stop: tokio::sync::watch::Receiver<bool>) {
         let poll = self.retry.min(Duration::from_secs(5));
         loop {
-            loop {
+            while !*stop.borrow() {
                 match store.claim_email(lease()).await {
                     Ok(Some(row)) => self.deliver(&store, row).await,
                     Ok(None) => break,
@@ -549,6 +556,7 @@ impl Mailer {
                 }
             }
             tokio::select! {
+                _ = stop.wait_for(|stop| *stop) => return,
                 () = self.wake.notified() => {}
                 () = tokio::time::sleep(poll) => {}
             }
@@ -568,14 +576,17 @@ impl Mailer {
         };
         let recorded = match outcome {
             Ok(_) => {
+                crate::metrics::email_delivery("sent");
                 tracing::info!(email = %row.id, attempts = row.attempts + 1, "email sent");
                 store.email_sent(&row.id).await
             }
             Err((error, true)) => {
+                crate::metrics::email_delivery("refused");
                 tracing::error!(email = %row.id, %error, "email refused for good; it will not be retried");
                 store.email_failed(&row.id, &error, None).await
             }
             Err((error, false)) => {
+                crate::metrics::email_delivery("retry");
                 let delay = backoff(self.retry, row.attempts);
                 tracing::warn!(email = %row.id, attempts = row.attempts + 1, %error, retry_in_ms = delay.as_millis(), "email not sent; will retry");
                 let at = chrono::Utc::now()

@@ -14,7 +14,13 @@ const USAGE: &str = "commands:
                 [--csv FILE] [--svg FILE]  the funnel of the quotes started in a period (UK days):
                                           per step entered, moved on, blocked, abandoned, median
                                           time and commonest field errors
-  terminate-policy <policy number>        cancel a policy in force";
+  terminate-policy <policy number>        cancel a policy in force
+  purge [--dry-run]                       purge quotes never bought and left alone for
+                                          PAWPATH_RETENTION_DAYS (dry run: count and list them)
+  subject export|erase (--reference REF | --email ADDRESS) [--dry-run]
+                                          a data subject's request: export prints everything held
+                                          about their quotes as JSON; erase purges their quotes
+                                          never bought and lists the bought ones kept; recorded";
 
 /// The value after `--name`, if given.
 fn option<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
@@ -138,6 +144,98 @@ async fn report(config: &Config, args: &[String]) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `pawpath purge [--dry-run]`.
+async fn purge(config: &Config, args: &[String]) -> ExitCode {
+    let dry_run = match args {
+        [] => false,
+        [flag] if flag == "--dry-run" => true,
+        _ => {
+            eprintln!("pawpath purge: the only option is --dry-run\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match pawpath::purge(config, dry_run).await {
+        Ok(p) => {
+            println!(
+                "{} {} quote{} never bought, last changed before {} (PAWPATH_RETENTION_DAYS={})",
+                if dry_run { "would purge" } else { "purged" },
+                p.count,
+                if p.count == 1 { "" } else { "s" },
+                p.cutoff.format("%Y-%m-%d %H:%M UTC"),
+                config.retention_days
+            );
+            for reference in &p.references {
+                println!("  {reference}");
+            }
+            if p.count > p.references.len() as u64 {
+                println!("  … and {} more", p.count - p.references.len() as u64);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pawpath purge: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `pawpath subject export|erase (--reference REF | --email ADDRESS) [--dry-run]`.
+async fn subject(config: &Config, args: &[String]) -> ExitCode {
+    let parsed = (|| -> Result<(bool, pawpath::store::retention::Subject, bool), String> {
+        let erase = match args.first().map(String::as_str) {
+            Some("export") => false,
+            Some("erase") => true,
+            _ => return Err("say export or erase".into()),
+        };
+        let rest = &args[1..];
+        for (i, a) in rest.iter().enumerate() {
+            let known = ["--reference", "--email", "--dry-run"];
+            if a.starts_with("--") && !known.contains(&a.as_str()) {
+                return Err(format!("unknown option {a:?} (options: {})", known.join(", ")));
+            }
+            if !a.starts_with("--") && (i == 0 || !matches!(rest[i - 1].as_str(), "--reference" | "--email")) {
+                return Err(format!("unexpected argument {a:?}"));
+            }
+        }
+        let dry_run = rest.iter().any(|a| a == "--dry-run");
+        if dry_run && !erase {
+            return Err("--dry-run is for erase (an export changes nothing)".into());
+        }
+        let subject = match (option(rest, "--reference")?, option(rest, "--email")?) {
+            (Some(r), None) if !r.trim().is_empty() => {
+                pawpath::store::retention::Subject::Reference(r.to_owned())
+            }
+            (None, Some(e)) if e.contains('@') => {
+                pawpath::store::retention::Subject::Email(e.to_owned())
+            }
+            (None, Some(e)) => return Err(format!("--email: {e:?} is not an email address")),
+            (Some(_), Some(_)) => return Err("give --reference or --email, not both".into()),
+            _ => return Err("--reference REF or --email ADDRESS is required".into()),
+        };
+        Ok((erase, subject, dry_run))
+    })();
+    let (erase, who, dry_run) = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("pawpath subject: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match pawpath::subject(config, erase, &who, dry_run).await {
+        Ok(answer) => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&answer.report).unwrap_or_default()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pawpath subject: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// The definitions folder for the commands that need nothing else: `--root DIR`, else
@@ -296,6 +394,11 @@ async fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         };
+    }
+    match args.first().map(String::as_str) {
+        Some("purge") => return purge(&config, &args[1..]).await,
+        Some("subject") => return subject(&config, &args[1..]).await,
+        _ => {}
     }
     if let Some(other) = args.first() {
         eprintln!("pawpath: unknown command {other:?}\n{USAGE}");

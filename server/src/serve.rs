@@ -25,8 +25,6 @@ use tower::ServiceExt as _;
 
 use crate::config::Limits;
 
-/// How long shutting down waits for requests in flight.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
 /// One open connection, as the accept loop sees it.
 #[derive(Default)]
@@ -171,7 +169,9 @@ pub async fn serve(
     drop(listener);
     tokio::select! {
         () = graceful.shutdown() => {}
-        () = tokio::time::sleep(SHUTDOWN_GRACE) => {
+        // A request in flight has at most the request timeout to finish; a moment more for
+        // its answer to be written.
+        () = tokio::time::sleep(Duration::from_millis(limits.request_timeout_ms) + Duration::from_secs(1)) => {
             tracing::warn!("connections still open after the shutdown grace period");
         }
     }

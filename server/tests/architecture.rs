@@ -84,8 +84,8 @@ const SERVER: &[Layer] = &[
     },
     Layer {
         name: "foundations",
-        says: "configuration, secrets, sessions, data files",
-        modules: &["config", "crypto", "data_file", "session", "signed"],
+        says: "configuration, secrets, sessions, data files, metrics",
+        modules: &["config", "crypto", "data_file", "metrics", "session", "signed"],
     },
 ];
 

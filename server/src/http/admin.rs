@@ -5,13 +5,20 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
 use subtle::ConstantTimeEq as _;
 
+use crate::config::ApiKey;
 use crate::service::error::AppError;
 use crate::service::state::AppState;
 
 /// The response refusing a request without the admin token (404 when the internal pages are
 /// off, 401 otherwise); `None` when the request carries it.
 pub fn refusal(state: &AppState, headers: &HeaderMap) -> Option<Response> {
-    let Some(expected) = &state.config.admin_token else {
+    refusal_for(state.config.admin_token.as_ref(), headers)
+}
+
+/// The response refusing a request without `expected` as its bearer token or Basic password
+/// (404 when there is no such token, so the endpoint is off; 401 otherwise).
+pub fn refusal_for(expected: Option<&ApiKey>, headers: &HeaderMap) -> Option<Response> {
+    let Some(expected) = expected else {
         return Some(AppError::NotFound.into_response());
     };
     let value = headers

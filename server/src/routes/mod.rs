@@ -10,6 +10,7 @@ mod codes;
 mod cover;
 pub mod documents;
 mod internal;
+mod ops;
 mod pages;
 mod payment;
 mod portal;
@@ -21,7 +22,7 @@ mod retrieve;
 mod vets;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::routing::get;
 use tower_http::CompressionLevel;
@@ -58,6 +59,62 @@ pub fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     path.into()
+}
+
+/// The header carrying a request's id, in the request and in its answer.
+pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// A request id as received from a load balancer: at most 64 letters, digits, `-`, `_` or `.`,
+/// so a client cannot write what it likes into the logs through it.
+fn acceptable_request_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// Gives every request an id (the load balancer's, when it sent an acceptable one; else a new
+/// random one), for its log lines and its answer's `x-request-id` header.
+async fn request_id(
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let given = request
+        .headers()
+        .get(&X_REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| acceptable_request_id(v))
+        .and_then(|v| HeaderValue::from_str(v).ok());
+    let id = given.unwrap_or_else(|| {
+        HeaderValue::from_str(&crate::service::ops::request_id()).unwrap_or_else(|_| HeaderValue::from_static("-"))
+    });
+    request.headers_mut().insert(X_REQUEST_ID.clone(), id.clone());
+    let mut response = next.run(request).await;
+    response.headers_mut().insert(X_REQUEST_ID.clone(), id);
+    response
+}
+
+/// Counts a request for `/metrics` under its route's template (`/quote/{*rest}`), never its
+/// path, so no visitor can add series; a path no route matched is counted as `unmatched`.
+async fn counted(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let method = request.method().clone();
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    crate::metrics::request(
+        &route,
+        method.as_str(),
+        response.status().as_u16(),
+        started.elapsed(),
+    );
+    response
 }
 
 /// GET /api/openapi.json: the OpenAPI 3.1 description of every call (calls.rs), with the
@@ -134,6 +191,8 @@ pub fn router(state: AppState) -> Router {
     let test_mode = state.config.test_mode;
     let router = Router::new()
         .route("/healthz", get(pages::health))
+        .route("/readyz", get(ops::ready))
+        .route("/metrics", get(ops::metrics))
         .route("/", get(pages::home))
         .route("/quote", get(pages::page))
         .route("/quote/", get(pages::page))
@@ -211,19 +270,41 @@ pub fn router(state: AppState) -> Router {
         })))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(compression())
+        // Counted by route template, method and status, with its time (`/metrics`).
+        .layer(axum::middleware::from_fn(counted))
+        // While draining for shutdown, each answer closes its connection, so a client's next
+        // request goes through the load balancer to another server.
+        .layer(axum::middleware::map_response_with_state(
+            state.clone(),
+            |State(state): State<AppState>, mut response: axum::response::Response| async move {
+                if state.running.draining() {
+                    response
+                        .headers_mut()
+                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                }
+                response
+            },
+        ))
         .layer(
             // One line per request at INFO: method, path, status, latency. No bodies, no
-            // cookies, no query string, and no signed token (issue 21).
+            // cookies, no query string, and no signed token (issue 21). The request's id is in
+            // every line written while it is answered.
             TraceLayer::new_for_http()
                 .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
                     tracing::info_span!(
                         "request",
+                        request_id = %request
+                            .headers()
+                            .get(&X_REQUEST_ID)
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or(""),
                         method = %request.method(),
                         path = %log_path(request.uri().path()),
                     )
                 })
                 .on_response(DefaultOnResponse::new().level(Level::INFO)),
         )
+        .layer(axum::middleware::from_fn(request_id))
         .layer(header(
             header::CONTENT_SECURITY_POLICY,
             crate::http::policy::CONTENT_SECURITY_POLICY,

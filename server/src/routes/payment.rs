@@ -33,10 +33,11 @@ pub(super) async fn bank_validation(
             .filter(|s| s.len() <= 20)
             .ok_or_else(|| AppError::BadRequest(format!("payment.{name} must be text")))
     };
-    let valid = state
-        .bank
-        .check(text("sort_code")?, text("account_number")?)
-        .is_ok_and(engine::rules::modulus::Outcome::accepted);
+    let valid = crate::service::lookups::bank_details_valid(
+        &state,
+        text("sort_code")?,
+        text("account_number")?,
+    );
     Ok(Json(json!({ "data": { "payment": { "bank_details_valid": valid } } })).into_response())
 }
 

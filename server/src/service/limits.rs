@@ -139,6 +139,7 @@ async fn counted(
         });
     if over {
         tracing::warn!(scope, "over the rate limit");
+        crate::metrics::rate_limited(scope);
         let voice = quote::request_voice(state, headers).await;
         return Err(AppError::RateLimited(voice.t("error.rate_limited")));
     }

@@ -26,7 +26,9 @@ pub fn vets_near(
             message: voice.t(key),
         }])
     })?;
+    let started = std::time::Instant::now();
     let vets = state.vets.near(&postcode, limit);
+    crate::metrics::provider("vet", "near", true, started.elapsed());
     Ok((vets, postcode.as_str().to_owned()))
 }
 
@@ -42,4 +44,14 @@ pub fn existing_policy(
         state.policies.matches(number, brand, postcode),
         crate::policies::normalise(number),
     )
+}
+
+/// Whether bank details pass Vocalink's modulus checks (/api/bankvalidation), timed for
+/// `/metrics`. The tables are in memory, so the check itself cannot fail: details of the wrong
+/// shape are the customer's, and simply not valid.
+pub fn bank_details_valid(state: &AppState, sort_code: &str, account_number: &str) -> bool {
+    let started = std::time::Instant::now();
+    let checked = state.bank.check(sort_code, account_number);
+    crate::metrics::provider("bank_check", "modulus", true, started.elapsed());
+    checked.is_ok_and(engine::rules::modulus::Outcome::accepted)
 }

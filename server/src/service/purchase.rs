@@ -72,6 +72,7 @@ pub async fn charge_card(
         })),
         Err(ProviderError::Declined) => {
             tracing::info!(quote = %quote.id, "card declined");
+            crate::metrics::card_declined();
             refuse("card_confirmation.declined")
         }
         Err(ProviderError::UnknownToken) => refuse("payment.card.token.invalid"),
@@ -90,7 +91,35 @@ pub enum Attempted {
     Refused(AppError),
 }
 
+/// Buys the quote (see [`buy`]), counting the outcome for `/metrics`.
 pub async fn attempt(
+    state: &AppState,
+    quote: &QuoteRow,
+    key: &str,
+    experiment_views: &[String],
+    started: Instant,
+) -> Result<Attempted, AppError> {
+    let attempted = buy(state, quote, key, experiment_views, started).await;
+    let method = match quote
+        .document
+        .pointer("/payment/payment_method")
+        .and_then(Value::as_str)
+    {
+        Some("CC") => "card",
+        Some("DD") => "direct_debit",
+        _ => "none",
+    };
+    let outcome = match &attempted {
+        Ok(Attempted::Bought) => "bought",
+        Ok(Attempted::Raced) => "raced",
+        Ok(Attempted::Refused(_)) => "refused",
+        Err(_) => "failed",
+    };
+    crate::metrics::purchase(&quote.journey, method, outcome);
+    attempted
+}
+
+async fn buy(
     state: &AppState,
     quote: &QuoteRow,
     key: &str,

@@ -201,22 +201,28 @@ pub async fn send_due_reminders(state: &AppState) -> Result<usize, AppError> {
     Ok(sent)
 }
 
-/// Runs the reminder job every `PAWPATH_REMINDER_INTERVAL_MS` for as long as the server runs. A
-/// pass that fails is logged and tried again at the next.
-pub fn spawn(state: AppState) {
+/// Runs the reminder job every `PAWPATH_REMINDER_INTERVAL_MS` until the server stops. A pass
+/// that fails is logged and tried again at the next. Any number of servers may run it: each
+/// quote's reminder is decided once, in the database (`quote_reminders`).
+pub fn spawn(state: AppState) -> Option<tokio::task::JoinHandle<()>> {
     if state.config.quote_reminder_days == 0 {
         tracing::info!("quote reminders are off (PAWPATH_QUOTE_REMINDER_DAYS=0)");
-        return;
+        return None;
     }
     let every = Duration::from_millis(state.config.reminder_interval_ms);
-    tokio::spawn(async move {
+    let stopped = state.running.stopped();
+    Some(tokio::spawn(async move {
+        tokio::pin!(stopped);
         loop {
             if let Err(e) = send_due_reminders(&state).await {
                 tracing::warn!(error = %e, "quote reminders: a pass failed");
             }
-            tokio::time::sleep(every).await;
+            tokio::select! {
+                () = &mut stopped => return,
+                () = tokio::time::sleep(every) => {}
+            }
         }
-    });
+    }))
 }
 
 /// POST /api/sendquoteemail: `{csrf}` (owner-payment.md §7): the session's quote emailed to its
@@ -269,6 +275,7 @@ pub async fn send_quote(
         .await
         .map_err(|e| AppError::Internal(e.to_string()))?;
     if !added {
+        crate::metrics::rate_limited("quote_email_per_quote");
         return Err(AppError::RateLimited(voice.t("review.email_quote.limit")));
     }
     state.mailer.wake();

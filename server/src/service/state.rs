@@ -34,6 +34,56 @@ pub struct AppState {
     pub test_payments: Option<Arc<payments::test_provider::TestProvider>>,
     /// Answers made from the definitions once and kept while they are served.
     pub made: Arc<Made>,
+    /// Whether the server is shutting down, for `/readyz` and the background jobs.
+    pub running: Arc<Running>,
+}
+
+/// Shutting down (issue 27): first draining (`/readyz` answers 503 so the load balancer stops
+/// sending requests, which are still answered), then stopping (the background jobs finish what
+/// they hold and take nothing new).
+#[derive(Debug)]
+pub struct Running {
+    draining: std::sync::atomic::AtomicBool,
+    stop: tokio::sync::watch::Sender<bool>,
+}
+
+impl Default for Running {
+    fn default() -> Self {
+        Self {
+            draining: std::sync::atomic::AtomicBool::new(false),
+            stop: tokio::sync::watch::Sender::new(false),
+        }
+    }
+}
+
+impl Running {
+    pub fn drain(&self) {
+        self.draining
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    pub fn draining(&self) -> bool {
+        self.draining.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Tells the background jobs to stop.
+    pub fn stop(&self) {
+        self.drain();
+        self.stop.send_replace(true);
+    }
+
+    /// Whether to stop, for a job below the service layer (the mailer).
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.stop.subscribe()
+    }
+
+    /// Completes when [`Running::stop`] is called (at once if it was).
+    pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        let mut told = self.stop.subscribe();
+        async move {
+            let _ = told.wait_for(|stop| *stop).await;
+        }
+    }
 }
 
 /// Answers made from the definitions once and then sent as they are (issue 22: what never

@@ -40,11 +40,18 @@ use sqlx::any::AnyPoolOptions;
 use crate::store::conns::IDLE_BEFORE_PING;
 use crate::store::error::StoreError;
 
-pub(crate) static SQLITE_MIGRATIONS: sqlx::migrate::Migrator =
-    sqlx::migrate!("./migrations/sqlite");
-
-pub(crate) static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator =
-    sqlx::migrate!("./migrations/postgres");
+/// The migrations this build knows, for `backend`. A database that already holds later ones (a
+/// newer server, mid rolling deploy, ran them) is not an error: every migration only adds (expand)
+/// until no running server needs what a later one removes (contract); see the README's
+/// "Changing the schema".
+fn migrations(backend: Backend) -> sqlx::migrate::Migrator {
+    let mut migrator = match backend {
+        Backend::Sqlite => sqlx::migrate!("./migrations/sqlite"),
+        Backend::Postgres => sqlx::migrate!("./migrations/postgres"),
+    };
+    migrator.set_ignore_missing(true);
+    migrator
+}
 
 pub(crate) fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".into())
@@ -201,11 +208,42 @@ impl Store {
     }
 
     pub async fn migrate(&self) -> Result<(), StoreError> {
-        match self.backend {
-            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.writer).await?,
-            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.writer).await?,
-        }
+        migrations(self.backend).run(&self.writer).await?;
         Ok(())
+    }
+
+    /// Ready for traffic: the database answers, and every migration this build knows has been
+    /// applied (a later one, from a newer server, is fine). `Err` says what is wrong.
+    pub async fn ready(&self) -> Result<(), String> {
+        let applied: Vec<(i64,)> =
+            sqlx::query_as("select version from _sqlx_migrations where success")
+                .fetch_all(&self.pool)
+                .await
+                .map_err(|e| format!("database: {e}"))?;
+        let applied: std::collections::HashSet<i64> = applied.into_iter().map(|(v,)| v).collect();
+        let missing: Vec<String> = migrations(self.backend)
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration() && !applied.contains(&m.version))
+            .map(|m| format!("{:04} {}", m.version, m.description))
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("migrations not applied: {}", missing.join(", ")))
+        }
+    }
+
+    /// Connections of the sqlx pools: (pool, in use, idle).
+    pub fn pool_use(&self) -> Vec<(&'static str, u32, u32)> {
+        let of = |pool: &AnyPool| {
+            let idle = u32::try_from(pool.num_idle()).unwrap_or(u32::MAX);
+            (pool.size().saturating_sub(idle), idle)
+        };
+        let mut pools = vec![("main", of(&self.pool))];
+        if self.backend == Backend::Sqlite {
+            pools.push(("writer", of(&self.writer)));
+        }
+        pools.into_iter().map(|(n, (u, i))| (n, u, i)).collect()
     }
 
     pub async fn ping(&self) -> Result<(), StoreError> {

@@ -38,6 +38,7 @@ pub mod conns;
 pub mod db;
 pub mod error;
 pub mod outbox;
+pub mod retention;
 pub mod purchases;
 pub mod quote_emails;
 pub mod quote_row;

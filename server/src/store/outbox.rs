@@ -39,6 +39,18 @@ pub struct EmailStatus {
     pub failed: bool,
 }
 
+fn outbox_row(row: &sqlx::any::AnyRow) -> Result<OutboxRow, StoreError> {
+    Ok(OutboxRow {
+        id: row.try_get("id")?,
+        recipient: row.try_get("recipient")?,
+        sender_name: row.try_get("sender_name")?,
+        subject: row.try_get("subject")?,
+        body_text: row.try_get("body_text")?,
+        body_html: row.try_get("body_html")?,
+        attempts: row.try_get("attempts")?,
+    })
+}
+
 impl Store {
     /// Marks a purchase's email as asked for by the confirmation page (the first time only) and
     /// answers where it stands; `None` when the purchase owes no such email.
@@ -82,12 +94,52 @@ impl Store {
         }))
     }
 
+    /// Emails waiting (neither sent nor failed for good) and when the oldest of them was written.
+    pub async fn outbox_backlog(
+        &self,
+    ) -> Result<(i64, Option<chrono::DateTime<chrono::Utc>>), StoreError> {
+        let row = sqlx::query(
+            "select count(*) as waiting, min(created_at) as oldest from outbox
+             where sent_at is null and failed_at is null",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        let oldest: Option<String> = row.try_get("oldest")?;
+        Ok((
+            row.try_get("waiting")?,
+            oldest
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(&t).ok())
+                .map(|t| t.with_timezone(&chrono::Utc)),
+        ))
+    }
+
     /// Claims the next email due for delivery for `lease` (another worker leaves it alone until
     /// then, or until it is marked), or `None` when nothing is due.
+    ///
+    /// PostgreSQL: one statement, `for update skip locked`, so servers claiming at the same time
+    /// each take a different row without waiting on each other. SQLite has one writer: the row is
+    /// read, then claimed only if still unclaimed.
     pub async fn claim_email(
         &self,
         lease: chrono::Duration,
     ) -> Result<Option<OutboxRow>, StoreError> {
+        if self.backend == crate::store::db::Backend::Postgres {
+            let now = now();
+            let row = sqlx::query(
+                "update outbox set locked_until = $1
+                 where id = (select id from outbox
+                             where sent_at is null and failed_at is null and next_attempt_at <= $2
+                               and (locked_until is null or locked_until <= $2)
+                             order by next_attempt_at limit 1
+                             for update skip locked)
+                 returning id, recipient, sender_name, subject, body_text, body_html, attempts",
+            )
+            .bind(timestamp(chrono::Utc::now() + lease))
+            .bind(&now)
+            .fetch_optional(&self.writer)
+            .await?;
+            return row.map(|row| outbox_row(&row)).transpose();
+        }
         loop {
             let now = now();
             let Some(row) = sqlx::query(
@@ -113,15 +165,7 @@ impl Store {
             .execute(&self.writer)
             .await?;
             if claimed.rows_affected() == 1 {
-                return Ok(Some(OutboxRow {
-                    id,
-                    recipient: row.try_get("recipient")?,
-                    sender_name: row.try_get("sender_name")?,
-                    subject: row.try_get("subject")?,
-                    body_text: row.try_get("body_text")?,
-                    body_html: row.try_get("body_html")?,
-                    attempts: row.try_get("attempts")?,
-                }));
+                return outbox_row(&row).map(Some);
             }
             // Another worker claimed it between the two statements: look again.
         }

@@ -163,6 +163,29 @@ impl Store {
         meta: TransitionMeta<'_>,
         secrets: &[(String, Option<String>)],
     ) -> Result<i64, StoreError> {
+        let written = self.write_record(quote, update, record, meta, secrets).await;
+        if written.is_ok() {
+            crate::metrics::transition(
+                &record.journey,
+                &record.from,
+                &record.event,
+                record.outcome.as_str(),
+            );
+            for block in &record.blocks {
+                crate::metrics::blocked(&block.id);
+            }
+        }
+        written
+    }
+
+    async fn write_record(
+        &self,
+        quote: &QuoteRow,
+        update: Option<(&Value, Lifecycle)>,
+        record: &TransitionRecord,
+        meta: TransitionMeta<'_>,
+        secrets: &[(String, Option<String>)],
+    ) -> Result<i64, StoreError> {
         let now = now();
         // Everything the statements bind is made here, on the request's thread.
         let transition = TransitionRow::of(&now, record, &meta);

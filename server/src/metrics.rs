@@ -1,0 +1,204 @@
+//! What an operator scrapes (issue 27): counters and histograms recorded with the `metrics`
+//! crate as things happen, rendered in Prometheus's text format by `/metrics`.
+//!
+//! Every label takes its values from a small, known set (a route's template, not its path; a
+//! journey's step ids; a rule's id), so no visitor can grow the set of series. One recorder per
+//! process: tests that start several apps in one process share it, as the series they read are
+//! counted, never compared exactly.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+/// Request latency buckets, in seconds: a page is a few milliseconds, a priced quote tens.
+const LATENCY_BUCKETS: &[f64] = &[
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// Installs the process's recorder (once; later calls do nothing).
+pub fn install() {
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), LATENCY_BUCKETS)
+            .map(PrometheusBuilder::build_recorder);
+        match recorder {
+            Ok(recorder) => {
+                let handle = recorder.handle();
+                if ::metrics::set_global_recorder(recorder).is_err() {
+                    tracing::warn!("a metrics recorder was already installed; /metrics is empty");
+                    return None;
+                }
+                describe();
+                Some(handle)
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the metrics recorder cannot be built");
+                None
+            }
+        }
+    });
+}
+
+/// Everything recorded, in Prometheus's text format.
+pub fn render() -> String {
+    HANDLE
+        .get()
+        .and_then(Option::as_ref)
+        .map(|h| {
+            // Histograms are kept as buckets; upkeep drains what was recorded since last time.
+            h.run_upkeep();
+            h.render()
+        })
+        .unwrap_or_default()
+}
+
+fn describe() {
+    use ::metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "pawpath_http_requests_total",
+        "Requests answered, by route template, method and status"
+    );
+    describe_histogram!(
+        "pawpath_http_request_duration_seconds",
+        Unit::Seconds,
+        "Time to answer a request (headers sent), by route template, method and status"
+    );
+    describe_counter!(
+        "pawpath_transitions_total",
+        "Step transitions, by journey, step, event and outcome"
+    );
+    describe_counter!(
+        "pawpath_blocked_answers_total",
+        "Answers that stopped a quote (a blocking answer), by rule"
+    );
+    describe_counter!(
+        "pawpath_purchases_total",
+        "Purchases, by journey, payment method and outcome"
+    );
+    describe_counter!(
+        "pawpath_card_declines_total",
+        "Card payments the provider declined"
+    );
+    describe_gauge!(
+        "pawpath_outbox_depth",
+        "Emails waiting in the outbox (not sent, not failed for good), at scrape time"
+    );
+    describe_gauge!(
+        "pawpath_outbox_oldest_undelivered_seconds",
+        Unit::Seconds,
+        "Age of the oldest email waiting in the outbox, at scrape time (0 when none)"
+    );
+    describe_counter!(
+        "pawpath_email_deliveries_total",
+        "Email delivery attempts, by outcome (sent, retry, refused)"
+    );
+    describe_histogram!(
+        "pawpath_provider_duration_seconds",
+        Unit::Seconds,
+        "Calls to the address, vet and bank-check providers, by provider, operation and outcome"
+    );
+    describe_counter!(
+        "pawpath_provider_errors_total",
+        "Failed calls to a provider, by provider and operation"
+    );
+    describe_counter!(
+        "pawpath_rate_limited_total",
+        "Requests refused by a rate limit, by scope"
+    );
+    describe_gauge!(
+        "pawpath_db_pool_connections",
+        "Database connections, by pool and state (in use, idle), at scrape time"
+    );
+}
+
+/// A request answered: `route` is the route's template (`/quote/{*rest}`), never the path.
+pub fn request(route: &str, method: &str, status: u16, took: Duration) {
+    let labels = [
+        ("route", route.to_owned()),
+        ("method", method.to_owned()),
+        ("status", status.to_string()),
+    ];
+    ::metrics::counter!("pawpath_http_requests_total", &labels).increment(1);
+    ::metrics::histogram!("pawpath_http_request_duration_seconds", &labels)
+        .record(took.as_secs_f64());
+}
+
+/// A step transition recorded.
+pub fn transition(journey: &str, step: &str, event: &str, outcome: &str) {
+    ::metrics::counter!(
+        "pawpath_transitions_total",
+        "journey" => journey.to_owned(),
+        "step" => step.to_owned(),
+        "event" => event.to_owned(),
+        "outcome" => outcome.to_owned(),
+    )
+    .increment(1);
+}
+
+/// A blocking answer, by the rule (the blocking answer's id) that stopped the quote.
+pub fn blocked(rule: &str) {
+    ::metrics::counter!("pawpath_blocked_answers_total", "rule" => rule.to_owned()).increment(1);
+}
+
+/// A purchase attempt's outcome (`bought`, `declined`, `refused`, `failed`).
+pub fn purchase(journey: &str, method: &str, outcome: &'static str) {
+    ::metrics::counter!(
+        "pawpath_purchases_total",
+        "journey" => journey.to_owned(),
+        "method" => method.to_owned(),
+        "outcome" => outcome,
+    )
+    .increment(1);
+}
+
+/// A card the provider declined.
+pub fn card_declined() {
+    ::metrics::counter!("pawpath_card_declines_total").increment(1);
+}
+
+/// An email delivery attempt: `sent`, `retry` (not sent, tried again later) or `refused` (for good).
+pub fn email_delivery(outcome: &'static str) {
+    ::metrics::counter!("pawpath_email_deliveries_total", "outcome" => outcome).increment(1);
+}
+
+/// A call to a provider (`address`, `vet`, `bank_check`): how long it took and whether it failed.
+pub fn provider(provider: &'static str, operation: &'static str, ok: bool, took: Duration) {
+    ::metrics::histogram!(
+        "pawpath_provider_duration_seconds",
+        "provider" => provider,
+        "operation" => operation,
+        "outcome" => if ok { "ok" } else { "error" },
+    )
+    .record(took.as_secs_f64());
+    if !ok {
+        ::metrics::counter!(
+            "pawpath_provider_errors_total",
+            "provider" => provider,
+            "operation" => operation,
+        )
+        .increment(1);
+    }
+}
+
+/// A request refused by the rate limit of `scope`.
+pub fn rate_limited(scope: &str) {
+    ::metrics::counter!("pawpath_rate_limited_total", "scope" => scope.to_owned()).increment(1);
+}
+
+/// The outbox as it stands (set at scrape time).
+pub fn outbox(depth: u64, oldest: Duration) {
+    #[allow(clippy::cast_precision_loss)]
+    ::metrics::gauge!("pawpath_outbox_depth").set(depth as f64);
+    ::metrics::gauge!("pawpath_outbox_oldest_undelivered_seconds").set(oldest.as_secs_f64());
+}
+
+/// A connection pool's use (set at scrape time).
+pub fn pool(pool: &'static str, in_use: u32, idle: u32) {
+    ::metrics::gauge!("pawpath_db_pool_connections", "pool" => pool, "state" => "in_use")
+        .set(f64::from(in_use));
+    ::metrics::gauge!("pawpath_db_pool_connections", "pool" => pool, "state" => "idle")
+        .set(f64::from(idle));
+}

@@ -1,0 +1,40 @@
+//! What the people running pawpath ask of it (issue 27): is it ready for traffic, and what it
+//! has been doing (`/metrics`).
+
+use crate::service::state::AppState;
+
+/// A new request id: 96 random bits, URL-safe base64 (16 characters).
+pub fn request_id() -> String {
+    use base64::Engine as _;
+    use rand::Rng as _;
+    let bytes: [u8; 12] = rand::rng().random();
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Ready for traffic: not shutting down, the database answers, and its schema holds every
+/// migration this build knows. `Err` says why not.
+pub async fn ready(state: &AppState) -> Result<(), String> {
+    if state.running.draining() {
+        return Err("shutting down".into());
+    }
+    state.store.ready().await
+}
+
+/// Everything recorded since the process started, in Prometheus's text format, with what is
+/// read at scrape time (the outbox's backlog, the database pools) read now. A database that does
+/// not answer leaves the outbox figures as last read and is logged; the rest is still served.
+pub async fn scrape(state: &AppState) -> String {
+    match state.store.outbox_backlog().await {
+        Ok((waiting, oldest)) => {
+            let age = oldest
+                .and_then(|at| (chrono::Utc::now() - at).to_std().ok())
+                .unwrap_or_default();
+            crate::metrics::outbox(u64::try_from(waiting).unwrap_or(0), age);
+        }
+        Err(e) => tracing::warn!(error = %e, "metrics: the outbox cannot be read"),
+    }
+    for (pool, in_use, idle) in state.store.pool_use() {
+        crate::metrics::pool(pool, in_use, idle);
+    }
+    crate::metrics::render()
+}
