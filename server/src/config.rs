@@ -412,7 +412,10 @@ impl Config {
             None => None,
             Some(t) if t.is_empty() => None,
             Some(t) if t.len() < 32 => {
-                return Err(err("PAWPATH_METRICS_TOKEN", "must be at least 32 characters"));
+                return Err(err(
+                    "PAWPATH_METRICS_TOKEN",
+                    "must be at least 32 characters",
+                ));
             }
             Some(t) if admin_token.as_ref().is_some_and(|a| a.0 == t) => {
                 return Err(err(
@@ -603,13 +606,16 @@ impl Config {
         let lookups_per_address =
             number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;
         let shutdown_drain_ms = number_in(&get, "PAWPATH_SHUTDOWN_DRAIN_MS", 0..=120_000, 5_000)?;
-        let retention_days = u32::try_from(number_in(&get, "PAWPATH_RETENTION_DAYS", 31..=3_650, 90)?)
-            .unwrap_or(90);
-        let purge_interval_ms = number_in(&get, "PAWPATH_PURGE_INTERVAL_MS", 0..=86_400_000, 3_600_000)?;
+        let retention_days =
+            u32::try_from(number_in(&get, "PAWPATH_RETENTION_DAYS", 31..=3_650, 90)?).unwrap_or(90);
+        let purge_interval_ms =
+            number_in(&get, "PAWPATH_PURGE_INTERVAL_MS", 0..=86_400_000, 3_600_000)?;
         if purge_interval_ms != 0 && purge_interval_ms < 1_000 {
             return Err(err(
                 "PAWPATH_PURGE_INTERVAL_MS",
-                format!("{purge_interval_ms} is not 0 (off) or a number of milliseconds from 1,000 to 86,400,000"),
+                format!(
+                    "{purge_interval_ms} is not 0 (off) or a number of milliseconds from 1,000 to 86,400,000"
+                ),
             ));
         }
         Ok(Self {

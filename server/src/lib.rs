@@ -272,12 +272,18 @@ pub async fn terminate_policy(config: &Config, policy_number: &str) -> Result<bo
 
 /// `pawpath purge [--dry-run]`: quotes never bought and left alone for `PAWPATH_RETENTION_DAYS`
 /// purged now, as the scheduled job does (dry run: counted and listed, nothing changed).
-pub async fn purge(config: &Config, dry_run: bool) -> Result<service::retention::Purged, StartError> {
+pub async fn purge(
+    config: &Config,
+    dry_run: bool,
+) -> Result<service::retention::Purged, StartError> {
     let store = Store::connect(&config.database_url).await?;
     store.migrate().await?;
-    let purged =
-        service::retention::purge(&store, service::retention::cutoff(config.retention_days), dry_run)
-            .await;
+    let purged = service::retention::purge(
+        &store,
+        service::retention::cutoff(config.retention_days),
+        dry_run,
+    )
+    .await;
     store.close().await;
     Ok(purged?)
 }

@@ -193,9 +193,14 @@ async fn subject(config: &Config, args: &[String]) -> ExitCode {
         for (i, a) in rest.iter().enumerate() {
             let known = ["--reference", "--email", "--dry-run"];
             if a.starts_with("--") && !known.contains(&a.as_str()) {
-                return Err(format!("unknown option {a:?} (options: {})", known.join(", ")));
+                return Err(format!(
+                    "unknown option {a:?} (options: {})",
+                    known.join(", ")
+                ));
             }
-            if !a.starts_with("--") && (i == 0 || !matches!(rest[i - 1].as_str(), "--reference" | "--email")) {
+            if !a.starts_with("--")
+                && (i == 0 || !matches!(rest[i - 1].as_str(), "--reference" | "--email"))
+            {
                 return Err(format!("unexpected argument {a:?}"));
             }
         }

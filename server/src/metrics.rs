@@ -32,6 +32,7 @@ pub fn install() {
                     return None;
                 }
                 describe();
+                zeroes();
                 Some(handle)
             }
             Err(e) => {
@@ -112,6 +113,41 @@ fn describe() {
         "pawpath_db_pool_connections",
         "Database connections, by pool and state (in use, idle), at scrape time"
     );
+}
+
+/// The series whose labels are known in advance start at zero, so a scraper sees them (and a
+/// rate of change) before the first event: an error that has never happened reads 0, not
+/// missing.
+fn zeroes() {
+    for (provider, operation) in [
+        ("address", "find"),
+        ("address", "retrieve"),
+        ("vet", "near"),
+        ("bank_check", "modulus"),
+    ] {
+        ::metrics::counter!(
+            "pawpath_provider_errors_total",
+            "provider" => provider,
+            "operation" => operation,
+        )
+        .absolute(0);
+    }
+    for outcome in ["sent", "retry", "refused"] {
+        ::metrics::counter!("pawpath_email_deliveries_total", "outcome" => outcome).absolute(0);
+    }
+    for scope in [
+        "address",
+        "vets",
+        "retrieve",
+        "promo",
+        "nectar",
+        "policy",
+        "quote_email",
+        "quote_email_per_quote",
+    ] {
+        ::metrics::counter!("pawpath_rate_limited_total", "scope" => scope).absolute(0);
+    }
+    ::metrics::counter!("pawpath_card_declines_total").absolute(0);
 }
 
 /// A request answered: `route` is the route's template (`/quote/{*rest}`), never the path.

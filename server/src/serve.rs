@@ -25,7 +25,6 @@ use tower::ServiceExt as _;
 
 use crate::config::Limits;
 
-
 /// One open connection, as the accept loop sees it.
 #[derive(Default)]
 struct Slot {

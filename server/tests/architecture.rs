@@ -85,7 +85,14 @@ const SERVER: &[Layer] = &[
     Layer {
         name: "foundations",
         says: "configuration, secrets, sessions, data files, metrics",
-        modules: &["config", "crypto", "data_file", "metrics", "session", "signed"],
+        modules: &[
+            "config",
+            "crypto",
+            "data_file",
+            "metrics",
+            "session",
+            "signed",
+        ],
     },
 ];
 

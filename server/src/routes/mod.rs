@@ -87,9 +87,12 @@ async fn request_id(
         .filter(|v| acceptable_request_id(v))
         .and_then(|v| HeaderValue::from_str(v).ok());
     let id = given.unwrap_or_else(|| {
-        HeaderValue::from_str(&crate::service::ops::request_id()).unwrap_or_else(|_| HeaderValue::from_static("-"))
+        HeaderValue::from_str(&crate::service::ops::request_id())
+            .unwrap_or_else(|_| HeaderValue::from_static("-"))
     });
-    request.headers_mut().insert(X_REQUEST_ID.clone(), id.clone());
+    request
+        .headers_mut()
+        .insert(X_REQUEST_ID.clone(), id.clone());
     let mut response = next.run(request).await;
     response.headers_mut().insert(X_REQUEST_ID.clone(), id);
     response

@@ -98,7 +98,9 @@ pub fn spawn(state: AppState) -> Option<tokio::task::JoinHandle<()>> {
                     retention_days = days,
                     "retention: quotes never bought purged"
                 ),
-                Err(e) => tracing::warn!(error = %e, "retention: the purge failed; tried again at the next pass"),
+                Err(e) => {
+                    tracing::warn!(error = %e, "retention: the purge failed; tried again at the next pass")
+                }
             }
         }
     }))

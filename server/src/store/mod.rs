@@ -38,12 +38,12 @@ pub mod conns;
 pub mod db;
 pub mod error;
 pub mod outbox;
-pub mod retention;
 pub mod purchases;
 pub mod quote_emails;
 pub mod quote_row;
 pub mod quotes;
 pub mod report;
+pub mod retention;
 pub mod transitions;
 pub mod writer;
 

@@ -39,7 +39,10 @@ impl Subject {
                 let digest = Sha256::digest(e.trim().to_lowercase().as_bytes());
                 format!(
                     "email:{}",
-                    digest.iter().map(|b| format!("{b:02x}")).collect::<String>()
+                    digest
+                        .iter()
+                        .map(|b| format!("{b:02x}"))
+                        .collect::<String>()
                 )
             }
         }
@@ -164,13 +167,11 @@ impl Store {
                 let mut quotes = Vec::new();
                 for row in &rows {
                     let document: String = row.try_get("document")?;
-                    let given = serde_json::from_str::<Value>(&document)
-                        .ok()
-                        .and_then(|d| {
-                            d.pointer("/owner/email_address")
-                                .and_then(Value::as_str)
-                                .map(|e| e.trim().to_lowercase())
-                        });
+                    let given = serde_json::from_str::<Value>(&document).ok().and_then(|d| {
+                        d.pointer("/owner/email_address")
+                            .and_then(Value::as_str)
+                            .map(|e| e.trim().to_lowercase())
+                    });
                     if given.as_deref() == Some(email.as_str()) {
                         quotes.push(found(row)?);
                     }

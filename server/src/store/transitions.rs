@@ -163,7 +163,9 @@ impl Store {
         meta: TransitionMeta<'_>,
         secrets: &[(String, Option<String>)],
     ) -> Result<i64, StoreError> {
-        let written = self.write_record(quote, update, record, meta, secrets).await;
+        let written = self
+            .write_record(quote, update, record, meta, secrets)
+            .await;
         if written.is_ok() {
             crate::metrics::transition(
                 &record.journey,

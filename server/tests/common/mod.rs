@@ -197,6 +197,28 @@ impl TestApp {
         .await
     }
 
+    /// Another server on this one's data folder, database and definitions, with extra
+    /// configuration, and a browser of its own.
+    pub async fn another_server(&self, extra: &[(&str, String)]) -> TestApp {
+        let config = config_with(
+            &self.data_dir,
+            &self.database_url,
+            &self.definitions_root,
+            extra,
+        );
+        start(
+            config,
+            self.data_dir.clone(),
+            self.database_url.clone(),
+            self.definitions_root.clone(),
+            reqwest::Client::builder()
+                .cookie_store(true)
+                .build()
+                .expect("client"),
+        )
+        .await
+    }
+
     pub async fn restart(self) -> TestApp {
         let (data_dir, url, root, client) = (
             self.data_dir.clone(),
