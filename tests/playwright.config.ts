@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-import { adminToken } from './admin-token';
+import { adminToken, metricsToken } from './admin-token';
 
 // Browser tests run against the real pawpath binary on a fresh SQLite database, serving the
 // built renderer, in Debian's Chromium (never a downloaded browser).
@@ -39,6 +39,8 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 900 } } },
     { name: 'mobile', use: { browserName: 'chromium', viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
+    // After both widths have run: /metrics as Prometheus would scrape it (issue 27).
+    { name: 'metrics', testMatch: /\.teardown\.ts$/, dependencies: ['desktop', 'mobile'] },
   ],
   webServer: [
     {
@@ -50,7 +52,8 @@ export default defineConfig({
     },
     {
       command: binary,
-      url: `http://127.0.0.1:${port}/healthz`,
+      // Ready: the database answers and is migrated (/healthz only says the process is up).
+      url: `http://127.0.0.1:${port}/readyz`,
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
@@ -68,6 +71,8 @@ export default defineConfig({
         PAWPATH_MAIL_RETRY_MS: '500',
         // The staff pages (the internal funnel) open with this token as a Basic password.
         PAWPATH_ADMIN_TOKEN: adminToken,
+        // /metrics, for the scrape after the suite (e2e/metrics.teardown.ts).
+        PAWPATH_METRICS_TOKEN: metricsToken,
         DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
       },
     },
@@ -75,7 +80,7 @@ export default defineConfig({
     // local and test hosts"), for the timeout modals.
     {
       command: binary,
-      url: `http://127.0.0.1:${port + 1}/healthz`,
+      url: `http://127.0.0.1:${port + 1}/readyz`,
       reuseExistingServer: false,
       timeout: 60_000,
       env: {

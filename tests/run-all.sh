@@ -74,5 +74,17 @@ step "Definitions: pawpath check (the lint and the deeper checks)"
 cargo build -p pawpath-server --bin pawpath --quiet
 ./target/debug/pawpath check
 
+step "Container image recipe (server/deploy/Dockerfile, compose.yaml)"
+if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+  docker build -f server/deploy/Dockerfile -t pawpath:ci .
+  docker compose -f server/deploy/compose.yaml config --quiet
+  echo "The image built and the compose file is valid."
+else
+  echo "NOT BUILT: no container engine on this machine ('docker info' fails), so the image recipe"
+  echo "is not built here. What can be checked without one is (server/tests/deploy.rs: the compose"
+  echo "file's configuration is accepted by pawpath, the image runs without privileges and copies"
+  echo "what exists). Build it where an engine runs: docker build -f server/deploy/Dockerfile ."
+fi
+
 step "Browser tests (Playwright, Debian's Chromium, axe-core)"
 (cd tests && npx playwright test)

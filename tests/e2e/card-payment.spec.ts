@@ -92,3 +92,52 @@ test('a brand that does not take cards offers Direct Debit only', async ({ page 
   });
   expect(view).toBe('pos');
 });
+
+// owner-payment.md §2 /creditcard-confirmation: a card the provider declines is said on the
+// page, in the spec's words, and the customer goes back to use another card; nothing is bought
+// and no email is sent until a card is taken.
+test('a declined card is said on the page and another card buys the cover', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name === 'mobile', 'one width is enough for the decline');
+  const email = `declined-${Date.now()}@example.com`;
+  await page.goto('/quote?brand=epw');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await detailsByKeyboard(page, email);
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await coverByKeyboard(page, ['Rex']);
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
+  await press(page, page.getByRole('button', { name: 'Go to payment' }));
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+  const card = async (number: string) => {
+    await chooseRadio(page, page.getByRole('group', { name: 'How would you like to pay?' }), 'Debit or credit card');
+    await typeInto(page, page.getByLabel('Name on card'), 'Ada Lovelace');
+    await tabTo(page, page.getByLabel('Card number'));
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(number);
+    await typeInto(page, page.getByLabel('Expiry date'), '1230');
+    await typeInto(page, page.getByLabel('Security code (CVC)'), '737');
+    await press(page, page.getByRole('button', { name: 'Confirm payment' }));
+    await expect(page).toHaveURL(/\/quote\/creditcard-confirmation$/);
+  };
+  // The provider's test card that is always declined.
+  await card('4000000000000002');
+  await press(page, page.getByRole('button', { name: 'Pay now' }));
+  const alert = page.getByRole('alert').filter({ hasText: 'Payment declined' });
+  await expect(alert).toContainText(
+    'Your card payment was declined. Please check your card details or use another card.',
+  );
+  await expect(page).toHaveURL(/\/quote\/creditcard-confirmation$/);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'card-declined');
+  expect(await mailTo(email, 0)).toHaveLength(0);
+
+  // Back to the payment page for another card, which is taken.
+  await press(page, page.getByRole('link', { name: /change/i }));
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+  await card('4111111111111111');
+  await press(page, page.getByRole('button', { name: 'Pay now' }));
+  await expect(page).toHaveURL(/\/quote\/success$/);
+  expect(await mailTo(email)).toHaveLength(1);
+});

@@ -32,6 +32,7 @@ pub struct Conns {
     setup: &'static [&'static str],
     idle: Mutex<Vec<(AnyConnection, Instant)>>,
     permits: Semaphore,
+    max: usize,
 }
 
 /// A connection taken from [`Conns`]: given back by [`Lease::done`], closed if dropped without.
@@ -57,6 +58,7 @@ impl Conns {
             setup,
             idle: Mutex::new(Vec::with_capacity(max)),
             permits: Semaphore::new(max),
+            max,
         }
     }
 
@@ -115,7 +117,12 @@ impl Conns {
         }
     }
 
-    /// How many connections are idle (for tests).
+    /// How many connections are leased now (for `/metrics`).
+    pub fn in_use(&self) -> usize {
+        self.max.saturating_sub(self.permits.available_permits())
+    }
+
+    /// How many connections are idle (for tests and `/metrics`).
     pub fn idle_count(&self) -> usize {
         self.idle().len()
     }

@@ -233,7 +233,8 @@ impl Store {
         }
     }
 
-    /// Connections of the sqlx pools: (pool, in use, idle).
+    /// Connections of each pool: sqlx's (`main`, and on SQLite its `writer`) and the hot path's
+    /// own (`hot_path`): (pool, in use, idle).
     pub fn pool_use(&self) -> Vec<(&'static str, u32, u32)> {
         let of = |pool: &AnyPool| {
             let idle = u32::try_from(pool.num_idle()).unwrap_or(u32::MAX);
@@ -243,6 +244,11 @@ impl Store {
         if self.backend == Backend::Sqlite {
             pools.push(("writer", of(&self.writer)));
         }
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        pools.push((
+            "hot_path",
+            (count(self.reads.in_use()), count(self.reads.idle_count())),
+        ));
         pools.into_iter().map(|(n, (u, i))| (n, u, i)).collect()
     }
 
