@@ -75,12 +75,18 @@ fn issue_27_the_image_is_built_in_stages_and_runs_without_privileges() {
         .rev()
         .find_map(|l| l.strip_prefix("USER "))
         .expect("a USER");
-    assert!(!user.starts_with("root") && !user.starts_with("0"), "{user}");
+    assert!(
+        !user.starts_with("root") && !user.starts_with("0"),
+        "{user}"
+    );
     assert!(recipe.contains("COPY --from=renderer"));
     assert!(recipe.contains("COPY --from=server"));
     assert!(recipe.contains("STOPSIGNAL SIGTERM"));
     // What it copies from the repository exists.
-    for line in recipe.lines().filter(|l| l.starts_with("COPY ") && !l.contains("--from")) {
+    for line in recipe
+        .lines()
+        .filter(|l| l.starts_with("COPY ") && !l.contains("--from"))
+    {
         let parts: Vec<&str> = line.split_whitespace().collect();
         for source in &parts[1..parts.len() - 1] {
             assert!(
@@ -92,7 +98,9 @@ fn issue_27_the_image_is_built_in_stages_and_runs_without_privileges() {
     // The modulus tables where the configuration looks for them by default.
     assert!(
         recipe.contains("COPY server/data/ /srv/pawpath/server/data/")
-            && repo_root().join("server/data/vocalink/valacdos.txt").exists()
+            && repo_root()
+                .join("server/data/vocalink/valacdos.txt")
+                .exists()
     );
     let ignore = read(".dockerignore");
     for kept_out in ["target/", "**/node_modules/", ".git/"] {

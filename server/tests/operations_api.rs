@@ -171,10 +171,12 @@ async fn issue_27_metrics_are_behind_their_own_token_and_count_by_route_template
         assert!(!body.contains(&version), "a version in a label:\n{body}");
         assert!(body.contains(r#"route="/quote/definitions/{version}/breeds""#));
     }
+    let _ = get(&app, "/quote/assets/no-such-file-anyone.js", None).await;
     let _ = get(&app, "/no/such/page/for-anyone", None).await;
     let (_, body) = get(&app, "/metrics", Some(METRICS_TOKEN)).await;
     assert!(!body.contains("for-anyone"));
     assert!(body.contains(r#"route="unmatched""#));
+    assert!(body.contains(r#"route="/quote/assets/{file}",method="GET",status="404""#));
 }
 
 #[tokio::test]

@@ -99,15 +99,19 @@ async fn request_id(
 }
 
 /// Counts a request for `/metrics` under its route's template (`/quote/{*rest}`), never its
-/// path, so no visitor can add series; a path no route matched is counted as `unmatched`.
+/// path, so no visitor can add series. The renderer's files are `/quote/assets/{file}`; a path
+/// no route matched is counted as `unmatched`.
 async fn counted(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    let route = request
-        .extensions()
-        .get::<axum::extract::MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let route = match request.extensions().get::<axum::extract::MatchedPath>() {
+        Some(matched) => matched.as_str().to_owned(),
+        None if request.uri().path().starts_with("/quote/assets/") => {
+            "/quote/assets/{file}".to_owned()
+        }
+        None => "unmatched".to_owned(),
+    };
     let method = request.method().clone();
     let started = std::time::Instant::now();
     let response = next.run(request).await;
