@@ -259,6 +259,58 @@ pub async fn report_funnel(
     Ok(funnel.rows())
 }
 
+/// `pawpath report experiment <id>`: each variation of experiment `id` over the quotes `filter`
+/// picks, control (the first variation) first. An experiment, journey or brand the definitions
+/// do not know is an error naming it.
+pub async fn report_experiment(
+    config: &Config,
+    experiment: &str,
+    filter: &report::FunnelFilter,
+) -> Result<Vec<store::experiments::VariationRow>, StartError> {
+    let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
+    let variations = experiment_variations(&defs, experiment, filter)?;
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let rows = store.experiment(filter, experiment, &variations).await;
+    store.close().await;
+    Ok(rows?)
+}
+
+/// The variations of `experiment`, control first, once the filter's journey and brand are
+/// known; an error names what is not.
+pub fn experiment_variations(
+    defs: &Definitions,
+    experiment: &str,
+    filter: &report::FunnelFilter,
+) -> Result<Vec<String>, StartError> {
+    let known = defs
+        .experiments()
+        .map(|e| e.experiments.iter().collect::<Vec<_>>())
+        .unwrap_or_default();
+    let Some(found) = known.iter().find(|e| e.id == experiment) else {
+        return Err(StartError::Data(format!(
+            "no experiment {experiment:?} (experiments: {})",
+            known
+                .iter()
+                .map(|e| e.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    };
+    if defs.journey(&filter.journey).is_none() {
+        return Err(StartError::Data(format!(
+            "--journey: no journey {:?}",
+            filter.journey
+        )));
+    }
+    if let Some(brand) = &filter.brand
+        && defs.brand(brand).is_none()
+    {
+        return Err(StartError::Data(format!("--brand: no brand {brand:?}")));
+    }
+    Ok(found.variations.clone())
+}
+
 /// `pawpath terminate-policy <number>`: an operator cancels a policy (a free rehoming policy
 /// whose pet went back to the centre; its annual link then opens /policy-terminated). True when
 /// it was in force.

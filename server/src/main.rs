@@ -14,6 +14,10 @@ const USAGE: &str = "commands:
                 [--csv FILE] [--svg FILE]  the funnel of the quotes started in a period (UK days):
                                           per step entered, moved on, blocked, abandoned, median
                                           time and commonest field errors
+  report experiment <id> --journey J [--brand B] [--channel C] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                                          each variation: quotes that saw it, moved on from its
+                                          step and bought, with 95% intervals, and each variation's
+                                          difference from the first
   terminate-policy <policy number>        cancel a policy in force
   purge [--dry-run]                       purge quotes never bought and left alone for
                                           PAWPATH_RETENTION_DAYS (dry run: count and list them)
@@ -34,17 +38,22 @@ fn option<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String>
     }
 }
 
-/// The filter `pawpath report funnel` is given; an error names the argument.
-fn funnel_filter(args: &[String]) -> Result<pawpath::store::report::FunnelFilter, String> {
-    let known = [
-        "--journey",
-        "--brand",
-        "--channel",
-        "--from",
-        "--to",
-        "--csv",
-        "--svg",
-    ];
+/// The options of `pawpath report funnel` (`report experiment` takes the first five).
+const FILTER_OPTIONS: [&str; 7] = [
+    "--journey",
+    "--brand",
+    "--channel",
+    "--from",
+    "--to",
+    "--csv",
+    "--svg",
+];
+
+/// The filter a report is given, from the options `known`; an error names the argument.
+fn funnel_filter(
+    args: &[String],
+    known: &[&str],
+) -> Result<pawpath::store::report::FunnelFilter, String> {
     for (i, a) in args.iter().enumerate() {
         if a.starts_with("--") && !known.contains(&a.as_str()) {
             return Err(format!(
@@ -89,13 +98,66 @@ fn funnel_filter(args: &[String]) -> Result<pawpath::store::report::FunnelFilter
     Ok(filter)
 }
 
+/// `pawpath report experiment <id> --journey J [--brand B] [--channel C] [--from] [--to]`.
+async fn report_experiment(config: &Config, args: &[String]) -> ExitCode {
+    let Some(id) = args.first().filter(|a| !a.starts_with("--")) else {
+        eprintln!("pawpath report experiment: name the experiment (for example: cover_type_guide)");
+        return ExitCode::from(2);
+    };
+    let filter = match funnel_filter(&args[1..], &FILTER_OPTIONS[..5]) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("pawpath report experiment: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match pawpath::report_experiment(config, id, &filter).await {
+        Ok(rows) => {
+            println!(
+                "experiment {id}, {} journey{}{}{}\n",
+                filter.journey,
+                filter
+                    .brand
+                    .as_deref()
+                    .map_or(String::new(), |b| format!(", brand {b}")),
+                filter
+                    .channel
+                    .as_deref()
+                    .map_or(String::new(), |c| format!(", {c}")),
+                period(&filter)
+            );
+            print!("{}", pawpath::store::experiments::table(&rows));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pawpath report experiment: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// ", quotes started … to …" for a filter with dates.
+fn period(filter: &pawpath::store::report::FunnelFilter) -> String {
+    match (filter.from, filter.to) {
+        (None, None) => String::new(),
+        (f, t) => format!(
+            ", quotes started {} to {}",
+            f.map_or("the start".into(), |d| d.format("%d/%m/%Y").to_string()),
+            t.map_or("today".into(), |d| d.format("%d/%m/%Y").to_string())
+        ),
+    }
+}
+
 async fn report(config: &Config, args: &[String]) -> ExitCode {
+    if args.first().map(String::as_str) == Some("experiment") {
+        return report_experiment(config, &args[1..]).await;
+    }
     if args.first().map(String::as_str) != Some("funnel") {
-        eprintln!("pawpath report: the report is `funnel`\n{USAGE}");
+        eprintln!("pawpath report: the reports are `funnel` and `experiment`\n{USAGE}");
         return ExitCode::from(2);
     }
     let args = &args[1..];
-    let filter = match funnel_filter(args) {
+    let filter = match funnel_filter(args, &FILTER_OPTIONS) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("pawpath report funnel: {e}");
@@ -120,14 +182,7 @@ async fn report(config: &Config, args: &[String]) -> ExitCode {
             .channel
             .as_deref()
             .map_or(String::new(), |c| format!(", {c}")),
-        match (filter.from, filter.to) {
-            (None, None) => String::new(),
-            (f, t) => format!(
-                ", quotes started {} to {}",
-                f.map_or("the start".into(), |d| d.format("%d/%m/%Y").to_string()),
-                t.map_or("today".into(), |d| d.format("%d/%m/%Y").to_string())
-            ),
-        }
+        period(&filter)
     );
     println!("{title}\n");
     print!("{}", pawpath::store::report::table(&rows));

@@ -65,6 +65,7 @@ pub(super) async fn funnel(
     };
     let (from, to) = (date("from", &query.from)?, date("to", &query.to)?);
     let funnels = crate::service::report::funnels(&state, journey, from, to).await?;
+    let experiments = crate::service::report::experiments(&state, journey, from, to).await?;
     let uk = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%d/%m/%Y").to_string());
     let period = match (uk(from), uk(to)) {
         (None, None) => "at any time".to_owned(),
@@ -84,6 +85,7 @@ pub(super) async fn funnel(
                 to => to.map(|d| d.to_string()).unwrap_or_default(),
                 period => period,
                 funnels => funnels,
+                experiments => experiments,
             },
         )
         .map_err(|e| AppError::Internal(format!("rendering the funnel page: {e}")))?;

@@ -57,3 +57,70 @@ pub async fn funnels(
     }
     Ok(funnels)
 }
+
+/// Each experiment read over `journey`'s quotes started between `from` and `to` (every brand),
+/// as `pawpath report experiment` reads it, ready for the internal page.
+pub async fn experiments(
+    state: &AppState,
+    journey: &Journey,
+    from: Option<chrono::NaiveDate>,
+    to: Option<chrono::NaiveDate>,
+) -> Result<Vec<minijinja::Value>, AppError> {
+    use crate::store::experiments::{self, VariationRow};
+    let Some(file) = state.defs.experiments() else {
+        return Ok(Vec::new());
+    };
+    let filter = FunnelFilter {
+        journey: journey.id.clone(),
+        brand: None,
+        channel: None,
+        from,
+        to,
+    };
+    let percent = |p: f64| format!("{:.1}%", p * 100.0);
+    let rate = |x: u64, n: u64, i: Option<experiments::Interval>| match i {
+        #[allow(clippy::cast_precision_loss)]
+        Some(i) => format!(
+            "{} ({} to {})",
+            percent(x as f64 / n as f64),
+            percent(i.low),
+            percent(i.high)
+        ),
+        None => "–".into(),
+    };
+    let points = |d: Option<(f64, experiments::Interval)>| match d {
+        Some((d, i)) => format!(
+            "{:+.1} points ({:+.1} to {:+.1})",
+            d * 100.0,
+            i.low * 100.0,
+            i.high * 100.0
+        ),
+        None => "–".into(),
+    };
+    let mut read = Vec::new();
+    for experiment in &file.experiments {
+        let rows: Vec<VariationRow> = state
+            .store
+            .experiment(&filter, &experiment.id, &experiment.variations)
+            .await?;
+        read.push(context! {
+            id => &experiment.id,
+            description => &experiment.description,
+            rows => rows.iter().map(|r| context! {
+                variation => &r.variation,
+                saw => r.saw,
+                moved_on => r.moved_on,
+                moved_on_rate => rate(r.moved_on, r.saw, r.moved_on_interval()),
+                bought => r.bought,
+                conversion => rate(r.bought, r.saw, r.conversion_interval()),
+            }).collect::<Vec<_>>(),
+            differences => experiments::differences(&rows).iter().map(|d| context! {
+                variation => &d.variation,
+                control => &d.control,
+                moved_on => points(d.moved_on),
+                conversion => points(d.conversion),
+            }).collect::<Vec<_>>(),
+        });
+    }
+    Ok(read)
+}

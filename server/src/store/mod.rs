@@ -37,6 +37,7 @@ macro_rules! select_quote {
 pub mod conns;
 pub mod db;
 pub mod error;
+pub mod experiments;
 pub mod outbox;
 pub mod purchases;
 pub mod quote_emails;
