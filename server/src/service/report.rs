@@ -95,7 +95,7 @@ pub async fn experiments(
             i.low * 100.0,
             i.high * 100.0
         ),
-        None => "–".into(),
+        None => "not measurable yet (a variation has no quotes)".into(),
     };
     let mut read = Vec::new();
     for experiment in &file.experiments {

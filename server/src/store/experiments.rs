@@ -146,7 +146,7 @@ fn difference_text(d: Option<(f64, Interval)>) -> String {
                 ", the interval includes no difference"
             }
         ),
-        None => "–".into(),
+        None => "not measurable yet (a variation has no quotes)".into(),
     }
 }
 
