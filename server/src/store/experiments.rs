@@ -201,20 +201,7 @@ impl Store {
         variations: &[String],
     ) -> Result<Vec<VariationRow>, StoreError> {
         use futures_util::TryStreamExt as _;
-        let mut conditions = vec!["q.journey = $1".to_owned()];
-        let mut binds = vec![filter.journey.clone()];
-        let (from, to) = filter.bounds();
-        for (column, op, value) in [
-            ("brand", "=", filter.brand.clone()),
-            ("channel", "=", filter.channel.clone()),
-            ("created_at", ">=", from),
-            ("created_at", "<", to),
-        ] {
-            if let Some(v) = value {
-                binds.push(v);
-                conditions.push(format!("q.{column} {op} ${}", binds.len()));
-            }
-        }
+        let (mut conditions, mut binds) = filter.conditions();
         // Only the transitions of pages that showed the experiment, and the moves on from them
         // (a move on carries the page's views too).
         binds.push(format!("%\"{experiment}:%"));

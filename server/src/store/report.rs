@@ -29,6 +29,26 @@ pub struct FunnelFilter {
 }
 
 impl FunnelFilter {
+    /// The quotes (`q`) this filter picks, as SQL conditions on placeholders `$1…` and the
+    /// values to bind to them, in order. Fixed column names only: every value is bound.
+    pub fn conditions(&self) -> (Vec<String>, Vec<String>) {
+        let mut conditions = vec!["q.journey = $1".to_owned()];
+        let mut binds = vec![self.journey.clone()];
+        let (from, to) = self.bounds();
+        for (column, op, value) in [
+            ("brand", "=", self.brand.clone()),
+            ("channel", "=", self.channel.clone()),
+            ("created_at", ">=", from),
+            ("created_at", "<", to),
+        ] {
+            if let Some(v) = value {
+                binds.push(v);
+                conditions.push(format!("q.{column} {op} ${}", binds.len()));
+            }
+        }
+        (conditions, binds)
+    }
+
     /// The period as stored timestamps (RFC 3339, UTC): from the start of `from`'s UK day, to
     /// the start of the UK day after `to`.
     pub fn bounds(&self) -> (Option<String>, Option<String>) {
@@ -492,20 +512,7 @@ impl Store {
         funnel: &mut crate::store::report::Funnel<'_>,
     ) -> Result<(), StoreError> {
         use futures_util::TryStreamExt as _;
-        let mut conditions = vec!["q.journey = $1".to_owned()];
-        let mut binds = vec![filter.journey.clone()];
-        let (from, to) = filter.bounds();
-        for (column, op, value) in [
-            ("brand", "=", filter.brand.clone()),
-            ("channel", "=", filter.channel.clone()),
-            ("created_at", ">=", from),
-            ("created_at", "<", to),
-        ] {
-            if let Some(v) = value {
-                binds.push(v);
-                conditions.push(format!("q.{column} {op} ${}", binds.len()));
-            }
-        }
+        let (conditions, binds) = filter.conditions();
         let wanted = conditions.join(" and ");
         // Safe to assemble: fixed column names and placeholders only; every value is bound.
         let sql = format!(
