@@ -57,8 +57,29 @@ pub struct App {
 
 impl App {
     /// Loads and lints the definitions, connects to the database and migrates it, and builds the
-    /// router. Any problem stops here.
+    /// router, and starts the background jobs. Any problem stops here.
     pub async fn build(config: Config) -> Result<Self, StartError> {
+        let state = Self::state(config).await?;
+        let mut jobs: Vec<_> = state
+            .mailer
+            .spawn(state.store.clone(), state.running.subscribe())
+            .into_iter()
+            .collect();
+        service::replay::keep_definitions(&state).await;
+        jobs.extend(service::reminders::spawn(state.clone()));
+        jobs.extend(service::retention::spawn(state.clone()));
+        let router = routes::router(state.clone());
+        Ok(Self {
+            state,
+            router,
+            jobs,
+        })
+    }
+
+    /// What serving needs, with no job started and nothing served: the definitions loaded and
+    /// linted, the reference data read, the database migrated (what a command such as `pawpath
+    /// replay` runs on).
+    pub async fn state(config: Config) -> Result<AppState, StartError> {
         let (defs, mail_templates) = load_definitions(&config.definitions_root)?;
         let vets = vets::BuiltInVets::load().map_err(StartError::Data)?;
         let policies = policies::ExistingPolicies::load(&defs).map_err(StartError::Data)?;
@@ -91,11 +112,7 @@ impl App {
         store.migrate().await?;
         metrics::install();
         let running = Arc::new(service::state::Running::default());
-        let mut jobs: Vec<_> = mailer
-            .spawn(store.clone(), running.subscribe())
-            .into_iter()
-            .collect();
-        let state = AppState {
+        Ok(AppState {
             payments: test_payments.clone(),
             test_payments: Some(test_payments),
             mail_templates: Arc::new(mail_templates),
@@ -111,14 +128,6 @@ impl App {
             holidays: Arc::new(holidays),
             made: Arc::default(),
             running,
-        };
-        jobs.extend(service::reminders::spawn(state.clone()));
-        jobs.extend(service::retention::spawn(state.clone()));
-        let router = routes::router(state.clone());
-        Ok(Self {
-            state,
-            router,
-            jobs,
         })
     }
 }
@@ -356,6 +365,22 @@ pub async fn subject(
     };
     store.close().await;
     Ok(answer?)
+}
+
+/// `pawpath replay <reference>`: the quote's transitions run again (service::replay).
+pub async fn replay(
+    config: Config,
+    ask: &service::replay::Ask,
+) -> Result<service::replay::Replay, StartError> {
+    let state = App::state(config).await?;
+    let replayed = service::replay::replay(&state, ask).await;
+    state.store.close().await;
+    replayed.map_err(|e| match e {
+        service::error::AppError::NotFound => {
+            StartError::Data(format!("no quote has the reference {:?}", ask.reference))
+        }
+        other => StartError::Data(other.to_string()),
+    })
 }
 
 /// Completes on SIGTERM (what an orchestrator or `docker stop` sends) or Ctrl-C.

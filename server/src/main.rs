@@ -18,6 +18,12 @@ const USAGE: &str = "commands:
                                           each variation: quotes that saw it, moved on from its
                                           step and bought, with 95% intervals, and each variation's
                                           difference from the first
+  replay <reference> [--from N] [--count N] [--json]
+                                          a quote's transitions run again as the customer saw
+                                          them: what was sent (write-only answers masked), guards,
+                                          field errors, prices and the page shown, each on the
+                                          definitions version and UK date of its moment, checked
+                                          against the log; --json adds each page's view data
   terminate-policy <policy number>        cancel a policy in force
   purge [--dry-run]                       purge quotes never bought and left alone for
                                           PAWPATH_RETENTION_DAYS (dry run: count and list them)
@@ -391,6 +397,68 @@ fn graph(args: &[String]) -> ExitCode {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// `pawpath replay <reference> [--from N] [--count N] [--json]`.
+async fn replay(config: Config, args: &[String]) -> ExitCode {
+    let parsed = (|| -> Result<(pawpath::service::replay::Ask, bool), String> {
+        let known = ["--from", "--count", "--json"];
+        let mut reference = None;
+        for (i, a) in args.iter().enumerate() {
+            if a.starts_with("--") {
+                if !known.contains(&a.as_str()) {
+                    return Err(format!(
+                        "unknown option {a:?} (options: {})",
+                        known.join(", ")
+                    ));
+                }
+            } else if i > 0 && matches!(args[i - 1].as_str(), "--from" | "--count") {
+            } else if reference.is_none() {
+                reference = Some(a.clone());
+            } else {
+                return Err(format!("unexpected argument {a:?}"));
+            }
+        }
+        let reference = reference.filter(|r| !r.trim().is_empty()).ok_or(
+            "the quote's reference is required (for example: pawpath replay K7QD-2M9X-PT4B)",
+        )?;
+        let (from, count) =
+            pawpath::service::replay::window(option(args, "--from")?, option(args, "--count")?)?;
+        let json = args.iter().any(|a| a == "--json");
+        Ok((
+            pawpath::service::replay::Ask {
+                reference: reference.trim().to_uppercase(),
+                from,
+                count,
+                pages: true,
+            },
+            json,
+        ))
+    })();
+    let (ask, json) = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("pawpath replay: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match pawpath::replay(config, &ask).await {
+        Ok(replayed) if json => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&replayed).unwrap_or_default()
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(replayed) => {
+            print!("{}", pawpath::service::replay::text(&replayed));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pawpath replay: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -458,6 +526,7 @@ async fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("purge") => return purge(&config, &args[1..]).await,
         Some("subject") => return subject(&config, &args[1..]).await,
+        Some("replay") => return replay(config, &args[1..]).await,
         _ => {}
     }
     if let Some(other) = args.first() {

@@ -96,6 +96,7 @@ pub fn reloading(state: AppState, root: PathBuf, every: Duration) -> Router {
                         .write()
                         .unwrap_or_else(std::sync::PoisonError::into_inner) = router;
                     serving = next;
+                    crate::service::replay::keep_definitions(&serving).await;
                 }
                 Ok(Err(e)) => tracing::error!(
                     serving = serving.defs.version(),

@@ -42,6 +42,10 @@ pub struct RawDefinitions {
     pub logos: BTreeMap<String, String>,
     /// A digest of every file's name and bytes: the definition version quotes record.
     pub version: String,
+    /// Every file as read (path relative to the root, contents), in the order digested: what a
+    /// server keeps of each version it runs, so an old quote replays on its own definitions
+    /// (issue 28) through a [`MemoryLoader`].
+    pub files: Vec<(String, String)>,
 }
 
 /// Where definition files come from.
@@ -330,6 +334,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Err(e) => errors.push(e),
         }
     }
+    defs.files = files;
     defs.version = digest
         .finalize()
         .iter()

@@ -55,6 +55,41 @@ pub fn mask(value: &str) -> String {
     format!("****{tail}")
 }
 
+/// The answers as sent, with every write-only answer the schema declares masked (whatever its
+/// type): what the transition log keeps of a submission (issue 28), so the replay shows what the
+/// customer sent without the log ever holding a bank account number.
+pub fn mask_write_only(schema: &Value, answers: &Value) -> Value {
+    match answers {
+        Value::Object(given) => {
+            let props = declared_properties(schema);
+            let mut out = Map::new();
+            for (name, value) in given {
+                let declared = props.iter().find(|(n, _)| n == name).map(|(_, s)| *s);
+                let kept = match declared {
+                    Some(sub) if is_write_only(sub) => Value::String(match value {
+                        Value::String(text) => mask(text),
+                        other => mask(&other.to_string()),
+                    }),
+                    Some(sub) => mask_write_only(sub, value),
+                    None => value.clone(),
+                };
+                out.insert(name.clone(), kept);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => match schema.get("items").filter(|i| i.is_object()) {
+            Some(item_schema) => Value::Array(
+                items
+                    .iter()
+                    .map(|v| mask_write_only(item_schema, v))
+                    .collect(),
+            ),
+            None => answers.clone(),
+        },
+        _ => answers.clone(),
+    }
+}
+
 /// Takes every write-only answer the schema declares out of the document, leaving beside it
 /// `<name>_masked`, and returns them for the server to keep encrypted.
 pub fn take_write_only(schema: &Value, document: &mut Value) -> Vec<Secret> {

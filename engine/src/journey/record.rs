@@ -72,7 +72,57 @@ pub enum Event {
     SetLanguage { language: String },
 }
 
+/// The most of an event's input the transition log keeps, in bytes of JSON. A step's answers for
+/// [`MAX_PETS`] pets are a few kilobytes; a larger body is not answers anyone could give, and is
+/// recorded by its size alone.
+pub const MAX_INPUT_BYTES: usize = 32 * 1024;
+
+/// An event's input as the log keeps it: itself, or its size when over [`MAX_INPUT_BYTES`].
+pub fn bounded_input(value: Value) -> Value {
+    let size = serde_json::to_vec(&value).map_or(usize::MAX, |bytes| bytes.len());
+    if size > MAX_INPUT_BYTES {
+        serde_json::json!({ "omitted_bytes": size })
+    } else {
+        value
+    }
+}
+
+/// Whether a logged input is only the size of what was sent (over [`MAX_INPUT_BYTES`]).
+pub fn input_omitted(input: &Value) -> bool {
+    input.get("omitted_bytes").is_some() && input.as_object().is_some_and(|m| m.len() == 1)
+}
+
 impl Event {
+    /// The event a log row names, with the input it kept ([`TransitionRecord::input`]); None for
+    /// a name no engine event has (`test:patch`), or an event whose input is not kept.
+    pub fn from_log(name: &str, input: Option<&Value>) -> Option<Event> {
+        if let Some(step) = name.strip_prefix("submit:") {
+            return Some(Event::Submit {
+                step: step.to_owned(),
+                answers: input?.clone(),
+            });
+        }
+        if let Some(questions) = name.strip_prefix("edit:") {
+            return Some(Event::Edit {
+                questions: questions.to_owned(),
+                answers: input?.clone(),
+            });
+        }
+        match name {
+            "purchase" => Some(Event::Purchase),
+            "expire" => Some(Event::Expire),
+            "reset" => Some(Event::Reset),
+            "add_pet" => Some(Event::AddPet),
+            "remove_pet" => Some(Event::RemovePet {
+                id: usize::try_from(input?.get("id")?.as_u64()?).ok()?,
+            }),
+            "set_language" => Some(Event::SetLanguage {
+                language: input?.get("language")?.as_str()?.to_owned(),
+            }),
+            _ => None,
+        }
+    }
+
     /// The event as the transition log names it: the kind, and for a submission or an edit the
     /// step or question set (both from the definitions, checked before an event is made).
     pub fn name(&self) -> String {
@@ -152,6 +202,12 @@ pub struct TransitionRecord {
     /// chosen product and a reference to the rest (issue 5: a product team can see why a price
     /// is what it is; issue 22: not a copy of the table). None otherwise.
     pub pricing: Option<crate::journey::quoting::Pricing>,
+    /// What the event carried, as the log keeps it (issue 28: a quote replayed): a step's or a
+    /// modal's answers as sent, every write-only answer masked; a pet's position; a language.
+    /// None for an event that carries nothing. At most [`MAX_INPUT_BYTES`]: anything larger is
+    /// kept only as its size (`{"omitted_bytes": n}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<Value>,
 }
 
 impl TransitionRecord {

@@ -15,11 +15,11 @@ use crate::rules::context::RuleContext;
 
 use crate::journey::answers::keep_locked;
 pub use crate::journey::answers::{
-    empty_document, locked_fields, mask, merge, project, take_write_only,
+    empty_document, locked_fields, mask, mask_write_only, merge, project, take_write_only,
 };
 pub use crate::journey::record::{
-    Block, Effect, EngineError, Event, GuardResult, Lifecycle, MAX_PETS, Outcome, Secret,
-    TransitionRecord, TransitionResult,
+    Block, Effect, EngineError, Event, GuardResult, Lifecycle, MAX_INPUT_BYTES, MAX_PETS, Outcome,
+    Secret, TransitionRecord, TransitionResult, bounded_input, input_omitted,
 };
 
 /// What the machine's states work on.
@@ -558,6 +558,28 @@ pub fn locate(
     Ok((pos, blocked))
 }
 
+/// What the log keeps of what an event carried (issue 28): answers with their write-only answers
+/// masked by the schema of the step or modal they are for, bounded in size.
+fn event_input(defs: &Definitions, journey: &Journey, event: &Event) -> Option<Value> {
+    let masked = |questions: Option<&str>, answers: &Value| match questions
+        .and_then(|q| defs.question_schema(q))
+    {
+        Some(schema) => mask_write_only(&schema.schema, answers),
+        None => answers.clone(),
+    };
+    let value = match event {
+        Event::Submit { step, answers } => masked(
+            journey.step(step).and_then(|s| s.questions.as_deref()),
+            answers,
+        ),
+        Event::Edit { questions, answers } => masked(Some(questions), answers),
+        Event::RemovePet { id } => serde_json::json!({ "id": id }),
+        Event::SetLanguage { language } => serde_json::json!({ "language": language }),
+        Event::Purchase | Event::Expire | Event::Reset | Event::AddPet => return None,
+    };
+    Some(bounded_input(value))
+}
+
 /// The pure transition function.
 pub fn transition(
     defs: &Definitions,
@@ -608,6 +630,7 @@ pub fn transition_from(
             field_errors: Vec::new(),
             blocks: Vec::new(),
             pricing: None,
+            input: event_input(defs, journey, event),
         },
         effects: Vec::new(),
         error: None,

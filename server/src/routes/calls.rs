@@ -476,6 +476,35 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
         ),
         (
             call!(
+                GET,
+                "/internal/quotes/{reference}/replay",
+                Admin,
+                "A quote's transitions run again: what was sent, guards, field errors, prices and each page shown",
+                [
+                    ("from", "integer", "the first transition shown, from 1"),
+                    ("count", "integer", "how many, at most 100")
+                ],
+                "{reference, transitions, from, reproduced, note?, steps: [{n, at, event, from, to, outcome, sent, guards, messages, blocks, pricing, totals, replay, page}]}"
+            ),
+            get(internal::replay_data),
+        ),
+        (
+            call!(
+                GET,
+                "/internal/replay",
+                Admin,
+                "A quote replayed, as a page for staff",
+                [
+                    ("reference", "string", "the quote's reference"),
+                    ("from", "integer", "the first transition shown, from 1"),
+                    ("count", "integer", "how many, at most 100")
+                ],
+                "an HTML page"
+            ),
+            get(internal::replay_page),
+        ),
+        (
+            call!(
                 POST,
                 "/api/getvetlist",
                 Public,

@@ -9,6 +9,7 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use minijinja::context;
 use serde::Deserialize;
+use serde_json::Value;
 
 use crate::http::admin::refusal;
 use crate::service::error::AppError;
@@ -97,4 +98,158 @@ pub(super) async fn funnel(
         page,
     )
         .into_response())
+}
+
+const REPLAY_PAGE: &str = include_str!("../../templates/replay.html");
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ReplayQuery {
+    reference: Option<String>,
+    from: Option<String>,
+    count: Option<String>,
+}
+
+/// The most characters of a reference looked up: a reference is 14; anything longer is no
+/// reference, and is refused before the database is asked.
+const MAX_REFERENCE: usize = 40;
+
+/// The replay's window and reference from a query; errors name the field.
+fn replay_ask(
+    reference: &str,
+    from: Option<&str>,
+    count: Option<&str>,
+) -> Result<crate::service::replay::Ask, AppError> {
+    let reference = reference.trim();
+    if reference.chars().count() > MAX_REFERENCE {
+        return Err(AppError::BadRequest(format!(
+            "reference: at most {MAX_REFERENCE} characters"
+        )));
+    }
+    let (from, count) =
+        crate::service::replay::window(from, count).map_err(AppError::BadRequest)?;
+    Ok(crate::service::replay::Ask {
+        reference: reference.to_uppercase(),
+        from,
+        count,
+        pages: true,
+    })
+}
+
+/// GET /internal/quotes/{reference}/replay?from=&count= (the admin token): the quote's
+/// transitions run again, as `pawpath replay --json` gives them.
+pub(super) async fn replay_data(
+    State(state): State<AppState>,
+    axum::extract::Path(reference): axum::extract::Path<String>,
+    headers: HeaderMap,
+    Query(query): Query<ReplayQuery>,
+) -> Result<Response, AppError> {
+    if let Some(refused) = refusal(&state, &headers) {
+        return Ok(refused);
+    }
+    let ask = replay_ask(&reference, query.from.as_deref(), query.count.as_deref())?;
+    let replayed = crate::service::replay::replay(&state, &ask).await?;
+    Ok(([(CACHE_CONTROL, "no-store")], axum::Json(replayed)).into_response())
+}
+
+/// GET /internal/replay?reference=&from=&count= (the admin token): the replay as a page for a
+/// complaints handler: each transition with what was sent, the guards, the field errors, the
+/// prices and the page shown, and a form to look up another quote.
+pub(super) async fn replay_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<ReplayQuery>,
+) -> Result<Response, AppError> {
+    if let Some(refused) = refusal(&state, &headers) {
+        return Ok(refused);
+    }
+    let reference = query.reference.as_deref().unwrap_or("").trim().to_owned();
+    use axum::http::StatusCode;
+    let (replayed, problem, status) = if reference.is_empty() {
+        (None, None, StatusCode::OK)
+    } else {
+        match replay_ask(&reference, query.from.as_deref(), query.count.as_deref()) {
+            Err(AppError::BadRequest(why)) => (None, Some(why), StatusCode::BAD_REQUEST),
+            Err(e) => return Err(e),
+            Ok(ask) => match crate::service::replay::replay(&state, &ask).await {
+                Ok(r) => (Some(r), None, StatusCode::OK),
+                Err(AppError::NotFound) => (
+                    None,
+                    Some(format!("No quote has the reference {}.", ask.reference)),
+                    StatusCode::NOT_FOUND,
+                ),
+                Err(e) => return Err(e),
+            },
+        }
+    };
+    let steps: Vec<Value> = replayed
+        .as_ref()
+        .map(|r| r.steps.iter().map(step_for_page).collect())
+        .unwrap_or_default();
+    let next_from = replayed.as_ref().and_then(|r| {
+        let next = r.from + r.steps.len();
+        (next <= r.transitions && !r.steps.is_empty()).then_some(next)
+    });
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    let page = env
+        .render_str(
+            REPLAY_PAGE,
+            context! {
+                reference => reference,
+                problem => problem,
+                replay => minijinja::Value::from(minijinja::value::Serde(&replayed)),
+                steps => minijinja::Value::from(minijinja::value::Serde(&steps)),
+                next_from => next_from,
+            },
+        )
+        .map_err(|e| AppError::Internal(format!("rendering the replay page: {e}")))?;
+    Ok((
+        status,
+        [
+            (CONTENT_TYPE, "text/html; charset=utf-8"),
+            (CACHE_CONTROL, "no-store"),
+        ],
+        page,
+    )
+        .into_response())
+}
+
+/// One replayed transition as the page shows it: the answers sent as `field: value` rows, the
+/// guards' verdicts, and the page's view data pretty-printed.
+fn step_for_page(step: &crate::service::replay::Replayed) -> Value {
+    use serde_json::json;
+    let rows = |v: &Option<Value>| {
+        v.as_ref()
+            .map(crate::service::replay::flatten)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(field, value)| json!({ "field": field, "value": value }))
+            .collect::<Vec<_>>()
+    };
+    let status = step
+        .replay
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("not_run");
+    json!({
+        "n": step.n,
+        "at": step.at,
+        "event": step.event,
+        "from": step.from,
+        "to": step.to,
+        "outcome": step.outcome,
+        "definition_version": step.definition_version,
+        "status": status,
+        "differs": step.replay.get("what").cloned().unwrap_or(Value::Null),
+        "why": step.replay.get("why").cloned().unwrap_or(Value::Null),
+        "sent": rows(&step.sent),
+        "experiment_views": step.experiment_views,
+        "guards": step.guards,
+        "messages": step.messages,
+        "blocks": step.blocks,
+        "totals": step.totals,
+        "pricing": step.pricing.as_ref().map(|p| serde_json::to_string_pretty(p).unwrap_or_default()),
+        "page_step": step.page.as_ref().and_then(|p| p.pointer("/step/id").and_then(Value::as_str).map(str::to_owned)),
+        "page": step.page.as_ref().map(|p| serde_json::to_string_pretty(p).unwrap_or_default()),
+    })
 }

@@ -287,6 +287,7 @@ pub async fn make_quote(
                 journey: &journey.id,
                 definition_version: state.defs.version(),
                 document: &document,
+                opening: Some(&row.document),
             },
             &records,
         )

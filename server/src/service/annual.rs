@@ -237,6 +237,7 @@ pub async fn start(state: &AppState, token: &str) -> Result<Landing, AppError> {
                         journey: &journey.id,
                         definition_version: state.defs.version(),
                         document: &document,
+                        opening: None,
                     },
                     &policy.policy_number,
                     &session.hash(),

@@ -19,6 +19,7 @@ pub mod ops;
 pub mod purchase;
 pub mod quote;
 pub mod reminders;
+pub mod replay;
 pub mod report;
 pub mod rescue;
 pub mod retention;

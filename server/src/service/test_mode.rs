@@ -53,16 +53,73 @@ pub async fn test_patch(
                 })?,
         ),
     };
-    let mut document = quote.document.clone();
+    let journey = quote::journey(state, &quote)?;
+    let rules = quote::rule_context(state, &quote);
+    let (document, pricing) = patched(&state.defs, &quote.document, &body, &rules)?;
+    let before = runtime::position_of(&state.defs, journey, &quote.document, &rules)?;
+    let after = runtime::position_of(&state.defs, journey, &document, &rules)?;
+    let record = runtime::TransitionRecord {
+        journey: journey.id.clone(),
+        definition_version: state.defs.version().to_owned(),
+        event: "test:patch".into(),
+        from: before.furthest,
+        to: after.furthest,
+        from_lifecycle: quote.lifecycle,
+        to_lifecycle: quote.lifecycle,
+        outcome: Outcome::Moved,
+        guards: Vec::new(),
+        field_errors: Vec::new(),
+        blocks: Vec::new(),
+        pricing,
+        input: Some(runtime::bounded_input(patch_input(&body))),
+    };
+    let meta = TransitionMeta::of(&quote, started, &experiment_views);
+    state
+        .store
+        .record(
+            &quote,
+            Some((&document, quote.lifecycle)),
+            &record,
+            meta,
+            &[],
+        )
+        .await?;
+    if let Some(days) = age_days {
+        let made = chrono::Utc::now() - chrono::Duration::days(days);
+        state.store.set_created_at(&quote.id, made).await?;
+    }
+    tracing::warn!(quote = %quote.id, "test mode: quote patched");
+    Ok(Json(json!({ "data": { "furthest": record.to }, "outcome": "moved" })).into_response())
+}
+
+/// What a `test:patch` changes, as the log keeps it (issue 28): the patch's fields, not its CSRF
+/// token or the quote's age.
+fn patch_input(body: &Map<String, Value>) -> Value {
+    let kept: Map<String, Value> = body
+        .iter()
+        .filter(|(name, _)| matches!(name.as_str(), "owner" | "pets" | "experiments"))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    Value::Object(kept)
+}
+
+/// A test patch (`{owner?, pets?, experiments?}`) written over a document, its pets' fields
+/// derived and the quote priced again: what [`test_patch`] stores, and what the replay does
+/// again with the patch the log kept. Pure.
+pub fn patched(
+    defs: &engine::Definitions,
+    document: &Value,
+    body: &Map<String, Value>,
+    rules: &engine::rules::context::RuleContext,
+) -> Result<(Value, Option<engine::journey::quoting::Pricing>), AppError> {
+    let mut document = document.clone();
     if let Some(experiments) = body.get("experiments") {
         let Value::Object(chosen) = experiments else {
             return Err(AppError::BadRequest("experiments must be an object".into()));
         };
         for (id, variation) in chosen {
             let known = variation.as_str().is_some_and(|v| {
-                state
-                    .defs
-                    .experiments()
+                defs.experiments()
                     .is_some_and(|e| e.knows_view(&format!("{id}:{v}")))
             });
             if !known {
@@ -105,42 +162,8 @@ pub async fn test_patch(
             }
         }
     }
-    let journey = quote::journey(state, &quote)?;
-    let rules = quote::rule_context(state, &quote);
     // Patched answers are priced like any others.
-    engine::rules::domain::derive_pet_fields(&state.defs, &mut document);
-    let pricing = engine::journey::quoting::requote(&state.defs, &mut document, &rules);
-    let before = runtime::position_of(&state.defs, journey, &quote.document, &rules)?;
-    let after = runtime::position_of(&state.defs, journey, &document, &rules)?;
-    let record = runtime::TransitionRecord {
-        journey: journey.id.clone(),
-        definition_version: state.defs.version().to_owned(),
-        event: "test:patch".into(),
-        from: before.furthest,
-        to: after.furthest,
-        from_lifecycle: quote.lifecycle,
-        to_lifecycle: quote.lifecycle,
-        outcome: Outcome::Moved,
-        guards: Vec::new(),
-        field_errors: Vec::new(),
-        blocks: Vec::new(),
-        pricing,
-    };
-    let meta = TransitionMeta::of(&quote, started, &experiment_views);
-    state
-        .store
-        .record(
-            &quote,
-            Some((&document, quote.lifecycle)),
-            &record,
-            meta,
-            &[],
-        )
-        .await?;
-    if let Some(days) = age_days {
-        let made = chrono::Utc::now() - chrono::Duration::days(days);
-        state.store.set_created_at(&quote.id, made).await?;
-    }
-    tracing::warn!(quote = %quote.id, "test mode: quote patched");
-    Ok(Json(json!({ "data": { "furthest": record.to }, "outcome": "moved" })).into_response())
+    engine::rules::domain::derive_pet_fields(defs, &mut document);
+    let pricing = engine::journey::quoting::requote(defs, &mut document, rules);
+    Ok((document, pricing))
 }

@@ -3,12 +3,13 @@
 //! is one type whose methods are written beside what they store (quotes, transitions, purchases,
 //! the outbox, the funnel); the statements' macros are here, before the files that use them.
 
-/// The sixteen columns of a `step_transitions` row a transition writes, in the order
+/// The seventeen columns of a `step_transitions` row a transition writes, in the order
 /// [`TransitionRow::bind_after`] binds them (one list for every statement that writes one).
 macro_rules! transition_columns {
     () => {
         "quote_id, created_at, definition_version, brand, channel, journey, event, from_step, \
-         to_step, outcome, guards, field_errors, blocks, duration_us, pricing, experiment_views"
+         to_step, outcome, guards, field_errors, blocks, duration_us, pricing, experiment_views, \
+         input"
     };
 }
 
@@ -43,6 +44,7 @@ pub mod purchases;
 pub mod quote_emails;
 pub mod quote_row;
 pub mod quotes;
+pub mod replay;
 pub mod report;
 pub mod retention;
 pub mod transitions;

@@ -17,6 +17,10 @@ pub struct NewQuote<'a> {
     pub journey: &'a str,
     pub definition_version: &'a str,
     pub document: &'a Value,
+    /// The document the quote started with, before its first event (issue 28: the replay starts
+    /// there): None when that is `document` itself; a quote made by the server's own events (a
+    /// comparison site's) gives the one its events started from.
+    pub opening: Option<&'a Value>,
 }
 
 /// A stored quote.

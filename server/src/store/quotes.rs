@@ -21,6 +21,7 @@ pub(crate) struct OwnedQuote {
     journey: String,
     definition_version: String,
     document: String,
+    opening: String,
     now: String,
 }
 
@@ -35,6 +36,7 @@ impl OwnedQuote {
             journey: quote.journey.to_owned(),
             definition_version: quote.definition_version.to_owned(),
             document: quote.document.to_string(),
+            opening: quote.opening.unwrap_or(quote.document).to_string(),
             now: now.to_owned(),
         }
     }
@@ -49,6 +51,7 @@ impl OwnedQuote {
                 journey: &row.journey,
                 definition_version: &row.definition_version,
                 document: &row.document,
+                opening: None,
             },
             session_hash,
             &row.created_at,
@@ -62,7 +65,7 @@ impl OwnedQuote {
         Ok(())
     }
 
-    /// Binds the row's ten parameters (those of [`INSERT_QUOTE`]) after `query`'s own.
+    /// Binds the row's eleven parameters (those of [`INSERT_QUOTE`]) after `query`'s own.
     pub(crate) fn bind_after(
         self,
         query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
@@ -78,6 +81,7 @@ impl OwnedQuote {
             .bind(Lifecycle::Active.as_str())
             .bind(self.document)
             .bind(self.now)
+            .bind(self.opening)
     }
 }
 
@@ -103,6 +107,7 @@ where
         .bind(Lifecycle::Active.as_str())
         .bind(quote.document.to_string())
         .bind(now)
+        .bind(quote.opening.unwrap_or(quote.document).to_string())
         .execute(executor)
         .await?;
     Ok(())
@@ -111,8 +116,8 @@ where
 /// A new, active quote (the columns `OwnedQuote::insert` and `insert_quote_row` bind).
 pub(crate) const INSERT_QUOTE: &str =
     "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
-                             lifecycle, document, row_version, created_at, updated_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10)";
+                             lifecycle, document, row_version, created_at, updated_at, opening)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10, $11)";
 
 /// Joins a quote to a session ($1), as of $2: any quote but a bought one, which stays with the
 /// browser that bought it (issue 21). One statement for every way a quote changes browser.
@@ -324,7 +329,7 @@ impl Store {
             // PostgreSQL: the quote and its transitions in one statement (one round trip).
             let sql = format!(
                 "with made as ({INSERT_QUOTE} returning id) {}",
-                transitions_insert(11, transitions.len(), true)
+                transitions_insert(12, transitions.len(), true)
             );
             let mut query = stored.bind_after(sqlx::query(sqlx::AssertSqlSafe(sql)));
             for transition in transitions {

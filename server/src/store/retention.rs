@@ -3,9 +3,10 @@
 //!
 //! Purging a quote takes out everything personal in one transaction: its answers, its encrypted
 //! secrets (bank details, a rehoming certificate), its emails, reminders, links and product
-//! views, and its transitions' pricing working. What stays is the row's brand, channel, journey
-//! and dates, and each transition's steps and outcome, so the funnel still counts it. A bought
-//! quote is never purged: its policies, mandate and payments are what an insurer must keep.
+//! views, its transitions' pricing working and what each event carried (issue 28). What stays
+//! is the row's brand, channel, journey and dates, and each transition's steps and outcome, so
+//! the funnel still counts it. A bought quote is never purged: its policies, mandate and
+//! payments are what an insurer must keep.
 
 use serde_json::{Value, json};
 use sqlx::Row;
@@ -110,7 +111,7 @@ impl Store {
     pub async fn purge_quote(&self, id: &str) -> Result<bool, StoreError> {
         let mut tx = self.writer.begin().await?;
         let purged = sqlx::query(
-            "update quotes set document = '{}', session_hash = 'purged:' || id,
+            "update quotes set document = '{}', opening = null, session_hash = 'purged:' || id,
                  quote_ref = 'purged:' || id, purged_at = $1, row_version = row_version + 1,
                  lifecycle = case when lifecycle = 'active' then 'expired' else lifecycle end
              where id = $2 and purged_at is null and lifecycle <> 'purchased'
@@ -131,7 +132,8 @@ impl Store {
             "delete from used_links where quote_id = $1",
             "delete from product_views where quote_id = $1",
             "delete from policy_links where quote_id = $1",
-            "update step_transitions set pricing = null where quote_id = $1 and pricing is not null",
+            "update step_transitions set pricing = null, input = null
+             where quote_id = $1 and (pricing is not null or input is not null)",
         ] {
             sqlx::query(statement).bind(id).execute(&mut *tx).await?;
         }
@@ -199,7 +201,7 @@ impl Store {
                 .fetch_all(&self.pool)
                 .await?;
         let transitions = sqlx::query(
-            "select created_at, event, from_step, to_step, outcome, field_errors, blocks
+            "select created_at, event, from_step, to_step, outcome, field_errors, blocks, input
              from step_transitions where quote_id = $1 order by id",
         )
         .bind(id)
@@ -221,6 +223,7 @@ impl Store {
                 "outcome": t.try_get::<String, _>("outcome")?,
                 "field_errors": parsed("field_errors"),
                 "blocks": parsed("blocks"),
+                "sent": parsed("input"),
             }))
         })
         .collect::<Result<Vec<_>, StoreError>>()?;

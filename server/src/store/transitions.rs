@@ -39,7 +39,7 @@ impl<'a> TransitionMeta<'a> {
     }
 }
 
-/// `insert into step_transitions (…) values (…), (…)`: `rows` rows of the sixteen columns
+/// `insert into step_transitions (…) values (…), (…)`: `rows` rows of the seventeen columns
 /// [`TransitionRow::bind_after`] binds, numbered from `$first`. `from_made`: the rows are
 /// selected beside the CTE `made` (the quote they belong to, inserted by the same statement).
 pub(crate) fn transitions_insert(first: usize, rows: usize, from_made: bool) -> String {
@@ -50,8 +50,8 @@ pub(crate) fn transitions_insert(first: usize, rows: usize, from_made: bool) -> 
     ));
     let values: Vec<String> = (0..rows)
         .map(|r| {
-            let params: Vec<String> = (0..16)
-                .map(|c| format!("${}", first + r * 16 + c))
+            let params: Vec<String> = (0..TRANSITION_COLUMNS)
+                .map(|c| format!("${}", first + r * TRANSITION_COLUMNS + c))
                 .collect();
             format!("({})", params.join(", "))
         })
@@ -67,6 +67,9 @@ pub(crate) fn transitions_insert(first: usize, rows: usize, from_made: bool) -> 
     }
     sql
 }
+
+/// How many columns [`TransitionRow::bind_after`] binds.
+pub(crate) const TRANSITION_COLUMNS: usize = 17;
 
 /// One row of `step_transitions`, every column made ready to bind (so the writer only runs the
 /// statement).
@@ -87,6 +90,7 @@ pub(crate) struct TransitionRow {
     duration_us: i64,
     pricing: Option<String>,
     experiment_views: String,
+    input: Option<String>,
 }
 
 impl TransitionRow {
@@ -108,10 +112,11 @@ impl TransitionRow {
             duration_us: meta.duration_us,
             pricing: record.pricing.as_ref().map(json),
             experiment_views: json(&meta.experiment_views),
+            input: record.input.as_ref().map(json),
         }
     }
 
-    /// Binds the row's sixteen columns after `query`'s own parameters.
+    /// Binds the row's seventeen columns after `query`'s own parameters.
     pub(crate) fn bind_after(
         self,
         query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
@@ -133,6 +138,7 @@ impl TransitionRow {
             .bind(self.duration_us)
             .bind(self.pricing)
             .bind(self.experiment_views)
+            .bind(self.input)
     }
 
     pub(crate) async fn insert<'e, E>(self, executor: E) -> Result<(), StoreError>
@@ -143,7 +149,7 @@ impl TransitionRow {
             "insert into step_transitions (",
             transition_columns!(),
             ")
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
         )))
         .execute(executor)
         .await?;
@@ -288,7 +294,7 @@ impl Store {
                      insert into step_transitions (",
                     transition_columns!(),
                     ")
-                     select $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22 from updated",
+                     select $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23 from updated",
                 ))
                 .bind(document)
                 .bind(lifecycle)
