@@ -123,6 +123,25 @@ pub async fn spawn_app_with(extra: &[(&str, String)]) -> TestApp {
     .await
 }
 
+/// A fresh app (a data folder and database of its own) on the definitions under `root`, with
+/// extra configuration.
+pub async fn spawn_on(root: &Path, extra: &[(&str, String)]) -> TestApp {
+    let data_dir = tempfile::tempdir().expect("tempdir").keep();
+    let database_url = fresh_database(&data_dir).await;
+    let config = config_with(&data_dir, &database_url, root, extra);
+    start(
+        config,
+        data_dir,
+        database_url,
+        root.to_path_buf(),
+        reqwest::Client::builder()
+            .cookie_store(true)
+            .build()
+            .expect("client"),
+    )
+    .await
+}
+
 pub async fn spawn_app() -> TestApp {
     let data_dir = tempfile::tempdir().expect("tempdir").keep();
     let database_url = fresh_database(&data_dir).await;
@@ -215,6 +234,20 @@ impl TestApp {
                 .cookie_store(true)
                 .build()
                 .expect("client"),
+        )
+        .await
+    }
+
+    /// Another server on this one's data folder and database, on the definitions under `root`,
+    /// with extra configuration, keeping this one's browser (cookies).
+    pub async fn on_definitions(&self, root: &Path, extra: &[(&str, String)]) -> TestApp {
+        let config = config_with(&self.data_dir, &self.database_url, root, extra);
+        start(
+            config,
+            self.data_dir.clone(),
+            self.database_url.clone(),
+            root.to_path_buf(),
+            self.client.clone(),
         )
         .await
     }
