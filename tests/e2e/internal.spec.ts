@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { adminToken } from '../admin-token';
 import { expectAccessible, screenshot } from './support';
 import { press } from './support-keys';
+import { describeRexAndGoOn } from './support-pets';
 
 // Issue 8: the analysts' internal funnel page, behind the admin token (HTTP Basic), per brand
 // and channel; usable by keyboard and axe-clean like every page.
@@ -35,5 +36,50 @@ test('the internal funnel page asks for the admin token and shows each brand and
   await expectAccessible(internal);
   await internal.goto('/internal/funnel?journey=direct');
   await screenshot(internal, testInfo, 'internal-funnel');
+  await staff.close();
+});
+
+// Issue 28: a quote replayed as its customer saw it, for a complaints handler, behind the admin
+// token; the reference typed and the page shown opened by keyboard.
+test('the internal replay page replays a quote the customer answered', async ({ browser, page }, testInfo) => {
+  test.skip(testInfo.project.name === 'mobile', 'a staff page, drawn once');
+  await page.goto('/quote?brand=pos');
+  await describeRexAndGoOn(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your details' })).toBeVisible();
+  const reference: string = await page.evaluate(async () => {
+    const answer = await fetch('/quote/your-details', { headers: { Accept: 'application/json' } });
+    return (await answer.json()).data.qidu;
+  });
+  expect(reference).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+
+  const stranger = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  expect((await stranger.request.get(`/internal/replay?reference=${reference}`)).status()).toBe(401);
+  await stranger.close();
+
+  const staff = await browser.newContext({ baseURL: testInfo.project.use.baseURL, httpCredentials: { username: 'staff', password: adminToken } });
+  const internal = await staff.newPage();
+  await internal.goto('/internal/replay');
+  await expect(internal.getByRole('heading', { level: 1, name: 'Replay a quote' })).toBeVisible();
+  await expectAccessible(internal);
+  // The reference as read out on the phone: lower case is forgiven.
+  await internal.getByLabel('Quote reference').focus();
+  await internal.keyboard.type(reference.toLowerCase());
+  await press(internal, internal.getByRole('button', { name: 'Replay' }));
+  await expect(internal.getByRole('heading', { level: 1, name: `Replay of quote ${reference}` })).toBeVisible();
+  const step = internal.getByRole('region', { name: /^1\. submit:pet_details: pet_details → your_details, moved$/ });
+  await expect(step).toBeVisible();
+  await expect(step.getByText('run again: agrees with the log')).toBeVisible();
+  await expect(step.getByRole('row', { name: 'pets[0].pet_name "Rex"' })).toBeVisible();
+  // The page shown, opened by keyboard.
+  const shown = step.getByText(/^The page shown: your_details/);
+  await shown.focus();
+  await internal.keyboard.press('Enter');
+  await expect(step.locator('pre').last()).toContainText('"qidu": "' + reference + '"');
+  await expectAccessible(internal);
+  await screenshot(internal, testInfo, 'internal-replay');
+  // A reference no quote has.
+  await internal.goto('/internal/replay?reference=ZZZZ-ZZZZ-ZZZZ');
+  await expect(internal.getByRole('alert')).toHaveText('No quote has the reference ZZZZ-ZZZZ-ZZZZ.');
+  await expectAccessible(internal);
   await staff.close();
 });
