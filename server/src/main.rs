@@ -10,6 +10,12 @@ const USAGE: &str = "commands:
                                           guards can hold, exits lead on and every question set is asked;
                                           exit 0 only when all pass
   graph <journey> [--svg] [--root DIR]    draw a journey: Mermaid text, or SVG with --svg
+  paths <journey> [--brand B] [--json] [--root DIR]
+                                          every path a customer can take through the journey on
+                                          each brand that offers it (or on B): each exit, both
+                                          sides of each guard, each blocking answer, tried with the
+                                          scripted flows' answers (tests/flows) and their variants;
+                                          then what they cover
   report funnel --journey J [--brand B] [--channel C] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                 [--csv FILE] [--svg FILE]  the funnel of the quotes started in a period (UK days):
                                           per step entered, moved on, blocked, abandoned, median
@@ -388,6 +394,66 @@ fn graph(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `pawpath paths <journey> [--brand B] [--json] [--root DIR]`.
+fn paths(args: &[String]) -> ExitCode {
+    let Some(journey) = args.first().filter(|a| !a.starts_with("--")) else {
+        eprintln!("pawpath paths: name a journey (for example: pawpath paths direct)");
+        return ExitCode::from(2);
+    };
+    let known = ["--brand", "--json", "--root"];
+    for (i, a) in args.iter().enumerate().skip(1) {
+        if a.starts_with("--") && !known.contains(&a.as_str()) {
+            eprintln!(
+                "pawpath paths: unknown option {a:?} (options: {})",
+                known.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+        if !a.starts_with("--") && !matches!(args[i - 1].as_str(), "--brand" | "--root") {
+            eprintln!("pawpath paths: unexpected argument {a:?}");
+            return ExitCode::from(2);
+        }
+    }
+    let (root, brand) = match (definitions_root(args), option(args, "--brand")) {
+        (Ok(r), Ok(b)) => (r, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("pawpath paths: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let defs = match engine::Definitions::load(&engine::definitions::FsLoader::new(&root)) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("pawpath paths: the definitions do not load: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let generated = pawpath::service::paths::generate_for(
+        &defs,
+        journey,
+        brand,
+        &root.join("tests/flows"),
+        &root.join("server/data/vocalink"),
+    );
+    match generated {
+        Ok(all) if args.iter().any(|a| a == "--json") => {
+            println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Ok(all) => {
+            for g in &all {
+                print!("{}", pawpath::service::paths::text(g));
+                println!();
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pawpath paths: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// mimalloc, not glibc's malloc (issue 22, measured with the load bench in one run on the
 /// project's 2-core machine): glibc's arenas were contended under load (a tenth of the view's
 /// CPU went to malloc, free and their locks). With mimalloc the priced view went from 5,371 to
@@ -466,6 +532,7 @@ async fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("check") => return check(&args[1..]),
         Some("graph") => return graph(&args[1..]),
+        Some("paths") => return paths(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -63,10 +63,10 @@ pub fn summary_of(document: &Value, quoted: Option<&Quoted>) -> Summary {
     let every_pet_chosen = !pets.is_empty() && chosen.len() == pets.len();
     Summary {
         monthly: pennies(monthly),
-        annual: pennies(monthly) * twelve,
+        annual: pennies(pennies(monthly) * twelve),
         discounts_annual: discounts_monthly
             .iter()
-            .map(|(k, v)| (k.clone(), *v * twelve))
+            .map(|(k, v)| (k.clone(), pennies(*v * twelve)))
             .collect(),
         discounts_monthly,
         multipet_pending: pets.len() > 1 && !every_pet_chosen,
