@@ -178,10 +178,7 @@ fn twelve() -> Decimal {
 
 /// Rounds to pennies, halves away from zero, as a price is shown.
 pub fn pennies(amount: Decimal) -> Decimal {
-    let mut rounded = amount.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
-    // Always two places: nothing to pay is "0.00", as every other amount is written.
-    rounded.rescale(2);
-    rounded
+    amount.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
 }
 
 /// The key of a decimal in a table written as text (`99`, `10`): no trailing zeros.

@@ -60,6 +60,12 @@ pub fn summary_of(document: &Value, quoted: Option<&Quoted>) -> Summary {
         }
     }
     let twelve = Decimal::from(12);
+    // A total in pounds and pence, "0.00" when nothing is chosen yet, as the pages write money.
+    let pennies = |amount: Decimal| {
+        let mut rounded = pennies(amount);
+        rounded.rescale(2);
+        rounded
+    };
     let every_pet_chosen = !pets.is_empty() && chosen.len() == pets.len();
     Summary {
         monthly: pennies(monthly),
