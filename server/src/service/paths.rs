@@ -46,6 +46,8 @@ pub struct PathCall {
     pub body: Value,
     /// The step the quote is on after the call.
     pub step: String,
+    /// That step's page on the brand (`/quote/your-details`).
+    pub page: String,
     /// `moved`, `invalid`, `blocked`, `refused_by_guard` or `refused_by_lifecycle`.
     pub outcome: String,
     /// The blocking rules the call's answers hit.
@@ -296,14 +298,6 @@ pub fn generate(
     pool: &AnswerPool,
     rules: &RuleContext,
 ) -> Generated {
-    let start_path = defs
-        .brand(brand)
-        .and_then(|b| {
-            journey
-                .step(&journey.start)
-                .map(|s| b.step_path(s).to_owned())
-        })
-        .unwrap_or_default();
     let mut covered: BTreeSet<String> = BTreeSet::new();
     let mut nodes = vec![Node {
         parent: None,
@@ -398,6 +392,7 @@ pub fn generate(
                     // The page the answer draws: the step the event moved to (the server's view of
                     // `record.to`), which may be short of the furthest the answers allow.
                     step: record.to.clone(),
+                    page: page_of(defs, journey, brand, &record.to),
                     outcome: record.outcome.as_str().to_owned(),
                     blocks: record.blocks.iter().map(|b| b.id.clone()).collect(),
                 }),
@@ -436,9 +431,7 @@ pub fn generate(
             id: format!("{}/{brand}/{}", journey.id, paths.len() + 1),
             journey: journey.id.clone(),
             brand: brand.to_owned(),
-            start: format!("{}{}", journey.base_path, start_path)
-                .trim_end_matches('/')
-                .to_owned(),
+            start: page_of(defs, journey, brand, &journey.start),
             calls,
             ends: leaf.ends.clone(),
         });
@@ -449,6 +442,20 @@ pub fn generate(
         coverage: coverage(journey, &covered),
         paths,
         explored,
+    }
+}
+
+/// A step's page on a brand: the journey's base path and the brand's path for the step.
+fn page_of(defs: &Definitions, journey: &Journey, brand: &str, step: &str) -> String {
+    let path = match (defs.brand(brand), journey.step(step)) {
+        (Some(b), Some(s)) => b.step_path(s).to_owned(),
+        (None, Some(s)) => s.path.clone(),
+        _ => String::new(),
+    };
+    let page = format!("{}{}", journey.base_path, path);
+    match page.strip_suffix('/') {
+        Some(trimmed) if !trimmed.is_empty() => trimmed.to_owned(),
+        _ => page,
     }
 }
 
