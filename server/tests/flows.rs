@@ -88,6 +88,8 @@ async fn run(shared: &TestApp, path: &Path, sets: &Value) -> Vec<String> {
     };
     let brand = flow["brand"].as_str().expect("brand");
     let first = app.view(&format!("{base}?brand={brand}")).await;
+    // The page the customer is on: what the last answer drew.
+    let mut shown = first.clone();
     let mut problems = Vec::new();
     if first["brand"] != brand {
         problems.push(format!(
@@ -125,6 +127,13 @@ async fn run(shared: &TestApp, path: &Path, sets: &Value) -> Vec<String> {
             let call = step["call"].as_str().expect("call");
             let mut body = expand(&step["answers"], sets);
             body["csrf"] = json!(app.csrf().await);
+            // As the cover page does (renderer: features/cover), a call sent from it carries the
+            // view of the cover type experiment the customer was shown (journey.md §6).
+            if shown["step"]["id"] == "choose_policy"
+                && let Some(variation) = shown["experiments"]["cover_type_guide"].as_str()
+            {
+                body["experiment_views"] = json!([format!("cover_type_guide:{variation}")]);
+            }
             let (status, answer) = app.post_json(call, &body).await;
             (status, answer["data"].clone(), answer["errors"].clone())
         };
@@ -134,6 +143,9 @@ async fn run(shared: &TestApp, path: &Path, sets: &Value) -> Vec<String> {
                 "{here}: status {status}, expected {wanted_status}; errors {errors}"
             ));
             continue;
+        }
+        if status == 200 && data["step"].is_object() {
+            shown = data.clone();
         }
         if let Some(wanted) = expect.get("step").and_then(Value::as_str)
             && data["step"]["id"] != wanted
@@ -286,6 +298,40 @@ async fn every_scripted_flow_runs_against_the_api() {
     );
 
     every_flow_replays(&shared).await;
+
+    // The experiment report over the flows' quotes (README.md "Experiments, read"): the flows
+    // that reach the cover page send its view, as the page does.
+    let done = std::process::Command::new(env!("CARGO_BIN_EXE_pawpath"))
+        .args([
+            "report",
+            "experiment",
+            "cover_type_guide",
+            "--journey",
+            "direct",
+        ])
+        .env("PAWPATH_DEFINITIONS", &shared.definitions_root)
+        .env("PAWPATH_DATA_DIR", &shared.data_dir)
+        .env("DATABASE_URL", &shared.database_url)
+        .output()
+        .expect("run pawpath report experiment");
+    let report = String::from_utf8_lossy(&done.stdout);
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let saw: u64 = report
+        .lines()
+        .filter(|l| l.starts_with("tiles ") || l.starts_with("guide "))
+        .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .sum();
+    assert!(
+        saw >= 3,
+        "the flows that reach the cover page are counted:\n{report}"
+    );
+    if std::env::var("SHOW_README").is_ok() {
+        println!("$ pawpath report experiment cover_type_guide --journey direct\n{report}");
+    }
 }
 
 /// Issue 28 (any quote replayed): every quote the flows made, on every brand, channel and
@@ -372,8 +418,9 @@ async fn every_flow_replays(shared: &TestApp) {
                 "{reference}: the confirmation page"
             );
         }
-        if std::env::var("SHOW_REPLAY").as_deref() == Ok(reference.as_str()) {
-            println!("{}", text(&replayed));
+        // README.md's "Any quote replayed" shows this for the flows' bought quote.
+        if std::env::var("SHOW_README").is_ok() && lifecycle == "purchased" {
+            println!("$ pawpath replay {reference}\n{}", text(&replayed));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -13,7 +13,7 @@ alter table quotes add column opening text;
 
 -- Every definitions version a server has run, so an old quote still replays on the definitions
 -- it was priced and shown with after the journey changes. `files`: the version's files as a JSON
--- list of [path, text], gzipped and base64-encoded (about a seventh of their size).
+-- list of [path, text], gzipped and base64-encoded (about a fifth of their size).
 create table definitions_versions (
     version text primary key,
     created_at text not null,
