@@ -256,7 +256,11 @@ fn choices_at(schema: &Value, value: &Value, pointer: String, out: &mut Vec<(Str
 /// position's path, through steps that ask nothing), its outcome on its step, the guards it
 /// checked either way, the blocking rules and the refusals (field error keys) it met.
 fn items_of(record: &runtime::TransitionRecord, walked: &[String]) -> Vec<String> {
-    let mut items = vec![format!("outcome:{}:{}", record.from, record.outcome.as_str())];
+    let mut items = vec![format!(
+        "outcome:{}:{}",
+        record.from,
+        record.outcome.as_str()
+    )];
     // A step is reached when the quote moves (or is stopped) there, not when it is asked for and
     // refused.
     if matches!(record.outcome, Outcome::Moved | Outcome::Blocked) {
