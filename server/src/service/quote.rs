@@ -8,6 +8,7 @@ use std::time::Instant;
 use axum::http::HeaderMap;
 use rand::Rng;
 
+use engine::Definitions;
 use engine::definitions::{DEFAULT_BRAND, Journey};
 use engine::journey::runtime::{self, Event, Lifecycle};
 use engine::rules::context::RuleContext;
@@ -135,9 +136,13 @@ pub fn journey<'a>(state: &'a AppState, quote: &QuoteRow) -> Result<&'a Journey,
 /// The language a quote is in: the one the customer chose with the language chooser where the
 /// brand has several (kept in the document), else the brand's default.
 pub fn language(state: &AppState, quote: &QuoteRow) -> String {
-    let brand = state.defs.brand(&quote.brand);
-    quote
-        .document
+    language_in(&state.defs, &quote.brand, &quote.document)
+}
+
+/// [`language`] on given definitions (a replay's, of its moment).
+pub fn language_in(defs: &Definitions, brand: &str, document: &serde_json::Value) -> String {
+    let brand = defs.brand(brand);
+    document
         .get("language")
         .and_then(serde_json::Value::as_str)
         .filter(|l| brand.is_some_and(|b| b.speaks(l)))
@@ -176,11 +181,14 @@ pub async fn request_voice<'a>(state: &'a AppState, headers: &HeaderMap) -> engi
 /// configured times, else the brand's, else the specification's (journey.md §9: 14,280,000 and
 /// 14,400,000 ms).
 pub(crate) fn timeouts(state: &AppState, quote: &QuoteRow) -> (u64, u64) {
+    timeouts_in(state, &state.defs, &quote.brand)
+}
+
+/// [`timeouts`] on given definitions (a replay's, of its moment).
+pub(crate) fn timeouts_in(state: &AppState, defs: &Definitions, brand: &str) -> (u64, u64) {
     const DEFAULT: (u64, u64) = (14_280_000, 14_400_000);
     state.config.session_override.unwrap_or_else(|| {
-        state
-            .defs
-            .brand(&quote.brand)
+        defs.brand(brand)
             .and_then(|b| b.session)
             .map_or(DEFAULT, |s| (s.warning_ms, s.reset_ms))
     })

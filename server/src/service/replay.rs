@@ -441,7 +441,10 @@ async fn run_again(
     } else {
         differences(logged, &record)
     };
-    let voice = defs.voice(&quote.brand, &language(&defs, &quote.brand, &document));
+    let voice = defs.voice(
+        &quote.brand,
+        &crate::service::quote::language_in(&defs, &quote.brand, &document),
+    );
     let messages = record
         .field_errors
         .iter()
@@ -477,18 +480,6 @@ async fn run_again(
         totals,
         page,
     })
-}
-
-/// The language a document is in, for its brand in these definitions.
-fn language(defs: &Definitions, brand: &str, document: &Value) -> String {
-    let brand = defs.brand(brand);
-    document
-        .get("language")
-        .and_then(Value::as_str)
-        .filter(|l| brand.is_some_and(|b| b.speaks(l)))
-        .map(str::to_owned)
-        .or_else(|| brand.map(|b| b.language().to_owned()))
-        .unwrap_or_else(|| "en-GB".to_owned())
 }
 
 /// The first write-only answer an event carries only masked (one the quote does not keep), by
@@ -598,16 +589,8 @@ async fn draw_page(
         .ok_or_else(|| format!("no journey {}", quote.journey))?;
     let bought = quote.lifecycle == Lifecycle::Purchased;
     let (viewing, position, purchase) = if bought {
-        let terminal = journey
-            .steps
-            .iter()
-            .find(|s| s.terminal)
-            .ok_or_else(|| format!("journey {} has no terminal step", journey.id))?;
-        let position = engine::journey::position::Position {
-            furthest: terminal.id.clone(),
-            path: vec![terminal.id.clone()],
-            completed: journey.steps.iter().map(|s| s.id.clone()).collect(),
-        };
+        let (terminal, position) =
+            crate::service::quote::purchased_position(journey).map_err(|e| e.to_string())?;
         let purchase = state
             .store
             .purchase_of(&quote.id)
@@ -629,10 +612,7 @@ async fn draw_page(
                 .map(str::to_owned)
         })
         .flatten();
-    let timeouts = defs
-        .brand(&quote.brand)
-        .and_then(|b| b.session)
-        .map_or((14_280_000, 14_400_000), |s| (s.warning_ms, s.reset_ms));
+    let timeouts = crate::service::quote::timeouts_in(state, defs, &quote.brand);
     let input = ViewInput {
         defs,
         journey,
