@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use common::*;
 use rust_decimal::Decimal;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 fn flows_dir() -> PathBuf {
     repo_root().join("tests/flows")
@@ -20,43 +20,12 @@ fn read(path: &Path) -> Value {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// `{"$use": name, "set": {...}}` anywhere in the answers: the named set with `set` over it.
+/// `{"$use": name, "set": {...}}` anywhere in the answers: the named set with `set` over it;
+/// "{today}", "{today-1}", "{today+45}": a UK date relative to today. The generator's own
+/// expansion (`pawpath paths` tries the same answers).
 fn expand(value: &Value, sets: &Value) -> Value {
-    match value {
-        Value::Object(map) if map.contains_key("$use") => {
-            let name = map["$use"].as_str().expect("$use names a set");
-            let mut out = sets
-                .get(name)
-                .unwrap_or_else(|| panic!("no answer set {name:?} in _answers.json"))
-                .clone();
-            if let (Some(target), Some(Value::Object(set))) = (out.as_object_mut(), map.get("set"))
-            {
-                for (k, v) in set {
-                    target.insert(k.clone(), expand(v, sets));
-                }
-            }
-            out
-        }
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), expand(v, sets)))
-                .collect::<Map<_, _>>(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(|v| expand(v, sets)).collect()),
-        Value::String(text) => Value::String(date(text).unwrap_or_else(|| text.clone())),
-        other => other.clone(),
-    }
-}
-
-/// "{today}", "{today-1}", "{today+45}": a UK date relative to today, as YYYY-MM-DD.
-fn date(text: &str) -> Option<String> {
-    let inner = text.strip_prefix("{today")?.strip_suffix('}')?;
-    let days: i64 = if inner.is_empty() {
-        0
-    } else {
-        inner.trim_start_matches('+').parse().ok()?
-    };
-    Some((uk_today() + chrono::Duration::days(days)).to_string())
+    pawpath::service::paths::expand_answers(value, sets, uk_today())
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn flow_files() -> Vec<PathBuf> {

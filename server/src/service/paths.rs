@@ -139,6 +139,16 @@ pub fn answer_pool(flows: &Path, today: chrono::NaiveDate) -> Result<AnswerPool,
     Ok(pool)
 }
 
+/// A flow's answers with `{"$use": name, "set": {…}}` expanded from the named sets and
+/// `{today±n}` made a UK date from `today` (what the flows' runners send, and the generator tries).
+pub fn expand_answers(
+    value: &Value,
+    sets: &Value,
+    today: chrono::NaiveDate,
+) -> Result<Value, String> {
+    expand(value, sets, today)
+}
+
 fn expand(value: &Value, sets: &Value, today: chrono::NaiveDate) -> Result<Value, String> {
     Ok(match value {
         Value::Object(map) if map.contains_key("$use") => {
