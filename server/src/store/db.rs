@@ -164,6 +164,21 @@ impl Store {
         }
     }
 
+    /// A transaction on the connection of the rarer writes (purchases, emails, rate limits,
+    /// retention). On SQLite it takes the write lock as it begins (`begin immediate`), waiting
+    /// out another writer with the busy timeout: begun as SQLite's default (deferred), a
+    /// transaction that reads before it writes takes its snapshot at the read and, if the
+    /// group writer commits before its first write, that write fails at once (SQLITE_BUSY,
+    /// with no wait and no retry), and the customer's call would fail with it.
+    pub(crate) async fn begin_write(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+        Ok(match self.backend {
+            Backend::Sqlite => self.writer.begin_with("begin immediate").await?,
+            Backend::Postgres => self.writer.begin().await?,
+        })
+    }
+
     /// Runs `f`'s statements in a transaction of their own (PostgreSQL) or in the SQLite
     /// writer's group (`crate::store::writer`), and answers once they are committed; an error from `f`
     /// rolls its statements back.
@@ -194,7 +209,7 @@ impl Store {
             lease.done();
             return out;
         }
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         match f(&mut tx).await {
             Ok(v) => {
                 tx.commit().await?;
@@ -267,7 +282,7 @@ impl Store {
         window_start: i64,
         window: i64,
     ) -> Result<Vec<(i64, i64)>, StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("delete from rate_limits where window_start < $1")
             .bind(window_start - window)
             .execute(&mut *tx)
@@ -304,7 +319,60 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::quote_id;
+    #![expect(clippy::unwrap_used, reason = "tests")]
+    use super::{Store, quote_id};
+    use sqlx::Row;
+
+    /// A rarer write that reads before it writes (a quote's emails counted, then one added) is
+    /// not failed by the group writer committing between its read and its write: it holds the
+    /// write lock from its start, so the group's write waits for it instead. Begun deferred, the
+    /// insert below failed at once with SQLITE_BUSY (the intermittent 500 seen on
+    /// /api/sendquoteemail beside other writes).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_rarer_write_that_reads_first_is_not_failed_by_a_group_write() {
+        sqlx::any::install_default_drivers();
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("s.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        store.migrate().await.unwrap();
+        let mut tx = store.begin_write().await.unwrap();
+        let n: i64 = sqlx::query("select count(*) as n from rate_limits")
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap()
+            .try_get("n")
+            .unwrap();
+        assert_eq!(n, 0);
+        let group = {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .write(|conn| {
+                        Box::pin(async move {
+                            sqlx::query(
+                                "insert into rate_limits (key, window_start, hits) values ('group', 0, 1)",
+                            )
+                            .execute(&mut *conn)
+                            .await?;
+                            Ok(())
+                        })
+                    })
+                    .await
+            })
+        };
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        sqlx::query("insert into rate_limits (key, window_start, hits) values ('rarer', 0, 1)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        group.await.unwrap().unwrap();
+        let keys: Vec<(String,)> = sqlx::query_as("select key from rate_limits order by key")
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+        assert_eq!(keys, [("group".to_owned(),), ("rarer".to_owned(),)]);
+    }
 
     #[test]
     pub(crate) fn a_quote_id_is_its_time_then_eighty_random_bits_and_later_ids_sort_after() {

@@ -142,7 +142,7 @@ impl Store {
         p: &NewPurchase,
     ) -> Result<PurchaseOutcome, StoreError> {
         let now = now();
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         let inserted = sqlx::query(
             "insert into purchases (id, quote_id, idempotency_key, created_at, payment_frequency, payment_day, cover_start)
              values ($1, $2, $3, $4, $5, $6, $7)",
@@ -483,7 +483,7 @@ impl Store {
         session_hash: &str,
     ) -> Result<(), StoreError> {
         let now = now();
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         insert_quote_row(&mut *tx, quote, session_hash, &now).await?;
         let linked = sqlx::query(
             "insert into policy_links (source_policy, quote_id, created_at) values ($1, $2, $3)",

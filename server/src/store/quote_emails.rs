@@ -66,7 +66,7 @@ impl Store {
         email: Option<&NewEmail>,
     ) -> Result<bool, StoreError> {
         let now = now();
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         let decided = sqlx::query(
             "insert into quote_reminders (quote_id, decided_at, outcome) values ($1, $2, $3)
              on conflict (quote_id) do nothing",
@@ -121,7 +121,7 @@ impl Store {
         limit: i64,
     ) -> Result<bool, StoreError> {
         let now = now();
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         let count: i64 =
             sqlx::query("select count(*) as n from outbox where quote_id = $1 and kind = $2")
                 .bind(quote_id)

@@ -249,7 +249,7 @@ impl Store {
         to_quote: &str,
         session_hash: &str,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         sqlx::query("update quotes set session_hash = $1 where id = $2")
             .bind(detached_marker())
             .bind(from_quote)

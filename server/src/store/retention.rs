@@ -109,7 +109,7 @@ impl Store {
     /// Purges one quote never bought (see the module's note), in one transaction. False when
     /// there was nothing to purge: already purged, bought meanwhile, or no such quote.
     pub async fn purge_quote(&self, id: &str) -> Result<bool, StoreError> {
-        let mut tx = self.writer.begin().await?;
+        let mut tx = self.begin_write().await?;
         let purged = sqlx::query(
             "update quotes set document = '{}', opening = null, session_hash = 'purged:' || id,
                  quote_ref = 'purged:' || id, purged_at = $1, row_version = row_version + 1,
