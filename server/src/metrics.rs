@@ -18,6 +18,15 @@ const LATENCY_BUCKETS: &[f64] = &[
 
 static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 
+/// How often recorded latencies are drained into their buckets when nobody scrapes. The
+/// recorder keeps every sample recorded since the last drain, so without this a server that is
+/// not scraped (no Prometheus yet, or one that stopped) would grow by eight bytes a request,
+/// without end.
+const UPKEEP_EVERY: Duration = Duration::from_secs(if cfg!(test) { 1 } else { 5 });
+
+/// How many times the upkeep thread has drained the recorder (for the test that it runs).
+static UPKEEPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Installs the process's recorder (once; later calls do nothing).
 pub fn install() {
     HANDLE.get_or_init(|| {
@@ -33,6 +42,7 @@ pub fn install() {
                 }
                 describe();
                 zeroes();
+                upkeep(handle.clone());
                 Some(handle)
             }
             Err(e) => {
@@ -41,6 +51,23 @@ pub fn install() {
             }
         }
     });
+}
+
+/// Drains the recorder every [`UPKEEP_EVERY`] on a thread of its own, for the life of the
+/// process (one recorder a process, whatever runtimes come and go).
+fn upkeep(handle: PrometheusHandle) {
+    let started = std::thread::Builder::new()
+        .name("metrics-upkeep".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(UPKEEP_EVERY);
+                handle.run_upkeep();
+                UPKEEPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+    if let Err(e) = started {
+        tracing::error!(error = %e, "the metrics upkeep thread cannot start; latencies are drained only when /metrics is scraped");
+    }
 }
 
 /// Everything recorded, in Prometheus's text format.
@@ -237,4 +264,30 @@ pub fn pool(pool: &'static str, in_use: u32, idle: u32) {
         .set(f64::from(in_use));
     ::metrics::gauge!("pawpath_db_pool_connections", "pool" => pool, "state" => "idle")
         .set(f64::from(idle));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    /// Recorded latencies are drained on their own, with nobody scraping /metrics: the
+    /// recorder's memory does not grow with every request answered.
+    #[test]
+    fn the_recorder_is_drained_without_a_scrape() {
+        install();
+        for _ in 0..10_000 {
+            request("/healthz", "GET", 200, Duration::from_micros(300));
+        }
+        let before = UPKEEPS.load(Ordering::Relaxed);
+        let deadline = std::time::Instant::now() + 5 * UPKEEP_EVERY;
+        while UPKEEPS.load(Ordering::Relaxed) == before {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no upkeep in {:?}",
+                5 * UPKEEP_EVERY
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
