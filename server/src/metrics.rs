@@ -177,16 +177,35 @@ fn zeroes() {
     ::metrics::counter!("pawpath_card_declines_total").absolute(0);
 }
 
-/// A request answered: `route` is the route's template (`/quote/{*rest}`), never the path.
+/// A request answered: `route` is the route's template (`/quote/{*rest}`), never the path;
+/// `method` one of HTTP's own, else `other` ([`method_label`]).
 pub fn request(route: &str, method: &str, status: u16, took: Duration) {
     let labels = [
         ("route", route.to_owned()),
-        ("method", method.to_owned()),
+        ("method", method_label(method).to_owned()),
         ("status", status.to_string()),
     ];
     ::metrics::counter!("pawpath_http_requests_total", &labels).increment(1);
     ::metrics::histogram!("pawpath_http_request_duration_seconds", &labels)
         .record(took.as_secs_f64());
+}
+
+/// A request's method as a label: HTTP's own methods by name, any other `other`. A visitor can
+/// send any word as a method (`FOO1`, `FOO2`, …), and each would otherwise be a series of its own,
+/// kept for the life of the process.
+fn method_label(method: &str) -> &'static str {
+    match method {
+        "GET" => "GET",
+        "HEAD" => "HEAD",
+        "POST" => "POST",
+        "PUT" => "PUT",
+        "PATCH" => "PATCH",
+        "DELETE" => "DELETE",
+        "OPTIONS" => "OPTIONS",
+        "CONNECT" => "CONNECT",
+        "TRACE" => "TRACE",
+        _ => "other",
+    }
 }
 
 /// A step transition recorded.

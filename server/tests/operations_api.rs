@@ -177,6 +177,25 @@ async fn issue_27_metrics_are_behind_their_own_token_and_count_by_route_template
     assert!(!body.contains("for-anyone"));
     assert!(body.contains(r#"route="unmatched""#));
     assert!(body.contains(r#"route="/quote/assets/{file}",method="GET",status="404""#));
+    // A method is any word a visitor sends: none makes a series of its own.
+    for n in 0..20 {
+        let method = reqwest::Method::from_bytes(format!("PROBE{n}").as_bytes()).expect("method");
+        let _ = app
+            .client
+            .request(method, format!("{}/healthz", app.base))
+            .send()
+            .await
+            .expect("send");
+    }
+    let (_, body) = get(&app, "/metrics", Some(METRICS_TOKEN)).await;
+    assert!(
+        !body.contains("PROBE"),
+        "a visitor's method in a label:\n{body}"
+    );
+    assert!(
+        body.contains(r#"route="/healthz",method="other",status="405""#),
+        "{body}"
+    );
 }
 
 #[tokio::test]
