@@ -192,8 +192,8 @@ pub fn request(route: &str, method: &str, status: u16, took: Duration) {
 
 /// A request's method as a label: HTTP's own methods by name, any other `other`. A visitor can
 /// send any word as a method (`FOO1`, `FOO2`, …), and each would otherwise be a series of its own,
-/// kept for the life of the process.
-fn method_label(method: &str) -> &'static str {
+/// kept for the life of the process. The request log names methods the same way.
+pub(crate) fn method_label(method: &str) -> &'static str {
     match method {
         "GET" => "GET",
         "HEAD" => "HEAD",

@@ -49,7 +49,12 @@ pub const CERTIFICATE_BODY_LIMIT: usize = 3 * 1024 * 1024;
 /// credential, so it never reaches a log.
 const TOKEN_PATHS: [&str; 2] = ["/aggregators/continue/", "/annual-rehoming/start/"];
 
-/// The path as the request log writes it: a signed link's token replaced by `{token}`.
+/// The most of a path the request log writes: every route's path is far shorter, and a visitor's
+/// 60 KB path would otherwise be written whole into every line of its request.
+const LOGGED_PATH_BYTES: usize = 200;
+
+/// The path as the request log writes it: a signed link's token replaced by `{token}`; past
+/// [`LOGGED_PATH_BYTES`], cut, with how long it was.
 pub fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
     for prefix in TOKEN_PATHS {
         if let Some(rest) = path.strip_prefix(prefix)
@@ -57,6 +62,13 @@ pub fn log_path(path: &str) -> std::borrow::Cow<'_, str> {
         {
             return format!("{prefix}{{token}}").into();
         }
+    }
+    if path.len() > LOGGED_PATH_BYTES {
+        let mut end = LOGGED_PATH_BYTES;
+        while !path.is_char_boundary(end) {
+            end -= 1;
+        }
+        return format!("{}… ({} bytes)", &path[..end], path.len()).into();
     }
     path.into()
 }
@@ -305,7 +317,7 @@ pub fn router(state: AppState) -> Router {
                             .get(&X_REQUEST_ID)
                             .and_then(|v| v.to_str().ok())
                             .unwrap_or(""),
-                        method = %request.method(),
+                        method = crate::metrics::method_label(request.method().as_str()),
                         path = %log_path(request.uri().path()),
                     )
                 })
@@ -343,5 +355,17 @@ mod tests {
         );
         assert_eq!(log_path("/quote/review"), "/quote/review");
         assert_eq!(log_path("/aggregators/continue/"), "/aggregators/continue/");
+    }
+
+    /// A visitor's long path is cut in the log, not written whole into every line.
+    #[test]
+    fn the_request_log_cuts_a_long_path() {
+        let long = format!("/quote/{}", "é".repeat(30_000));
+        let logged = log_path(&long);
+        assert!(logged.len() < 240, "{} bytes logged", logged.len());
+        assert!(logged.starts_with("/quote/é"), "{logged}");
+        assert!(logged.ends_with("… (60007 bytes)"), "{logged}");
+        let exact = format!("/{}", "a".repeat(199));
+        assert_eq!(log_path(&exact), exact);
     }
 }
