@@ -326,8 +326,8 @@ mod tests {
     /// A rarer write that reads before it writes (a quote's emails counted, then one added) is
     /// not failed by the group writer committing between its read and its write: it holds the
     /// write lock from its start, so the group's write waits for it instead. Begun deferred, the
-    /// insert below failed at once with SQLITE_BUSY (the intermittent 500 seen on
-    /// /api/sendquoteemail beside other writes).
+    /// insert below failed at once with SQLITE_BUSY (code 517, a stale snapshot): the likely
+    /// cause of a 500 seen once from /api/sendquoteemail beside other writes.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_rarer_write_that_reads_first_is_not_failed_by_a_group_write() {
         sqlx::any::install_default_drivers();
