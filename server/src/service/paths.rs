@@ -128,8 +128,8 @@ pub fn answer_pool(flows: &Path, today: chrono::NaiveDate) -> Result<AnswerPool,
             if call == PURCHASE {
                 continue;
             }
-            let body =
-                expand(answers, &sets, today).map_err(|e| format!("{}: {e}", path.display()))?;
+            let body = expand_answers(answers, &sets, today)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             let bodies = pool.entry(call.to_owned()).or_default();
             if !bodies.contains(&body) {
                 bodies.push(body);
@@ -146,10 +146,6 @@ pub fn expand_answers(
     sets: &Value,
     today: chrono::NaiveDate,
 ) -> Result<Value, String> {
-    expand(value, sets, today)
-}
-
-fn expand(value: &Value, sets: &Value, today: chrono::NaiveDate) -> Result<Value, String> {
     Ok(match value {
         Value::Object(map) if map.contains_key("$use") => {
             let name = map["$use"].as_str().unwrap_or_default();
@@ -160,20 +156,20 @@ fn expand(value: &Value, sets: &Value, today: chrono::NaiveDate) -> Result<Value
             if let (Some(target), Some(Value::Object(set))) = (out.as_object_mut(), map.get("set"))
             {
                 for (k, v) in set {
-                    target.insert(k.clone(), expand(v, sets, today)?);
+                    target.insert(k.clone(), expand_answers(v, sets, today)?);
                 }
             }
-            expand(&out, sets, today)?
+            expand_answers(&out, sets, today)?
         }
         Value::Object(map) => Value::Object(
             map.iter()
-                .map(|(k, v)| Ok((k.clone(), expand(v, sets, today)?)))
+                .map(|(k, v)| Ok((k.clone(), expand_answers(v, sets, today)?)))
                 .collect::<Result<Map<_, _>, String>>()?,
         ),
         Value::Array(items) => Value::Array(
             items
                 .iter()
-                .map(|v| expand(v, sets, today))
+                .map(|v| expand_answers(v, sets, today))
                 .collect::<Result<_, _>>()?,
         ),
         Value::String(text) => {
