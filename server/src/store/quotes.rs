@@ -340,15 +340,19 @@ impl Store {
         }
         self.write(move |conn| {
             Box::pin(async move {
-                stored.insert(&mut *conn).await?;
-                if !transitions.is_empty() {
-                    let sql = transitions_insert(1, transitions.len(), false);
-                    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-                    for transition in transitions {
-                        query = transition.bind_after(query);
-                    }
-                    query.execute(&mut *conn).await?;
+                if transitions.is_empty() {
+                    return stored.insert(&mut *conn).await;
                 }
+                // SQLite: the quote and its transitions in one trip to the connection's thread.
+                let sql = format!(
+                    "{INSERT_QUOTE}; {}",
+                    transitions_insert(12, transitions.len(), false)
+                );
+                let mut query = stored.bind_after(sqlx::query(sqlx::AssertSqlSafe(sql)));
+                for transition in transitions {
+                    query = transition.bind_after(query);
+                }
+                query.execute(&mut *conn).await?;
                 Ok(())
             })
         })

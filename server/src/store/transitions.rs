@@ -217,6 +217,37 @@ impl Store {
             Box::pin(async move {
                 let mut version = row_version;
                 if let Some((document, lifecycle, definition_version)) = update {
+                    if secrets.is_empty() {
+                        // SQLite: the update and the transition row in one trip to the
+                        // connection's thread instead of two; the row only where the update
+                        // applied (the quote still at `row_version`).
+                        let done = transition
+                            .bind_after(
+                                sqlx::query(concat!(
+                                    "update quotes set document = $1, lifecycle = $2, definition_version = $3,
+                                            row_version = row_version + 1, updated_at = $4
+                                     where id = $5 and row_version = $6;
+                                     insert into step_transitions (",
+                                    transition_columns!(),
+                                    ")
+                                     select $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23
+                                     where changes() = 1",
+                                ))
+                                .bind(document)
+                                .bind(lifecycle)
+                                .bind(definition_version)
+                                .bind(&now)
+                                .bind(&quote_id)
+                                .bind(row_version),
+                            )
+                            .execute(&mut *conn)
+                            .await?;
+                        // The quote's row and the transition's, or neither.
+                        if done.rows_affected() != 2 {
+                            return Err(StoreError::Conflict);
+                        }
+                        return Ok(version + 1);
+                    }
                     let done = sqlx::query(
                         "update quotes set document = $1, lifecycle = $2, definition_version = $3,
                                 row_version = row_version + 1, updated_at = $4
@@ -389,5 +420,164 @@ impl Store {
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![expect(clippy::unwrap_used, reason = "tests")]
+    use super::*;
+    use crate::store::quote_row::NewQuote;
+    use engine::journey::runtime::Outcome;
+    use serde_json::json;
+
+    async fn store() -> (Store, tempfile::TempDir) {
+        sqlx::any::install_default_drivers();
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        store.migrate().await.unwrap();
+        (store, dir)
+    }
+
+    fn record(event: &str) -> TransitionRecord {
+        TransitionRecord {
+            journey: "direct".into(),
+            definition_version: "v1".into(),
+            event: event.into(),
+            from: "pet_details".into(),
+            to: "your_details".into(),
+            from_lifecycle: Lifecycle::Active,
+            to_lifecycle: Lifecycle::Active,
+            outcome: Outcome::Moved,
+            guards: Vec::new(),
+            field_errors: Vec::new(),
+            blocks: Vec::new(),
+            pricing: None,
+            input: None,
+        }
+    }
+
+    async fn scalar(store: &Store, sql: &'static str) -> String {
+        let row = sqlx::query(sql).fetch_one(&store.pool).await.unwrap();
+        row.try_get::<String, _>(0)
+            .or_else(|_| row.try_get::<i64, _>(0).map(|n| n.to_string()))
+            .unwrap()
+    }
+
+    /// On SQLite the quote's update and its transition row go to the database in one statement
+    /// list (one trip to the connection's thread): a quote changed since it was read (its
+    /// `row_version` moved on) keeps its document and gets no transition row, and the caller
+    /// gets a conflict; a quote still as read gets both.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_transition_on_a_changed_quote_writes_neither_row() {
+        let (store, _dir) = store().await;
+        let quote = store
+            .insert_quote(
+                "q1",
+                "REF1",
+                "hash1",
+                "pos",
+                "direct",
+                "direct",
+                "v1",
+                &json!({ "pets": [] }),
+            )
+            .await
+            .unwrap();
+        let meta = || TransitionMeta {
+            quote_id: "q1",
+            brand: "pos",
+            channel: "direct",
+            duration_us: 1,
+            experiment_views: &[],
+        };
+        let mut stale = quote.clone();
+        stale.row_version = 0;
+        let changed = json!({ "pets": [{ "pet_name": "Rex" }] });
+        let refused = store
+            .record(
+                &stale,
+                Some((&changed, Lifecycle::Active)),
+                &record("submit:stale"),
+                meta(),
+                &[],
+            )
+            .await;
+        assert!(matches!(refused, Err(StoreError::Conflict)), "{refused:?}");
+        assert_eq!(
+            scalar(&store, "select count(*) from step_transitions").await,
+            "0"
+        );
+        assert_eq!(
+            scalar(&store, "select document from quotes").await,
+            r#"{"pets":[]}"#
+        );
+        assert_eq!(scalar(&store, "select row_version from quotes").await, "1");
+
+        let version = store
+            .record(
+                &quote,
+                Some((&changed, Lifecycle::Active)),
+                &record("submit:pet_details"),
+                meta(),
+                &[],
+            )
+            .await
+            .unwrap();
+        assert_eq!(version, 2);
+        assert_eq!(
+            scalar(&store, "select event from step_transitions").await,
+            "submit:pet_details"
+        );
+        assert_eq!(
+            scalar(&store, "select document from quotes").await,
+            changed.to_string()
+        );
+        assert_eq!(scalar(&store, "select row_version from quotes").await, "2");
+    }
+
+    /// A quote made whole by the server (a comparison site's) and the transitions that made it
+    /// go in one statement list on SQLite: all of them, or none when one fails.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_made_quote_and_its_transitions_are_kept_whole_or_not_at_all() {
+        let (store, _dir) = store().await;
+        let document = json!({ "pets": [] });
+        let made = |id: &'static str, quote_ref: &'static str| NewQuote {
+            id,
+            quote_ref,
+            brand: "pos",
+            channel: "aggregator",
+            journey: "aggregator",
+            definition_version: "v1",
+            document: &document,
+            opening: None,
+        };
+        let records = [
+            (record("submit:pet_details"), 5),
+            (record("submit:your_details"), 6),
+        ];
+        store
+            .insert_made_quote(&made("q1", "REF1"), &records)
+            .await
+            .unwrap();
+        assert_eq!(scalar(&store, "select count(*) from quotes").await, "1");
+        assert_eq!(
+            scalar(
+                &store,
+                "select count(*) from step_transitions where quote_id = 'q1'"
+            )
+            .await,
+            "2"
+        );
+        // The same reference again: the quote's insert fails, so neither it nor its
+        // transitions are kept.
+        let refused = store.insert_made_quote(&made("q2", "REF1"), &records).await;
+        assert!(refused.is_err());
+        assert_eq!(scalar(&store, "select count(*) from quotes").await, "1");
+        assert_eq!(
+            scalar(&store, "select count(*) from step_transitions").await,
+            "2"
+        );
     }
 }
