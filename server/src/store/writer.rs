@@ -262,18 +262,17 @@ async fn run(
             None if release_pending => exec(&mut conn, "release write; commit").await,
             None => exec(&mut conn, "commit").await,
         };
-        match &committed {
-            // A notice already waiting covers this commit too.
-            Ok(()) => {
-                let _ = checkpointer.try_send(());
-            }
-            Err(e) => {
-                tracing::error!(error = %e, writes = answers.len(), "writer: a group did not commit");
-                let _ = exec(&mut conn, "rollback").await;
-            }
+        if let Err(e) = &committed {
+            tracing::error!(error = %e, writes = answers.len(), "writer: a group did not commit");
+            let _ = exec(&mut conn, "rollback").await;
         }
         for deliver in answers.drain(..) {
             deliver(committed.clone());
+        }
+        if committed.is_ok() {
+            // After the answers, which do not wait for it. A notice already waiting covers
+            // this commit too.
+            let _ = checkpointer.try_send(());
         }
         if committed.is_err() {
             conn = reopen(conn, url, pragmas).await;
