@@ -114,6 +114,23 @@ where
 }
 
 /// A new, active quote (the columns `OwnedQuote::insert` and `insert_quote_row` bind).
+/// The first parameter after [`INSERT_QUOTE`]'s eleven.
+const AFTER_QUOTE: usize = 12;
+
+/// `sql` (a made quote's insert, then its transitions' from [`AFTER_QUOTE`]) with the quote's
+/// and the transitions' parameters bound.
+fn bind_made(
+    sql: String,
+    stored: OwnedQuote,
+    transitions: Vec<TransitionRow>,
+) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
+    let mut query = stored.bind_after(sqlx::query(sqlx::AssertSqlSafe(sql)));
+    for transition in transitions {
+        query = transition.bind_after(query);
+    }
+    query
+}
+
 pub(crate) const INSERT_QUOTE: &str =
     "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
                              lifecycle, document, row_version, created_at, updated_at, opening)
@@ -329,12 +346,9 @@ impl Store {
             // PostgreSQL: the quote and its transitions in one statement (one round trip).
             let sql = format!(
                 "with made as ({INSERT_QUOTE} returning id) {}",
-                transitions_insert(12, transitions.len(), true)
+                transitions_insert(AFTER_QUOTE, transitions.len(), true)
             );
-            let mut query = stored.bind_after(sqlx::query(sqlx::AssertSqlSafe(sql)));
-            for transition in transitions {
-                query = transition.bind_after(query);
-            }
+            let query = bind_made(sql, stored, transitions);
             on_conn!(self, query, execute);
             return Ok(());
         }
@@ -346,13 +360,11 @@ impl Store {
                 // SQLite: the quote and its transitions in one trip to the connection's thread.
                 let sql = format!(
                     "{INSERT_QUOTE}; {}",
-                    transitions_insert(12, transitions.len(), false)
+                    transitions_insert(AFTER_QUOTE, transitions.len(), false)
                 );
-                let mut query = stored.bind_after(sqlx::query(sqlx::AssertSqlSafe(sql)));
-                for transition in transitions {
-                    query = transition.bind_after(query);
-                }
-                query.execute(&mut *conn).await?;
+                bind_made(sql, stored, transitions)
+                    .execute(&mut *conn)
+                    .await?;
                 Ok(())
             })
         })

@@ -10,6 +10,42 @@ use crate::store::db::{Store, json, now};
 use crate::store::error::StoreError;
 use crate::store::quote_row::QuoteRow;
 
+/// A transition's update of its quote: parameters `$1`–`$6`, bound by [`bind_update`]; it
+/// applies only where the quote is still at the `row_version` it was read at.
+macro_rules! update_quote {
+    () => {
+        "update quotes set document = $1, lifecycle = $2, definition_version = $3,
+                row_version = row_version + 1, updated_at = $4
+         where id = $5 and row_version = $6"
+    };
+}
+
+/// The transition row's parameters when they follow [`update_quote!`]'s (`$7`–`$23`, bound by
+/// [`TransitionRow::bind_after`]).
+macro_rules! transition_params_after_update {
+    () => {
+        "$7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23"
+    };
+}
+
+/// Binds [`update_quote!`]'s parameters after `query`'s own: the document (as JSON text), the
+/// lifecycle and definitions version, when, the quote, and the row version it was read at.
+fn bind_update<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+    (document, lifecycle, definition_version): (String, &'static str, String),
+    now: &'q str,
+    quote_id: &'q str,
+    row_version: i64,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+    query
+        .bind(document)
+        .bind(lifecycle)
+        .bind(definition_version)
+        .bind(now)
+        .bind(quote_id)
+        .bind(row_version)
+}
+
 /// What the server adds to the engine's transition record.
 #[derive(Debug, Clone)]
 pub struct TransitionMeta<'a> {
@@ -222,24 +258,20 @@ impl Store {
                         // connection's thread instead of two; the row only where the update
                         // applied (the quote still at `row_version`).
                         let done = transition
-                            .bind_after(
+                            .bind_after(bind_update(
                                 sqlx::query(concat!(
-                                    "update quotes set document = $1, lifecycle = $2, definition_version = $3,
-                                            row_version = row_version + 1, updated_at = $4
-                                     where id = $5 and row_version = $6;
-                                     insert into step_transitions (",
+                                    update_quote!(),
+                                    "; insert into step_transitions (",
                                     transition_columns!(),
-                                    ")
-                                     select $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23
-                                     where changes() = 1",
-                                ))
-                                .bind(document)
-                                .bind(lifecycle)
-                                .bind(definition_version)
-                                .bind(&now)
-                                .bind(&quote_id)
-                                .bind(row_version),
-                            )
+                                    ") select ",
+                                    transition_params_after_update!(),
+                                    " where changes() = 1",
+                                )),
+                                (document, lifecycle, definition_version),
+                                &now,
+                                &quote_id,
+                                row_version,
+                            ))
                             .execute(&mut *conn)
                             .await?;
                         // The quote's row and the transition's, or neither.
@@ -248,17 +280,13 @@ impl Store {
                         }
                         return Ok(version + 1);
                     }
-                    let done = sqlx::query(
-                        "update quotes set document = $1, lifecycle = $2, definition_version = $3,
-                                row_version = row_version + 1, updated_at = $4
-                         where id = $5 and row_version = $6",
+                    let done = bind_update(
+                        sqlx::query(update_quote!()),
+                        (document, lifecycle, definition_version),
+                        &now,
+                        &quote_id,
+                        row_version,
                     )
-                    .bind(document)
-                    .bind(lifecycle)
-                    .bind(definition_version)
-                    .bind(&now)
-                    .bind(&quote_id)
-                    .bind(row_version)
                     .execute(&mut *conn)
                     .await?;
                     if done.rows_affected() != 1 {
@@ -316,24 +344,21 @@ impl Store {
             return Ok(row_version);
         };
         let done = transition
-            .bind_after(
+            .bind_after(bind_update(
                 sqlx::query(concat!(
-                    "with updated as (
-                        update quotes set document = $1, lifecycle = $2, definition_version = $3,
-                               row_version = row_version + 1, updated_at = $4
-                        where id = $5 and row_version = $6 returning id)
-                     insert into step_transitions (",
+                    "with updated as (",
+                    update_quote!(),
+                    " returning id) insert into step_transitions (",
                     transition_columns!(),
-                    ")
-                     select $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23 from updated",
-                ))
-                .bind(document)
-                .bind(lifecycle)
-                .bind(definition_version)
-                .bind(now)
-                .bind(quote_id)
-                .bind(row_version),
-            )
+                    ") select ",
+                    transition_params_after_update!(),
+                    " from updated",
+                )),
+                (document, lifecycle, definition_version),
+                now,
+                quote_id,
+                row_version,
+            ))
             .execute(lease.conn())
             .await?;
         lease.done();
