@@ -114,6 +114,11 @@ where
 }
 
 /// A new, active quote (the columns `OwnedQuote::insert` and `insert_quote_row` bind).
+pub(crate) const INSERT_QUOTE: &str =
+    "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
+                             lifecycle, document, row_version, created_at, updated_at, opening)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10, $11)";
+
 /// The first parameter after [`INSERT_QUOTE`]'s eleven.
 const AFTER_QUOTE: usize = 12;
 
@@ -130,11 +135,6 @@ fn bind_made(
     }
     query
 }
-
-pub(crate) const INSERT_QUOTE: &str =
-    "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
-                             lifecycle, document, row_version, created_at, updated_at, opening)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10, $11)";
 
 /// Joins a quote to a session ($1), as of $2: any quote but a bought one, which stays with the
 /// browser that bought it (issue 21). One statement for every way a quote changes browser.
