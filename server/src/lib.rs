@@ -10,6 +10,7 @@ pub mod crypto;
 pub mod data_file;
 pub mod holidays;
 pub mod http;
+pub mod logs;
 pub mod mail;
 pub mod metrics;
 pub mod payments;

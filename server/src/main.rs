@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use pawpath::config::Config;
+use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
 const USAGE: &str = "commands:
   (none)                                  serve
@@ -548,14 +549,23 @@ async fn main() -> ExitCode {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| "info,sqlx=warn".into());
-    // A command's output is its report: its logs go to standard error.
-    let command = !args.is_empty();
-    let writer = move || -> Box<dyn std::io::Write> {
-        if command {
-            Box::new(std::io::stderr())
-        } else {
-            Box::new(std::io::stdout())
+    // A command's output is its report: its logs go to standard error, written as they are
+    // made. The server's go to standard output through a thread of their own (`logs`), so no
+    // request waits on whatever reads them.
+    let mut flusher = None;
+    let writer = if args.is_empty() {
+        match pawpath::logs::start(std::io::stdout()) {
+            Ok((lines, f)) => {
+                flusher = Some(f);
+                BoxMakeWriter::new(lines)
+            }
+            Err(e) => {
+                eprintln!("pawpath cannot start: its log thread: {e}");
+                return ExitCode::from(1);
+            }
         }
+    } else {
+        BoxMakeWriter::new(std::io::stderr)
     };
     if config.log_json {
         tracing_subscriber::fmt()
@@ -600,7 +610,13 @@ async fn main() -> ExitCode {
         eprintln!("pawpath: unknown command {other:?}\n{USAGE}");
         return ExitCode::from(2);
     }
-    match pawpath::run(config).await {
+    let ran = pawpath::run(config).await;
+    // The last lines (the shutdown's) written before the process ends, unless the output has
+    // stopped reading.
+    if let Some(flusher) = flusher {
+        flusher.flush(std::time::Duration::from_secs(2));
+    }
+    match ran {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pawpath cannot start: {e}");

@@ -136,6 +136,10 @@ fn describe() {
         "pawpath_rate_limited_total",
         "Requests refused by a rate limit, by scope"
     );
+    describe_counter!(
+        "pawpath_log_lines_dropped_total",
+        "Log lines dropped because standard output was not taking them (the log's bound was full)"
+    );
     describe_gauge!(
         "pawpath_db_pool_connections",
         "Database connections, by pool and state (in use, idle), at scrape time"
@@ -175,6 +179,7 @@ fn zeroes() {
         ::metrics::counter!("pawpath_rate_limited_total", "scope" => scope).absolute(0);
     }
     ::metrics::counter!("pawpath_card_declines_total").absolute(0);
+    ::metrics::counter!("pawpath_log_lines_dropped_total").absolute(0);
 }
 
 /// A request answered: `route` is the route's template (`/quote/{*rest}`), never the path;

@@ -84,11 +84,12 @@ const SERVER: &[Layer] = &[
     },
     Layer {
         name: "foundations",
-        says: "configuration, secrets, sessions, data files, metrics",
+        says: "configuration, secrets, sessions, data files, metrics, the log",
         modules: &[
             "config",
             "crypto",
             "data_file",
+            "logs",
             "metrics",
             "session",
             "signed",

@@ -564,3 +564,80 @@ async fn issue_27_subject_export_and_erase() {
         assert!(!err.is_empty(), "{args:?}");
     }
 }
+
+/// A server whose log reader has stopped reading still answers every request: its log lines go
+/// to standard output through a thread of their own (`logs`), which past its bound drops lines
+/// and counts them (`pawpath_log_lines_dropped_total`) instead of making a request wait. Before,
+/// each request wrote its line itself, and once the pipe was full the runtime's threads waited
+/// in `write` and the server stopped answering.
+#[tokio::test]
+async fn a_log_reader_that_stops_reading_stops_no_request() {
+    use std::process::{Command, Stdio};
+    let data = tempfile::tempdir().expect("tempdir");
+    let port = common::smtp::free_port().await;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pawpath"))
+        .env("PORT", port.to_string())
+        .env("PAWPATH_LISTEN_ADDR", "127.0.0.1")
+        .env_remove("DATABASE_URL")
+        .env("PAWPATH_DATA_DIR", data.path())
+        .env("PAWPATH_DEFINITIONS", common::repo_root())
+        .env("PAWPATH_METRICS_TOKEN", METRICS_TOKEN)
+        .env("PAWPATH_LOG_FORMAT", "json")
+        // Held open and never read: the pipe fills after a few hundred lines.
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start pawpath");
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .expect("client");
+    let base = format!("http://127.0.0.1:{port}");
+    let mut up = false;
+    for _ in 0..600 {
+        if client
+            .get(format!("{base}/readyz"))
+            .send()
+            .await
+            .is_ok_and(|r| r.status() == 200)
+        {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(up, "pawpath never became ready");
+    // Each answer's log line carries its path (cut at 200 bytes): about 400 bytes a line, so
+    // 6,000 lines are more than the pipe, the log's buffer and its bound hold together.
+    let long = "a".repeat(300);
+    let mut answered = 0;
+    for batch in 0..375 {
+        let mut requests = tokio::task::JoinSet::new();
+        for i in 0..16 {
+            let request = client.get(format!("{base}/no-such-page/{long}/{batch}/{i}"));
+            requests.spawn(request.send());
+        }
+        while let Some(result) = requests.join_next().await {
+            let response = result
+                .expect("joined")
+                .expect("every request is answered while the log is stalled");
+            assert_eq!(response.status(), 404);
+            answered += 1;
+        }
+    }
+    assert_eq!(answered, 6_000);
+    let metrics = client
+        .get(format!("{base}/metrics"))
+        .bearer_auth(METRICS_TOKEN)
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("text");
+    let dropped = sample(&metrics, "pawpath_log_lines_dropped_total").expect("the drop counter");
+    assert!(dropped > 0.0, "no line was dropped:\n{metrics}");
+    let _ = child.kill();
+    let _ = child.wait();
+}

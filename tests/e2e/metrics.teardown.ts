@@ -51,6 +51,7 @@ test('metrics: every family has values after the browser suite', async ({ reques
     'pawpath_provider_errors_total',
     'pawpath_rate_limited_total',
     'pawpath_db_pool_connections',
+    'pawpath_log_lines_dropped_total',
   ]) {
     const found = samples(text, family);
     expect(found.length, family).toBeGreaterThan(0);
