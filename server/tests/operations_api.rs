@@ -367,8 +367,14 @@ async fn issue_27_the_purge_removes_quotes_never_bought_and_keeps_bought_ones() 
             "select count(*) from step_transitions where quote_id = '{old_id}'"
         ))
         .await;
-    // The old and the bought quote were last changed 100 days ago.
-    old.sql("update quotes set updated_at = '2020-01-01T00:00:00.000000Z' where id <> (select max(id) from quotes)")
+    // The old and the bought quote were made and last changed long ago (a quote is never
+    // changed before it is made: the purge finds candidates by when they were made).
+    old.sql("update quotes set created_at = '2020-01-01T00:00:00.000000Z', updated_at = '2020-01-01T00:00:00.000000Z' where id <> (select max(id) from quotes)")
+        .await;
+    // Made as long ago, but changed since: kept.
+    let touched = old.another_visitor().await;
+    touched.save_pets(json!([valid_pet()])).await;
+    old.sql("update quotes set created_at = '2020-01-01T00:00:00.000000Z' where id = (select max(id) from quotes)")
         .await;
     let old_ref = old
         .sql(&format!(
@@ -444,8 +450,8 @@ async fn issue_27_the_purge_removes_quotes_never_bought_and_keeps_bought_ones() 
         old.sql("select count(*) from quotes where purged_at is null and document <> '{}'")
             .await
             .as_deref(),
-        Some("3"),
-        "the bought, the recent and the browser's new quote"
+        Some("4"),
+        "the bought, the recent, the one changed since and the browser's new quote"
     );
     assert_eq!(
         old.sql("select count(*) from policies").await.as_deref(),

@@ -442,7 +442,7 @@ async fn issue_28_the_log_keeps_what_was_sent_bounded_and_the_purge_takes_it() {
         .sql("select count(*) from quotes where opening is not null")
         .await;
     assert_eq!(opened.as_deref(), Some("1"));
-    app.sql("update quotes set updated_at = '2000-01-01T00:00:00Z'")
+    app.sql("update quotes set created_at = '2000-01-01T00:00:00Z', updated_at = '2000-01-01T00:00:00Z'")
         .await;
     let done = std::process::Command::new(env!("CARGO_BIN_EXE_pawpath"))
         .arg("purge")

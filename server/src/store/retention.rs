@@ -70,8 +70,9 @@ const FOUND_COLUMNS: &str = "q.id, q.quote_ref, q.updated_at,
     (case when exists (select 1 from purchases p where p.quote_id = q.id) then 1 else 0 end) as bought";
 
 impl Store {
-    /// Quotes never bought, last changed before `cutoff` and not yet purged: the oldest first,
-    /// at most `limit`.
+    /// Quotes never bought, last changed before `cutoff` and not yet purged: the first made
+    /// first, at most `limit`. Found by `created_at` (made before the cutoff, as every quote last
+    /// changed before it was), whose index a transition never moves (migration 0016).
     pub async fn purgeable(
         &self,
         cutoff: chrono::DateTime<chrono::Utc>,
@@ -79,9 +80,10 @@ impl Store {
     ) -> Result<Vec<FoundQuote>, StoreError> {
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
             "select {FOUND_COLUMNS} from quotes q
-             where q.purged_at is null and q.lifecycle <> 'purchased' and q.updated_at < $1
+             where q.purged_at is null and q.lifecycle <> 'purchased'
+               and q.created_at < $1 and q.updated_at < $1
                and not exists (select 1 from purchases p where p.quote_id = q.id)
-             order by q.updated_at limit $2"
+             order by q.created_at limit $2"
         )))
         .bind(crate::store::db::timestamp(cutoff))
         .bind(limit)
@@ -97,7 +99,8 @@ impl Store {
     ) -> Result<u64, StoreError> {
         let (n,): (i64,) = sqlx::query_as(
             "select count(*) from quotes q
-             where q.purged_at is null and q.lifecycle <> 'purchased' and q.updated_at < $1
+             where q.purged_at is null and q.lifecycle <> 'purchased'
+               and q.created_at < $1 and q.updated_at < $1
                and not exists (select 1 from purchases p where p.quote_id = q.id)",
         )
         .bind(crate::store::db::timestamp(cutoff))
