@@ -1,5 +1,6 @@
--- A step's update leaves the quote's indexes alone (issue 22). Expand only: a server of the
--- version before still finds purgeable quotes (by a scan of quotes, in the retention job only).
+-- A step's update leaves the quote's indexes alone (issue 22). Safe mid rolling deploy: it
+-- replaces an index no query names, and a server of the version before still finds purgeable
+-- quotes without it (by a scan of quotes, in the retention job only).
 --
 -- The retention job's index was on `updated_at`, which every transition changes. In PostgreSQL
 -- an update that changes an indexed column cannot be a heap-only (HOT) update: every transition

@@ -1,5 +1,6 @@
--- A step's update leaves the quote's indexes alone (issue 22). Expand only: a server of the
--- version before still finds purgeable quotes (by a scan of quotes, in the retention job only).
+-- A step's update leaves the quote's indexes alone (issue 22). Safe mid rolling deploy: it
+-- replaces an index no query names, and a server of the version before still finds purgeable
+-- quotes without it (by a scan of quotes, in the retention job only).
 --
 -- The retention job's index was on `updated_at`, which every transition changes, so every
 -- transition moved the quote's entry in it: an entry deleted where the last change left it and
