@@ -599,21 +599,8 @@ async fn a_log_reader_that_stops_reading_stops_no_request() {
         .timeout(Duration::from_secs(10))
         .build()
         .expect("client");
+    common::wait_ready(port).await;
     let base = format!("http://127.0.0.1:{port}");
-    let mut up = false;
-    for _ in 0..600 {
-        if client
-            .get(format!("{base}/readyz"))
-            .send()
-            .await
-            .is_ok_and(|r| r.status() == 200)
-        {
-            up = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(up, "pawpath never became ready");
     // Each answer's log line carries its path (cut at 200 bytes): about 400 bytes a line, so
     // 6,000 lines are more than the pipe, the log's buffer and its bound hold together.
     let long = "a".repeat(300);

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use common::smtp::free_port;
-use common::{repo_root, spawn_app, valid_pet};
+use common::{ready, repo_root, spawn_app, valid_pet, wait_ready};
 use serde_json::{Value, json};
 
 struct Fleet {
@@ -52,26 +52,6 @@ impl Fleet {
             .spawn()
             .expect("start pawpath")
     }
-}
-
-async fn ready(client: &reqwest::Client, port: u16) -> bool {
-    client
-        .get(format!("http://127.0.0.1:{port}/readyz"))
-        .timeout(Duration::from_millis(500))
-        .send()
-        .await
-        .is_ok_and(|r| r.status() == 200)
-}
-
-async fn wait_ready(port: u16) {
-    let client = reqwest::Client::new();
-    for _ in 0..600 {
-        if ready(&client, port).await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the server on {port} never became ready");
 }
 
 /// SIGTERM, as an orchestrator sends, then waits for the process to end by itself.

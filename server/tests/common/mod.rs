@@ -30,6 +30,28 @@ impl Drop for TestApp {
     }
 }
 
+/// Whether the `pawpath` process on `port` answers `/readyz` with 200 within half a second.
+pub async fn ready(client: &reqwest::Client, port: u16) -> bool {
+    client
+        .get(format!("http://127.0.0.1:{port}/readyz"))
+        .timeout(std::time::Duration::from_millis(500))
+        .send()
+        .await
+        .is_ok_and(|r| r.status() == 200)
+}
+
+/// Waits (up to 30 s) for the `pawpath` process started on `port` to be ready.
+pub async fn wait_ready(port: u16) {
+    let client = reqwest::Client::new();
+    for _ in 0..600 {
+        if ready(&client, port).await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the server on {port} never became ready");
+}
+
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
