@@ -113,7 +113,7 @@ impl App {
         store.migrate().await?;
         metrics::install();
         let running = Arc::new(service::state::Running::default());
-        Ok(AppState {
+        Ok(AppState::new(service::state::Shared {
             payments: test_payments.clone(),
             test_payments: Some(test_payments),
             mail_templates: Arc::new(mail_templates),
@@ -129,7 +129,7 @@ impl App {
             holidays: Arc::new(holidays),
             made: Arc::default(),
             running,
-        })
+        }))
     }
 }
 

@@ -14,7 +14,7 @@ use axum::response::IntoResponse;
 use tower::ServiceExt as _;
 
 use crate::StartError;
-use crate::service::state::AppState;
+use crate::service::state::{AppState, Shared};
 
 /// What a change to the definitions would change: every file's path, size and modification
 /// time under journeys/ and questions/.
@@ -44,7 +44,7 @@ pub fn stamp(root: &Path) -> Vec<(PathBuf, u64, Option<SystemTime>)> {
 pub fn with_definitions(state: &AppState, root: &Path) -> Result<AppState, StartError> {
     let (defs, mail_templates) = crate::load_definitions(root)?;
     let policies = crate::policies::ExistingPolicies::load(&defs).map_err(StartError::Data)?;
-    let mut next = state.clone();
+    let mut next: Shared = (**state).clone();
     if next.test_payments.is_some() {
         let provider = Arc::new(
             crate::payments::test_provider::TestProvider::new(Arc::clone(&defs))
@@ -58,7 +58,7 @@ pub fn with_definitions(state: &AppState, root: &Path) -> Result<AppState, Start
     next.made = Arc::default();
     next.mail_templates = Arc::new(mail_templates);
     next.policies = Arc::new(policies);
-    Ok(next)
+    Ok(AppState::new(next))
 }
 
 /// A router that serves the current definitions' router, and the task that swaps it when the

@@ -323,35 +323,48 @@ pub fn field_name(pointer: &str) -> String {
 
 /// The properties an object schema declares, including those its `allOf`, `anyOf`, `oneOf`,
 /// `then` and `else` declare (a question asked only for dogs is still the step's question), each
-/// with the first subschema that declares it.
-pub fn declared_properties(schema: &Value) -> Vec<(String, &Value)> {
-    let mut out: Vec<(String, &Value)> = Vec::new();
+/// with the first subschema that declares it. Names are borrowed from the schema: the engine
+/// walks a step's schema this way for every submission, so nothing here allocates a name or
+/// hashes a key.
+pub fn declared_properties(schema: &Value) -> Vec<(&str, &Value)> {
+    let mut out: Vec<(&str, &Value)> = Vec::new();
     collect_properties(schema, &mut out);
     out
 }
 
-fn collect_properties<'s>(schema: &'s Value, out: &mut Vec<(String, &'s Value)>) {
-    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+fn collect_properties<'s>(schema: &'s Value, out: &mut Vec<(&'s str, &'s Value)>) {
+    let Some(map) = schema.as_object() else {
+        return;
+    };
+    // One pass over the keys, then each part in a fixed order (properties, allOf, anyOf, oneOf,
+    // then, else), whatever order the file wrote them in: the first to declare a name wins.
+    let mut parts: [Option<&'s Value>; 6] = [None; 6];
+    for (key, value) in map {
+        let slot = match key.as_str() {
+            "properties" => 0,
+            "allOf" => 1,
+            "anyOf" => 2,
+            "oneOf" => 3,
+            "then" => 4,
+            "else" => 5,
+            _ => continue,
+        };
+        parts[slot] = Some(value);
+    }
+    if let Some(props) = parts[0].and_then(Value::as_object) {
         for (name, sub) in props {
-            if !out.iter().any(|(n, _)| n == name) {
-                out.push((name.clone(), sub));
+            if !out.iter().any(|(n, _)| *n == name.as_str()) {
+                out.push((name.as_str(), sub));
             }
         }
     }
-    for key in ["allOf", "anyOf", "oneOf"] {
-        for sub in schema
-            .get(key)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+    for branches in &parts[1..4] {
+        for sub in branches.and_then(Value::as_array).into_iter().flatten() {
             collect_properties(sub, out);
         }
     }
-    for key in ["then", "else"] {
-        if let Some(sub) = schema.get(key) {
-            collect_properties(sub, out);
-        }
+    for sub in parts[4..].iter().flatten() {
+        collect_properties(sub, out);
     }
 }
 
@@ -377,7 +390,7 @@ fn strip_write_only(schema: &Value, outer: &[String]) -> Value {
                 declared_properties(schema)
                     .into_iter()
                     .filter(|(_, s)| is_write_only(s))
-                    .map(|(n, _)| n),
+                    .map(|(n, _)| n.to_owned()),
             );
             let mut out = Map::new();
             for (k, v) in map {

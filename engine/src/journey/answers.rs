@@ -102,24 +102,24 @@ pub(super) fn take_at(schema: &Value, node: &mut Value, pointer: String, out: &m
     match node {
         Value::Object(map) => {
             for (name, sub) in declared_properties(schema) {
-                let here = format!("{pointer}/{name}");
+                let here = || format!("{pointer}/{name}");
                 if is_write_only(sub) {
                     let masked = format!("{name}_masked");
-                    if let Some(Value::String(value)) = map.remove(&name) {
+                    if let Some(Value::String(value)) = map.remove(name) {
                         map.insert(masked, Value::String(mask(&value)));
                         out.push(Secret {
-                            pointer: here,
+                            pointer: here(),
                             value: Some(value),
                         });
                     } else if map.remove(&masked).is_some() {
                         // The step asked it and it was not given: the answer is withdrawn.
                         out.push(Secret {
-                            pointer: here,
+                            pointer: here(),
                             value: None,
                         });
                     }
-                } else if let Some(child) = map.get_mut(&name) {
-                    take_at(sub, child, here, out);
+                } else if let Some(child) = map.get_mut(name) {
+                    take_at(sub, child, here(), out);
                 }
             }
         }
@@ -147,8 +147,8 @@ pub fn project(schema: &Value, answers: &Value) -> Value {
         Value::Object(given) if !props.is_empty() => {
             let mut out = Map::new();
             for (name, sub) in props {
-                if let Some(v) = given.get(&name) {
-                    out.insert(name, project(sub, v));
+                if let Some(v) = given.get(name) {
+                    out.insert(name.to_owned(), project(sub, v));
                 }
             }
             Value::Object(out)
@@ -186,13 +186,13 @@ pub(super) fn merge_value(schema: &Value, existing: Option<&Value>, given: &Valu
                 if is_read_only(sub) {
                     continue;
                 }
-                match given_map.get(&name) {
+                match given_map.get(name) {
                     Some(v) => {
-                        let merged = merge_value(sub, base.get(&name), v);
-                        base.insert(name, merged);
+                        let merged = merge_value(sub, base.get(name), v);
+                        base.insert(name.to_owned(), merged);
                     }
                     None => {
-                        base.remove(&name);
+                        base.remove(name);
                     }
                 }
             }

@@ -9,9 +9,28 @@ use crate::config::Config;
 use crate::store::Store;
 use crate::{addresses, banks, mail, payments, policies, vets};
 
-/// Everything a request handler needs. Cheap to clone.
+/// Everything a request handler needs. Cheap to clone: one count on a shared [`Shared`], not one
+/// per service (axum clones the state for every extractor and layer of every request).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl AppState {
+    pub fn new(shared: Shared) -> Self {
+        Self(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// What [`AppState`] shares.
+#[derive(Clone)]
+pub struct Shared {
     pub config: Arc<Config>,
     pub defs: Arc<Definitions>,
     pub store: Store,
