@@ -17,7 +17,10 @@
 //! `PAWPATH_BENCH_REPEAT=N` takes each half-of-peak figure N times, each time followed at once by
 //! the bare endpoint's own at half of its peak, and prints every round and the medians: on a
 //! shared machine one run's tail moves with whatever else the machine is doing, and the bare
-//! endpoint's tail measured in the same moment shows how much.
+//! endpoint's tail measured in the same moment shows how much. Each half-of-peak round also says
+//! what a pause meter in the client saw (a thread that sleeps a millisecond at a time, late when
+//! the machine did not run it: on a virtual machine, the host stopping its processors), and the
+//! median of the rounds with no pause of 10 ms or more is printed beside the median of all.
 //! `PAWPATH_BENCH_KEEP_DATABASE=1` leaves the PostgreSQL database in place afterwards (its name is
 //! printed), to time a report over it again.
 //!
@@ -365,6 +368,55 @@ struct Figures {
     errors: u64,
     /// p90, p95, p99.9 and the slowest (printed with PAWPATH_BENCH_DETAIL).
     detail: [f64; 4],
+    /// What the pause meter saw while the load ran.
+    pauses: Pauses,
+}
+
+/// Times the machine did not run a thread that only sleeps a millisecond at a time and wakes: on
+/// a virtual machine the host can stop the guest's processors for tens of milliseconds, which
+/// holds every request in flight, pawpath's and the bare endpoint's alike. A pause here is a wake
+/// more than [`PAUSE_MS`] late. The meter costs about a thousand wakes a second.
+#[derive(Debug, Clone, Copy, Default)]
+struct Pauses {
+    count: usize,
+    longest_ms: f64,
+}
+
+const PAUSE_MS: f64 = 5.0;
+
+/// A round whose longest pause is shorter than this is counted calm, and the median of the calm
+/// rounds is printed beside the median of all.
+const CALM_MS: f64 = 10.0;
+
+/// What the pause meter saw, as a round's line says it.
+fn paused(p: Pauses) -> String {
+    if p.count == 0 {
+        format!("no pause over {PAUSE_MS} ms")
+    } else {
+        format!(
+            "{} pause{} over {PAUSE_MS} ms, the longest {:.0} ms",
+            p.count,
+            if p.count == 1 { "" } else { "s" },
+            p.longest_ms
+        )
+    }
+}
+
+/// Starts the pause meter; it stops, and answers what it saw, when `stop` is set.
+fn pause_meter(stop: Arc<AtomicBool>) -> std::thread::JoinHandle<Pauses> {
+    std::thread::spawn(move || {
+        let mut seen = Pauses::default();
+        while !stop.load(Ordering::Relaxed) {
+            let t = Instant::now();
+            std::thread::sleep(Duration::from_millis(1));
+            let late = t.elapsed().as_secs_f64() * 1000.0 - 1.0;
+            if late > PAUSE_MS {
+                seen.count += 1;
+                seen.longest_ms = seen.longest_ms.max(late);
+            }
+        }
+        seen
+    })
 }
 
 /// Loads `port` from `loads.len()` connections for `seconds`; with `pace`, each connection sends
@@ -379,6 +431,7 @@ async fn measure(
     let stop = Arc::new(AtomicBool::new(false));
     let connections = loads.len();
     let mut tasks = Vec::new();
+    let meter = pause_meter(stop.clone());
     let started = Instant::now();
     for (index, load) in loads.into_iter().enumerate() {
         let stop = stop.clone();
@@ -440,6 +493,7 @@ async fn measure(
         errors += e;
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let pauses = meter.join().expect("pause meter");
     all.sort();
     let at = |p: f64| {
         all.get(((all.len().max(1) - 1) as f64 * p) as usize)
@@ -452,6 +506,7 @@ async fn measure(
         p99: at(0.99),
         errors,
         detail: [0.9, 0.95, 0.999, 1.0].map(at),
+        pauses,
     }
 }
 
@@ -635,7 +690,7 @@ async fn bench_database(
             }
         );
         let repeat = env_u("PAWPATH_BENCH_REPEAT", 1).max(1);
-        let (mut ratios, mut bare_ratios) = (Vec::new(), Vec::new());
+        let (mut ratios, mut bare_ratios, mut calm) = (Vec::new(), Vec::new(), Vec::new());
         for round in 1..=repeat {
             let half = measure(port, loads.clone(), seconds, Some(peak.rate / 2.0), expect).await;
             report(
@@ -643,8 +698,16 @@ async fn bench_database(
                 &half,
             );
             ratios.push(half.p99 / half.p50);
+            if half.pauses.longest_ms < CALM_MS {
+                calm.push(half.p99 / half.p50);
+            }
             if repeat == 1 || !bare_rate.is_finite() {
-                println!("  {:<44} p99 / p50 = {:.1}", "", half.p99 / half.p50);
+                println!(
+                    "  {:<44} p99 / p50 = {:.1}; {}",
+                    "",
+                    half.p99 / half.p50,
+                    paused(half.pauses)
+                );
                 continue;
             }
             let beside = measure(
@@ -657,9 +720,10 @@ async fn bench_database(
             .await;
             bare_ratios.push(beside.p99 / beside.p50);
             println!(
-                "  {:<44} round {round}: p99 / p50 = {:.1}; the bare endpoint's at half of its peak just after: {:.1}",
+                "  {:<44} round {round}: p99 / p50 = {:.1}; {}; the bare endpoint's at half of its peak just after: {:.1}",
                 "",
                 half.p99 / half.p50,
+                paused(half.pauses),
                 beside.p99 / beside.p50
             );
         }
@@ -670,6 +734,14 @@ async fn bench_database(
                 median(&mut ratios),
                 median(&mut bare_ratios)
             );
+            if !calm.is_empty() {
+                println!(
+                    "  {:<44} of the {} rounds with no pause of {CALM_MS} ms or more: {:.1}",
+                    "",
+                    calm.len(),
+                    median(&mut calm)
+                );
+            }
         }
     };
 
