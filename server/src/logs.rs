@@ -7,9 +7,9 @@
 //! to the log thread and the request goes on.
 //!
 //! Bounded: lines wait in memory up to [`QUEUED_BYTES`] in all (and the output's buffer of
-//! 64 KB), and a line longer than [`LINE_BYTES`] is cut. Past that bound a line is dropped and counted; the count goes to
-//! `pawpath_log_lines_dropped_total` at once, and is logged as a line of its own as soon as the
-//! output takes lines again, so a gap in the log says how big it is.
+//! 64 KB), and a line longer than [`LINE_BYTES`] is cut. Past that bound a line is dropped and
+//! counted; the count goes to `pawpath_log_lines_dropped_total` at once, and is logged as a line
+//! of its own as soon as the output takes lines again, so a gap in the log says how big it is.
 //!
 //! The log thread wakes for a line only when it was idle; after writing, it sleeps 5 ms so the
 //! lines of that time leave together, so under load it wakes about 200 times a second, not
