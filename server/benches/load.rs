@@ -13,7 +13,12 @@
 //! `PAWPATH_BENCH_SEED_QUOTES=N` (PostgreSQL) first stores N more quotes, copies of a priced one
 //! each with `PAWPATH_BENCH_SEED_TRANSITIONS` (default 10) of its transitions, so the figures are
 //! taken over a full database; `funnel` then times `pawpath report funnel` over them.
-//! `PAWPATH_BENCH_DETAIL=1` prints p90, p95, p99.9 and the slowest request of each figure too.
+//! `PAWPATH_BENCH_DETAIL=1` prints p90, p95, p99.9 and the slowest request of each figure too,
+//! and for each half-of-peak round the share of requests slower than 5, 10 and 25 ms twice: as
+//! the client timed them, and as pawpath's own request histogram (`/metrics`, scraped before and
+//! after the round) timed them from its router's first layer to its answer. The difference is
+//! time spent outside pawpath's handling: waiting for a thread of its runtime to read the request
+//! or for the client to be run to read the answer.
 //! `PAWPATH_BENCH_REPEAT=N` takes each half-of-peak figure N times, each time followed at once by
 //! the bare endpoint's own at half of its peak, and prints every round and the medians: on a
 //! shared machine one run's tail moves with whatever else the machine is doing, and the bare
@@ -39,6 +44,8 @@ use serde_json::{Value, json};
 use tokio::net::TcpStream;
 
 const KEY: &str = "bench-ctm-key-0123456789abcdefghijklmnop";
+/// The bench's scraper token for pawpath's `/metrics` (pawpath's own timing of each round).
+const METRICS_TOKEN: &str = "bench-metrics-token-0123456789abcdefghij";
 
 fn main() {
     if std::env::var_os("PAWPATH_LOAD_BARE").is_some() {
@@ -187,6 +194,7 @@ fn start_pawpath(database: &str, data: &std::path::Path) -> Server {
         .env("PAWPATH_LOG_FORMAT", "json")
         .env("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}"))
         .env("PAWPATH_MAX_CONNECTIONS", "4096")
+        .env("PAWPATH_METRICS_TOKEN", METRICS_TOKEN)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -242,6 +250,55 @@ async fn send(port: u16, req: Req) -> Result<(u16, Vec<String>, Bytes), String> 
         .map_err(|e| e.to_string())?
         .to_bytes();
     Ok((status, cookies, body))
+}
+
+/// pawpath's own count of the requests it answered (every route but `/metrics`), and of those
+/// that took longer than each of [`OVER_MS`], from its request histogram: the time from the
+/// request reaching its router to the answer leaving it, which leaves out the client, the
+/// kernel's queues and the wait for a runtime thread to read the request.
+async fn server_counts(port: u16) -> Option<(f64, [f64; 3])> {
+    let auth = format!("Bearer {METRICS_TOKEN}");
+    let (status, _, body) = send(port, get("/metrics", &[("authorization", &auth)]))
+        .await
+        .ok()?;
+    if status != 200 {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&body);
+    let (mut total, mut within) = (0.0, [0.0; 3]);
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("pawpath_http_request_duration_seconds_bucket{") else {
+            continue;
+        };
+        if rest.contains("route=\"/metrics\"") {
+            continue;
+        }
+        let Some((labels, value)) = rest.rsplit_once("} ") else {
+            continue;
+        };
+        let Ok(n) = value.trim().parse::<f64>() else {
+            continue;
+        };
+        let Some(le) = labels
+            .split("le=\"")
+            .nth(1)
+            .and_then(|l| l.split('"').next())
+        else {
+            continue;
+        };
+        if le == "+Inf" {
+            total += n;
+        }
+        for (i, ms) in OVER_MS.iter().enumerate() {
+            if le
+                .parse::<f64>()
+                .is_ok_and(|b| (b * 1000.0 - ms).abs() < 1e-6)
+            {
+                within[i] += n;
+            }
+        }
+    }
+    Some((total, within))
 }
 
 fn answers() -> (Value, Value) {
@@ -370,7 +427,13 @@ struct Figures {
     detail: [f64; 4],
     /// What the pause meter saw while the load ran.
     pauses: Pauses,
+    /// The share of requests slower than each of [`OVER_MS`], as the client timed them.
+    over: [f64; 3],
 }
+
+/// The times (ms) at which the client's and pawpath's own counts of slow requests are compared:
+/// bucket bounds of pawpath's request histogram (`pawpath_http_request_duration_seconds`).
+const OVER_MS: [f64; 3] = [5.0, 10.0, 25.0];
 
 /// Times the machine did not run a thread that only sleeps a millisecond at a time and wakes: on
 /// a virtual machine the host can stop the guest's processors for tens of milliseconds, which
@@ -507,6 +570,10 @@ async fn measure(
         errors,
         detail: [0.9, 0.95, 0.999, 1.0].map(at),
         pauses,
+        over: OVER_MS.map(|ms| {
+            let slow = all.len() - all.partition_point(|d| d.as_secs_f64() * 1000.0 <= ms);
+            slow as f64 / all.len().max(1) as f64
+        }),
     }
 }
 
@@ -692,11 +759,33 @@ async fn bench_database(
         let repeat = env_u("PAWPATH_BENCH_REPEAT", 1).max(1);
         let (mut ratios, mut bare_ratios, mut calm) = (Vec::new(), Vec::new(), Vec::new());
         for round in 1..=repeat {
+            let before = server_counts(port).await;
             let half = measure(port, loads.clone(), seconds, Some(peak.rate / 2.0), expect).await;
+            let after = server_counts(port).await;
             report(
                 &format!("  at half of peak ({:.0}/s)", peak.rate / 2.0),
                 &half,
             );
+            // Where the slow requests' time went: inside pawpath's router, or before and after it.
+            if let (true, Some((t0, w0)), Some((t1, w1))) = (
+                std::env::var_os("PAWPATH_BENCH_DETAIL").is_some(),
+                before,
+                after,
+            ) {
+                let total = (t1 - t0).max(1.0);
+                let shares: Vec<String> = OVER_MS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, ms)| {
+                        format!(
+                            "over {ms} ms {:.2}% (pawpath's own {:.2}%)",
+                            100.0 * half.over[i],
+                            100.0 * ((t1 - t0) - (w1[i] - w0[i])) / total
+                        )
+                    })
+                    .collect();
+                println!("  {:<44} {}", "", shares.join(", "));
+            }
             ratios.push(half.p99 / half.p50);
             if half.pauses.longest_ms < CALM_MS {
                 calm.push(half.p99 / half.p50);
