@@ -553,6 +553,16 @@ async fn main() -> ExitCode {
     // made. The server's go to standard output through a thread of their own (`logs`), so no
     // request waits on whatever reads them.
     let mut flusher = None;
+    // Colour codes only for a person at a terminal: a file, a pipe or a log collector gets plain
+    // text (`PAWPATH_LOG_FORMAT=pretty` is for reading, and escape codes make it harder).
+    let colour = {
+        use std::io::IsTerminal as _;
+        if args.is_empty() {
+            std::io::stdout().is_terminal()
+        } else {
+            std::io::stderr().is_terminal()
+        }
+    };
     let writer = if args.is_empty() {
         match pawpath::logs::start(std::io::stdout()) {
             Ok((lines, f)) => {
@@ -577,6 +587,7 @@ async fn main() -> ExitCode {
         tracing_subscriber::fmt()
             .with_env_filter(filter)
             .with_writer(writer)
+            .with_ansi(colour)
             .init();
     }
     if args.first().map(String::as_str) == Some("report") {

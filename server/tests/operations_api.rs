@@ -634,3 +634,46 @@ async fn a_log_reader_that_stops_reading_stops_no_request() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// `PAWPATH_LOG_FORMAT=pretty` with standard output a pipe or a file (a log collector, `> log`):
+/// plain text, no terminal colour codes in the lines.
+#[tokio::test]
+async fn pretty_logs_to_a_pipe_carry_no_colour_codes() {
+    use std::io::Read as _;
+    use std::process::{Command, Stdio};
+    let data = tempfile::tempdir().expect("tempdir");
+    let port = common::smtp::free_port().await;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pawpath"))
+        .env("PORT", port.to_string())
+        .env("PAWPATH_LISTEN_ADDR", "127.0.0.1")
+        .env_remove("DATABASE_URL")
+        .env("PAWPATH_DATA_DIR", data.path())
+        .env("PAWPATH_DEFINITIONS", common::repo_root())
+        .env("PAWPATH_LOG_FORMAT", "pretty")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start pawpath");
+    common::wait_ready(port).await;
+    let client = reqwest::Client::new();
+    let answered = client
+        .get(format!("http://127.0.0.1:{port}/no-such-page"))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(answered.status(), 404);
+    // The log thread writes within moments; then the process ends and the pipe is read to its end.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut out)
+        .expect("read the log");
+    assert!(out.contains("/no-such-page"), "no request line:\n{out}");
+    assert!(!out.contains('\u{1b}'), "colour codes in:\n{out}");
+}
