@@ -18,7 +18,10 @@
 //! the client timed them, and as pawpath's own request histogram (`/metrics`, scraped before and
 //! after the round) timed them from its router's first layer to its answer. The difference is
 //! time spent outside pawpath's handling: waiting for a thread of its runtime to read the request
-//! or for the client to be run to read the answer.
+//! or for the client to be run to read the answer. It prints too each round's p50 and p99 timed
+//! from when each request was due rather than when it was sent: a connection sends one request at
+//! a time, so one whose answer was late sends its next late, and timing from the send leaves that
+//! wait out (coordinated omission); timing from the due time counts it.
 //! `PAWPATH_BENCH_REPEAT=N` takes each half-of-peak figure N times, each time followed at once by
 //! the bare endpoint's own at half of its peak, and prints every round and the medians: on a
 //! shared machine one run's tail moves with whatever else the machine is doing, and the bare
@@ -427,6 +430,10 @@ struct Figures {
     detail: [f64; 4],
     /// What the pause meter saw while the load ran.
     pauses: Pauses,
+    /// p50 and p99 timed from when each request was due rather than when it was sent (paced
+    /// figures only; NaN at peak): the open rate's own measure, which counts the wait of a
+    /// request held back because its connection's previous answer was late.
+    from_due: [f64; 2],
     /// The share of requests slower than each of [`OVER_MS`], as the client timed them.
     over: [f64; 3],
 }
@@ -500,6 +507,9 @@ async fn measure(
         let stop = stop.clone();
         tasks.push(tokio::spawn(async move {
             let mut latencies: Vec<Duration> = Vec::new();
+            // From the time each request was due (paced only): a request sent late because the
+            // connection's previous answer was late counts that wait too.
+            let mut from_due: Vec<Duration> = Vec::new();
             let mut errors = 0u64;
             let stream = TcpStream::connect(("127.0.0.1", port))
                 .await
@@ -517,7 +527,13 @@ async fn measure(
                     g.mul_f64(index as f64 / connections as f64)
                 });
             let mut n = 0u64;
+            let mut answered = next;
             while !stop.load(Ordering::Relaxed) {
+                // Held back by this connection's previous answer (it came after this request was
+                // due): timed from when it was due. Else from when it was sent, so the client's
+                // own timer (a millisecond's grain) is not counted against the server.
+                let held = next < answered;
+                let due = next;
                 if let Some(gap) = gap {
                     let now = Instant::now();
                     if next > now {
@@ -534,8 +550,12 @@ async fn measure(
                     Err(_) => false,
                 };
                 n += 1;
+                answered = Instant::now();
                 if ok {
-                    latencies.push(t.elapsed());
+                    latencies.push(answered - t);
+                    if gap.is_some() {
+                        from_due.push(if held { answered - due } else { answered - t });
+                    }
                 } else {
                     errors += 1;
                     if sender.ready().await.is_err() {
@@ -543,21 +563,29 @@ async fn measure(
                     }
                 }
             }
-            (latencies, errors)
+            (latencies, from_due, errors)
         }));
     }
     tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
     stop.store(true, Ordering::Relaxed);
     let mut all = Vec::new();
+    let mut all_due = Vec::new();
     let mut errors = 0;
     for t in tasks {
-        let (l, e) = t.await.expect("client");
+        let (l, d, e) = t.await.expect("client");
         all.extend(l);
+        all_due.extend(d);
         errors += e;
     }
     let elapsed = started.elapsed().as_secs_f64();
     let pauses = meter.join().expect("pause meter");
     all.sort();
+    all_due.sort();
+    let due_at = |p: f64| {
+        all_due
+            .get(((all_due.len().max(1) - 1) as f64 * p) as usize)
+            .map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0)
+    };
     let at = |p: f64| {
         all.get(((all.len().max(1) - 1) as f64 * p) as usize)
             .map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0)
@@ -570,6 +598,7 @@ async fn measure(
         errors,
         detail: [0.9, 0.95, 0.999, 1.0].map(at),
         pauses,
+        from_due: [due_at(0.5), due_at(0.99)],
         over: OVER_MS.map(|ms| {
             let slow = all.len() - all.partition_point(|d| d.as_secs_f64() * 1000.0 <= ms);
             slow as f64 / all.len().max(1) as f64
@@ -766,6 +795,14 @@ async fn bench_database(
                 &format!("  at half of peak ({:.0}/s)", peak.rate / 2.0),
                 &half,
             );
+            if std::env::var_os("PAWPATH_BENCH_DETAIL").is_some() {
+                let [p50, p99] = half.from_due;
+                println!(
+                    "  {:<44} timed from when each was due: p50 {p50:.2} ms, p99 {p99:.2} ms, p99 / p50 = {:.1}",
+                    "",
+                    p99 / p50
+                );
+            }
             // Where the slow requests' time went: inside pawpath's router, or before and after it.
             if let (true, Some((t0, w0)), Some((t1, w1))) = (
                 std::env::var_os("PAWPATH_BENCH_DETAIL").is_some(),
