@@ -16,7 +16,7 @@
 //! `PAWPATH_BENCH_DETAIL=1` prints p90, p95, p99.9 and the slowest request of each figure too,
 //! and for each half-of-peak round the share of requests slower than 5, 10 and 25 ms twice: as
 //! the client timed them, and as pawpath's own request histogram (`/metrics`, scraped before and
-//! after the round) timed them from its router's first layer to its answer. The difference is
+//! after the round) timed them from its router's counting layer to its answer. The difference is
 //! time spent outside pawpath's handling: waiting for a thread of its runtime to read the request
 //! or for the client to be run to read the answer. It prints too each round's p50 and p99 timed
 //! from when each request was due rather than when it was sent: a connection sends one request at
@@ -257,8 +257,8 @@ async fn send(port: u16, req: Req) -> Result<(u16, Vec<String>, Bytes), String> 
 
 /// pawpath's own count of the requests it answered (every route but `/metrics`), and of those
 /// that took longer than each of [`OVER_MS`], from its request histogram: the time from the
-/// request reaching its router to the answer leaving it, which leaves out the client, the
-/// kernel's queues and the wait for a runtime thread to read the request.
+/// request reaching its router's counting layer to the answer leaving it, which leaves out the
+/// client, the kernel's queues and the wait for a runtime thread to read the request.
 async fn server_counts(port: u16) -> Option<(f64, [f64; 3])> {
     let auth = format!("Bearer {METRICS_TOKEN}");
     let (status, _, body) = send(port, get("/metrics", &[("authorization", &auth)]))
@@ -786,16 +786,25 @@ async fn bench_database(
             }
         );
         let repeat = env_u("PAWPATH_BENCH_REPEAT", 1).max(1);
+        let detail = std::env::var_os("PAWPATH_BENCH_DETAIL").is_some();
         let (mut ratios, mut bare_ratios, mut calm) = (Vec::new(), Vec::new(), Vec::new());
         for round in 1..=repeat {
-            let before = server_counts(port).await;
+            let before = if detail {
+                server_counts(port).await
+            } else {
+                None
+            };
             let half = measure(port, loads.clone(), seconds, Some(peak.rate / 2.0), expect).await;
-            let after = server_counts(port).await;
+            let after = if detail {
+                server_counts(port).await
+            } else {
+                None
+            };
             report(
                 &format!("  at half of peak ({:.0}/s)", peak.rate / 2.0),
                 &half,
             );
-            if std::env::var_os("PAWPATH_BENCH_DETAIL").is_some() {
+            if detail {
                 let [p50, p99] = half.from_due;
                 println!(
                     "  {:<44} timed from when each was due: p50 {p50:.2} ms, p99 {p99:.2} ms, p99 / p50 = {:.1}",
@@ -804,11 +813,7 @@ async fn bench_database(
                 );
             }
             // Where the slow requests' time went: inside pawpath's router, or before and after it.
-            if let (true, Some((t0, w0)), Some((t1, w1))) = (
-                std::env::var_os("PAWPATH_BENCH_DETAIL").is_some(),
-                before,
-                after,
-            ) {
+            if let (Some((t0, w0)), Some((t1, w1))) = (before, after) {
                 let total = (t1 - t0).max(1.0);
                 let shares: Vec<String> = OVER_MS
                     .iter()
