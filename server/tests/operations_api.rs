@@ -578,23 +578,10 @@ async fn issue_27_subject_export_and_erase() {
 /// in `write` and the server stopped answering.
 #[tokio::test]
 async fn a_log_reader_that_stops_reading_stops_no_request() {
-    use std::process::{Command, Stdio};
     let data = tempfile::tempdir().expect("tempdir");
     let port = common::smtp::free_port().await;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pawpath"))
-        .env("PORT", port.to_string())
-        .env("PAWPATH_LISTEN_ADDR", "127.0.0.1")
-        .env_remove("DATABASE_URL")
-        .env("PAWPATH_DATA_DIR", data.path())
-        .env("PAWPATH_DEFINITIONS", common::repo_root())
-        .env("PAWPATH_METRICS_TOKEN", METRICS_TOKEN)
-        .env("PAWPATH_LOG_FORMAT", "json")
-        // Held open and never read: the pipe fills after a few hundred lines.
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("start pawpath");
+    // Its standard output held open and never read: the pipe fills after a few hundred lines.
+    let mut child = server_logging_to_a_pipe(data.path(), port, "json");
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .build()
@@ -635,26 +622,37 @@ async fn a_log_reader_that_stops_reading_stops_no_request() {
     let _ = child.wait();
 }
 
+/// The server binary on `port` (SQLite in `data`, `/metrics` open to [`METRICS_TOKEN`]), its log
+/// lines in `format` on a pipe to this test: standard output as a log collector would take it.
+fn server_logging_to_a_pipe(
+    data: &std::path::Path,
+    port: u16,
+    format: &str,
+) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(env!("CARGO_BIN_EXE_pawpath"))
+        .env("PORT", port.to_string())
+        .env("PAWPATH_LISTEN_ADDR", "127.0.0.1")
+        .env_remove("DATABASE_URL")
+        .env("PAWPATH_DATA_DIR", data)
+        .env("PAWPATH_DEFINITIONS", common::repo_root())
+        .env("PAWPATH_METRICS_TOKEN", METRICS_TOKEN)
+        .env("PAWPATH_LOG_FORMAT", format)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start pawpath")
+}
+
 /// `PAWPATH_LOG_FORMAT=pretty` with standard output a pipe or a file (a log collector, `> log`):
 /// plain text, no terminal colour codes in the lines.
 #[tokio::test]
 async fn pretty_logs_to_a_pipe_carry_no_colour_codes() {
     use std::io::Read as _;
-    use std::process::{Command, Stdio};
     let data = tempfile::tempdir().expect("tempdir");
     let port = common::smtp::free_port().await;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pawpath"))
-        .env("PORT", port.to_string())
-        .env("PAWPATH_LISTEN_ADDR", "127.0.0.1")
-        .env_remove("DATABASE_URL")
-        .env("PAWPATH_DATA_DIR", data.path())
-        .env("PAWPATH_DEFINITIONS", common::repo_root())
-        .env("PAWPATH_LOG_FORMAT", "pretty")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("start pawpath");
+    let mut child = server_logging_to_a_pipe(data.path(), port, "pretty");
     common::wait_ready(port).await;
     let client = reqwest::Client::new();
     let answered = client
