@@ -29,6 +29,11 @@
 //! what a pause meter in the client saw (a thread that sleeps a millisecond at a time, late when
 //! the machine did not run it: on a virtual machine, the host stopping its processors), and the
 //! median of the rounds with no pause of 10 ms or more is printed beside the median of all.
+//! `PAWPATH_BENCH_TWIN=1` (with `PAWPATH_BENCH_REPEAT`) adds a twin to each figure: the bare
+//! endpoint answering after as much CPU work a request, on its runtime's thread, as the request
+//! cost pawpath and its database beyond a bare answer, and nothing else (no database, no other
+//! thread); its p99 / p50 at half of its own peak, in each round beside pawpath's, is what work
+//! of that size costs in tail on this machine with this client.
 //! `PAWPATH_BENCH_KEEP_DATABASE=1` leaves the PostgreSQL database in place afterwards (its name is
 //! printed), to time a report over it again.
 //!
@@ -70,18 +75,58 @@ fn bare() {
         .enable_all()
         .build()
         .expect("runtime");
+    let per_us = work_per_microsecond();
     runtime.block_on(async move {
-        let app = axum::Router::new().route(
-            "/json",
-            axum::routing::get(|| async {
-                axum::Json(json!({ "status": "ok", "service": "bare", "version": 1 }))
-            }),
-        );
+        let app = axum::Router::new()
+            .route(
+                "/json",
+                axum::routing::get(|| async {
+                    axum::Json(json!({ "status": "ok", "service": "bare", "version": 1 }))
+                }),
+            )
+            // The twin (PAWPATH_BENCH_TWIN): the same answer after `us` microseconds of work on
+            // the runtime's thread, as a pawpath handler's work holds it.
+            .route(
+                "/work/{us}",
+                axum::routing::get(
+                    move |axum::extract::Path(us): axum::extract::Path<u64>| async move {
+                        std::hint::black_box(work(per_us * us.min(100_000)));
+                        axum::Json(json!({ "status": "ok", "service": "bare", "version": 1 }))
+                    },
+                ),
+            );
         let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}"))
             .await
             .expect("bind");
         axum::serve(listener, app).await.expect("serve");
     });
+}
+
+/// `n` rounds of arithmetic the compiler cannot skip: the twin's work, CPU and nothing else.
+fn work(n: u64) -> u64 {
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    for _ in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x = std::hint::black_box(x);
+    }
+    x
+}
+
+/// Rounds of [`work`] a microsecond, on this machine now: the best of twenty tries of a million
+/// rounds (a few milliseconds each), so a try the machine interrupted does not count.
+fn work_per_microsecond() -> u64 {
+    let n = 1_000_000;
+    let best = (0..20)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(work(n));
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or(Duration::from_millis(5));
+    (n as f64 / (best.as_secs_f64() * 1e6).max(1e-3)).max(1.0) as u64
 }
 
 fn free_port() -> u16 {
@@ -616,6 +661,17 @@ fn bare_loads(connections: usize) -> Vec<Load> {
     ]
 }
 
+/// The twin's load: the bare endpoint's answer after `us` microseconds of work.
+fn twin_loads(connections: usize, us: u64) -> Vec<Load> {
+    vec![
+        Load::Get {
+            path: format!("/work/{us}"),
+            headers: vec![]
+        };
+        connections
+    ]
+}
+
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     match values.len() {
@@ -647,11 +703,13 @@ async fn run() {
 
     let bare = start_bare();
     wait_ready(bare.port, "/json").await;
-    let bare_rate = if wanted("bare") || only.is_none() {
+    let (bare_rate, bare_cpu) = if wanted("bare") || only.is_none() {
         let loads = bare_loads(connections);
+        let cpu = bare.cpu_seconds();
         let f = measure(bare.port, loads.clone(), seconds, None, 200).await;
+        let bare_cpu = 1e6 * (bare.cpu_seconds() - cpu) / f.count.max(1) as f64;
         println!(
-            "bare axum endpoint: {:.0}/s, p50 {:.2} ms, p99 {:.2} ms",
+            "bare axum endpoint: {:.0}/s, p50 {:.2} ms, p99 {:.2} ms; CPU per request {bare_cpu:.0} µs",
             f.rate, f.p50, f.p99
         );
         // The machine's and the client's own tail, to read pawpath's half-peak figures beside.
@@ -663,9 +721,9 @@ async fn run() {
             half.p99,
             half.p99 / half.p50
         );
-        f.rate
+        (f.rate, bare_cpu)
     } else {
-        f64::NAN
+        (f64::NAN, f64::NAN)
     };
     // The bare endpoint stays up: with PAWPATH_BENCH_REPEAT its tail is measured again beside
     // each of pawpath's.
@@ -698,7 +756,12 @@ async fn run() {
             name,
             &database,
             &data,
-            (bare_port, bare_rate),
+            Bare {
+                port: bare_port,
+                pid: bare.child.id(),
+                rate: bare_rate,
+                cpu: bare_cpu,
+            },
             seconds,
             connections,
             n_pets,
@@ -728,12 +791,27 @@ async fn pg_admin(url: &str) -> sqlx::PgConnection {
         .expect("connect to PostgreSQL")
 }
 
+/// The bare endpoint as pawpath's figures are read beside it: its port and process, its rate at
+/// peak and its CPU time per request at peak (µs).
+#[derive(Clone, Copy)]
+struct Bare {
+    port: u16,
+    pid: u32,
+    rate: f64,
+    cpu: f64,
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn bench_database(
     name: &str,
     database: &str,
     data: &std::path::Path,
-    (bare_port, bare_rate): (u16, f64),
+    Bare {
+        port: bare_port,
+        pid: bare_pid,
+        rate: bare_rate,
+        cpu: bare_cpu,
+    }: Bare,
     seconds: f64,
     connections: usize,
     n_pets: usize,
@@ -770,17 +848,17 @@ async fn bench_database(
         let (cpu, db_cpu) = (server.cpu_seconds(), postgres_cpu_seconds());
         let peak = measure(port, loads.clone(), seconds, None, expect).await;
         let per_request = |used: f64| 1e6 * used / peak.count.max(1) as f64;
+        let (own_cpu, database_cpu) = (
+            per_request(server.cpu_seconds() - cpu),
+            per_request(postgres_cpu_seconds() - db_cpu),
+        );
         report(what, &peak);
         // CPU per request: steadier than the rate on a machine shared with other work.
         println!(
-            "  {:<44} CPU per request: pawpath {:.0} µs{}",
+            "  {:<44} CPU per request: pawpath {own_cpu:.0} µs{}",
             "",
-            per_request(server.cpu_seconds() - cpu),
             if on_postgres {
-                format!(
-                    ", PostgreSQL {:.0} µs",
-                    per_request(postgres_cpu_seconds() - db_cpu)
-                )
+                format!(", PostgreSQL {database_cpu:.0} µs")
             } else {
                 String::new()
             }
@@ -788,6 +866,28 @@ async fn bench_database(
         let repeat = env_u("PAWPATH_BENCH_REPEAT", 1).max(1);
         let detail = std::env::var_os("PAWPATH_BENCH_DETAIL").is_some();
         let (mut ratios, mut bare_ratios, mut calm) = (Vec::new(), Vec::new(), Vec::new());
+        // The twin: the bare endpoint doing, on its runtime's thread, as much CPU work a request
+        // as this request cost pawpath (and its database) beyond what a bare answer costs, and
+        // nothing else: no database, no other thread. Its tail at half of its own peak is what
+        // work of that size costs on this machine with this client.
+        let twin = (std::env::var_os("PAWPATH_BENCH_TWIN").is_some() && bare_cpu.is_finite())
+            .then(|| (own_cpu + database_cpu - bare_cpu).max(0.0).round() as u64);
+        let mut twin_ratios = Vec::new();
+        let twin_rate = match twin {
+            Some(us) => {
+                let cpu = cpu_of(&format!("/proc/{}/stat", bare_pid));
+                let f = measure(bare_port, twin_loads(connections, us), seconds, None, 200).await;
+                println!(
+                    "  {:<44} the twin ({us} µs of work a request): {:.0}/s, CPU per request {:.0} µs",
+                    "",
+                    f.rate,
+                    1e6 * (cpu_of(&format!("/proc/{}/stat", bare_pid)) - cpu)
+                        / f.count.max(1) as f64
+                );
+                f.rate
+            }
+            None => f64::NAN,
+        };
         for round in 1..=repeat {
             let before = if detail {
                 server_counts(port).await
@@ -850,8 +950,28 @@ async fn bench_database(
             )
             .await;
             bare_ratios.push(beside.p99 / beside.p50);
+            let twin_said = match twin {
+                Some(us) => {
+                    let t = measure(
+                        bare_port,
+                        twin_loads(connections, us),
+                        seconds,
+                        Some(twin_rate / 2.0),
+                        200,
+                    )
+                    .await;
+                    twin_ratios.push(t.p99 / t.p50);
+                    format!(
+                        "; the twin's: {:.1} (p50 {:.2} ms, p99 {:.2} ms)",
+                        t.p99 / t.p50,
+                        t.p50,
+                        t.p99
+                    )
+                }
+                None => String::new(),
+            };
             println!(
-                "  {:<44} round {round}: p99 / p50 = {:.1}; {}; the bare endpoint's at half of its peak just after: {:.1}",
+                "  {:<44} round {round}: p99 / p50 = {:.1}; {}; the bare endpoint's at half of its peak just after: {:.1}{twin_said}",
                 "",
                 half.p99 / half.p50,
                 paused(half.pauses),
@@ -860,10 +980,15 @@ async fn bench_database(
         }
         if repeat > 1 {
             println!(
-                "  {:<44} median of {repeat} rounds: p99 / p50 = {:.1}; the bare endpoint's {:.1}",
+                "  {:<44} median of {repeat} rounds: p99 / p50 = {:.1}; the bare endpoint's {:.1}{}",
                 "",
                 median(&mut ratios),
-                median(&mut bare_ratios)
+                median(&mut bare_ratios),
+                if twin_ratios.is_empty() {
+                    String::new()
+                } else {
+                    format!("; the twin's {:.1}", median(&mut twin_ratios))
+                }
             );
             if !calm.is_empty() {
                 println!(
