@@ -32,8 +32,9 @@
 //! `PAWPATH_BENCH_TWIN=1` (with `PAWPATH_BENCH_REPEAT`) adds a twin to each figure: the bare
 //! endpoint answering after as much CPU work a request, on its runtime's thread, as the request
 //! cost pawpath and its database beyond a bare answer, and nothing else (no database, no other
-//! thread); its p99 / p50 at half of its own peak, in each round beside pawpath's, is what work
-//! of that size costs in tail on this machine with this client.
+//! thread; for a write, a synced write of its own to a file, in groups, as pawpath's commits);
+//! its p99 / p50 at half of its own peak, in each round beside pawpath's, is what work of that
+//! size costs in tail on this machine with this client.
 //! `PAWPATH_BENCH_KEEP_DATABASE=1` leaves the PostgreSQL database in place afterwards (its name is
 //! printed), to time a report over it again.
 //!
@@ -76,6 +77,7 @@ fn bare() {
         .build()
         .expect("runtime");
     let per_us = work_per_microsecond();
+    let syncer = Syncer::start();
     runtime.block_on(async move {
         let app = axum::Router::new()
             .route(
@@ -94,12 +96,85 @@ fn bare() {
                         axum::Json(json!({ "status": "ok", "service": "bare", "version": 1 }))
                     },
                 ),
+            )
+            // The twin of a write: the same work, then its answer only once [`SYNCED_BYTES`]
+            // of its own are written to a file and synced, in a group with whatever other
+            // writes wait (as pawpath's writes wait for their commit).
+            .route(
+                "/durable/{us}",
+                axum::routing::get(
+                    move |axum::extract::Path(us): axum::extract::Path<u64>| async move {
+                        std::hint::black_box(work(per_us * us.min(100_000)));
+                        let status = if syncer.sync().await {
+                            axum::http::StatusCode::OK
+                        } else {
+                            axum::http::StatusCode::INTERNAL_SERVER_ERROR
+                        };
+                        (
+                            status,
+                            axum::Json(json!({ "status": "ok", "service": "bare", "version": 1 })),
+                        )
+                    },
+                ),
             );
         let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}"))
             .await
             .expect("bind");
         axum::serve(listener, app).await.expect("serve");
     });
+}
+
+/// What the twin of a write writes and syncs for each request: about what an inbound quote or
+/// a transition adds to SQLite's write-ahead log (a few of its 4 KB pages).
+const SYNCED_BYTES: usize = 16 * 1024;
+
+/// The twin's disk: a thread that appends each waiting write's bytes to a file of its own in the
+/// temporary folder (on the disk the databases use), syncs it, and answers the group; the file
+/// starts again from empty past 64 MB, and is unlinked as soon as it is made.
+#[derive(Clone)]
+struct Syncer {
+    writes: std::sync::mpsc::Sender<tokio::sync::oneshot::Sender<bool>>,
+}
+
+impl Syncer {
+    fn start() -> Self {
+        use std::io::{Seek, Write};
+        let (writes, waiting) = std::sync::mpsc::channel::<tokio::sync::oneshot::Sender<bool>>();
+        let path = std::env::temp_dir().join(format!("pawpath-load-twin-{}", std::process::id()));
+        std::thread::spawn(move || {
+            let mut file = std::fs::File::create(&path).expect("the twin's file");
+            // Gone from the folder at once: its space is freed when the process ends, however
+            // it ends (the bench kills it).
+            let _ = std::fs::remove_file(&path);
+            let page = vec![0x5a_u8; SYNCED_BYTES];
+            let mut group = Vec::new();
+            while let Ok(first) = waiting.recv() {
+                group.push(first);
+                while group.len() < 64 {
+                    match waiting.try_recv() {
+                        Ok(next) => group.push(next),
+                        Err(_) => break,
+                    }
+                }
+                if file.stream_position().unwrap_or(0) > 64 << 20 {
+                    let _ = file.set_len(0);
+                    let _ = file.rewind();
+                }
+                let ok =
+                    group.iter().all(|_| file.write_all(&page).is_ok()) && file.sync_data().is_ok();
+                for answer in group.drain(..) {
+                    let _ = answer.send(ok);
+                }
+            }
+        });
+        Self { writes }
+    }
+
+    /// Waits until this request's bytes are on disk.
+    async fn sync(&self) -> bool {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        self.writes.send(answer).is_ok() && answered.await.unwrap_or(false)
+    }
 }
 
 /// `n` rounds of arithmetic the compiler cannot skip: the twin's work, CPU and nothing else.
@@ -661,11 +736,12 @@ fn bare_loads(connections: usize) -> Vec<Load> {
     ]
 }
 
-/// The twin's load: the bare endpoint's answer after `us` microseconds of work.
-fn twin_loads(connections: usize, us: u64) -> Vec<Load> {
+/// The twin's load: the bare endpoint's answer after `us` microseconds of work, and for the twin
+/// of a write, after its own bytes are synced too.
+fn twin_loads(connections: usize, us: u64, durable: bool) -> Vec<Load> {
     vec![
         Load::Get {
-            path: format!("/work/{us}"),
+            path: format!("/{}/{us}", if durable { "durable" } else { "work" }),
             headers: vec![]
         };
         connections
@@ -873,13 +949,27 @@ async fn bench_database(
         let twin = (std::env::var_os("PAWPATH_BENCH_TWIN").is_some() && bare_cpu.is_finite())
             .then(|| (own_cpu + database_cpu - bare_cpu).max(0.0).round() as u64);
         let mut twin_ratios = Vec::new();
+        // A write's twin waits for a sync of its own too.
+        let durable = matches!(loads.first(), Some(Load::Post { .. }));
         let twin_rate = match twin {
             Some(us) => {
                 let cpu = cpu_of(&format!("/proc/{}/stat", bare_pid));
-                let f = measure(bare_port, twin_loads(connections, us), seconds, None, 200).await;
+                let f = measure(
+                    bare_port,
+                    twin_loads(connections, us, durable),
+                    seconds,
+                    None,
+                    200,
+                )
+                .await;
                 println!(
-                    "  {:<44} the twin ({us} µs of work a request): {:.0}/s, CPU per request {:.0} µs",
+                    "  {:<44} the twin ({us} µs of work a request{}): {:.0}/s, CPU per request {:.0} µs",
                     "",
+                    if durable {
+                        format!(", then {} KB written and synced", SYNCED_BYTES / 1024)
+                    } else {
+                        String::new()
+                    },
                     f.rate,
                     1e6 * (cpu_of(&format!("/proc/{}/stat", bare_pid)) - cpu)
                         / f.count.max(1) as f64
@@ -954,7 +1044,7 @@ async fn bench_database(
                 Some(us) => {
                     let t = measure(
                         bare_port,
-                        twin_loads(connections, us),
+                        twin_loads(connections, us, durable),
                         seconds,
                         Some(twin_rate / 2.0),
                         200,
