@@ -944,10 +944,13 @@ async fn bench_database(
         let (mut ratios, mut bare_ratios, mut calm) = (Vec::new(), Vec::new(), Vec::new());
         // The twin: the bare endpoint doing, on its runtime's thread, as much CPU work a request
         // as this request cost pawpath (and its database) beyond what a bare answer costs, and
-        // nothing else: no database, no other thread. Its tail at half of its own peak is what
-        // work of that size costs on this machine with this client.
-        let twin = (std::env::var_os("PAWPATH_BENCH_TWIN").is_some() && bare_cpu.is_finite())
-            .then(|| (own_cpu + database_cpu - bare_cpu).max(0.0).round() as u64);
+        // nothing else: no database, no other thread (a write's twin syncs a write of its own).
+        // Its tail at half of its own peak, beside each of pawpath's rounds, is what work of that
+        // size costs on this machine with this client.
+        let twin = (std::env::var_os("PAWPATH_BENCH_TWIN").is_some()
+            && repeat > 1
+            && bare_cpu.is_finite())
+        .then(|| (own_cpu + database_cpu - bare_cpu).max(0.0).round() as u64);
         let mut twin_ratios = Vec::new();
         // A write's twin waits for a sync of its own too.
         let durable = matches!(loads.first(), Some(Load::Post { .. }));
