@@ -32,6 +32,10 @@ struct Ctx<'a> {
     effects: Vec<Effect>,
     error: Option<EngineError>,
     secrets: Vec<Secret>,
+    /// Where the quote stood before the event: derived once, read by the event's action.
+    before: Position,
+    /// Where it stands after, where the action already derived it (an edit).
+    after: Option<Position>,
 }
 
 /// Where the machine resumes: the stored lifecycle and the derived position.
@@ -301,7 +305,7 @@ impl Ctx<'_> {
     /// edits; the answers are merged, the server's fields derived again, and the result must pass
     /// the question set and the edit's rules, or nothing changes.
     fn edit(&mut self, questions: &str, answers: &Value) -> Result<(), EngineError> {
-        let before = position::derive(self.defs, self.journey, &self.document, &self.rules)?;
+        let before = &self.before;
         let offered = self.journey.steps.iter().find_map(|step| {
             step.edits
                 .iter()
@@ -323,8 +327,7 @@ impl Ctx<'_> {
                 .filter(|s| s.edits.iter().any(|e| e.questions == questions))
             {
                 for g in &step.requires {
-                    let doc = self.document.clone();
-                    self.guard(g, &doc)?;
+                    self.guard(g)?;
                 }
             }
             return Ok(());
@@ -359,9 +362,11 @@ impl Ctx<'_> {
         self.secrets = take_write_only(&schema.schema, &mut self.document);
         self.record.pricing = pricing;
         self.effects.push(Effect::SaveQuote);
-        let (after, _) = locate(self.defs, self.journey, &self.document, &self.rules)?;
-        self.record.from = open_step.id.clone();
-        self.record.to = after.furthest;
+        let open_step = open_step.id.clone();
+        let after = position::derive(self.defs, self.journey, &self.document, &self.rules)?;
+        self.record.from = open_step;
+        self.record.to = after.furthest.clone();
+        self.after = Some(after);
         self.record.outcome = Outcome::Moved;
         Ok(())
     }
@@ -370,7 +375,7 @@ impl Ctx<'_> {
     /// that is, once the customer can open that step (the bank details panel). Then the quote
     /// moves to the terminal step and is purchased; otherwise the way is closed by a guard.
     fn purchase(&mut self) -> Result<bool, EngineError> {
-        let before = position::derive(self.defs, self.journey, &self.document, &self.rules)?;
+        let before = &self.before;
         // The step buying moves on from: one that exits to the terminal step, the open one where
         // there are several (Direct Debit's payment confirmation or the card confirmation).
         let before_terminal: Vec<&Step> = self
@@ -403,8 +408,7 @@ impl Ctx<'_> {
             self.record.to = last.id.clone();
             self.record.outcome = Outcome::RefusedByGuard;
             for g in &last.requires {
-                let doc = self.document.clone();
-                self.guard(g, &doc)?;
+                self.guard(g)?;
             }
             return Ok(false);
         }
@@ -424,8 +428,9 @@ impl Ctx<'_> {
         self.effects.push(Effect::ClearQuote);
     }
 
-    fn guard(&mut self, name: &str, document: &Value) -> Result<bool, EngineError> {
-        let passed = self.defs.guard(name, document)?;
+    /// Evaluates a guard over the quote's document as it now stands, and records it.
+    fn guard(&mut self, name: &str) -> Result<bool, EngineError> {
+        let passed = self.defs.guard(name, &self.document)?;
         self.record.guards.push(GuardResult {
             guard: name.to_owned(),
             passed,
@@ -441,11 +446,9 @@ impl Ctx<'_> {
         self.record.from = step.id.clone();
         self.record.to = step.id.clone();
 
-        let before = position::derive(self.defs, journey, &self.document, &self.rules)?;
-        if !before.can_open(&step.id) {
+        if !self.before.can_open(&step.id) {
             for g in &step.requires {
-                let doc = self.document.clone();
-                self.guard(g, &doc)?;
+                self.guard(g)?;
             }
             self.record.outcome = Outcome::RefusedByGuard;
             return Ok(StepOutcome::Unchanged);
@@ -486,10 +489,9 @@ impl Ctx<'_> {
         self.record.pricing = pricing;
         self.effects.push(Effect::SaveQuote);
 
-        let document = self.document.clone();
         let mut blocks = Vec::new();
         for rule in &step.blocking {
-            if self.guard(&rule.when, &document)? {
+            if self.guard(&rule.when)? {
                 blocks.push(Block {
                     id: rule.id.clone(),
                     message: rule.message.clone().unwrap_or_default(),
@@ -506,7 +508,7 @@ impl Ctx<'_> {
         let mut target = None;
         for exit in &step.exits {
             let open = match &exit.when {
-                Some(g) => self.guard(g, &document)?,
+                Some(g) => self.guard(g)?,
                 None => true,
             };
             if open {
@@ -520,7 +522,7 @@ impl Ctx<'_> {
         };
         let mut met = true;
         for g in &target.requires {
-            met &= self.guard(g, &document)?;
+            met &= self.guard(g)?;
         }
         if !met {
             self.record.outcome = Outcome::RefusedByGuard;
@@ -635,6 +637,8 @@ pub fn transition_from(
         effects: Vec::new(),
         error: None,
         secrets: Vec::new(),
+        before,
+        after: None,
     };
 
     let mut machine = QuoteMachine
@@ -645,7 +649,10 @@ pub fn transition_from(
     if let Some(e) = ctx.error {
         return Err(e);
     }
-    let (after, _) = locate(defs, journey, &ctx.document, &ctx.rules)?;
+    let after = match ctx.after.take() {
+        Some(after) => after,
+        None => position_of(defs, journey, &ctx.document, &ctx.rules)?,
+    };
     Ok(TransitionResult {
         document: ctx.document,
         lifecycle: ctx.record.to_lifecycle,
