@@ -502,7 +502,7 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
     let frame = url_journey
         .map(|(j, _)| j)
         .or_else(|| state.defs.journey(quote::DEFAULT_JOURNEY))
-        .map(|j| {
+        .and_then(|j| {
             view::shell_view(
                 &state.defs,
                 &brand_id,
@@ -512,6 +512,7 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
                 &serde_json::json!({}),
             )
         })
+        .and_then(|shell| serde_json::to_value(shell).ok())
         .unwrap_or(serde_json::Value::Null);
     let drawn = first_paint_frame(&frame, &voice);
     let rendered = env.render_str(

@@ -47,8 +47,8 @@ pub struct MonthlyAnnual {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct FlexyOptions {
-    pub current_set_excess: String,
-    pub current_variable_excess: String,
+    pub current_set_excess: Arc<str>,
+    pub current_variable_excess: Arc<str>,
     /// The same for every product of a species (Drawings).
     pub options_set_excess: Arc<str>,
     pub options_variable_excess: Arc<str>,
@@ -88,7 +88,7 @@ pub struct Product {
     pub Limit: String,
     pub LimitVal: u32,
     pub LimitDesc: Arc<str>,
-    pub Excess: String,
+    pub Excess: Arc<str>,
     pub coins: Decimal,
     pub RecurringMonthly: Decimal,
     pub AnnualPremium: Decimal,
@@ -152,6 +152,7 @@ pub fn products_of(
     let pets = document.get("pets").and_then(Value::as_array);
     let mut out = Vec::new();
     let mut drawn_here = PageDrawings::default();
+    let mut texts = AmountTexts::default();
     for (i, pet) in pets.into_iter().flatten().enumerate() {
         let Some(input) = pet_input(defs, rates, pet) else {
             continue;
@@ -175,10 +176,28 @@ pub fn products_of(
                 badge,
                 limit,
                 options,
+                &mut texts,
             ));
         }
     }
     out
+}
+
+/// An amount's text, written once a page for all the products that show it (a page's products
+/// have a few excesses and co-insurance fractions between them).
+#[derive(Default)]
+pub(super) struct AmountTexts(Vec<(Decimal, Arc<str>)>);
+
+impl AmountTexts {
+    fn of(&mut self, amount: Decimal) -> Arc<str> {
+        // Equal values written alike: only normalised amounts are asked for.
+        if let Some((_, text)) = self.0.iter().find(|(a, _)| *a == amount) {
+            return text.clone();
+        }
+        let text: Arc<str> = amount.to_string().into();
+        self.0.push((amount, text.clone()));
+        text
+    }
 }
 
 /// The product as the view data carries it (journey.md §3 Product).
@@ -192,6 +211,7 @@ pub(super) fn product(
     badge: RatingBadge,
     limit: Arc<LimitDrawing>,
     options: Arc<OptionLists>,
+    texts: &mut AmountTexts,
 ) -> Product {
     let species = pet.species;
     let twelve = Decimal::from(12);
@@ -214,6 +234,7 @@ pub(super) fn product(
         warnings.push("cover.claim_example.lt_notice");
     }
     let d = p.discounts();
+    let excess = texts.of(set_excess.normalize());
     Product {
         Code: p.code().to_owned(),
         Gid: key.group.as_str(),
@@ -222,7 +243,7 @@ pub(super) fn product(
         Limit: key.limit.to_string(),
         LimitVal: key.limit,
         LimitDesc: limit.desc.clone(),
-        Excess: set_excess.normalize().to_string(),
+        Excess: excess.clone(),
         coins: coinsurance_percent.normalize(),
         RecurringMonthly: p.monthly(),
         AnnualPremium: p.annual(),
@@ -237,8 +258,8 @@ pub(super) fn product(
         Rated: rated(badge, species, key),
         PolicyTerms: limit.terms.clone(),
         FlexyProductsOptions: FlexyOptions {
-            current_set_excess: set_excess.normalize().to_string(),
-            current_variable_excess: fraction(coinsurance_percent).to_string(),
+            current_set_excess: excess,
+            current_variable_excess: texts.of(fraction(coinsurance_percent)),
             options_set_excess: options.set_excess.clone(),
             options_variable_excess: options.variable_excess.clone(),
         },

@@ -20,7 +20,7 @@ pub struct ViewData<'a> {
     pub qidu: &'a str,
     pub csrf: &'a str,
     pub brand: &'a str,
-    pub shell: Value,
+    pub shell: Option<crate::service::view::shell::Shell<'a>>,
     pub channel: &'a str,
     pub journey: &'a str,
     /// An extra flow's journey (journey.md §1: rehoming, annual_rehoming), else null.

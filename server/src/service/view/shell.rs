@@ -11,19 +11,46 @@ use crate::store::QuoteRow;
 /// What the page's frame shows of the quote's brand (journeys/brands; journey.md §2 Shell): its
 /// name, logo and site, its stylesheet, the sales number for the channel and its hours, where
 /// its static pages are, the languages it speaks, its currency, its badge and banner settings
-/// and its tracking id.
-pub fn shell_view(
-    defs: &Definitions,
+/// and its tracking id. Written straight from the definitions, without a tree built first.
+#[derive(serde::Serialize)]
+pub struct Shell<'a> {
+    id: &'a str,
+    name: &'a str,
+    site_url: &'a str,
+    logo_url: String,
+    theme_url: String,
+    /// journey.md §1: by channel, by aggregator code and by tracking token.
+    phone: &'a str,
+    hours: String,
+    languages: &'a [String],
+    currency: &'a str,
+    pages: ShellPages,
+    rating_badge: engine::definitions::RatingBadge,
+    best_buy_banner: bool,
+    tracking_id: &'a str,
+}
+
+/// Where the brand's static pages are, under the journey's base path.
+#[derive(serde::Serialize)]
+struct ShellPages {
+    privacy: Option<String>,
+    terms: Option<String>,
+    support: Option<String>,
+    library: Option<String>,
+    promotion_terms: Option<String>,
+}
+
+/// The frame of the quote's brand ([`Shell`]); None for a brand the definitions do not have.
+pub fn shell_view<'a>(
+    defs: &'a Definitions,
     brand: &str,
     voice: &engine::Voice<'_>,
     channel: &str,
     journey: &Journey,
     document: &Value,
-) -> Value {
+) -> Option<Shell<'a>> {
     use engine::definitions::{Channel, PageId};
-    let Some(b) = defs.brand(brand) else {
-        return Value::Null;
-    };
+    let b = defs.brand(brand)?;
     let channel = if channel == "aggregator" {
         Channel::Aggregator
     } else {
@@ -43,31 +70,30 @@ pub fn shell_view(
         .collect(),
     );
     let page = |id: PageId| b.page_path(id).map(|p| format!("{}{p}", journey.base_path));
-    json!({
-        "id": b.id,
-        "name": b.display_name,
-        "site_url": b.site_url,
-        "logo_url": format!("/quote/brand/{}/logo.svg", b.id),
-        "theme_url": format!("/quote/brand/{}/theme.css", b.id),
-        // journey.md §1: by channel, by aggregator code and by tracking token.
-        "phone": b.sales_phone(
+    Some(Shell {
+        id: &b.id,
+        name: &b.display_name,
+        site_url: &b.site_url,
+        logo_url: format!("/quote/brand/{}/logo.svg", b.id),
+        theme_url: format!("/quote/brand/{}/theme.css", b.id),
+        phone: b.sales_phone(
             channel,
             document.get("aggregator").and_then(Value::as_str),
             document.get("tracking_token").and_then(Value::as_str),
         ),
-        "hours": hours_text,
-        "languages": b.languages,
-        "currency": b.currency.code(),
-        "pages": {
-            "privacy": page(PageId::Privacy),
-            "terms": page(PageId::Terms),
-            "support": page(PageId::Support),
-            "library": page(PageId::Library),
-            "promotion_terms": page(PageId::PromotionTerms),
+        hours: hours_text,
+        languages: &b.languages,
+        currency: b.currency.code(),
+        pages: ShellPages {
+            privacy: page(PageId::Privacy),
+            terms: page(PageId::Terms),
+            support: page(PageId::Support),
+            library: page(PageId::Library),
+            promotion_terms: page(PageId::PromotionTerms),
         },
-        "rating_badge": b.rating_badge,
-        "best_buy_banner": b.best_buy_banner,
-        "tracking_id": b.tracking.container_id,
+        rating_badge: b.rating_badge,
+        best_buy_banner: b.best_buy_banner,
+        tracking_id: &b.tracking.container_id,
     })
 }
 
