@@ -511,10 +511,8 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
                 j,
                 &serde_json::json!({}),
             )
-        })
-        .and_then(|shell| serde_json::to_value(shell).ok())
-        .unwrap_or(serde_json::Value::Null);
-    let drawn = first_paint_frame(&frame, &voice);
+        });
+    let drawn = frame.as_ref().map(|shell| first_paint_frame(shell, &voice));
     let rendered = env.render_str(
         &html,
         minijinja::context! {
@@ -540,14 +538,10 @@ async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
 
 /// The frame as React draws it before the page's view arrives (renderer/src/features/shell/Frame.tsx:
 /// the skip link, the header without the language chooser, the footer), for the HTML to carry so
-/// the first paint needs no script (issue 23). None when the brand is unknown.
-fn first_paint_frame(
-    shell: &serde_json::Value,
-    voice: &engine::Voice<'_>,
-) -> Option<serde_json::Value> {
+/// the first paint needs no script (issue 23). (The caller has none when the brand is unknown.)
+fn first_paint_frame(shell: &view::Shell<'_>, voice: &engine::Voice<'_>) -> serde_json::Value {
     let text = |key: &str| voice.t(key);
-    let field = |name: &str| shell.get(name).and_then(serde_json::Value::as_str);
-    let phone = field("phone")?;
+    let phone = shell.phone;
     let call_us = voice.text(
         "header.call_us",
         &[("phone".to_owned(), phone.to_owned())]
@@ -556,26 +550,31 @@ fn first_paint_frame(
     );
     // The component library (journey.md §2 /library) is for the brand's own teams: at its
     // address, not in the customers' footer (issue 24).
-    let links: Vec<serde_json::Value> = ["privacy", "terms", "support"]
-        .into_iter()
-        .filter_map(|page| {
-            let href = shell["pages"][page].as_str()?;
-            Some(serde_json::json!({ "href": href, "label": text(&format!("footer.{page}")) }))
-        })
-        .collect();
-    Some(serde_json::json!({
+    let pages = &shell.pages;
+    let links: Vec<serde_json::Value> = [
+        ("privacy", &pages.privacy),
+        ("terms", &pages.terms),
+        ("support", &pages.support),
+    ]
+    .into_iter()
+    .filter_map(|(page, href)| {
+        let href = href.as_deref()?;
+        Some(serde_json::json!({ "href": href, "label": text(&format!("footer.{page}")) }))
+    })
+    .collect();
+    serde_json::json!({
         "skip_link": text("app.skip_link"),
-        "site_url": field("site_url")?,
+        "site_url": shell.site_url,
         "logo_link": text("header.logo_link"),
-        "logo_url": field("logo_url")?,
+        "logo_url": shell.logo_url,
         "product": text("app.name"),
         "tel": format!("tel:{}", phone.split_whitespace().collect::<String>()),
         "call_us": call_us,
-        "hours": field("hours")?,
+        "hours": shell.hours,
         "links_label": text("footer.links_label"),
         "links": links,
         "regulatory": text("footer.regulatory"),
-    }))
+    })
 }
 
 /// The served files of a question set's precompiled validators and what they import, from the

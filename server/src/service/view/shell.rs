@@ -14,30 +14,30 @@ use crate::store::QuoteRow;
 /// and its tracking id. Written straight from the definitions, without a tree built first.
 #[derive(serde::Serialize)]
 pub struct Shell<'a> {
-    id: &'a str,
-    name: &'a str,
-    site_url: &'a str,
-    logo_url: String,
-    theme_url: String,
+    pub(crate) id: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) site_url: &'a str,
+    pub(crate) logo_url: String,
+    pub(crate) theme_url: String,
     /// journey.md §1: by channel, by aggregator code and by tracking token.
-    phone: &'a str,
-    hours: String,
-    languages: &'a [String],
-    currency: &'a str,
-    pages: ShellPages,
-    rating_badge: engine::definitions::RatingBadge,
-    best_buy_banner: bool,
-    tracking_id: &'a str,
+    pub(crate) phone: &'a str,
+    pub(crate) hours: String,
+    pub(crate) languages: &'a [String],
+    pub(crate) currency: &'a str,
+    pub(crate) pages: ShellPages,
+    pub(crate) rating_badge: engine::definitions::RatingBadge,
+    pub(crate) best_buy_banner: bool,
+    pub(crate) tracking_id: &'a str,
 }
 
 /// Where the brand's static pages are, under the journey's base path.
 #[derive(serde::Serialize)]
-struct ShellPages {
-    privacy: Option<String>,
-    terms: Option<String>,
-    support: Option<String>,
-    library: Option<String>,
-    promotion_terms: Option<String>,
+pub(crate) struct ShellPages {
+    pub(crate) privacy: Option<String>,
+    pub(crate) terms: Option<String>,
+    pub(crate) support: Option<String>,
+    pub(crate) library: Option<String>,
+    pub(crate) promotion_terms: Option<String>,
 }
 
 /// The frame of the quote's brand ([`Shell`]); None for a brand the definitions do not have.
