@@ -71,14 +71,27 @@ pub(super) struct OptionLists {
 pub type TermList = Arc<[Arc<Term>]>;
 
 /// What one page has drawn so far: the rate table's drawings it has taken, so each is looked up
-/// in the shared [`Drawings`] once per page.
+/// in the shared [`Drawings`] once per page, and the amounts' texts it has written.
 #[derive(Default)]
 pub(super) struct PageDrawings {
     limits: HashMap<LimitKey, Arc<LimitDrawing>>,
     options: HashMap<(Species, bool), Arc<OptionLists>>,
+    /// An amount's text, written once a page for all the products that show it (a page's
+    /// products have a few excesses and co-insurance fractions between them).
+    texts: Vec<(Decimal, Arc<str>)>,
 }
 
 impl PageDrawings {
+    /// The text of a normalised amount (equal values are written alike).
+    pub(super) fn text(&mut self, amount: Decimal) -> Arc<str> {
+        if let Some((_, text)) = self.texts.iter().find(|(a, _)| *a == amount) {
+            return text.clone();
+        }
+        let text: Arc<str> = amount.to_string().into();
+        self.texts.push((amount, text.clone()));
+        text
+    }
+
     pub(super) fn limit(
         &mut self,
         rates: &RateFile,

@@ -152,7 +152,6 @@ pub fn products_of(
     let pets = document.get("pets").and_then(Value::as_array);
     let mut out = Vec::new();
     let mut drawn_here = PageDrawings::default();
-    let mut texts = AmountTexts::default();
     for (i, pet) in pets.into_iter().flatten().enumerate() {
         let Some(input) = pet_input(defs, rates, pet) else {
             continue;
@@ -176,28 +175,11 @@ pub fn products_of(
                 badge,
                 limit,
                 options,
-                &mut texts,
+                &mut drawn_here,
             ));
         }
     }
     out
-}
-
-/// An amount's text, written once a page for all the products that show it (a page's products
-/// have a few excesses and co-insurance fractions between them).
-#[derive(Default)]
-pub(super) struct AmountTexts(Vec<(Decimal, Arc<str>)>);
-
-impl AmountTexts {
-    fn of(&mut self, amount: Decimal) -> Arc<str> {
-        // Equal values written alike: only normalised amounts are asked for.
-        if let Some((_, text)) = self.0.iter().find(|(a, _)| *a == amount) {
-            return text.clone();
-        }
-        let text: Arc<str> = amount.to_string().into();
-        self.0.push((amount, text.clone()));
-        text
-    }
 }
 
 /// The product as the view data carries it (journey.md §3 Product).
@@ -211,7 +193,7 @@ pub(super) fn product(
     badge: RatingBadge,
     limit: Arc<LimitDrawing>,
     options: Arc<OptionLists>,
-    texts: &mut AmountTexts,
+    drawn: &mut PageDrawings,
 ) -> Product {
     let species = pet.species;
     let twelve = Decimal::from(12);
@@ -234,7 +216,7 @@ pub(super) fn product(
         warnings.push("cover.claim_example.lt_notice");
     }
     let d = p.discounts();
-    let excess = texts.of(set_excess.normalize());
+    let excess = drawn.text(set_excess.normalize());
     Product {
         Code: p.code().to_owned(),
         Gid: key.group.as_str(),
@@ -259,7 +241,7 @@ pub(super) fn product(
         PolicyTerms: limit.terms.clone(),
         FlexyProductsOptions: FlexyOptions {
             current_set_excess: excess,
-            current_variable_excess: texts.of(fraction(coinsurance_percent)),
+            current_variable_excess: drawn.text(fraction(coinsurance_percent)),
             options_set_excess: options.set_excess.clone(),
             options_variable_excess: options.variable_excess.clone(),
         },
