@@ -19,6 +19,8 @@ pub struct Store {
     pub(crate) group: Option<crate::store::writer::Writer>,
     /// PostgreSQL: the hot path's connections, one round trip per statement (`crate::store::conns`).
     pub(crate) conns: Option<std::sync::Arc<crate::store::conns::Conns>>,
+    /// PostgreSQL: transitions' writes, committed in groups on `conns` (`crate::store::batch`).
+    pub(crate) groups: Option<crate::store::batch::Groups>,
     /// The hot path's reads (a page's quote, health): `conns` on PostgreSQL, connections of
     /// their own on SQLite. Not sqlx's pool, which checks each connection with a round trip
     /// (on SQLite a hop to the connection's thread and back) every time one goes back to it.
@@ -139,6 +141,7 @@ impl Store {
                     writer,
                     group: Some(group),
                     conns: None,
+                    groups: None,
                     reads: std::sync::Arc::new(crate::store::conns::Conns::new(
                         url,
                         4,
@@ -156,6 +159,7 @@ impl Store {
                     writer: pool.clone(),
                     pool,
                     group: None,
+                    groups: Some(crate::store::batch::Groups::start(conns.clone())),
                     conns: Some(conns.clone()),
                     reads: conns,
                     backend,

@@ -35,6 +35,7 @@ macro_rules! select_quote {
     };
 }
 
+pub mod batch;
 pub mod conns;
 pub mod db;
 pub mod error;

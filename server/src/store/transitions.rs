@@ -177,6 +177,32 @@ impl TransitionRow {
             .bind(self.input)
     }
 
+    /// Binds the row's seventeen columns after `query`'s own, borrowing them (a group's
+    /// statement, whose writes may be tried again alone: `crate::store::batch`).
+    pub(crate) fn bind_ref<'q>(
+        &'q self,
+        query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
+    ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
+        query
+            .bind(self.quote_id.as_str())
+            .bind(self.created_at.as_str())
+            .bind(self.definition_version.as_str())
+            .bind(self.brand.as_str())
+            .bind(self.channel.as_str())
+            .bind(self.journey.as_str())
+            .bind(self.event.as_str())
+            .bind(self.from.as_str())
+            .bind(self.to.as_str())
+            .bind(self.outcome)
+            .bind(self.guards.as_str())
+            .bind(self.field_errors.as_str())
+            .bind(self.blocks.as_str())
+            .bind(self.duration_us)
+            .bind(self.pricing.as_deref())
+            .bind(self.experiment_views.as_str())
+            .bind(self.input.as_deref())
+    }
+
     pub(crate) async fn insert<'e, E>(self, executor: E) -> Result<(), StoreError>
     where
         E: sqlx::Executor<'e, Database = sqlx::Any>,
@@ -323,7 +349,8 @@ impl Store {
 
     /// PostgreSQL's `record` without secrets, as one statement (its own transaction): the
     /// quote's update, and the transition row only where the update applied (the quote still
-    /// at `row_version`); with no update, the transition row alone.
+    /// at `row_version`), written in a group with the others waiting (`crate::store::batch`);
+    /// with no update, the transition row alone.
     pub(crate) async fn record_in_one(
         &self,
         quote_id: &str,
@@ -332,40 +359,26 @@ impl Store {
         transition: TransitionRow,
         now: &str,
     ) -> Result<i64, StoreError> {
-        let Some(conns) = &self.conns else {
+        let (Some(conns), Some(groups)) = (&self.conns, &self.groups) else {
             return Err(StoreError::Write(
                 "one-statement writes are PostgreSQL's".into(),
             ));
         };
-        let mut lease = conns.lease().await?;
-        let Some((document, lifecycle, definition_version)) = update else {
+        let Some(update) = update else {
+            let mut lease = conns.lease().await?;
             transition.insert(lease.conn()).await?;
             lease.done();
             return Ok(row_version);
         };
-        let done = transition
-            .bind_after(bind_update(
-                sqlx::query(concat!(
-                    "with updated as (",
-                    update_quote!(),
-                    " returning id) insert into step_transitions (",
-                    transition_columns!(),
-                    ") select ",
-                    transition_params_after_update!(),
-                    " from updated",
-                )),
-                (document, lifecycle, definition_version),
-                now,
-                quote_id,
+        groups
+            .record(
+                quote_id.to_owned(),
                 row_version,
-            ))
-            .execute(lease.conn())
-            .await?;
-        lease.done();
-        if done.rows_affected() != 1 {
-            return Err(StoreError::Conflict);
-        }
-        Ok(row_version + 1)
+                update,
+                now.to_owned(),
+                transition,
+            )
+            .await
     }
 
     /// The working of the quote's prices as last priced: the pricing of its latest transition
