@@ -433,3 +433,39 @@ async fn a_young_pets_date_of_birth_is_confirmed_on_the_aggregator_review() {
             .is_none()
     );
 }
+
+/// Inbound quotes arriving together are stored together on PostgreSQL (one statement for a
+/// group, `server/src/store/batch.rs`) and one at a time on SQLite's writer; either way each is
+/// whole: every one answered 201, kept, with every transition that made it and no other's.
+#[tokio::test]
+async fn inbound_quotes_arriving_together_are_each_stored_whole() {
+    let app = std::sync::Arc::new(aggregator_app().await);
+    let (status, body) = inbound(&app, Some(CTM_KEY), &risk()).await;
+    assert_eq!(status, 201, "{body}");
+    let alone: String = app
+        .sql("select cast(count(*) as bigint) from step_transitions")
+        .await
+        .expect("count");
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..10 {
+        let app = app.clone();
+        tasks.spawn(async move { inbound(&app, Some(CTM_KEY), &risk()).await });
+    }
+    while let Some(answer) = tasks.join_next().await {
+        let (status, body) = answer.expect("task");
+        assert_eq!(status, 201, "{body}");
+    }
+    assert_eq!(quote_count(&app).await, 11);
+    let per_quote = app
+        .sql(
+            "select cast(count(*) as bigint) from (select quote_id, count(*) as n from step_transitions \
+             group by quote_id) as each_quote where n = (select count(*) from step_transitions) / 11",
+        )
+        .await
+        .expect("count");
+    assert_eq!(
+        per_quote, "11",
+        "each quote has as many transitions as one made alone ({alone})"
+    );
+    assert!(alone.parse::<i64>().expect("number") > 0);
+}

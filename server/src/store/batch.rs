@@ -1,6 +1,7 @@
-//! PostgreSQL: a transition's write (its quote's update and its record) handed to one task that
-//! writes every one waiting in one statement, so one commit (and one flush of the log to disk)
-//! and one round trip serve a group of them (group commit, as SQLite's writer does).
+//! PostgreSQL: a transition's write (its quote's update and its record), and a comparison site's
+//! made quote (the quote and the transitions that made it), handed to one task that writes every
+//! one of a kind waiting in one statement, so one commit (and one flush of the log to disk) and
+//! one round trip serve a group of them (group commit, as SQLite's writer does).
 //!
 //! Each write still holds on its own: its quote is updated only where it is still at the row
 //! version it was read at, and its record is inserted only where that update applied; a write
@@ -9,6 +10,9 @@
 //! where it meets the first's new row version). A write is answered only once the statement
 //! holding it has committed. If a group's statement fails, each of its writes is tried again
 //! alone, so one write's error is its own.
+//!
+//! A made quote is all kept or none, as alone: its quote and its transitions are in the same
+//! statement.
 //!
 //! When nothing else is waiting, a group is one write: the cost is the hand-over to this task.
 
@@ -19,10 +23,20 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::store::conns::Conns;
 use crate::store::error::StoreError;
-use crate::store::transitions::{TRANSITION_COLUMNS, TransitionRow};
+use crate::store::rows::{OwnedQuote, TRANSITION_COLUMNS, TransitionRow};
 
-/// The most writes in one statement (23 parameters each).
+/// The most writes taken from the queue for one round of groups.
 const MAX_GROUP: usize = 32;
+
+/// The most transitions in one statement (23 parameters each).
+const MAX_TRANSITIONS: usize = 64;
+
+/// The most parameters in one statement of made quotes (PostgreSQL takes at most 65,535): a
+/// group stops before a quote that would take it past this.
+const MAX_PARAMETERS: usize = 16_384;
+
+/// The parameters of a made quote's row (`crate::store::quotes::INSERT_QUOTE`'s).
+const QUOTE_COLUMNS: usize = 11;
 
 /// The most writes waiting; a request beyond that waits to hand its write over.
 const QUEUE: usize = 1024;
@@ -41,10 +55,28 @@ pub(crate) struct Pending {
     answer: oneshot::Sender<Result<i64, StoreError>>,
 }
 
+/// A made quote and the transitions that made it, waiting for its group.
+pub(crate) struct Made {
+    quote: OwnedQuote,
+    transitions: Vec<TransitionRow>,
+    answer: oneshot::Sender<Result<(), StoreError>>,
+}
+
+impl Made {
+    fn parameters(&self) -> usize {
+        QUOTE_COLUMNS + self.transitions.len() * TRANSITION_COLUMNS
+    }
+}
+
+enum Job {
+    Transition(Box<Pending>),
+    Made(Box<Made>),
+}
+
 /// The hand-over to the group task.
 #[derive(Debug, Clone)]
 pub(crate) struct Groups {
-    jobs: mpsc::Sender<Pending>,
+    jobs: mpsc::Sender<Job>,
 }
 
 impl Groups {
@@ -66,52 +98,183 @@ impl Groups {
         transition: TransitionRow,
     ) -> Result<i64, StoreError> {
         let (answer, answered) = oneshot::channel();
-        self.jobs
-            .send(Pending {
-                quote_id,
-                row_version,
-                update,
-                now,
-                transition,
-                answer,
-            })
-            .await
-            .map_err(|_| StoreError::Write("the group writer has stopped".into()))?;
+        self.hand_over(Job::Transition(Box::new(Pending {
+            quote_id,
+            row_version,
+            update,
+            now,
+            transition,
+            answer,
+        })))
+        .await?;
         answered
             .await
             .map_err(|_| StoreError::Write("the group writer stopped before answering".into()))?
     }
+
+    /// Inserts a made quote and the transitions that made it (in a group with the other made
+    /// quotes waiting), answering once committed.
+    pub(crate) async fn make(
+        &self,
+        quote: OwnedQuote,
+        transitions: Vec<TransitionRow>,
+    ) -> Result<(), StoreError> {
+        let (answer, answered) = oneshot::channel();
+        self.hand_over(Job::Made(Box::new(Made {
+            quote,
+            transitions,
+            answer,
+        })))
+        .await?;
+        answered
+            .await
+            .map_err(|_| StoreError::Write("the group writer stopped before answering".into()))?
+    }
+
+    async fn hand_over(&self, job: Job) -> Result<(), StoreError> {
+        self.jobs
+            .send(job)
+            .await
+            .map_err(|_| StoreError::Write("the group writer has stopped".into()))
+    }
 }
 
-async fn run(conns: std::sync::Arc<Conns>, mut receiver: mpsc::Receiver<Pending>) {
-    // Writes of a quote already in the group being formed: they go in the next.
-    let mut held: Vec<Pending> = Vec::new();
+async fn run(conns: std::sync::Arc<Conns>, mut receiver: mpsc::Receiver<Job>) {
+    // What did not fit the groups being formed: a transition of a quote already in one or past
+    // the most in one, a made quote past the parameters' bound. They start the next round.
+    let mut held: Vec<Job> = Vec::new();
     loop {
-        let mut candidates: Vec<Pending> = std::mem::take(&mut held);
+        let mut candidates: Vec<Job> = std::mem::take(&mut held);
+        // Writes held back do not keep new ones out (many at once on one quote would otherwise
+        // hold up everyone else's, one group each).
+        let room = candidates.len() + MAX_GROUP;
         if candidates.is_empty() {
             match receiver.recv().await {
                 Some(first) => candidates.push(first),
                 None => return,
             }
         }
-        while candidates.len() < MAX_GROUP {
+        while candidates.len() < room {
             match receiver.try_recv() {
                 Ok(next) => candidates.push(next),
                 Err(_) => break,
             }
         }
         let mut quotes = HashSet::with_capacity(candidates.len());
-        let mut group = Vec::with_capacity(candidates.len());
-        for pending in candidates {
-            if quotes.contains(pending.quote_id.as_str()) {
-                held.push(pending);
-            } else {
-                quotes.insert(pending.quote_id.clone());
-                group.push(pending);
+        let (mut group, mut made, mut parameters) = (Vec::<Pending>::new(), Vec::new(), 0);
+        for job in candidates {
+            match job {
+                Job::Transition(pending)
+                    if group.len() < MAX_TRANSITIONS
+                        && !quotes.contains(pending.quote_id.as_str()) =>
+                {
+                    quotes.insert(pending.quote_id.clone());
+                    group.push(*pending);
+                }
+                Job::Made(one)
+                    if made.is_empty() || parameters + one.parameters() <= MAX_PARAMETERS =>
+                {
+                    parameters += one.parameters();
+                    made.push(*one);
+                }
+                other => held.push(other),
             }
         }
-        write_group(&conns, group).await;
+        if !group.is_empty() {
+            write_group(&conns, group).await;
+        }
+        if !made.is_empty() {
+            make_group(&conns, made).await;
+        }
     }
+}
+
+/// Inserts a group of made quotes in one statement and answers each; on an error, each alone.
+async fn make_group(conns: &Conns, made: Vec<Made>) {
+    if made.len() > 1 {
+        match insert_made(conns, &made).await {
+            Ok(()) => {
+                for one in made {
+                    let _ = one.answer.send(Ok(()));
+                }
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, quotes = made.len(), "a group of made quotes failed; inserting each alone");
+            }
+        }
+    }
+    for one in made {
+        let answer = insert_made(conns, std::slice::from_ref(&one)).await;
+        let _ = one.answer.send(answer);
+    }
+}
+
+/// Runs a group of made quotes' statement.
+async fn insert_made(conns: &Conns, made: &[Made]) -> Result<(), StoreError> {
+    let rows: Vec<usize> = made.iter().map(|one| one.transitions.len()).collect();
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(made_sql(&rows)));
+    for one in made {
+        query = one.quote.bind_ref(query);
+        for transition in &one.transitions {
+            query = transition.bind_ref(query);
+        }
+    }
+    let mut lease = conns.lease().await?;
+    let done = query.execute(lease.conn()).await?;
+    lease.done();
+    // Every made quote was inserted (or the statement failed), so every record joined its own.
+    let records: usize = rows.iter().sum();
+    if usize::try_from(done.rows_affected()).ok() != Some(records) {
+        return Err(StoreError::Write(format!(
+            "{} of {records} transitions of made quotes stored",
+            done.rows_affected()
+        )));
+    }
+    Ok(())
+}
+
+/// The statement inserting made quotes, each with `rows[i]` transitions: each binds its quote's
+/// eleven parameters, then its transitions' seventeen each.
+pub(crate) fn made_sql(rows: &[usize]) -> String {
+    let mut quotes = Vec::with_capacity(rows.len());
+    let mut records = Vec::new();
+    let mut next = 1;
+    for &n in rows {
+        let p: Vec<String> = (next..next + QUOTE_COLUMNS)
+            .map(|i| format!("${i}"))
+            .collect();
+        // As `INSERT_QUOTE`: row version 1, made and updated at the same moment.
+        quotes.push(format!(
+            "({}, 1, {}, {}, {})",
+            p[..9].join(", "),
+            p[9],
+            p[9],
+            p[10]
+        ));
+        next += QUOTE_COLUMNS;
+        for _ in 0..n {
+            let r: Vec<String> = (next..next + TRANSITION_COLUMNS)
+                .map(|i| format!("${i}"))
+                .collect();
+            records.push(format!("({})", r.join(", ")));
+            next += TRANSITION_COLUMNS;
+        }
+    }
+    format!(
+        concat!(
+            "with made as (insert into quotes (id, quote_ref, session_hash, brand, channel, journey, ",
+            "definition_version, lifecycle, document, row_version, created_at, updated_at, opening) ",
+            "values {} returning id) ",
+            "insert into step_transitions (",
+            transition_columns!(),
+            ") select r.* from (values {}) as r (",
+            transition_columns!(),
+            ") join made on made.id = r.quote_id"
+        ),
+        quotes.join(", "),
+        records.join(", ")
+    )
 }
 
 /// Writes a group in one statement and answers each of its writes; on an error, each alone.
@@ -218,5 +381,22 @@ mod tests {
         assert!(sql.contains("$23), ($30, "), "{sql}");
         assert!(sql.ends_with("returning step_transitions.quote_id"));
         assert!(!sql.contains("$47"), "two writes bind 46 parameters");
+    }
+
+    #[test]
+    fn each_made_quote_binds_its_row_then_its_transitions() {
+        let sql = made_sql(&[1, 2]);
+        assert!(
+            sql.contains("values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10, $11), ($29, "),
+            "{sql}"
+        );
+        assert!(sql.contains("(values ($12, "), "{sql}");
+        assert!(sql.contains("$28), ($40, "), "{sql}");
+        assert!(sql.contains("$56), ($57, "), "{sql}");
+        assert!(sql.contains("$73) as r ("), "{sql}");
+        assert!(
+            !sql.contains("$74"),
+            "two quotes and three transitions bind 73 parameters"
+        );
     }
 }

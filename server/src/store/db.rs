@@ -55,10 +55,6 @@ fn migrations(backend: Backend) -> sqlx::migrate::Migrator {
     migrator
 }
 
-pub(crate) fn json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
-}
-
 /// A random identifier: 128 bits, URL-safe base64.
 pub fn random_id() -> String {
     use base64::Engine as _;

@@ -48,6 +48,7 @@ pub mod quotes;
 pub mod replay;
 pub mod report;
 pub mod retention;
+pub mod rows;
 pub mod transitions;
 pub mod writer;
 

@@ -12,7 +12,7 @@ use crate::store::error::StoreError;
 use crate::store::outbox::NewEmail;
 use crate::store::quote_row::{NewQuote, QuoteRow, quote_from_row};
 use crate::store::quotes::insert_quote_row;
-use crate::store::transitions::{TransitionMeta, TransitionRow};
+use crate::store::rows::{TransitionMeta, TransitionRow};
 
 /// A purchase to write: the policies, the mandate and its collections.
 #[derive(Debug, Clone)]

@@ -9,81 +9,8 @@ use engine::journey::runtime::{Lifecycle, TransitionRecord};
 use crate::store::db::{Store, now, timestamp};
 use crate::store::error::StoreError;
 use crate::store::quote_row::{NewQuote, QuoteRow, quote_from_row};
-use crate::store::transitions::{TransitionMeta, TransitionRow, transitions_insert};
-
-/// A new, active quote's row, every column made ready to bind.
-pub(crate) struct OwnedQuote {
-    id: String,
-    quote_ref: String,
-    session_hash: String,
-    brand: String,
-    channel: String,
-    journey: String,
-    definition_version: String,
-    document: String,
-    opening: String,
-    now: String,
-}
-
-impl OwnedQuote {
-    pub(crate) fn new(quote: &NewQuote<'_>, session_hash: &str, now: &str) -> Self {
-        Self {
-            id: quote.id.to_owned(),
-            quote_ref: quote.quote_ref.to_owned(),
-            session_hash: session_hash.to_owned(),
-            brand: quote.brand.to_owned(),
-            channel: quote.channel.to_owned(),
-            journey: quote.journey.to_owned(),
-            definition_version: quote.definition_version.to_owned(),
-            document: quote.document.to_string(),
-            opening: quote.opening.unwrap_or(quote.document).to_string(),
-            now: now.to_owned(),
-        }
-    }
-
-    pub(crate) fn of(row: &QuoteRow, session_hash: &str) -> Self {
-        Self::new(
-            &NewQuote {
-                id: &row.id,
-                quote_ref: &row.quote_ref,
-                brand: &row.brand,
-                channel: &row.channel,
-                journey: &row.journey,
-                definition_version: &row.definition_version,
-                document: &row.document,
-                opening: None,
-            },
-            session_hash,
-            &row.created_at,
-        )
-    }
-
-    pub(crate) async fn insert(self, conn: &mut sqlx::AnyConnection) -> Result<(), StoreError> {
-        self.bind_after(sqlx::query(INSERT_QUOTE))
-            .execute(conn)
-            .await?;
-        Ok(())
-    }
-
-    /// Binds the row's eleven parameters (those of [`INSERT_QUOTE`]) after `query`'s own.
-    pub(crate) fn bind_after(
-        self,
-        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
-    ) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
-        query
-            .bind(self.id)
-            .bind(self.quote_ref)
-            .bind(self.session_hash)
-            .bind(self.brand)
-            .bind(self.channel)
-            .bind(self.journey)
-            .bind(self.definition_version)
-            .bind(Lifecycle::Active.as_str())
-            .bind(self.document)
-            .bind(self.now)
-            .bind(self.opening)
-    }
-}
+use crate::store::rows::{INSERT_QUOTE, OwnedQuote, TransitionMeta, TransitionRow};
+use crate::store::transitions::transitions_insert;
 
 /// Inserts a new, active quote owned by `session_hash`, within `executor` (the pool, or a
 /// transaction that also writes what goes with it).
@@ -112,12 +39,6 @@ where
         .await?;
     Ok(())
 }
-
-/// A new, active quote (the columns `OwnedQuote::insert` and `insert_quote_row` bind).
-pub(crate) const INSERT_QUOTE: &str =
-    "insert into quotes (id, quote_ref, session_hash, brand, channel, journey, definition_version,
-                             lifecycle, document, row_version, created_at, updated_at, opening)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10, $11)";
 
 /// The first parameter after [`INSERT_QUOTE`]'s eleven.
 const AFTER_QUOTE: usize = 12;
@@ -342,15 +263,12 @@ impl Store {
                 TransitionRow::of(&now, record, &meta)
             })
             .collect();
-        if self.group.is_none() && !transitions.is_empty() {
-            // PostgreSQL: the quote and its transitions in one statement (one round trip).
-            let sql = format!(
-                "with made as ({INSERT_QUOTE} returning id) {}",
-                transitions_insert(AFTER_QUOTE, transitions.len(), true)
-            );
-            let query = bind_made(sql, stored, transitions);
-            on_conn!(self, query, execute);
-            return Ok(());
+        if let Some(groups) = &self.groups
+            && !transitions.is_empty()
+        {
+            // PostgreSQL: the quote and its transitions in one statement, with the other made
+            // quotes waiting (`crate::store::batch`).
+            return groups.make(stored, transitions).await;
         }
         self.write(move |conn| {
             Box::pin(async move {
@@ -360,7 +278,7 @@ impl Store {
                 // SQLite: the quote and its transitions in one trip to the connection's thread.
                 let sql = format!(
                     "{INSERT_QUOTE}; {}",
-                    transitions_insert(AFTER_QUOTE, transitions.len(), false)
+                    transitions_insert(AFTER_QUOTE, transitions.len())
                 );
                 bind_made(sql, stored, transitions)
                     .execute(&mut *conn)

@@ -6,9 +6,11 @@ use sqlx::Row;
 
 use engine::journey::runtime::{Lifecycle, TransitionRecord};
 
-use crate::store::db::{Store, json, now};
+use crate::store::db::{Store, now};
 use crate::store::error::StoreError;
 use crate::store::quote_row::QuoteRow;
+pub use crate::store::rows::TransitionMeta;
+use crate::store::rows::{TRANSITION_COLUMNS, TransitionRow};
 
 /// A transition's update of its quote: parameters `$1`–`$6`, bound by [`bind_update`]; it
 /// applies only where the quote is still at the `row_version` it was read at.
@@ -46,44 +48,9 @@ fn bind_update<'q>(
         .bind(row_version)
 }
 
-/// What the server adds to the engine's transition record.
-#[derive(Debug, Clone)]
-pub struct TransitionMeta<'a> {
-    pub quote_id: &'a str,
-    pub brand: &'a str,
-    pub channel: &'a str,
-    pub duration_us: i64,
-    /// The variations the page showed (journey.md §6: experiment views added to payloads).
-    pub experiment_views: &'a [String],
-}
-
-impl<'a> TransitionMeta<'a> {
-    /// A request's transition: its quote, how long it has taken since `started`, and the
-    /// variations the page showed.
-    pub fn of(
-        quote: &'a QuoteRow,
-        started: std::time::Instant,
-        experiment_views: &'a [String],
-    ) -> Self {
-        TransitionMeta {
-            quote_id: &quote.id,
-            brand: &quote.brand,
-            channel: &quote.channel,
-            duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
-            experiment_views,
-        }
-    }
-}
-
 /// `insert into step_transitions (…) values (…), (…)`: `rows` rows of the seventeen columns
-/// [`TransitionRow::bind_after`] binds, numbered from `$first`. `from_made`: the rows are
-/// selected beside the CTE `made` (the quote they belong to, inserted by the same statement).
-pub(crate) fn transitions_insert(first: usize, rows: usize, from_made: bool) -> String {
-    let mut sql = String::from(concat!(
-        "insert into step_transitions (",
-        transition_columns!(),
-        ") "
-    ));
+/// [`TransitionRow::bind_after`] binds, numbered from `$first`.
+pub(crate) fn transitions_insert(first: usize, rows: usize) -> String {
     let values: Vec<String> = (0..rows)
         .map(|r| {
             let params: Vec<String> = (0..TRANSITION_COLUMNS)
@@ -92,131 +59,14 @@ pub(crate) fn transitions_insert(first: usize, rows: usize, from_made: bool) -> 
             format!("({})", params.join(", "))
         })
         .collect();
-    if !from_made {
-        sql.push_str("values ");
-        sql.push_str(&values.join(", "));
-    } else {
-        sql.push_str(&format!(
-            "select v.* from made, (values {}) as v",
-            values.join(", ")
-        ));
-    }
-    sql
-}
-
-/// How many columns [`TransitionRow::bind_after`] binds.
-pub(crate) const TRANSITION_COLUMNS: usize = 17;
-
-/// One row of `step_transitions`, every column made ready to bind (so the writer only runs the
-/// statement).
-pub(crate) struct TransitionRow {
-    quote_id: String,
-    created_at: String,
-    definition_version: String,
-    brand: String,
-    channel: String,
-    journey: String,
-    event: String,
-    from: String,
-    to: String,
-    outcome: &'static str,
-    guards: String,
-    field_errors: String,
-    blocks: String,
-    duration_us: i64,
-    pricing: Option<String>,
-    experiment_views: String,
-    input: Option<String>,
-}
-
-impl TransitionRow {
-    pub(crate) fn of(now: &str, record: &TransitionRecord, meta: &TransitionMeta<'_>) -> Self {
-        Self {
-            quote_id: meta.quote_id.to_owned(),
-            created_at: now.to_owned(),
-            definition_version: record.definition_version.clone(),
-            brand: meta.brand.to_owned(),
-            channel: meta.channel.to_owned(),
-            journey: record.journey.clone(),
-            event: record.event.clone(),
-            from: record.from.clone(),
-            to: record.to.clone(),
-            outcome: record.outcome.as_str(),
-            guards: json(&record.guards),
-            field_errors: json(&record.field_errors),
-            blocks: json(&record.blocks),
-            duration_us: meta.duration_us,
-            pricing: record.pricing.as_ref().map(json),
-            experiment_views: json(&meta.experiment_views),
-            input: record.input.as_ref().map(json),
-        }
-    }
-
-    /// Binds the row's seventeen columns after `query`'s own parameters.
-    pub(crate) fn bind_after(
-        self,
-        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
-    ) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
-        query
-            .bind(self.quote_id)
-            .bind(self.created_at)
-            .bind(self.definition_version)
-            .bind(self.brand)
-            .bind(self.channel)
-            .bind(self.journey)
-            .bind(self.event)
-            .bind(self.from)
-            .bind(self.to)
-            .bind(self.outcome)
-            .bind(self.guards)
-            .bind(self.field_errors)
-            .bind(self.blocks)
-            .bind(self.duration_us)
-            .bind(self.pricing)
-            .bind(self.experiment_views)
-            .bind(self.input)
-    }
-
-    /// Binds the row's seventeen columns after `query`'s own, borrowing them (a group's
-    /// statement, whose writes may be tried again alone: `crate::store::batch`).
-    pub(crate) fn bind_ref<'q>(
-        &'q self,
-        query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
-    ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
-        query
-            .bind(self.quote_id.as_str())
-            .bind(self.created_at.as_str())
-            .bind(self.definition_version.as_str())
-            .bind(self.brand.as_str())
-            .bind(self.channel.as_str())
-            .bind(self.journey.as_str())
-            .bind(self.event.as_str())
-            .bind(self.from.as_str())
-            .bind(self.to.as_str())
-            .bind(self.outcome)
-            .bind(self.guards.as_str())
-            .bind(self.field_errors.as_str())
-            .bind(self.blocks.as_str())
-            .bind(self.duration_us)
-            .bind(self.pricing.as_deref())
-            .bind(self.experiment_views.as_str())
-            .bind(self.input.as_deref())
-    }
-
-    pub(crate) async fn insert<'e, E>(self, executor: E) -> Result<(), StoreError>
-    where
-        E: sqlx::Executor<'e, Database = sqlx::Any>,
-    {
-        self.bind_after(sqlx::query(concat!(
+    format!(
+        concat!(
             "insert into step_transitions (",
             transition_columns!(),
-            ")
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
-        )))
-        .execute(executor)
-        .await?;
-        Ok(())
-    }
+            ") values {}"
+        ),
+        values.join(", ")
+    )
 }
 
 impl Store {
