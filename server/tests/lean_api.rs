@@ -436,7 +436,7 @@ async fn transitions_arriving_together_each_hold_alone_and_none_is_lost() {
         let (app, visitors) = (app.clone(), visitors.clone());
         tasks.spawn(async move {
             let mut pet = valid_pet();
-            pet["name"] = json!(format!("Rex{i}"));
+            pet["pet_name"] = json!(format!("Rex{i}"));
             post_pets(&app, &visitors[i], json!([pet])).await
         });
     }
@@ -444,7 +444,7 @@ async fn transitions_arriving_together_each_hold_alone_and_none_is_lost() {
         let (app, visitors) = (app.clone(), visitors.clone());
         tasks.spawn(async move {
             let mut pet = cat();
-            pet["name"] = json!(format!("Tom{n}"));
+            pet["pet_name"] = json!(format!("Tom{n}"));
             post_pets(&app, &visitors[0], json!([pet])).await
         });
     }
@@ -477,4 +477,78 @@ async fn transitions_arriving_together_each_hold_alone_and_none_is_lost() {
         saved,
         "one record for each change answered 200, none for a refused one"
     );
+}
+
+/// Pages read together are read together on PostgreSQL (one statement for a group of sessions'
+/// quotes, `server/src/store/batch.rs`): each still gets its own session's quote, never another's,
+/// and a session with no quote none.
+#[tokio::test]
+async fn pages_read_together_each_get_their_own_quote() {
+    let app = spawn_app().await;
+    let mut visitors = Vec::new();
+    for i in 0..12 {
+        let visitor = visitor(&app).await;
+        let mut pet = valid_pet();
+        pet["pet_name"] = json!(format!("Rex{i}"));
+        assert_eq!(post_pets(&app, &visitor, json!([pet])).await, 200);
+        visitors.push(visitor);
+    }
+    let app = std::sync::Arc::new(app);
+    let visitors = std::sync::Arc::new(visitors);
+    let mut tasks = tokio::task::JoinSet::new();
+    for round in 0..3 {
+        for i in 0..visitors.len() {
+            let (app, visitors) = (app.clone(), visitors.clone());
+            tasks.spawn(async move {
+                let view: Value = visitors[i]
+                    .0
+                    .get(format!("{}/quote", app.base))
+                    .header("Accept", "application/json")
+                    .send()
+                    .await
+                    .expect("get")
+                    .json()
+                    .await
+                    .expect("json");
+                (round, i, view["data"]["pets"][0]["pet_name"].clone())
+            });
+        }
+        // A browser with no quote yet, among them.
+        let app = app.clone();
+        tasks.spawn(async move {
+            let (client, _) = visitor(&app).await;
+            let view: Value = client
+                .get(format!("{}/quote", app.base))
+                .header("Accept", "application/json")
+                .send()
+                .await
+                .expect("get")
+                .json()
+                .await
+                .expect("json");
+            (
+                round,
+                usize::MAX,
+                view["data"]["pets"][0]["pet_name"].clone(),
+            )
+        });
+    }
+    let mut seen = 0;
+    while let Some(answer) = tasks.join_next().await {
+        let (round, i, name) = answer.expect("task");
+        if i == usize::MAX {
+            assert!(
+                !name.as_str().is_some_and(|n| n.starts_with("Rex")),
+                "round {round}: a new browser sees no one's pet, saw {name}"
+            );
+            continue;
+        }
+        assert_eq!(
+            name,
+            json!(format!("Rex{i}")),
+            "round {round}: visitor {i}'s own pet"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 36);
 }

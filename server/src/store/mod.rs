@@ -24,12 +24,21 @@ macro_rules! on_conn {
     }};
 }
 
+/// The columns of a quote row `quote_from_row` reads.
+macro_rules! quote_columns {
+    () => {
+        "id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, \
+         row_version, created_at, updated_at"
+    };
+}
+
 /// The query reading one quote row (the columns `quote_from_row` reads), with its condition.
 macro_rules! select_quote {
     ($condition:literal) => {
         concat!(
-            "select id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, ",
-            "row_version, created_at, updated_at from quotes where ",
+            "select ",
+            quote_columns!(),
+            " from quotes where ",
             $condition
         )
     };
