@@ -479,9 +479,9 @@ async fn transitions_arriving_together_each_hold_alone_and_none_is_lost() {
     );
 }
 
-/// Pages read together are read together on PostgreSQL (one statement for a group of sessions'
-/// quotes, `server/src/store/batch.rs`): each still gets its own session's quote, never another's,
-/// and a session with no quote none.
+/// Pages read together are read together (one statement for a group of sessions' quotes,
+/// `server/src/store/batch.rs`, on SQLite and PostgreSQL): each still gets its own session's
+/// quote, never another's, and a session with no quote none.
 #[tokio::test]
 async fn pages_read_together_each_get_their_own_quote() {
     let app = spawn_app().await;

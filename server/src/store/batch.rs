@@ -15,13 +15,15 @@
 //! statement.
 //!
 //! Pages' reads of their quotes (by the session's hash) are grouped the same way by a task of
-//! their own: one statement reads every session's quote waiting, and each read is answered with
-//! the row of its own session (matched by the hash the row carries) or none.
+//! their own, on PostgreSQL and on SQLite (where a read's cost was mostly the hop to its
+//! connection's thread and back): one statement reads every session's quote waiting, and each
+//! read is answered with the row of its own session (matched by the hash the row carries) or
+//! none.
 //!
 //! When nothing else is waiting, a group is one write or one read: the cost is the hand-over to
 //! the task. Measured with the load bench (README, "Measured"): on PostgreSQL sharing the
 //! machine's two cores, the database's CPU per transition fell by half and per page read by three
-//! quarters.
+//! quarters; on SQLite pawpath's CPU per page read by about a sixth.
 
 use std::collections::HashSet;
 
@@ -82,10 +84,15 @@ enum Job {
     Made(Box<Made>),
 }
 
-/// The hand-over to the group tasks.
+/// The hand-over to the group writer.
 #[derive(Debug, Clone)]
 pub(crate) struct Groups {
     jobs: mpsc::Sender<Job>,
+}
+
+/// The hand-over to the group reader (PostgreSQL and SQLite).
+#[derive(Debug, Clone)]
+pub(crate) struct ReadGroups {
     reads: mpsc::Sender<Read>,
 }
 
@@ -98,18 +105,17 @@ struct Read {
 /// The most quotes read in one statement.
 const MAX_READS: usize = 32;
 
-impl Groups {
-    /// Starts the tasks that write and read the groups on `conns`.
+impl ReadGroups {
+    /// Starts the task that reads the groups on `conns`.
     pub(crate) fn start(conns: std::sync::Arc<Conns>) -> Self {
-        let (jobs, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(run(conns.clone(), receiver));
         let (reads, waiting) = mpsc::channel(QUEUE);
         tokio::spawn(read_rounds(conns, waiting));
-        Groups { jobs, reads }
+        ReadGroups { reads }
     }
 
     /// The quote row of the session whose hash this is, read in a group with the other reads
-    /// waiting (one statement and one round trip for all of them).
+    /// waiting (one statement, and one round trip or hop to SQLite's connection thread, for all
+    /// of them).
     pub(crate) async fn quote_by_session(
         &self,
         session_hash: &str,
@@ -125,6 +131,15 @@ impl Groups {
         answered
             .await
             .map_err(|_| StoreError::Database(sqlx::Error::WorkerCrashed))?
+    }
+}
+
+impl Groups {
+    /// Starts the task that writes the groups on `conns`.
+    pub(crate) fn start(conns: std::sync::Arc<Conns>) -> Self {
+        let (jobs, receiver) = mpsc::channel(QUEUE);
+        tokio::spawn(run(conns, receiver));
+        Groups { jobs }
     }
 
     /// Writes the quote's update and its transition's record (in a group with whatever else is

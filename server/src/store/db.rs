@@ -21,6 +21,8 @@ pub struct Store {
     pub(crate) conns: Option<std::sync::Arc<crate::store::conns::Conns>>,
     /// PostgreSQL: transitions' writes, committed in groups on `conns` (`crate::store::batch`).
     pub(crate) groups: Option<crate::store::batch::Groups>,
+    /// Pages' reads of their quote by session, read in groups on `reads` (`crate::store::batch`).
+    pub(crate) read_groups: crate::store::batch::ReadGroups,
     /// The hot path's reads (a page's quote, health): `conns` on PostgreSQL, connections of
     /// their own on SQLite. Not sqlx's pool, which checks each connection with a round trip
     /// (on SQLite a hop to the connection's thread and back) every time one goes back to it.
@@ -132,17 +134,16 @@ impl Store {
                 let writer = setup(options(1)).connect(url).await?;
                 let pool = setup(options(4)).connect(url).await?;
                 let group = crate::store::writer::Writer::start(url, SQLITE_PRAGMAS).await?;
+                let reads =
+                    std::sync::Arc::new(crate::store::conns::Conns::new(url, 4, SQLITE_PRAGMAS));
                 Ok(Self {
                     pool,
                     writer,
                     group: Some(group),
                     conns: None,
                     groups: None,
-                    reads: std::sync::Arc::new(crate::store::conns::Conns::new(
-                        url,
-                        4,
-                        SQLITE_PRAGMAS,
-                    )),
+                    read_groups: crate::store::batch::ReadGroups::start(reads.clone()),
+                    reads,
                     backend,
                 })
             }
@@ -156,6 +157,7 @@ impl Store {
                     pool,
                     group: None,
                     groups: Some(crate::store::batch::Groups::start(conns.clone())),
+                    read_groups: crate::store::batch::ReadGroups::start(conns.clone()),
                     conns: Some(conns.clone()),
                     reads: conns,
                     backend,

@@ -74,16 +74,8 @@ impl Store {
         &self,
         session_hash: &str,
     ) -> Result<Option<QuoteRow>, StoreError> {
-        if let Some(groups) = &self.groups {
-            // PostgreSQL: in a group with the other pages' reads (`crate::store::batch`).
-            let row = groups.quote_by_session(session_hash).await?;
-            return row.map(quote_from_row).transpose();
-        }
-        let row = on_conn!(
-            self,
-            sqlx::query(select_quote!("session_hash = $1")).bind(session_hash),
-            fetch_optional
-        );
+        // In a group with the other pages' reads (`crate::store::batch`).
+        let row = self.read_groups.quote_by_session(session_hash).await?;
         row.map(quote_from_row).transpose()
     }
 
