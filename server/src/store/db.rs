@@ -23,9 +23,10 @@ pub struct Store {
     pub(crate) groups: Option<crate::store::batch::Groups>,
     /// Pages' reads of their quote by session, read in groups on `reads` (`crate::store::batch`).
     pub(crate) read_groups: crate::store::batch::ReadGroups,
-    /// The hot path's reads (a page's quote, health): `conns` on PostgreSQL, connections of
-    /// their own on SQLite. Not sqlx's pool, which checks each connection with a round trip
-    /// (on SQLite a hop to the connection's thread and back) every time one goes back to it.
+    /// The hot path's reads (pages' quotes, through `read_groups`; health): `conns` on
+    /// PostgreSQL, connections of their own on SQLite. Not sqlx's pool, which checks each
+    /// connection with a round trip (on SQLite a hop to the connection's thread and back) every
+    /// time one goes back to it.
     pub(crate) reads: std::sync::Arc<crate::store::conns::Conns>,
     pub backend: Backend,
 }
