@@ -194,6 +194,9 @@ impl Groups {
     }
 }
 
+/// The group writer: each round takes every write waiting (the first awaited, the rest as they
+/// are), writes the transitions in one statement and the made quotes in another, answers each,
+/// and starts again; it stops when every `Groups` is dropped.
 async fn run(conns: std::sync::Arc<Conns>, mut receiver: mpsc::Receiver<Job>) {
     // What did not fit the groups being formed: a transition of a quote already in one or past
     // the most in one, a made quote past the parameters' bound. They start the next round.
@@ -244,6 +247,9 @@ async fn run(conns: std::sync::Arc<Conns>, mut receiver: mpsc::Receiver<Job>) {
     }
 }
 
+/// The group reader: each round reads every waiting session's quote in one statement (a second
+/// read of the same session waits for the next), answers each with its own session's row or
+/// none, and starts again; if the statement fails, each read is tried alone.
 async fn read_rounds(conns: std::sync::Arc<Conns>, mut receiver: mpsc::Receiver<Read>) {
     // A second read of a session already in the round (two tabs at once): it goes in the next.
     let mut held: Vec<Read> = Vec::new();
