@@ -1102,7 +1102,17 @@ async fn bench_database(
     }
     let seed = env_u("PAWPATH_BENCH_SEED_QUOTES", 0);
     let per_quote = env_u("PAWPATH_BENCH_SEED_TRANSITIONS", 10);
-    if seed > 0 && database.starts_with("postgres") {
+    // The copies are of a priced quote this run made, and it makes one only to measure the view
+    // or the transition: with neither there is nothing to copy, and a funnel over nothing says
+    // nothing.
+    let seeded = seed > 0 && database.starts_with("postgres") && !quotes.is_empty();
+    if seed > 0 && database.starts_with("postgres") && !seeded {
+        println!(
+            "  not seeded: PAWPATH_BENCH_SEED_QUOTES (PostgreSQL) copies a priced quote, made only \
+             when PAWPATH_BENCH_ONLY has view or transition"
+        );
+    }
+    if seeded {
         let started = Instant::now();
         seed_quotes(database, seed, per_quote).await;
         println!(
@@ -1111,7 +1121,7 @@ async fn bench_database(
             started.elapsed().as_secs_f64()
         );
     }
-    if seed > 0 && database.starts_with("postgres") && wanted("funnel") {
+    if seeded && wanted("funnel") {
         let started = Instant::now();
         let out = Command::new(env!("CARGO_BIN_EXE_pawpath"))
             .args(["report", "funnel", "--journey", "direct"])
