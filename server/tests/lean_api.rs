@@ -355,8 +355,17 @@ async fn visitor(app: &TestApp) -> (reqwest::Client, String) {
         .cookie_store(true)
         .build()
         .expect("client");
+    let csrf = page_data(&app.base, &client).await["csrf"]
+        .as_str()
+        .expect("csrf")
+        .to_owned();
+    (client, csrf)
+}
+
+/// The view data of `/quote` as `client`'s browser gets it (its session's quote).
+async fn page_data(base: &str, client: &reqwest::Client) -> Value {
     let view: Value = client
-        .get(format!("{}/quote", app.base))
+        .get(format!("{base}/quote"))
         .header("Accept", "application/json")
         .send()
         .await
@@ -364,8 +373,7 @@ async fn visitor(app: &TestApp) -> (reqwest::Client, String) {
         .json()
         .await
         .expect("json");
-    let csrf = view["data"]["csrf"].as_str().expect("csrf").to_owned();
-    (client, csrf)
+    view["data"].clone()
 }
 
 async fn post_pets(app: &TestApp, (client, csrf): &(reqwest::Client, String), pets: Value) -> u16 {
@@ -500,37 +508,16 @@ async fn pages_read_together_each_get_their_own_quote() {
         for i in 0..visitors.len() {
             let (app, visitors) = (app.clone(), visitors.clone());
             tasks.spawn(async move {
-                let view: Value = visitors[i]
-                    .0
-                    .get(format!("{}/quote", app.base))
-                    .header("Accept", "application/json")
-                    .send()
-                    .await
-                    .expect("get")
-                    .json()
-                    .await
-                    .expect("json");
-                (round, i, view["data"]["pets"][0]["pet_name"].clone())
+                let data = page_data(&app.base, &visitors[i].0).await;
+                (round, i, data["pets"][0]["pet_name"].clone())
             });
         }
         // A browser with no quote yet, among them.
         let app = app.clone();
         tasks.spawn(async move {
             let (client, _) = visitor(&app).await;
-            let view: Value = client
-                .get(format!("{}/quote", app.base))
-                .header("Accept", "application/json")
-                .send()
-                .await
-                .expect("get")
-                .json()
-                .await
-                .expect("json");
-            (
-                round,
-                usize::MAX,
-                view["data"]["pets"][0]["pet_name"].clone(),
-            )
+            let data = page_data(&app.base, &client).await;
+            (round, usize::MAX, data["pets"][0]["pet_name"].clone())
         });
     }
     let mut seen = 0;

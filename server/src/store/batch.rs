@@ -194,6 +194,29 @@ impl Groups {
     }
 }
 
+/// A round's candidates: those held back from the round before, then the ones waiting, at most
+/// `max` new (held ones do not keep new ones out: many at once on one quote or session would
+/// otherwise hold up everyone else's, one round each). With none held it waits for one; `None`
+/// once every sender is dropped.
+async fn next_round<T>(
+    held: &mut Vec<T>,
+    receiver: &mut mpsc::Receiver<T>,
+    max: usize,
+) -> Option<Vec<T>> {
+    let mut candidates = std::mem::take(held);
+    let room = candidates.len() + max;
+    if candidates.is_empty() {
+        candidates.push(receiver.recv().await?);
+    }
+    while candidates.len() < room {
+        match receiver.try_recv() {
+            Ok(next) => candidates.push(next),
+            Err(_) => break,
+        }
+    }
+    Some(candidates)
+}
+
 /// The group writer: each round takes every write waiting (the first awaited, the rest as they
 /// are), writes the transitions in one statement and the made quotes in another, answers each,
 /// and starts again; it stops when every `Groups` is dropped.
@@ -201,23 +224,7 @@ async fn run(conns: std::sync::Arc<Conns>, mut receiver: mpsc::Receiver<Job>) {
     // What did not fit the groups being formed: a transition of a quote already in one or past
     // the most in one, a made quote past the parameters' bound. They start the next round.
     let mut held: Vec<Job> = Vec::new();
-    loop {
-        let mut candidates: Vec<Job> = std::mem::take(&mut held);
-        // Writes held back do not keep new ones out (many at once on one quote would otherwise
-        // hold up everyone else's, one group each).
-        let room = candidates.len() + MAX_GROUP;
-        if candidates.is_empty() {
-            match receiver.recv().await {
-                Some(first) => candidates.push(first),
-                None => return,
-            }
-        }
-        while candidates.len() < room {
-            match receiver.try_recv() {
-                Ok(next) => candidates.push(next),
-                Err(_) => break,
-            }
-        }
+    while let Some(candidates) = next_round(&mut held, &mut receiver, MAX_GROUP).await {
         let mut quotes = HashSet::with_capacity(candidates.len());
         let (mut group, mut made, mut parameters) = (Vec::<Pending>::new(), Vec::new(), 0);
         for job in candidates {
@@ -253,21 +260,7 @@ async fn run(conns: std::sync::Arc<Conns>, mut receiver: mpsc::Receiver<Job>) {
 async fn read_rounds(conns: std::sync::Arc<Conns>, mut receiver: mpsc::Receiver<Read>) {
     // A second read of a session already in the round (two tabs at once): it goes in the next.
     let mut held: Vec<Read> = Vec::new();
-    loop {
-        let mut candidates = std::mem::take(&mut held);
-        let room = candidates.len() + MAX_READS;
-        if candidates.is_empty() {
-            match receiver.recv().await {
-                Some(first) => candidates.push(first),
-                None => return,
-            }
-        }
-        while candidates.len() < room {
-            match receiver.try_recv() {
-                Ok(next) => candidates.push(next),
-                Err(_) => break,
-            }
-        }
+    while let Some(candidates) = next_round(&mut held, &mut receiver, MAX_READS).await {
         let mut sessions = HashSet::with_capacity(candidates.len());
         let mut round = Vec::with_capacity(candidates.len());
         for read in candidates {
@@ -355,9 +348,9 @@ async fn insert_made(conns: &Conns, made: &[Made]) -> Result<(), StoreError> {
     let rows: Vec<usize> = made.iter().map(|one| one.transitions.len()).collect();
     let mut query = sqlx::query(sqlx::AssertSqlSafe(made_sql(&rows)));
     for one in made {
-        query = one.quote.bind_ref(query);
+        query = one.quote.bind_after(query);
         for transition in &one.transitions {
-            query = transition.bind_ref(query);
+            query = transition.bind_after(query);
         }
     }
     let mut lease = conns.lease().await?;
@@ -454,7 +447,7 @@ async fn write(conns: &Conns, group: &[Pending]) -> Result<HashSet<String>, Stor
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
     for pending in group {
         let (document, lifecycle, definition_version) = &pending.update;
-        query = pending.transition.bind_ref(
+        query = pending.transition.bind_after(
             query
                 .bind(document.as_str())
                 .bind(*lifecycle)

@@ -45,11 +45,11 @@ const AFTER_QUOTE: usize = 12;
 
 /// `sql` (a made quote's insert, then its transitions' from [`AFTER_QUOTE`]) with the quote's
 /// and the transitions' parameters bound.
-fn bind_made(
+fn bind_made<'q>(
     sql: String,
-    stored: OwnedQuote,
-    transitions: Vec<TransitionRow>,
-) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments> {
+    stored: &'q OwnedQuote,
+    transitions: &'q [TransitionRow],
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
     let mut query = stored.bind_after(sqlx::query(sqlx::AssertSqlSafe(sql)));
     for transition in transitions {
         query = transition.bind_after(query);
@@ -277,7 +277,7 @@ impl Store {
                     "{INSERT_QUOTE}; {}",
                     transitions_insert(AFTER_QUOTE, transitions.len())
                 );
-                bind_made(sql, stored, transitions)
+                bind_made(sql, &stored, &transitions)
                     .execute(&mut *conn)
                     .await?;
                 Ok(())

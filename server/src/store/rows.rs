@@ -89,34 +89,9 @@ impl TransitionRow {
         }
     }
 
-    /// Binds the row's seventeen columns after `query`'s own parameters.
-    pub(crate) fn bind_after(
-        self,
-        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
-    ) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
-        query
-            .bind(self.quote_id)
-            .bind(self.created_at)
-            .bind(self.definition_version)
-            .bind(self.brand)
-            .bind(self.channel)
-            .bind(self.journey)
-            .bind(self.event)
-            .bind(self.from)
-            .bind(self.to)
-            .bind(self.outcome)
-            .bind(self.guards)
-            .bind(self.field_errors)
-            .bind(self.blocks)
-            .bind(self.duration_us)
-            .bind(self.pricing)
-            .bind(self.experiment_views)
-            .bind(self.input)
-    }
-
     /// Binds the row's seventeen columns after `query`'s own, borrowing them (a group's
-    /// statement, whose writes may be tried again alone: `crate::store::batch`).
-    pub(crate) fn bind_ref<'q>(
+    /// statement binds several rows, and writes them again one at a time if it fails).
+    pub(crate) fn bind_after<'q>(
         &'q self,
         query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
     ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
@@ -211,8 +186,8 @@ impl OwnedQuote {
     }
 
     /// Binds the row's eleven parameters (those of [`INSERT_QUOTE`]) after `query`'s own,
-    /// borrowing them (a group's statement: `crate::store::batch`).
-    pub(crate) fn bind_ref<'q>(
+    /// borrowing them.
+    pub(crate) fn bind_after<'q>(
         &'q self,
         query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>,
     ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
@@ -228,25 +203,6 @@ impl OwnedQuote {
             .bind(self.document.as_str())
             .bind(self.now.as_str())
             .bind(self.opening.as_str())
-    }
-
-    /// Binds the row's eleven parameters (those of [`INSERT_QUOTE`]) after `query`'s own.
-    pub(crate) fn bind_after(
-        self,
-        query: sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>,
-    ) -> sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments> {
-        query
-            .bind(self.id)
-            .bind(self.quote_ref)
-            .bind(self.session_hash)
-            .bind(self.brand)
-            .bind(self.channel)
-            .bind(self.journey)
-            .bind(self.definition_version)
-            .bind(Lifecycle::Active.as_str())
-            .bind(self.document)
-            .bind(self.now)
-            .bind(self.opening)
     }
 }
 
