@@ -1105,8 +1105,9 @@ async fn bench_database(
     // The copies are of a priced quote this run made, and it makes one only to measure the view
     // or the transition: with neither there is nothing to copy, and a funnel over nothing says
     // nothing.
-    let seeded = seed > 0 && database.starts_with("postgres") && !quotes.is_empty();
-    if seed > 0 && database.starts_with("postgres") && !seeded {
+    let seed_asked = seed > 0 && database.starts_with("postgres");
+    let seeded = seed_asked && !quotes.is_empty();
+    if seed_asked && !seeded {
         println!(
             "  not seeded: PAWPATH_BENCH_SEED_QUOTES (PostgreSQL) copies a priced quote, made only \
              when PAWPATH_BENCH_ONLY has view or transition"

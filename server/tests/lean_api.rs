@@ -364,7 +364,7 @@ async fn visitor(app: &TestApp) -> (reqwest::Client, String) {
 
 /// The view data of `/quote` as `client`'s browser gets it (its session's quote).
 async fn page_data(base: &str, client: &reqwest::Client) -> Value {
-    let view: Value = client
+    let mut view: Value = client
         .get(format!("{base}/quote"))
         .header("Accept", "application/json")
         .send()
@@ -373,7 +373,7 @@ async fn page_data(base: &str, client: &reqwest::Client) -> Value {
         .json()
         .await
         .expect("json");
-    view["data"].clone()
+    view["data"].take()
 }
 
 async fn post_pets(app: &TestApp, (client, csrf): &(reqwest::Client, String), pets: Value) -> u16 {
