@@ -1344,12 +1344,14 @@ async fn quote_row_size(database: &str) -> Result<f64, sqlx::Error> {
     use sqlx::Connection;
     let n: i64 = if database.starts_with("postgres") {
         let mut c = sqlx::PgConnection::connect(database).await?;
-        sqlx::query_scalar("SELECT max(octet_length(document::text))::bigint FROM quotes")
-            .fetch_one(&mut c)
-            .await?
+        sqlx::query_scalar(
+            "SELECT coalesce(max(octet_length(document::text)), 0)::bigint FROM quotes",
+        )
+        .fetch_one(&mut c)
+        .await?
     } else {
         let mut c = sqlx::SqliteConnection::connect(database).await?;
-        sqlx::query_scalar("SELECT max(length(document)) FROM quotes")
+        sqlx::query_scalar("SELECT coalesce(max(length(document)), 0) FROM quotes")
             .fetch_one(&mut c)
             .await?
     };
