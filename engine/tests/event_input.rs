@@ -67,9 +67,57 @@ fn a_write_only_answer_of_the_wrong_type_is_masked_too() {
     );
     assert_eq!(masked["payment"]["account_number"], "****4958");
     assert_eq!(
-        masked["payment"]["junk"],
-        json!({ "deep": [1, 2] }),
-        "undeclared: as sent"
+        masked["payment"].get("junk"),
+        None,
+        "an undeclared key is not kept"
+    );
+    assert_eq!(masked["payment"][runtime::UNDECLARED_KEYS], 1);
+}
+
+/// Issue 55: the log keeps what the step's question set declares, never undeclared keys, at any
+/// depth (inside a pet too), and only their number: 4,000 saves each carrying a 31,500-character
+/// key cannot grow a quote's history by 127 MB.
+#[test]
+fn undeclared_keys_are_counted_not_kept_at_any_depth() {
+    let defs = defs();
+    let mut pet = json!({ "pet_name": "Rex", "pet_type": "dog" });
+    pet["zz"] = json!("z".repeat(31_500));
+    pet["yy"] = json!({ "deep": [1, 2, 3] });
+    let event = Event::Submit {
+        step: "pet_details".into(),
+        answers: json!({ "pets": [pet], "stray": true }),
+    };
+    let result = runtime::transition(
+        &defs,
+        "direct",
+        &runtime::empty_document(),
+        Lifecycle::Active,
+        &event,
+        ctx(),
+    )
+    .expect("runs");
+    let input = result.record.input.expect("the log keeps the input");
+    assert!(input.to_string().len() < 200, "{input}");
+    assert_eq!(input["pets"][0]["pet_name"], "Rex");
+    assert_eq!(input["pets"][0][runtime::UNDECLARED_KEYS], 2);
+    assert_eq!(input[runtime::UNDECLARED_KEYS], 1);
+}
+
+/// A question set that refuses undeclared keys (communications: `additionalProperties: false`)
+/// refuses the logged answers as it refused the sent ones, so a replay of the log agrees.
+#[test]
+fn a_schema_that_refuses_undeclared_keys_refuses_the_logged_answers_too() {
+    let defs = defs();
+    let schema = defs
+        .question_schema("communications")
+        .expect("communications questions");
+    let sent = json!({ "owner": { "marketing_preferences": { "optin_email": true, "forged": "x".repeat(500) } } });
+    let logged = runtime::mask_write_only(&schema.schema, &sent);
+    assert!(!logged.to_string().contains("forged"), "{logged}");
+    assert_eq!(
+        schema.field_errors(&sent).is_empty(),
+        schema.field_errors(&logged).is_empty(),
+        "sent {sent} logged {logged}"
     );
 }
 

@@ -141,6 +141,11 @@ pub struct Config {
     /// `PAWPATH_LOOKUPS_PER_ADDRESS` (default 1,000): address and vet lookups one client
     /// address may make in 15 minutes (each session may make 60).
     pub lookups_per_address: u64,
+    /// `PAWPATH_SESSION_BURST` (default 60) and `PAWPATH_SESSION_SAVES_PER_MINUTE` (default 60):
+    /// how many state-changing calls one session may make at once, and how fast the allowance
+    /// comes back (issue 55: a token bucket per session).
+    pub session_burst: u64,
+    pub session_saves_per_minute: u64,
     /// Connection limits (issue 21): `PAWPATH_HEADER_TIMEOUT_MS`, `PAWPATH_REQUEST_TIMEOUT_MS`,
     /// `PAWPATH_MAX_CONNECTIONS`.
     pub limits: Limits,
@@ -605,6 +610,9 @@ impl Config {
         };
         let lookups_per_address =
             number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;
+        let session_burst = number_in(&get, "PAWPATH_SESSION_BURST", 1..=1_000_000, 60)?;
+        let session_saves_per_minute =
+            number_in(&get, "PAWPATH_SESSION_SAVES_PER_MINUTE", 1..=6_000_000, 60)?;
         let shutdown_drain_ms = number_in(&get, "PAWPATH_SHUTDOWN_DRAIN_MS", 0..=120_000, 5_000)?;
         let retention_days =
             u32::try_from(number_in(&get, "PAWPATH_RETENTION_DAYS", 31..=3_650, 90)?).unwrap_or(90);
@@ -624,6 +632,8 @@ impl Config {
             retention_days,
             purge_interval_ms,
             lookups_per_address,
+            session_burst,
+            session_saves_per_minute,
             listen_addr,
             trusted_proxies,
             limits,

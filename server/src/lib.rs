@@ -113,7 +113,12 @@ impl App {
         store.migrate().await?;
         metrics::install();
         let running = Arc::new(service::state::Running::default());
+        let pace = Arc::new(service::pace::Pace::new(
+            config.session_burst,
+            config.session_saves_per_minute,
+        ));
         Ok(AppState::new(service::state::Shared {
+            pace,
             payments: test_payments.clone(),
             test_payments: Some(test_payments),
             mail_templates: Arc::new(mail_templates),
@@ -205,6 +210,7 @@ pub const SERVER_COPY_KEYS: &[&str] = &[
     "address.postcode_required",
     "address.postcode_invalid",
     "error.rate_limited",
+    "error.too_fast",
     "app.name",
     "app.no_script",
     "email.confirmation.subject",

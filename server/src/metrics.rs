@@ -175,6 +175,7 @@ fn zeroes() {
         "policy",
         "quote_email",
         "quote_email_per_quote",
+        "session_saves",
     ] {
         ::metrics::counter!("pawpath_rate_limited_total", "scope" => scope).absolute(0);
     }

@@ -60,6 +60,21 @@ impl SessionToken {
             .map(Self)
     }
 
+    /// The session a purchase moves its quote to (issue 55): an HMAC of this session's token
+    /// and the purchase's idempotency key under the server's secret. Every request of one
+    /// purchase (a double click, the buyer's retry whose answer was lost) makes the same one, so
+    /// each is answered with the same cookie; whoever holds this session's cookie without the
+    /// key (which only the buying page knows) or the secret cannot make it.
+    pub fn after_purchase(&self, secret: &SecretKey, idempotency_key: &str) -> Self {
+        #[expect(clippy::expect_used, reason = "HMAC takes keys of any length")]
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret.bytes()).expect("any key length");
+        mac.update(b"pawpath purchase session v1:");
+        mac.update(self.0.as_bytes());
+        mac.update(b":");
+        mac.update(idempotency_key.as_bytes());
+        Self(URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes()))
+    }
+
     /// What the database stores instead of the token.
     pub fn hash(&self) -> String {
         sha256_hex(&self.0)
@@ -176,6 +191,32 @@ mod tests {
         assert_eq!(
             SessionToken::from_headers(&headers).map(|t| t.hash()),
             Some(t.hash())
+        );
+    }
+
+    #[test]
+    fn a_purchase_session_is_the_same_for_one_purchase_and_unknowable_without_key_and_secret() {
+        let secret = SecretKey::from_bytes(vec![7; 32]);
+        let a = SessionToken::generate();
+        let next = a.after_purchase(&secret, "key-0001");
+        assert_eq!(next.hash(), a.after_purchase(&secret, "key-0001").hash());
+        assert_ne!(next.hash(), a.hash());
+        assert_ne!(next.hash(), a.after_purchase(&secret, "key-0002").hash());
+        assert_ne!(
+            next.hash(),
+            a.after_purchase(&SecretKey::from_bytes(vec![8; 32]), "key-0001")
+                .hash()
+        );
+        // A cookie like any other: 43 characters of URL-safe base64.
+        let mut headers = HeaderMap::new();
+        let set = next.set_cookie(false);
+        headers.insert(
+            COOKIE,
+            HeaderValue::from_str(set.split(';').next().expect("pair")).expect("header"),
+        );
+        assert_eq!(
+            SessionToken::from_headers(&headers).map(|t| t.hash()),
+            Some(next.hash())
         );
     }
 

@@ -188,10 +188,13 @@ async fn a_card_payer_buys_once_and_the_card_number_is_nowhere() {
 
     // Ten identical Pay now requests at once, and a second tab with its own key.
     let mut tasks = Vec::new();
+    // One page's token for every request, as repeated clicks on one page send it: a page loaded
+    // with the cookie the purchase retired would be a new visitor's (issue 55).
+    let csrf = app.csrf().await;
     for _ in 0..10 {
         let client = app.client.clone();
         let base = app.base.clone();
-        let csrf = app.csrf().await;
+        let csrf = csrf.clone();
         tasks.push(tokio::spawn(async move {
             let r = client
                 .post(format!("{base}/api/purchase"))

@@ -362,6 +362,14 @@ async fn activation_issues_one_free_policy_for_28_days() {
         number.starts_with("PETRS") && number.len() == 12,
         "{number}"
     );
+    // Activating moved the quote to a new session (issue 55): the old CSRF token is refused,
+    // the page's new one answers the same policy.
+    let (s, _) = post(&app, "/api/confirmationrescue", &csrf, json!({})).await;
+    assert_eq!(s, 403);
+    let csrf = app.view("/rehoming/confirmation").await["csrf"]
+        .as_str()
+        .expect("csrf")
+        .to_owned();
     let (s, again) = post(&app, "/api/confirmationrescue", &csrf, json!({})).await;
     assert_eq!(s, 200);
     assert_eq!(again["data"]["rescue"]["policy_number"], json!(number));
@@ -506,7 +514,7 @@ async fn the_free_policys_link_opens_an_annual_quote_made_from_it() {
     );
     let quote_ref = view["qidu"].clone();
 
-    // A second click reopens the same quote.
+    // A second click in the same browser reopens the same quote.
     assert_eq!(open(&app, &path).await.1, "/annual-rehoming/pet-details");
     assert_eq!(
         app.view("/annual-rehoming/pet-details").await["qidu"],
@@ -660,4 +668,69 @@ async fn a_link_past_its_cover_a_cancelled_policy_and_a_forged_link() {
         .await;
     assert_eq!(view["page"]["id"], "policy_link_expired");
     assert_eq!(view["questions"], Value::Null);
+}
+
+/// Issue 55, "The annual rehoming link opens its quote in any browser": the link opens its quote
+/// once, in the browser that first opened it. Any other browser (a forwarded email, a second
+/// device) is sent to retrieve-quote with no session and is shown nothing of the owner; the
+/// first browser keeps its quote.
+#[tokio::test]
+async fn the_annual_link_opens_its_quote_in_one_browser_only() {
+    let app = spawn_app().await;
+    let (path, _) = activated_link(&app).await;
+    assert_eq!(
+        open(&app, &path).await,
+        (200, "/annual-rehoming/pet-details".into())
+    );
+    let first = app.view("/annual-rehoming/pet-details").await;
+    assert_eq!(first["journey"], "annual_rehoming");
+
+    let stranger = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let r = stranger
+        .get(format!("{}{path}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status().as_u16(), 303);
+    assert!(r.headers().get("set-cookie").is_none());
+    let location = r
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(location, "/annual-rehoming/retrieve-quote?brand=rsp");
+    let page = stranger
+        .get(format!("{}{location}", app.base))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .expect("get")
+        .text()
+        .await
+        .expect("text");
+    let owner = valid_owner();
+    for detail in [
+        "customer_first_name",
+        "customer_last_name",
+        "email_address",
+        "phone_number",
+    ] {
+        if let Some(text) = owner[detail].as_str() {
+            assert!(
+                !page.contains(text),
+                "{detail} shown to a second browser: {page}"
+            );
+        }
+    }
+    // The first browser still has its quote.
+    let again = app.view("/annual-rehoming/pet-details").await;
+    assert_eq!(again["qidu"], first["qidu"]);
+    assert_eq!(
+        again["owner"]["customer_first_name"],
+        owner["customer_first_name"]
+    );
 }

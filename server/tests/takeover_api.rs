@@ -244,3 +244,148 @@ async fn the_portal_password_is_set_only_soon_after_the_purchase() {
         Some("0")
     );
 }
+
+/// Issue 55, "The session that bought is not a new session" (OWASP ASVS 3.2.1): a session given
+/// to an attacker and planted in the customer's browser before they start is worth nothing once
+/// they buy. The purchase moves the quote to a new session: the planted cookie's confirmation is
+/// 404, its portal password call is refused, and the customer's own (with the new cookie and the
+/// token the confirmation carries) sets the password.
+#[tokio::test]
+async fn a_session_planted_before_the_purchase_sees_nothing_after_it() {
+    let app = spawn_app().await;
+    let (planted, attackers_csrf) = stranger_session(&app.base, "pos").await;
+    let customer = app.visitor_holding(&planted).await;
+    let bought = customer.buy_direct_with_key("fixation-0001").await;
+    let number = bought["data"]["purchase"]["policies"][0]["policy_number"].clone();
+    assert!(number.is_string(), "{bought}");
+
+    let (status, body, _) = app
+        .as_session(&planted, reqwest::Method::GET, "/api/confirmation", None)
+        .await;
+    assert_eq!(
+        status, 404,
+        "the planted session reads no confirmation: {body}"
+    );
+    assert!(!body.to_string().contains("Biscuit"), "{body}");
+    let password = json!({ "csrf": attackers_csrf, "email": "ada@example.com",
+        "password": "Abcdefgh1!", "password_confirmation": "Abcdefgh1!" });
+    let (status, body, _) = app
+        .as_session(
+            &planted,
+            reqwest::Method::POST,
+            "/api/saveportalpassword",
+            Some(&password),
+        )
+        .await;
+    assert_eq!(status, 403, "{body}");
+    // The planted session's pages are a new visitor's: nothing of the customer's.
+    let (status, view, _) = app
+        .as_session(&planted, reqwest::Method::GET, "/quote/confirmation", None)
+        .await;
+    assert_eq!(status, 200);
+    assert!(!view.to_string().contains("ada@example.com"), "{view}");
+
+    // The customer's browser holds the new session, and sets the password.
+    let page = customer.view("/quote/confirmation").await;
+    assert_eq!(page["purchase"]["policies"][0]["policy_number"], number);
+    assert_eq!(page["purchase"]["portal_open"], true);
+    let csrf = page["csrf"].as_str().expect("csrf");
+    let (status, body) = customer
+        .post_json(
+            "/api/saveportalpassword",
+            &json!({ "csrf": csrf, "email": "ada@example.com", "password": "Abcdefgh1!", "password_confirmation": "Abcdefgh1!" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+/// Issue 55: the buyer's retry whose answer (and new cookie) was lost on the way is answered
+/// as the purchase was, with the same new session; the old cookie with any other key is refused.
+#[tokio::test]
+async fn a_purchase_retried_from_the_old_session_with_its_key_is_answered_as_it_was() {
+    let app = spawn_app().await;
+    let (session, csrf) = stranger_session(&app.base, "pos").await;
+    let customer = app.visitor_holding(&session).await;
+    let bought = customer.buy_direct_with_key("lostanswer-0001").await;
+    let number = bought["data"]["purchase"]["policies"][0]["policy_number"].clone();
+    let page = customer.view("/quote/confirmation").await;
+
+    let wrong = json!({ "csrf": csrf, "idempotency_key": "lostanswer-0002" });
+    let (status, body, set) = app
+        .as_session(
+            &session,
+            reqwest::Method::POST,
+            "/api/purchase",
+            Some(&wrong),
+        )
+        .await;
+    assert_eq!((status, set), (403, None), "{body}");
+
+    let retry = json!({ "csrf": csrf, "idempotency_key": "lostanswer-0001" });
+    let (status, body, set) = app
+        .as_session(
+            &session,
+            reqwest::Method::POST,
+            "/api/purchase",
+            Some(&retry),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["data"]["purchase"]["policies"][0]["policy_number"],
+        number
+    );
+    let renewed = set.expect("the purchase's session");
+    assert_ne!(renewed, session);
+    assert_eq!(
+        app.sql("select count(*) from purchases").await.as_deref(),
+        Some("1")
+    );
+    // The same session the customer's browser was given: both read the confirmation.
+    let (status, again, _) = app
+        .as_session(&renewed, reqwest::Method::GET, "/api/confirmation", None)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(again["data"]["qidu"], page["qidu"]);
+    assert_eq!(
+        customer.view("/quote/confirmation").await["purchase"]["policies"][0]["policy_number"],
+        number
+    );
+}
+
+/// Issue 55: a quote retrieved into a browser joins it under a new session; the session the
+/// browser had before (perhaps planted) finds nothing of it.
+#[tokio::test]
+async fn a_retrieved_quote_joins_a_new_session() {
+    let app = spawn_app().await;
+    app.save_pets(json!([valid_pet()])).await;
+    let (status, body) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200, "{body}");
+    let reference = app.view("/quote").await["qidu"]
+        .as_str()
+        .expect("reference")
+        .to_owned();
+
+    let (planted, csrf) = stranger_session(&app.base, "pos").await;
+    let find = json!({ "csrf": csrf, "quote_reference": reference, "email": "ada@example.com" });
+    let (status, body, set) = app
+        .as_session(
+            &planted,
+            reqwest::Method::POST,
+            "/api/quoteretrieval",
+            Some(&find),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let joined = set.expect("the retrieved quote's new session");
+    assert_ne!(joined, planted);
+    let (_, view, _) = app
+        .as_session(&joined, reqwest::Method::GET, "/quote/your-details", None)
+        .await;
+    assert_eq!(view["data"]["qidu"], json!(reference));
+    let (_, view, _) = app
+        .as_session(&planted, reqwest::Method::GET, "/quote/your-details", None)
+        .await;
+    assert_ne!(view["data"]["qidu"], json!(reference), "{view}");
+    assert!(!view.to_string().contains("ada@example.com"), "{view}");
+}

@@ -55,14 +55,27 @@ pub fn mask(value: &str) -> String {
     format!("****{tail}")
 }
 
-/// The answers as sent, with every write-only answer the schema declares masked (whatever its
-/// type): what the transition log keeps of a submission (issue 28), so the replay shows what the
-/// customer sent without the log ever holding a bank account number.
+/// The key under which [`mask_write_only`] counts the undeclared keys it left out of an object.
+/// No question set declares it, so a schema that refuses undeclared keys refuses it too: the
+/// logged answers are refused or accepted as the answers sent were, and a replay agrees.
+pub const UNDECLARED_KEYS: &str = "(undeclared keys)";
+
+/// The answers as sent, as the transition log keeps them (issue 28, issue 55): every write-only
+/// answer the schema declares masked (whatever its type), and only what the schema declares,
+/// at every depth: an undeclared key (which the document never keeps either) is left out, and
+/// their number kept under [`UNDECLARED_KEYS`]. So the replay shows what the customer sent
+/// without the log ever holding a bank account number, and a client cannot grow the log with
+/// keys nobody asked for.
 pub fn mask_write_only(schema: &Value, answers: &Value) -> Value {
     match answers {
         Value::Object(given) => {
             let props = declared_properties(schema);
+            if props.is_empty() {
+                // A free-form object (no properties declared): kept whole, as merged.
+                return answers.clone();
+            }
             let mut out = Map::new();
+            let mut undeclared: u64 = 0;
             for (name, value) in given {
                 let declared = props.iter().find(|(n, _)| n == name).map(|(_, s)| *s);
                 let kept = match declared {
@@ -71,9 +84,15 @@ pub fn mask_write_only(schema: &Value, answers: &Value) -> Value {
                         other => mask(&other.to_string()),
                     }),
                     Some(sub) => mask_write_only(sub, value),
-                    None => value.clone(),
+                    None => {
+                        undeclared += 1;
+                        continue;
+                    }
                 };
                 out.insert(name.clone(), kept);
+            }
+            if undeclared > 0 {
+                out.insert(UNDECLARED_KEYS.to_owned(), Value::from(undeclared));
             }
             Value::Object(out)
         }

@@ -15,7 +15,8 @@ use crate::rules::context::RuleContext;
 
 use crate::journey::answers::keep_locked;
 pub use crate::journey::answers::{
-    empty_document, locked_fields, mask, mask_write_only, merge, project, take_write_only,
+    UNDECLARED_KEYS, empty_document, locked_fields, mask, mask_write_only, merge, project,
+    take_write_only,
 };
 pub use crate::journey::record::{
     Block, Effect, EngineError, Event, GuardResult, Lifecycle, MAX_INPUT_BYTES, MAX_PETS, Outcome,

@@ -26,6 +26,7 @@ use crate::service::quote;
 use crate::service::rescue::rescue_view;
 use crate::service::state::AppState;
 use crate::service::transition::{Authorised, authorise};
+use crate::session::SessionToken;
 
 /// GET /api/getrehomingcentres (owner-payment.md §3: contactname, address1 to address4,
 /// postcode): the centres of the session's brand, or of `?brand=` before there is a session;
@@ -93,6 +94,9 @@ pub(super) async fn confirmation_rescue(
             "the quote is not on the rehoming flow".into(),
         ));
     }
+    // Activating moves the quote to a new session, as a purchase does (issue 55): the answer
+    // sets its cookie, and the session that activated finds nothing from then on.
+    let fresh = SessionToken::generate();
     for _ in 0..5 {
         if quote.lifecycle == Lifecycle::Purchased {
             return activated(&state, &quote).await;
@@ -107,15 +111,27 @@ pub(super) async fn confirmation_rescue(
             }))
             .into_response());
         }
-        match activate(&state, &quote, &experiment_views, started).await? {
-            Ok(()) => {}
-            Err(refused) => return Err(refused),
-        }
+        let bought_here =
+            activate(&state, &quote, &fresh.hash(), &experiment_views, started).await??;
         quote = state
             .store
             .quote_by_ref(&quote.quote_ref)
             .await?
             .ok_or(AppError::NotFound)?;
+        if bought_here {
+            let mut response = activated(&state, &quote).await?;
+            let cookie = fresh.set_cookie(state.config.secure_cookies());
+            let value = axum::http::HeaderValue::from_str(&cookie)
+                .map_err(|e| AppError::Internal(format!("session cookie: {e}")))?;
+            response
+                .headers_mut()
+                .append(axum::http::header::SET_COOKIE, value);
+            return Ok(response);
+        }
+        if quote.lifecycle == Lifecycle::Purchased {
+            // A twin request activated it and holds its new session: this one is told so.
+            return Err(AppError::Conflict);
+        }
     }
     Err(AppError::Internal(format!(
         "quote {}: activation kept conflicting",

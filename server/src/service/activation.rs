@@ -56,13 +56,15 @@ pub async fn scan(state: &AppState, quote: &QuoteRow) -> Result<Option<u32>, App
     Ok(outcome.detail_code())
 }
 
-/// Buys the quote at no charge: Ok once bought here or by a twin request.
+/// Buys the quote at no charge, moving it to the session `session_hash` (issue 55): Ok(true)
+/// once bought here, Ok(false) when a twin request bought it (or changed it) first.
 pub async fn activate(
     state: &AppState,
     quote: &QuoteRow,
+    session_hash: &str,
     experiment_views: &[String],
     started: Instant,
-) -> Result<Result<(), AppError>, AppError> {
+) -> Result<Result<bool, AppError>, AppError> {
     let journey = quote::journey(state, quote)?;
     let rules = quote::rule_context(state, quote);
     let result = runtime::transition(
@@ -153,6 +155,7 @@ pub async fn activate(
         payment: NewPayment::Free,
         collections: Vec::new(),
         emails: vec![email],
+        session_hash: session_hash.to_owned(),
     };
     let meta = TransitionMeta::of(quote, started, experiment_views);
     match state
@@ -163,9 +166,9 @@ pub async fn activate(
         Ok(PurchaseOutcome::Bought) => {
             tracing::info!(quote = %quote.id, "rescue cover activated");
             state.mailer.wake();
-            Ok(Ok(()))
+            Ok(Ok(true))
         }
-        Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Ok(())),
+        Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Ok(false)),
         Err(e) => Err(e.into()),
     }
 }

@@ -153,7 +153,16 @@ pub fn annual_document(
 }
 
 /// A free policy's link to annual cover (GET /annual-rehoming/start/{token}): where it lands.
-pub async fn start(state: &AppState, token: &str) -> Result<Landing, AppError> {
+///
+/// The link makes its quote once, in the browser that opened it, under a new session (issue 55).
+/// That browser may open it again; any other browser (a forwarded email, a second device, a
+/// guesser with the link) is sent to retrieve-quote and shown nothing of the owner, as a
+/// comparison site's used click-through is.
+pub async fn start(
+    state: &AppState,
+    token: &str,
+    headers: &axum::http::HeaderMap,
+) -> Result<Landing, AppError> {
     let Some(link) = PolicyLink::verify(&state.config.secret_key, token) else {
         return Err(AppError::NotFound);
     };
@@ -215,84 +224,69 @@ pub async fn start(state: &AppState, token: &str) -> Result<Landing, AppError> {
             cookie: None,
         });
     }
-    let session = SessionToken::generate();
     let first = journey
         .step(&journey.start)
         .ok_or_else(|| AppError::Internal("the annual journey has no start step".into()))?;
     let landing = format!("{}{}?brand={brand}", journey.base_path, first.path);
-    let existing = match linked {
-        Some(existing) => Some(existing),
-        None => {
-            let id = crate::store::quote_id();
-            let document = annual_document(state, &source, &policy.policy_number, last_day, &id);
-            let quote_ref = quote::quote_reference();
-            let made = state
-                .store
-                .insert_linked_quote(
-                    &NewQuote {
-                        id: &id,
-                        quote_ref: &quote_ref,
-                        brand,
-                        channel: journey.channel.as_str(),
-                        journey: &journey.id,
-                        definition_version: state.defs.version(),
-                        document: &document,
-                        opening: None,
-                    },
-                    &policy.policy_number,
-                    &session.hash(),
-                )
-                .await;
-            match made {
-                Ok(()) => {
-                    tracing::info!(quote = %id, policy = %policy.policy_number, "annual rehoming quote made from its policy link");
-                    None
-                }
-                // Two clicks at once: the other made the quote; this browser joins it.
-                Err(StoreError::Conflict) => Some(
-                    state
-                        .store
-                        .linked_quote(&policy.policy_number)
-                        .await?
-                        .ok_or_else(|| {
-                            AppError::Internal(
-                                "a policy link's quote conflicted and then was not there".into(),
-                            )
-                        })?,
-                ),
-                Err(e) => return Err(e.into()),
-            }
-        }
+    let retrieve = Landing {
+        to: format!("{}/retrieve-quote?brand={brand}", journey.base_path),
+        cookie: None,
     };
-    // The link's quote, made before: this browser joins it while it can still be bought.
-    if let Some(existing) = existing {
-        match existing.lifecycle {
+    if let Some(existing) = linked {
+        return Ok(match existing.lifecycle {
+            Lifecycle::Purchased => Landing {
+                to: page(PageId::AlreadyPurchased),
+                cookie: None,
+            },
+            Lifecycle::Expired | Lifecycle::Reset => Landing {
+                to: page(PageId::PolicyLinkExpired),
+                cookie: None,
+            },
+            // Opened before: by this browser, which goes on where it was; by any other, not.
             Lifecycle::Active => {
-                if !state
-                    .store
-                    .attach_session(&existing.id, &session.hash())
+                let own = quote::existing(state, headers)
                     .await?
-                {
-                    // Bought by its own browser since it was read.
-                    return Ok(Landing {
-                        to: page(PageId::AlreadyPurchased),
+                    .is_some_and(|(q, _)| q.id == existing.id);
+                if own {
+                    Landing {
+                        to: landing,
                         cookie: None,
-                    });
+                    }
+                } else {
+                    tracing::info!(quote = %existing.id, "an annual link opened again elsewhere: not opened");
+                    retrieve
                 }
             }
-            Lifecycle::Purchased => {
-                return Ok(Landing {
-                    to: page(PageId::AlreadyPurchased),
-                    cookie: None,
-                });
-            }
-            Lifecycle::Expired | Lifecycle::Reset => {
-                return Ok(Landing {
-                    to: page(PageId::PolicyLinkExpired),
-                    cookie: None,
-                });
-            }
+        });
+    }
+    let session = SessionToken::generate();
+    let id = crate::store::quote_id();
+    let document = annual_document(state, &source, &policy.policy_number, last_day, &id);
+    let quote_ref = quote::quote_reference();
+    let made = state
+        .store
+        .insert_linked_quote(
+            &NewQuote {
+                id: &id,
+                quote_ref: &quote_ref,
+                brand,
+                channel: journey.channel.as_str(),
+                journey: &journey.id,
+                definition_version: state.defs.version(),
+                document: &document,
+                opening: None,
+            },
+            &policy.policy_number,
+            &session.hash(),
+        )
+        .await;
+    match made {
+        Ok(()) => {
+            tracing::info!(quote = %id, policy = %policy.policy_number, "annual rehoming quote made from its policy link");
         }
+        // Two clicks at once: the other made the quote and holds it.
+        Err(StoreError::Conflict) => return Ok(retrieve),
+        Err(e) => return Err(e.into()),
     }
     let cookie = session.set_cookie(state.config.secure_cookies());
     Ok(Landing {

@@ -37,6 +37,9 @@ pub enum AppError {
     /// Too many attempts at a code check from this caller (the message is localised).
     #[error("rate limited")]
     RateLimited(String),
+    /// Too many calls from one session too fast (issue 55): 429 with `Retry-After` in seconds.
+    #[error("too fast: retry after {retry_after} s")]
+    SlowDown { message: String, retry_after: u64 },
     /// The caller may not do this (any more): the message says why, in the customer's words.
     #[error("forbidden: {0}")]
     Forbidden(String),
@@ -72,7 +75,7 @@ impl AppError {
             }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             AppError::Unavailable(_) => StatusCode::BAD_GATEWAY,
-            AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::RateLimited(_) | AppError::SlowDown { .. } => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 }
@@ -153,13 +156,23 @@ impl IntoResponse for AppError {
             AppError::RateLimited(message) => {
                 json!({ "error": "rate_limited", "message": message })
             }
+            AppError::SlowDown { message, .. } => {
+                json!({ "error": "rate_limited", "message": message })
+            }
             AppError::Unavailable(detail) => {
                 tracing::warn!(error = %detail, "third party unavailable");
                 json!({ "error": "unavailable", "message": "This service is not available just now. Please try again, or enter the details by hand." })
             }
             AppError::StepClosed(closed) => closed.body(),
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let AppError::SlowDown { retry_after, .. } = &self {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(*retry_after),
+            );
+        }
+        response
     }
 }
 

@@ -16,6 +16,7 @@ pub mod landing;
 pub mod limits;
 pub mod lookups;
 pub mod ops;
+pub mod pace;
 pub mod paths;
 pub mod purchase;
 pub mod quote;

@@ -96,10 +96,11 @@ pub async fn attempt(
     state: &AppState,
     quote: &QuoteRow,
     key: &str,
+    session_hash: &str,
     experiment_views: &[String],
     started: Instant,
 ) -> Result<Attempted, AppError> {
-    let attempted = buy(state, quote, key, experiment_views, started).await;
+    let attempted = buy(state, quote, key, session_hash, experiment_views, started).await;
     let method = match quote
         .document
         .pointer("/payment/payment_method")
@@ -123,6 +124,7 @@ async fn buy(
     state: &AppState,
     quote: &QuoteRow,
     key: &str,
+    session_hash: &str,
     experiment_views: &[String],
     started: Instant,
 ) -> Result<Attempted, AppError> {
@@ -265,6 +267,7 @@ async fn buy(
             })
             .collect(),
         emails: vec![email],
+        session_hash: session_hash.to_owned(),
     };
     let meta = TransitionMeta::of(quote, started, experiment_views);
     match state

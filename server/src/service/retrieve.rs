@@ -93,20 +93,23 @@ pub async fn find(
         } }))
         .into_response());
     }
-    let session = auth.token.hash();
-    let attached = if found.id == auth.quote.id {
-        found
+    // A quote joining this browser joins it under a new session (issue 55): the session the
+    // browser had (one an attacker may have planted) finds nothing from then on.
+    let fresh = crate::session::SessionToken::generate();
+    let (attached, cookie) = if found.id == auth.quote.id {
+        (found, None)
     } else if expired {
-        renew(state, &auth.quote, &found, &session).await?
+        let renewed = renew(state, &auth.quote, &found, &fresh.hash()).await?;
+        (renewed, Some(fresh))
     } else {
         if !state
             .store
-            .move_session(&auth.quote.id, &found.id, &session)
+            .move_session(&auth.quote.id, &found.id, &fresh.hash())
             .await?
         {
             return Err(AppError::Conflict);
         }
-        found
+        (found, Some(fresh))
     };
     let rules = quote::rule_context(state, &attached);
     let step = if attached.lifecycle == Lifecycle::Purchased {
@@ -122,7 +125,17 @@ pub async fn find(
     };
     let path = crate::service::view::step_url(journey, step, state.defs.brand(&attached.brand));
     tracing::info!(quote = %attached.id, expired, "quote retrieved");
-    Ok(Json(json!({ "data": { "path": path, "expired": expired } })).into_response())
+    let mut response =
+        Json(json!({ "data": { "path": path, "expired": expired } })).into_response();
+    if let Some(session) = cookie {
+        let value =
+            axum::http::HeaderValue::from_str(&session.set_cookie(state.config.secure_cookies()))
+                .map_err(|e| AppError::Internal(format!("session cookie: {e}")))?;
+        response
+            .headers_mut()
+            .append(axum::http::header::SET_COOKIE, value);
+    }
+    Ok(response)
 }
 
 /// An expired quote becomes a new quote with the answers it had and the start date today; the

@@ -55,6 +55,8 @@ pub struct Shared {
     pub made: Arc<Made>,
     /// Whether the server is shutting down, for `/readyz` and the background jobs.
     pub running: Arc<Running>,
+    /// How fast each session may change its quote (issue 55).
+    pub pace: Arc<crate::service::pace::Pace>,
 }
 
 /// Shutting down (issue 27): first draining (`/readyz` answers 503 so the load balancer stops

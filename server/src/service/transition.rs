@@ -124,6 +124,14 @@ pub async fn authorise(
         Some(given) if token.csrf_matches(&state.config.secret_key, given) => {}
         _ => return Err(AppError::Csrf),
     }
+    // No faster than a person (issue 55): a token bucket per session.
+    if let Err(wait) = state.pace.take(&token.hash()) {
+        crate::metrics::rate_limited("session_saves");
+        return Err(AppError::SlowDown {
+            message: quote::voice(state, &quote).t("error.too_fast"),
+            retry_after: wait.as_secs().saturating_add(1),
+        });
+    }
     only_fields(body, fields)?;
     let experiment_views = experiment_views(state, body)?;
     Ok(Authorised {

@@ -29,6 +29,9 @@ pub struct NewPurchase {
     pub collections: Vec<(String, String, i64)>,
     /// The emails the purchase owes the customer, written to the outbox in its transaction.
     pub emails: Vec<NewEmail>,
+    /// The hash of the session the bought quote moves to (issue 55): from the purchase on, only
+    /// that session finds it.
+    pub session_hash: String,
 }
 
 /// How a purchase is paid.
@@ -167,13 +170,14 @@ impl Store {
         }
         let done = sqlx::query(
             "update quotes set document = $1, lifecycle = $2, definition_version = $3,
-                    row_version = row_version + 1, updated_at = $4
-             where id = $5 and row_version = $6",
+                    row_version = row_version + 1, updated_at = $4, session_hash = $5
+             where id = $6 and row_version = $7",
         )
         .bind(document.to_string())
         .bind(record.to_lifecycle.as_str())
         .bind(&record.definition_version)
         .bind(&now)
+        .bind(&p.session_hash)
         .bind(&quote.id)
         .bind(quote.row_version)
         .execute(&mut *tx)

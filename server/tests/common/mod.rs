@@ -223,6 +223,50 @@ async fn start(
 }
 
 impl TestApp {
+    /// A visitor whose browser already holds `session` (a cookie someone else was given and
+    /// planted there: issue 55), on a server of its own over this one's database.
+    pub async fn visitor_holding(&self, session: &str) -> TestApp {
+        let jar = reqwest::cookie::Jar::default();
+        let url: reqwest::Url = self.base.parse().expect("base url");
+        jar.add_cookie_str(&format!("pawpath_session={session}; Path=/"), &url);
+        spawn_with(
+            self.data_dir.clone(),
+            self.database_url.clone(),
+            self.definitions_root.clone(),
+            reqwest::Client::builder()
+                .cookie_provider(std::sync::Arc::new(jar))
+                .build()
+                .expect("client"),
+        )
+        .await
+    }
+
+    /// A request from a browser that sends only `session` as its cookie and keeps nothing:
+    /// (status, body, the session a Set-Cookie gave, if any).
+    pub async fn as_session(
+        &self,
+        session: &str,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> (u16, Value, Option<String>) {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("client");
+        let mut request = client
+            .request(method, format!("{}{path}", self.base))
+            .header("Accept", "application/json")
+            .header("Cookie", format!("pawpath_session={session}"));
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let r = request.send().await.expect("request");
+        let status = r.status().as_u16();
+        let set = session_set(r.headers());
+        (status, r.json::<Value>().await.unwrap_or(Value::Null), set)
+    }
+
     /// Another visitor: a server of its own on this one's data folder, database and definitions,
     /// with a browser (cookie jar) of its own.
     pub async fn another_visitor(&self) -> TestApp {
@@ -657,4 +701,30 @@ pub fn boot_of(html: &str) -> Value {
         .map(|(json, _)| json)
         .unwrap_or_else(|| panic!("no boot block in {html}"));
     serde_json::from_str(json).expect("boot is JSON")
+}
+
+/// The session a response's Set-Cookie gives, if any.
+pub fn session_set(headers: &reqwest::header::HeaderMap) -> Option<String> {
+    headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.strip_prefix("pawpath_session="))
+        .map(|v| v.split(';').next().unwrap_or_default().to_owned())
+        .next()
+}
+
+/// A new visitor's session, as a stranger gets one from a first page (`GET /quote?brand=…`),
+/// with the CSRF token that page carried.
+pub async fn stranger_session(base: &str, brand: &str) -> (String, String) {
+    let r = reqwest::Client::new()
+        .get(format!("{base}/quote?brand={brand}"))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .expect("get");
+    let session = session_set(r.headers()).expect("a new visitor is given a session");
+    let body: Value = r.json().await.expect("json");
+    let csrf = body["data"]["csrf"].as_str().expect("csrf").to_owned();
+    (session, csrf)
 }
