@@ -146,6 +146,9 @@ pub struct Config {
     /// comes back (issue 55: a token bucket per session).
     pub session_burst: u64,
     pub session_saves_per_minute: u64,
+    /// `PAWPATH_HISTORY_CEILING` (default 500): the most transitions one quote's history holds;
+    /// past it the quote can only be bought or started again (issue 55).
+    pub history_ceiling: i64,
     /// Connection limits (issue 21): `PAWPATH_HEADER_TIMEOUT_MS`, `PAWPATH_REQUEST_TIMEOUT_MS`,
     /// `PAWPATH_MAX_CONNECTIONS`.
     pub limits: Limits,
@@ -613,6 +616,13 @@ impl Config {
         let session_burst = number_in(&get, "PAWPATH_SESSION_BURST", 1..=1_000_000, 60)?;
         let session_saves_per_minute =
             number_in(&get, "PAWPATH_SESSION_SAVES_PER_MINUTE", 1..=6_000_000, 60)?;
+        let history_ceiling = i64::try_from(number_in(
+            &get,
+            "PAWPATH_HISTORY_CEILING",
+            10..=100_000,
+            u64::try_from(crate::store::HISTORY_CEILING).unwrap_or(500),
+        )?)
+        .unwrap_or(crate::store::HISTORY_CEILING);
         let shutdown_drain_ms = number_in(&get, "PAWPATH_SHUTDOWN_DRAIN_MS", 0..=120_000, 5_000)?;
         let retention_days =
             u32::try_from(number_in(&get, "PAWPATH_RETENTION_DAYS", 31..=3_650, 90)?).unwrap_or(90);
@@ -634,6 +644,7 @@ impl Config {
             lookups_per_address,
             session_burst,
             session_saves_per_minute,
+            history_ceiling,
             listen_addr,
             trusted_proxies,
             limits,

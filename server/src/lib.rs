@@ -109,7 +109,9 @@ impl App {
                     .map_err(StartError::Data)?,
             ),
         };
-        let store = Store::connect(&config.database_url).await?;
+        let store = Store::connect(&config.database_url)
+            .await?
+            .with_history_ceiling(config.history_ceiling);
         store.migrate().await?;
         metrics::install();
         let running = Arc::new(service::state::Running::default());

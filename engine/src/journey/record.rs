@@ -75,7 +75,7 @@ pub enum Event {
 /// The most of an event's input the transition log keeps, in bytes of JSON. A step's answers for
 /// [`MAX_PETS`] pets are a few kilobytes; a larger body is not answers anyone could give, and is
 /// recorded by its size alone.
-pub const MAX_INPUT_BYTES: usize = 32 * 1024;
+pub const MAX_INPUT_BYTES: usize = 16 * 1024;
 
 /// An event's input as the log keeps it: itself, or its size when over [`MAX_INPUT_BYTES`].
 pub fn bounded_input(value: Value) -> Value {

@@ -294,7 +294,7 @@ export function App() {
       </main>
       <Footer shell={shell} copy={copy} onOpen={open} />
       {view && (
-        <InactivityTimer warningMs={view.timeouts.warning_ms} resetMs={view.timeouts.reset_ms} copy={copy} onReset={() => resetQuote(view.csrf)} />
+        <InactivityTimer warningMs={view.timeouts.warning_ms} resetMs={view.timeouts.reset_ms} copy={copy} onReset={() => resetQuote(view.csrf, `/quote?brand=${encodeURIComponent(view.brand)}`)} />
       )}
       {notice && view && (
         <Toast kind={notice.kind} title={text(copy, notice.title)} content={text(copy, notice.body)} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />

@@ -17,19 +17,31 @@ use crate::service::quote::reset_quote;
 use crate::service::state::AppState;
 use crate::service::transition::authorise;
 
-/// POST /api/reset: `{csrf}` → `{data: {success: true}}`. (The spec's reset is a GET; a call that
+/// POST /api/reset: `{csrf}` → `{data: {success: true, start}}`: `start` is where the new quote
+/// begins, on the old one's journey and brand with its tracking token (issue 55: a reset starts
+/// the journey again, not the brand or the channel). (The spec's reset is a GET; a call that
 /// changes the quote takes the CSRF token, so it is a POST here.)
 pub(super) async fn reset(
     State(state): State<AppState>,
     headers: HeaderMap,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    // No quote on this session (none yet, or the server already reset it as idle): there is
-    // nothing to reset, and the answer is the same.
-    if quote::existing(&state, &headers).await?.is_none() {
-        return Ok(Json(json!({ "data": { "success": true } })).into_response());
-    }
-    let auth = authorise(&state, &headers, &body, &[]).await?;
-    reset_quote(&state, &auth.quote, &auth.experiment_views).await?;
-    Ok(Json(json!({ "data": { "success": true } })).into_response())
+    let carried = match quote::existing_or_reset(&state, &headers).await? {
+        // The server already reset it as idle (just now): the answer is the same.
+        quote::Found::Reset(carried) => carried,
+        quote::Found::Quote(..) => {
+            let auth = authorise(&state, &headers, &body, &[]).await?;
+            reset_quote(&state, &auth.quote, &auth.experiment_views).await?;
+            quote::Carried::of(&auth.quote)
+        }
+        // No quote on this session (none yet, or reset by an earlier request): nothing to
+        // reset; the new quote starts on the default brand's direct journey.
+        quote::Found::Nothing => quote::Carried {
+            brand: engine::definitions::DEFAULT_BRAND.to_owned(),
+            journey: quote::DEFAULT_JOURNEY.to_owned(),
+            tracking_token: None,
+        },
+    };
+    let start = carried.start(&state);
+    Ok(Json(json!({ "data": { "success": true, "start": start } })).into_response())
 }

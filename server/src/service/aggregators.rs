@@ -127,6 +127,7 @@ pub async fn make_quote(
         row_version: 1,
         created_at: String::new(),
         updated_at: String::new(),
+        history: 0,
     };
     let voice = quote::voice(state, &row);
     let rules = quote::rule_context(state, &row);

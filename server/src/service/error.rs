@@ -32,6 +32,9 @@ pub enum AppError {
     Conflict,
     #[error("the quote can no longer be changed")]
     QuoteClosed,
+    /// The quote's history is at its ceiling (issue 55): 409, and nothing changed.
+    #[error("the quote's history is full")]
+    HistoryFull,
     #[error("internal: {0}")]
     Internal(String),
     /// Too many attempts at a code check from this caller (the message is localised).
@@ -70,7 +73,10 @@ impl AppError {
             AppError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::NotFound => StatusCode::NOT_FOUND,
-            AppError::Conflict | AppError::QuoteClosed | AppError::StepClosed(_) => {
+            AppError::Conflict
+            | AppError::QuoteClosed
+            | AppError::HistoryFull
+            | AppError::StepClosed(_) => {
                 StatusCode::CONFLICT
             }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -84,6 +90,7 @@ impl From<StoreError> for AppError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Conflict => AppError::Conflict,
+            StoreError::HistoryFull => AppError::HistoryFull,
             other => AppError::Internal(other.to_string()),
         }
     }
@@ -147,6 +154,9 @@ impl IntoResponse for AppError {
             }
             AppError::QuoteClosed => {
                 json!({ "error": "quote_closed", "message": "This quote can no longer be changed." })
+            }
+            AppError::HistoryFull => {
+                json!({ "error": "history_full", "message": "This quote has been changed more times than we can keep, so nothing more was saved. You can still buy it as it is, or start a new quote." })
             }
             AppError::Internal(detail) => {
                 tracing::error!(error = %detail, "internal error");

@@ -32,19 +32,84 @@ pub async fn existing(
     state: &AppState,
     headers: &HeaderMap,
 ) -> Result<Option<(QuoteRow, SessionToken)>, AppError> {
+    Ok(match existing_or_reset(state, headers).await? {
+        Found::Quote(quote, token) => Some((quote, token)),
+        Found::Reset(_) | Found::Nothing => None,
+    })
+}
+
+/// What a request's session has.
+pub enum Found {
+    Quote(QuoteRow, SessionToken),
+    /// Its quote was left idle past the reset time, and was reset just now: what the next quote
+    /// keeps of it.
+    Reset(Carried),
+    Nothing,
+}
+
+/// What a new quote keeps of the one a reset ended (issue 55; journey.md §2 Inactivity timeout:
+/// the journey is reset, not the brand or the channel): its brand, its journey (and so its
+/// channel) and the tracking token it came with.
+#[derive(Debug, Clone)]
+pub struct Carried {
+    pub brand: String,
+    pub journey: String,
+    pub tracking_token: Option<String>,
+}
+
+impl Carried {
+    pub fn of(quote: &QuoteRow) -> Self {
+        Self {
+            brand: quote.brand.clone(),
+            journey: quote.journey.clone(),
+            tracking_token: quote
+                .document
+                .get("tracking_token")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
+        }
+    }
+
+    /// Where the new quote starts: its journey's first page, under its brand and with its
+    /// tracking token (the default brand's direct journey when the definitions no longer have
+    /// the journey).
+    pub fn start(&self, state: &AppState) -> String {
+        let journey = state
+            .defs
+            .journey(&self.journey)
+            .or_else(|| state.defs.journey(DEFAULT_JOURNEY));
+        let brand = state.defs.brand(&self.brand);
+        let path = journey
+            .and_then(|j| j.step(&j.start).map(|s| (j, s)))
+            .map_or_else(
+                || "/quote".to_owned(),
+                |(j, s)| crate::service::view::step_url(j, s, brand),
+            );
+        let mut url = format!("{path}?brand={}", brand.map_or(DEFAULT_BRAND, |b| b.id.as_str()));
+        if let Some(token) = &self.tracking_token {
+            url.push_str("&tracking_token=");
+            url.push_str(token);
+        }
+        url
+    }
+}
+
+/// The quote of the request's session; or, when the server has just reset it as idle, what the
+/// next quote keeps of it.
+pub async fn existing_or_reset(state: &AppState, headers: &HeaderMap) -> Result<Found, AppError> {
     let Some(token) = SessionToken::from_headers(headers) else {
-        return Ok(None);
+        return Ok(Found::Nothing);
     };
     let Some(quote) = state.store.quote_by_session(&token.hash()).await? else {
-        return Ok(None);
+        return Ok(Found::Nothing);
     };
     // Left idle past the reset time: reset on the server's own clock (journey.md §4 Timers),
-    // and the request goes on as a new visitor's.
+    // and the request goes on as a new visitor's, under the quote's brand and journey.
     if quote.lifecycle == runtime::Lifecycle::Active && idle_past_reset(state, &quote) {
         reset_quote(state, &quote, &[]).await?;
-        return Ok(None);
+        return Ok(Found::Reset(Carried::of(&quote)));
     }
-    Ok(Some((quote, token)))
+    Ok(Found::Quote(quote, token))
 }
 
 /// The brand a page asks for with its `brand` query parameter (journey.md §1), if the
@@ -84,14 +149,24 @@ pub async fn existing_or_new(
     tracking_token: Option<&str>,
     journey: &Journey,
 ) -> Result<Session, AppError> {
-    if let Some((quote, token)) = existing(state, headers).await? {
-        return Ok(Session {
-            quote,
-            token,
-            new_cookie: None,
-        });
-    }
-    let brand = brand.unwrap_or(DEFAULT_BRAND);
+    let carried = match existing_or_reset(state, headers).await? {
+        Found::Quote(quote, token) => {
+            return Ok(Session {
+                quote,
+                token,
+                new_cookie: None,
+            });
+        }
+        Found::Reset(carried) => Some(carried),
+        Found::Nothing => None,
+    };
+    // After the server's own reset, the new quote keeps the old one's brand and tracking token
+    // unless the page asks for others (issue 55).
+    let brand = brand
+        .or_else(|| carried.as_ref().map(|c| c.brand.as_str()))
+        .unwrap_or(DEFAULT_BRAND);
+    let tracking_token =
+        tracking_token.or_else(|| carried.as_ref().and_then(|c| c.tracking_token.as_deref()));
     let token = SessionToken::generate();
     let id = crate::store::quote_id();
     // Each experiment's variation is given when the quote is made and kept with it, so a change

@@ -34,7 +34,12 @@ use crate::store::QuoteRow;
 use crate::store::replay::LoggedTransition;
 
 /// The most transitions one replay shows (pages drawn); `from` pages on.
-pub const MAX_SHOWN: usize = 100;
+pub const MAX_SHOWN: usize = 20;
+
+/// The most view data one replay's drawn pages hold, in bytes of JSON (issue 55: an answer stays
+/// bounded however large each page is); past it a step's page is not drawn, and says where to
+/// ask from.
+pub const MAX_PAGES_BYTES: usize = 1024 * 1024;
 
 /// The most events one replay runs again: a quote's log up to the last transition shown. Beyond
 /// this the log is shown without running it again.
@@ -177,6 +182,7 @@ pub async fn replay(state: &AppState, ask: &Ask) -> Result<Replay, AppError> {
     let mut lifecycle = Lifecycle::Active;
     let mut steps = Vec::new();
     let mut reproduced = 0;
+    let mut drawn_bytes = 0usize;
     for (i, logged) in log.iter().enumerate() {
         let n = i + 1;
         let shown = n >= from;
@@ -214,7 +220,17 @@ pub async fn replay(state: &AppState, ask: &Ask) -> Result<Replay, AppError> {
                 }
                 replayed.messages = again.messages;
                 replayed.totals = again.totals;
-                replayed.page = again.page;
+                replayed.page = again.page.map(|page| {
+                    let size = serde_json::to_vec(&page).map_or(usize::MAX, |b| b.len());
+                    if drawn_bytes.saturating_add(size) > MAX_PAGES_BYTES {
+                        json!({ "not_drawn": format!(
+                            "this answer's pages are at their bound of {MAX_PAGES_BYTES} bytes: ask from {n}"
+                        ) })
+                    } else {
+                        drawn_bytes += size;
+                        page
+                    }
+                });
             }
             Some(Err(why)) => {
                 replayed.replay = json!({ "status": "not_run", "why": why });
@@ -464,6 +480,7 @@ async fn run_again(
         row_version: quote.row_version,
         created_at: quote.created_at.clone(),
         updated_at: logged.created_at.clone(),
+        history: quote.history,
     };
     let page = if draw {
         let drawn = draw_page(state, &defs, &moment, &record, position, &rules, &voice).await;

@@ -488,7 +488,7 @@ pub(crate) fn group_sql(n: usize) -> String {
         concat!(
             "with w (document, lifecycle, definition_version, updated_at, id, row_version) as (values {}), ",
             "updated as (update quotes q set document = w.document, lifecycle = w.lifecycle, ",
-            "definition_version = w.definition_version, row_version = q.row_version + 1, ",
+            "definition_version = w.definition_version, row_version = q.row_version + 1, history = q.history + 1, ",
             "updated_at = w.updated_at from w where q.id = w.id and q.row_version = w.row_version ",
             "returning q.id) ",
             "insert into step_transitions (",

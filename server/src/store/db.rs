@@ -29,7 +29,15 @@ pub struct Store {
     /// time one goes back to it.
     pub(crate) reads: std::sync::Arc<crate::store::conns::Conns>,
     pub backend: Backend,
+    /// The most transitions one quote's history holds (issue 55): past it, a transition other
+    /// than a reset or an expiry is refused ([`StoreError::HistoryFull`]) and nothing changes.
+    pub history_ceiling: i64,
 }
+
+/// The default of [`Store::history_ceiling`]: far more than a customer's journey makes (about
+/// 20 to 60), few enough that a quote's history stays small (each input at most
+/// `engine::journey::runtime::MAX_INPUT_BYTES`).
+pub const HISTORY_CEILING: i64 = 500;
 
 /// Every SQLite connection's settings: WAL lets readers and the writer share the file; a second
 /// process on the same file (`pawpath report`) waits out a writer; foreign keys hold.
@@ -146,6 +154,7 @@ impl Store {
                     read_groups: crate::store::batch::ReadGroups::start(reads.clone()),
                     reads,
                     backend,
+                    history_ceiling: HISTORY_CEILING,
                 })
             }
             Backend::Postgres => {
@@ -162,9 +171,16 @@ impl Store {
                     conns: Some(conns.clone()),
                     reads: conns,
                     backend,
+                    history_ceiling: HISTORY_CEILING,
                 })
             }
         }
+    }
+
+    /// The store with another history ceiling (`PAWPATH_HISTORY_CEILING`).
+    pub fn with_history_ceiling(mut self, ceiling: i64) -> Self {
+        self.history_ceiling = ceiling;
+        self
     }
 
     /// A transaction on the connection of the rarer writes (purchases, emails, rate limits,

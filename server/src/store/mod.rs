@@ -28,7 +28,7 @@ macro_rules! on_conn {
 macro_rules! quote_columns {
     () => {
         "id, quote_ref, brand, channel, journey, definition_version, lifecycle, document, \
-         row_version, created_at, updated_at"
+         row_version, created_at, updated_at, history"
     };
 }
 

@@ -170,7 +170,8 @@ impl Store {
         }
         let done = sqlx::query(
             "update quotes set document = $1, lifecycle = $2, definition_version = $3,
-                    row_version = row_version + 1, updated_at = $4, session_hash = $5
+                    row_version = row_version + 1, updated_at = $4, session_hash = $5,
+                    history = history + 1
              where id = $6 and row_version = $7",
         )
         .bind(document.to_string())

@@ -39,6 +39,9 @@ pub struct QuoteRow {
     pub created_at: String,
     /// When the customer last changed or opened it (RFC 3339, UTC): idle time runs from here.
     pub updated_at: String,
+    /// How many transitions are recorded for it since it was made (issue 55: each quote's
+    /// history has a ceiling, [`crate::store::Store::history_ceiling`]).
+    pub history: i64,
 }
 
 pub(crate) fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
@@ -63,5 +66,6 @@ pub(crate) fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
         row_version: row.try_get("row_version")?,
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
+        history: row.try_get("history")?,
     })
 }

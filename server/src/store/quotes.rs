@@ -104,6 +104,7 @@ impl Store {
             row_version: 1,
             created_at: now.clone(),
             updated_at: now,
+            history: 0,
         };
         let stored = OwnedQuote::of(&row, session_hash);
         if let Some(conns) = &self.conns {

@@ -17,10 +17,14 @@ use crate::store::rows::{TRANSITION_COLUMNS, TransitionRow};
 macro_rules! update_quote {
     () => {
         "update quotes set document = $1, lifecycle = $2, definition_version = $3,
-                row_version = row_version + 1, updated_at = $4
+                row_version = row_version + 1, updated_at = $4, history = history + 1
          where id = $5 and row_version = $6"
     };
 }
+
+/// Counts a transition that leaves the quote as it was (issue 55: each quote's history has a
+/// ceiling); a transition that changes it is counted by its update.
+const COUNT_HISTORY: &str = "update quotes set history = history + 1 where id = $1";
 
 /// The transition row's parameters when they follow [`update_quote!`]'s (`$7`–`$23`, bound by
 /// [`TransitionRow::bind_after`]).
@@ -81,6 +85,13 @@ impl Store {
         meta: TransitionMeta<'_>,
         secrets: &[(String, Option<String>)],
     ) -> Result<i64, StoreError> {
+        // At the ceiling a quote may still be started again or expire (each ends its changes),
+        // and bought (`Store::purchase`), nothing else: its history stays whole, and so its
+        // replay, the funnel and the experiments' reports stay true.
+        if quote.history >= self.history_ceiling && !matches!(record.event.as_str(), "reset" | "expire")
+        {
+            return Err(StoreError::HistoryFull);
+        }
         let written = self
             .write_record(quote, update, record, meta, secrets)
             .await;
@@ -190,6 +201,13 @@ impl Store {
                     .execute(&mut *conn)
                     .await?;
                 }
+                if version == row_version {
+                    // A transition that changed nothing (refused, or a reload's): counted too.
+                    sqlx::query(COUNT_HISTORY)
+                        .bind(&quote_id)
+                        .execute(&mut *conn)
+                        .await?;
+                }
                 transition.insert(conn).await?;
                 Ok(version)
             })
@@ -216,6 +234,10 @@ impl Store {
         };
         let Some(update) = update else {
             let mut lease = conns.lease().await?;
+            sqlx::query(COUNT_HISTORY)
+                .bind(quote_id)
+                .execute(lease.conn())
+                .await?;
             transition.insert(lease.conn()).await?;
             lease.done();
             return Ok(row_version);

@@ -393,16 +393,26 @@ export async function requestConfirmationEmail(fetcher: typeof fetch = fetch): P
   }
 }
 
-/** Resets the quote (the timeout modal's "Start a new quote"): the server parts it from the session. */
-export async function resetQuote(csrf: string, fetcher: typeof fetch = fetch): Promise<void> {
+/**
+ * Resets the quote (the timeout modal's "Start a new quote"): the server parts it from the
+ * session and answers where the new quote starts, on the same journey and brand with the same
+ * tracking token (journey.md §2: the journey is reset, not the brand or the channel). When the
+ * call cannot be made, `fallback` (this page's brand's start) is where to go.
+ */
+export async function resetQuote(csrf: string, fallback: string, fetcher: typeof fetch = fetch): Promise<string> {
   try {
-    await fetcher('/api/reset', {
+    const response = await fetcher('/api/reset', {
       method: 'POST',
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
       credentials: 'same-origin',
       body: JSON.stringify({ csrf, locale: pageLocale() }),
     });
+    const body = (await response.json()) as { data?: { start?: unknown } };
+    const start = body.data?.start;
+    // Only a path on this site.
+    if (typeof start === 'string' && start.startsWith('/') && !start.startsWith('//')) return start;
   } catch {
-    // The server resets an idle quote on its own clock as well; /quote starts again either way.
+    // The server resets an idle quote on its own clock as well.
   }
+  return fallback;
 }

@@ -38,7 +38,7 @@ export function InactivityTimer({
   warningMs: number;
   resetMs: number;
   copy: Record<string, string>;
-  onReset: () => Promise<void>;
+  onReset: () => Promise<string>;
 }) {
   const [idle, setIdle] = useState(0);
   const warned = idle >= warningMs && idle < resetMs;

@@ -47,7 +47,8 @@ export function TimeoutDialogs({
   warningMs: number;
   resetMs: number;
   copy: Record<string, string>;
-  onReset: () => Promise<void>;
+  /** Resets the quote and answers where the new one starts. */
+  onReset: () => Promise<string>;
   onContinue: () => void;
 }) {
   const [resetting, setResetting] = useState(false);
@@ -62,9 +63,9 @@ export function TimeoutDialogs({
             disabled={resetting}
             onClick={async () => {
               setResetting(true);
-              await onReset();
+              const start = await onReset();
               sessionStorage.removeItem(KEY);
-              window.location.assign('/quote');
+              window.location.assign(start);
             }}
           >
             {text(copy, 'timeout.reset.button')}
