@@ -675,3 +675,45 @@ async fn pretty_logs_to_a_pipe_carry_no_colour_codes() {
     assert!(out.contains("/no-such-page"), "no request line:\n{out}");
     assert!(!out.contains('\u{1b}'), "colour codes in:\n{out}");
 }
+
+/// Issue 55, "Smaller": a refusal of `/metrics`, of the internal pages and of a comparison
+/// site's call without its key is kept by no cache (`Cache-Control: no-store`), as what they
+/// guard is.
+#[tokio::test]
+async fn refusals_of_the_guarded_calls_are_not_stored() {
+    let app = spawn_app_with(&[
+        ("PAWPATH_METRICS_TOKEN", METRICS_TOKEN.to_owned()),
+        (
+            "PAWPATH_ADMIN_TOKEN",
+            "nostore-admin-token-0123456789abcdef-012".to_owned(),
+        ),
+        (
+            "PAWPATH_AGGREGATOR_KEYS",
+            "ctm=ctm-key-0123456789abcdefghijklmnopqrstuv".to_owned(),
+        ),
+    ])
+    .await;
+    for (method, path) in [
+        (reqwest::Method::GET, "/metrics"),
+        (reqwest::Method::GET, "/internal/funnel"),
+        (reqwest::Method::GET, "/internal/replay?reference=ABCD-EFGH-JKMN"),
+        (reqwest::Method::POST, "/api/aggregators/quotes"),
+    ] {
+        let r = app
+            .client
+            .request(method, format!("{}{path}", app.base))
+            .bearer_auth("not-the-token-0123456789abcdef")
+            .json(&json!({}))
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(r.status(), 401, "{path}");
+        assert_eq!(
+            r.headers()
+                .get("cache-control")
+                .and_then(|v| v.to_str().ok()),
+            Some("no-store"),
+            "{path}"
+        );
+    }
+}

@@ -43,7 +43,10 @@ pub(super) async fn inbound_quote(
     let Some(code) = authenticate(&state, &headers) else {
         return Ok((
             StatusCode::UNAUTHORIZED,
-            [(WWW_AUTHENTICATE, "Bearer")],
+            [
+                (WWW_AUTHENTICATE, "Bearer"),
+                (axum::http::header::CACHE_CONTROL, "no-store"),
+            ],
             Json(json!({ "error": "unauthorised" })),
         )
             .into_response());

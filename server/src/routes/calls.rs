@@ -40,6 +40,12 @@ pub struct Call {
     /// The body's own fields (name, JSON type, description), besides `csrf` and the question
     /// sets' answers.
     pub fields: &'static [(&'static str, &'static str, &'static str)],
+    /// The own fields the call cannot do without (issue 55: the document says what the call
+    /// requires, and a test sends the minimal body it describes).
+    pub required: &'static [&'static str],
+    /// The body is the own fields alone: the modal's question set mapped to the call
+    /// (`view::EDIT_CALLS`) is drawn by the page, which sends its answer as these fields.
+    pub own_body: bool,
     /// What it answers.
     pub answers: &'static str,
 }
@@ -47,15 +53,26 @@ pub struct Call {
 const VIEW: &str = "{data: the page's view data (journey.md §3), outcome}; 422 {errors: [{field, message}]} for answers that fail, in the quote's language";
 
 macro_rules! call {
-    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], $answers:expr) => {
+    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], required [$($r:literal),*], own_body, $answers:expr) => {
+        Call {
+            own_body: true,
+            ..call!($methods, $path, $access, $summary, [$($f),*], required [$($r),*], $answers)
+        }
+    };
+    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], required [$($r:literal),*], $answers:expr) => {
         Call {
             methods: $methods,
             path: $path,
             summary: $summary,
             access: Access::$access,
             fields: &[$($f),*],
+            required: &[$($r),*],
+            own_body: false,
             answers: $answers,
         }
+    };
+    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], $answers:expr) => {
+        call!($methods, $path, $access, $summary, [$($f),*], required [], $answers)
     };
 }
 
@@ -193,6 +210,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                     r#"{"type": "integer", "minimum": 1, "examples": [1]}"#,
                     "the pet's position, from 1"
                 )],
+                required["id"],
                 VIEW
             ),
             post(api::delete_pet),
@@ -238,9 +256,11 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "The review's quote reminder opt-out",
                 [(
                     "noquotechaseemail",
-                    "boolean",
+                    r#"{"type": "boolean", "examples": [true]}"#,
                     "true asks for no reminder emails"
                 )],
+                required["noquotechaseemail"],
+                own_body,
                 VIEW
             ),
             post(api::no_quote_chase_email),
@@ -256,6 +276,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                     r#"{"type": "string", "minLength": 1, "maxLength": 35, "examples": ["en-GB"]}"#,
                     "one of the brand's languages, such as fr-FR; another is a field error"
                 )],
+                required["language"],
                 VIEW
             ),
             post(api::set_language),
@@ -268,9 +289,10 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "Vocalink's modulus checks on bank details",
                 [(
                     "payment",
-                    "object",
+                    r#"{"type": "object", "required": ["sort_code", "account_number"], "properties": {"sort_code": {"type": "string"}, "account_number": {"type": "string"}}, "examples": [{"sort_code": "08-99-99", "account_number": "66374958"}]}"#,
                     "{sort_code, account_number}: the sort code as 08-99-99, 08 99 99 or 089999 (as every call takes it), the account number 6 to 10 digits, spaces allowed"
                 )],
+                required["payment"],
                 "{payment: {bank_details_valid}}"
             ),
             post(payment::bank_validation),
@@ -297,6 +319,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                     r#"{"type": "string", "minLength": 8, "maxLength": 100, "pattern": "^[A-Za-z0-9-]+$", "examples": ["a1b2c3d4-0001"]}"#,
                     "8 to 100 letters, digits or hyphens, one per purchase attempt"
                 )],
+                required["idempotency_key"],
                 "the confirmation page's view data; 422 for a declined card"
             ),
             post(purchase::purchase),
@@ -323,6 +346,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                     r#"{"const": 1, "examples": [1]}"#,
                     "1"
                 )],
+                required["send_confirmation_email"],
                 "{data: {confirmation_email: {requested, sent, attempts, failed}}}"
             ),
             post(purchase::confirmation_email),
@@ -367,6 +391,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                         "the owner's email address"
                     )
                 ],
+                required["quote_reference", "email"],
                 "the retrieved quote's view data; 404 with one message for any mismatch"
             ),
             post(retrieve::quote_retrieval),
@@ -405,9 +430,10 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "Re-quotes one pet with a new excess or claim contribution",
                 [(
                     "pets",
-                    "array",
+                    r#"{"type": "array", "minItems": 1, "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer", "minimum": 1}}}, "examples": [[{"id": 1, "set_excess": "99", "set_coins": "0.2"}]]}"#,
                     "[{id, set_excess, set_coins}] for the changed pet"
                 )],
+                required["pets"],
                 VIEW
             ),
             post(cover::get_flex_products),
@@ -419,13 +445,18 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 Session,
                 "The review's claim contribution for one pet",
                 [
-                    ("pet_id", "integer", "the pet's position, from 1"),
+                    (
+                        "pet_id",
+                        r#"{"type": "integer", "minimum": 1, "examples": [1]}"#,
+                        "the pet's position, from 1"
+                    ),
                     (
                         "co_insurance",
-                        "number",
+                        r#"{"type": "number", "examples": [20]}"#,
                         "the percentage shown: 0, 10 or 20"
                     )
                 ],
+                required["pet_id", "co_insurance"],
                 VIEW
             ),
             post(cover::change_coins),
@@ -447,7 +478,12 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "/api/trackViewedProducts",
                 Session,
                 "A beacon: the products a customer was shown",
-                [("key", "array", "[\"{original pet id}_{product code}\"]")],
+                [(
+                    "key",
+                    r#"{"type": "array", "maxItems": 200, "items": {"type": "string"}, "examples": [["1_LT04000"]]}"#,
+                    "[\"{original pet id}_{product code}\"]"
+                )],
+                required["key"],
                 "204"
             ),
             post(cover::track_viewed_products),
@@ -750,7 +786,7 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
         let sets: Vec<&str> = crate::service::view::SUBMIT_CALLS
             .iter()
             .chain(crate::service::view::EDIT_CALLS)
-            .filter(|(_, path)| *path == call.path)
+            .filter(|(_, path)| *path == call.path && !call.own_body)
             .map(|(set, _)| *set)
             .filter(|set| defs.question_schema(set).is_some())
             .collect::<std::collections::BTreeSet<_>>()
@@ -779,6 +815,7 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
         for (name, kind, description) in call.fields {
             own.insert((*name).into(), field_schema(kind, description));
         }
+        required.extend(call.required.iter().copied());
         // A call that saves modals takes `form`, one of their question sets (view::EDIT_CALLS).
         let forms: Vec<&str> = crate::service::view::EDIT_CALLS
             .iter()
@@ -837,7 +874,8 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
                 if call.access == Access::Session {
                     op["responses"]["403"] =
                         json!({ "description": "no session, or a missing or wrong CSRF token" });
-                    op["responses"]["409"] = json!({ "description": "nothing stored: the quote changed in another window (conflict), can no longer be changed (quote_closed), or the step or form asked for is not open yet (step_closed, naming the step or form and the guards that failed)" });
+                    op["responses"]["409"] = json!({ "description": "nothing stored: the quote changed in another window (conflict), can no longer be changed (quote_closed), the step or form asked for is not open yet (step_closed, naming the step or form and the guards that failed), the call does not apply to the quote as it stands (not_applicable, saying why), or the quote's history is at its ceiling (history_full)" });
+                    op["responses"]["429"] = json!({ "description": "nothing stored: this session is calling faster than a person could (rate_limited); Retry-After says how many seconds to wait" });
                 }
                 if !sets.is_empty() {
                     op["responses"]["422"] = json!({ "description": "nothing stored: {error: validation, errors: [{field, message}]}, one message per field in the quote's language" });

@@ -80,7 +80,7 @@ pub(super) async fn confirmation_email(
         }
     }
     if quote.lifecycle != Lifecycle::Purchased {
-        return Err(AppError::BadRequest(
+        return Err(AppError::NotApplicable(
             "the quote has not been bought: there is no confirmation to email".into(),
         ));
     }

@@ -90,7 +90,7 @@ pub(super) async fn confirmation_rescue(
         ..
     } = authorise(&state, &headers, &body, &[]).await?;
     if !on_rehoming(&state, &quote) {
-        return Err(AppError::BadRequest(
+        return Err(AppError::NotApplicable(
             "the quote is not on the rehoming flow".into(),
         ));
     }
@@ -149,7 +149,7 @@ pub(super) async fn confirmation_rescue_email(
 ) -> Result<Response, AppError> {
     let Authorised { quote, .. } = authorise(&state, &headers, &body, &[]).await?;
     if !on_rehoming(&state, &quote) || quote.lifecycle != Lifecycle::Purchased {
-        return Err(AppError::BadRequest(
+        return Err(AppError::NotApplicable(
             "the free cover has not been activated: there is no email to send".into(),
         ));
     }

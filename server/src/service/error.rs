@@ -32,6 +32,11 @@ pub enum AppError {
     Conflict,
     #[error("the quote can no longer be changed")]
     QuoteClosed,
+    /// The call does not apply to the quote as it stands (a confirmation email asked for before
+    /// the purchase): 409 with the reason, and nothing changed. Not 400, which says the body is
+    /// malformed (issue 55: the calls take what their document describes).
+    #[error("not applicable: {0}")]
+    NotApplicable(String),
     /// The quote's history is at its ceiling (issue 55): 409, and nothing changed.
     #[error("the quote's history is full")]
     HistoryFull,
@@ -76,6 +81,7 @@ impl AppError {
             AppError::Conflict
             | AppError::QuoteClosed
             | AppError::HistoryFull
+            | AppError::NotApplicable(_)
             | AppError::StepClosed(_) => {
                 StatusCode::CONFLICT
             }
@@ -154,6 +160,9 @@ impl IntoResponse for AppError {
             }
             AppError::QuoteClosed => {
                 json!({ "error": "quote_closed", "message": "This quote can no longer be changed." })
+            }
+            AppError::NotApplicable(m) => {
+                json!({ "error": "not_applicable", "message": bounded(m) })
             }
             AppError::HistoryFull => {
                 json!({ "error": "history_full", "message": "This quote has been changed more times than we can keep, so nothing more was saved. You can still buy it as it is, or start a new quote." })
