@@ -91,6 +91,10 @@ impl Drop for InFlight {
     }
 }
 
+/// How long the last connections taken in have to send their request after the listener
+/// closes (a client sends its request as soon as it is connected).
+const LAST_REQUESTS: Duration = Duration::from_millis(250);
+
 /// Serves `router` on `listener` within `limits` until `shutdown` completes; then stops
 /// accepting and lets connections finish their requests for a bounded time.
 pub async fn serve(
@@ -118,24 +122,12 @@ pub async fn serve(
     let builder = Arc::new(builder);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
-    loop {
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(a) => a,
-                Err(e) => {
-                    // Out of file handles and the like: wait a moment rather than spin.
-                    tracing::warn!(error = %e, "accept failed");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = &mut shutdown => break,
-        };
+    let accept = |stream: tokio::net::TcpStream, peer: std::net::SocketAddr| {
         if !slots.make_room(limits.max_connections) {
             // Every connection is answering a request: this one is closed unanswered.
             tracing::warn!("at the connection limit with every connection busy");
             drop(stream);
-            continue;
+            return;
         }
         let _ = stream.set_nodelay(true);
         let slot = slots.add();
@@ -164,8 +156,56 @@ pub async fn serve(
             }
             slots.open.fetch_sub(1, Ordering::AcqRel);
         });
+    };
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of file handles and the like: wait a moment rather than spin.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        accept(stream, peer);
+    }
+    // Issue 55: connections the kernel has already taken in for us would be reset when the
+    // listener closes. Its queue is first shortened to the least the kernel allows (a
+    // connection tried while it is full is not answered, and tried again by the client a
+    // moment later, when it is refused), then every connection in it is taken and answered
+    // (while draining, every answer closes its connection), with the socket's own accept, not
+    // the reactor's view of it, so none is left behind; then the listener closes. A client
+    // trying after that is refused, which it and a balancer read as a server that is not there.
+    let listener = match listener.into_std() {
+        Ok(listener) => listener,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot take the listener back from the runtime");
+            return Ok(());
+        }
+    };
+    let _ = listener.set_nonblocking(true);
+    let _ = socket2::SockRef::from(&listener).listen(0);
+    loop {
+        match listener.accept() {
+            Ok((stream, peer)) => {
+                let stream = stream
+                    .set_nonblocking(true)
+                    .and_then(|()| tokio::net::TcpStream::from_std(stream));
+                if let Ok(stream) = stream {
+                    accept(stream, peer);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
     }
     drop(listener);
+    // The connections just taken in have a moment to send their request and be answered before
+    // the idle ones are closed (a connection closed with a request unread would be reset).
+    tokio::time::sleep(LAST_REQUESTS).await;
     tokio::select! {
         () = graceful.shutdown() => {}
         // A request in flight has at most the request timeout to finish; a moment more for

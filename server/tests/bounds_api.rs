@@ -570,7 +570,10 @@ async fn hammer(app: &TestApp, saves: usize, zz_chars: usize) -> (usize, usize) 
                 );
                 slowed += 1;
             }
-            other => panic!("save answered {other}: {}", r.text().await.unwrap_or_default()),
+            other => panic!(
+                "save answered {other}: {}",
+                r.text().await.unwrap_or_default()
+            ),
         }
     }
     (ok, slowed)
@@ -590,13 +593,20 @@ async fn history_bytes(app: &TestApp) -> i64 {
 /// and the log keeps none of the undeclared key.
 #[tokio::test]
 async fn one_session_is_held_to_a_persons_pace_and_the_log_keeps_only_declared_keys() {
-    let app = spawn_app_with(&[("PAWPATH_METRICS_TOKEN", "pace-metrics-token-0123456789abcdef".to_owned())]).await;
+    let app = spawn_app_with(&[(
+        "PAWPATH_METRICS_TOKEN",
+        "pace-metrics-token-0123456789abcdef".to_owned(),
+    )])
+    .await;
     let started = Instant::now();
     let (ok, slowed) = hammer(&app, 400, 31_500).await;
     let seconds = started.elapsed().as_secs_f64();
     // The page's own read took a token too.
     let allowed = 60.0 + seconds + 1.0;
-    assert!(ok as f64 <= allowed, "{ok} saves answered in {seconds:.1} s");
+    assert!(
+        ok as f64 <= allowed,
+        "{ok} saves answered in {seconds:.1} s"
+    );
     assert!(ok >= 50, "{ok}");
     assert_eq!(ok + slowed, 400);
     let rows = transitions(&app).await;
@@ -648,7 +658,10 @@ async fn a_quotes_history_stops_at_its_ceiling_and_stays_whole() {
     // A twentieth save (an invalid one: refused saves are logged too) reaches the ceiling.
     let csrf = view["csrf"].as_str().expect("csrf").to_owned();
     let (status, _) = app
-        .post_json("/api/petdetails", &json!({ "csrf": csrf, "pets": [{ "pet_name": "" }] }))
+        .post_json(
+            "/api/petdetails",
+            &json!({ "csrf": csrf, "pets": [{ "pet_name": "" }] }),
+        )
         .await;
     assert_eq!(status, 422);
     assert_eq!(transitions(&app).await, 20);
@@ -665,7 +678,11 @@ async fn a_quotes_history_stops_at_its_ceiling_and_stays_whole() {
             "This quote has been changed more times than we can keep, so nothing more was saved. You can still buy it as it is, or start a new quote."
         );
     }
-    assert_eq!(transitions(&app).await, 20, "nothing logged past the ceiling");
+    assert_eq!(
+        transitions(&app).await,
+        20,
+        "nothing logged past the ceiling"
+    );
     assert_eq!(row_version(&app).await, version, "nothing changed");
 
     // The replay runs the whole history, a page at a time.
@@ -675,7 +692,10 @@ async fn a_quotes_history_stops_at_its_ceiling_and_stays_whole() {
         async move {
             let r = app
                 .client
-                .get(format!("{}/internal/quotes/{reference}/replay?from={from}", app.base))
+                .get(format!(
+                    "{}/internal/quotes/{reference}/replay?from={from}",
+                    app.base
+                ))
                 .bearer_auth(ADMIN)
                 .send()
                 .await
@@ -720,14 +740,22 @@ async fn a_replay_of_more_than_one_page_answers_and_each_page_is_bounded() {
         .to_owned();
     let r = app
         .client
-        .get(format!("{}/internal/replay?reference={reference}", app.base))
+        .get(format!(
+            "{}/internal/replay?reference={reference}",
+            app.base
+        ))
         .bearer_auth(ADMIN)
         .send()
         .await
         .expect("get");
     assert_eq!(r.status(), 200);
     let html = r.text().await.expect("html");
-    assert!(html.contains(&format!("/internal/replay?reference={reference}&amp;from=21")), "{html}");
+    assert!(
+        html.contains(&format!(
+            "/internal/replay?reference={reference}&amp;from=21"
+        )),
+        "{html}"
+    );
     let r = app
         .client
         .get(format!("{}/internal/quotes/{reference}/replay", app.base))

@@ -206,7 +206,11 @@ fn minimal(doc: &Value, schema: &Value, depth: usize) -> Value {
     };
     match kind {
         "string" => {
-            let len = schema.get("minLength").and_then(Value::as_u64).unwrap_or(1).max(1);
+            let len = schema
+                .get("minLength")
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1);
             json!("a".repeat(usize::try_from(len).expect("length")))
         }
         "boolean" => json!(true),
@@ -242,10 +246,7 @@ fn minimal(doc: &Value, schema: &Value, depth: usize) -> Value {
 /// example given it, over the minimal body.
 fn with_examples(doc: &Value, schema: &Value) -> Value {
     let mut body = minimal(doc, schema, 0);
-    let own = schema
-        .get("allOf")
-        .and_then(|p| p.get(0))
-        .unwrap_or(schema);
+    let own = schema.get("allOf").and_then(|p| p.get(0)).unwrap_or(schema);
     for (name, property) in own["properties"].as_object().into_iter().flatten() {
         if let Some(example) = property.get("examples").and_then(|e| e.get(0)) {
             body[name] = example.clone();

@@ -696,7 +696,10 @@ async fn refusals_of_the_guarded_calls_are_not_stored() {
     for (method, path) in [
         (reqwest::Method::GET, "/metrics"),
         (reqwest::Method::GET, "/internal/funnel"),
-        (reqwest::Method::GET, "/internal/replay?reference=ABCD-EFGH-JKMN"),
+        (
+            reqwest::Method::GET,
+            "/internal/replay?reference=ABCD-EFGH-JKMN",
+        ),
         (reqwest::Method::POST, "/api/aggregators/quotes"),
     ] {
         let r = app

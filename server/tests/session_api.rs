@@ -123,7 +123,9 @@ fn brands_and_channels() -> Vec<(String, Option<String>, String, String)> {
 async fn stored_token(app: &common::TestApp, qidu: &serde_json::Value) -> Option<String> {
     let qidu = qidu.as_str().expect("reference");
     let document = app
-        .sql(&format!("select document from quotes where quote_ref = '{qidu}'"))
+        .sql(&format!(
+            "select document from quotes where quote_ref = '{qidu}'"
+        ))
         .await
         .expect("the quote");
     let document: serde_json::Value = serde_json::from_str(&document).expect("json");
@@ -144,8 +146,15 @@ async fn the_servers_idle_reset_keeps_brand_channel_journey_and_tracking_token()
             first.push_str(&format!("&tracking_token={t}"));
         }
         let before = visitor.view(&first).await;
-        assert_eq!((before["brand"].as_str(), before["journey"].as_str()), (Some(brand.as_str()), Some(journey.as_str())));
-        assert_eq!(stored_token(&visitor, &before["qidu"]).await, token, "{brand} {journey}");
+        assert_eq!(
+            (before["brand"].as_str(), before["journey"].as_str()),
+            (Some(brand.as_str()), Some(journey.as_str()))
+        );
+        assert_eq!(
+            stored_token(&visitor, &before["qidu"]).await,
+            token,
+            "{brand} {journey}"
+        );
         // Left idle past the reset time (4 hours, or the brand's own).
         visitor
             .sql(&format!(
@@ -154,11 +163,18 @@ async fn the_servers_idle_reset_keeps_brand_channel_journey_and_tracking_token()
             ))
             .await;
         let after = visitor.view(&base).await;
-        assert_ne!(after["qidu"], before["qidu"], "{brand} {journey}: a new quote");
+        assert_ne!(
+            after["qidu"], before["qidu"],
+            "{brand} {journey}: a new quote"
+        );
         assert_eq!(after["brand"], before["brand"], "{brand} {journey}");
         assert_eq!(after["journey"], before["journey"], "{brand} {journey}");
         assert_eq!(after["channel"], before["channel"], "{brand} {journey}");
-        assert_eq!(stored_token(&visitor, &after["qidu"]).await, token, "{brand} {journey}");
+        assert_eq!(
+            stored_token(&visitor, &after["qidu"]).await,
+            token,
+            "{brand} {journey}"
+        );
     }
 }
 
@@ -176,13 +192,22 @@ async fn the_customers_reset_answers_a_start_on_the_same_brand_journey_and_token
         }
         let before = visitor.view(&first).await;
         let csrf = before["csrf"].as_str().expect("csrf");
-        let (status, body) = visitor.post_json("/api/reset", &json!({ "csrf": csrf })).await;
+        let (status, body) = visitor
+            .post_json("/api/reset", &json!({ "csrf": csrf }))
+            .await;
         assert_eq!(status, 200, "{body}");
         let start = body["data"]["start"].as_str().expect("start").to_owned();
         assert_eq!(start, first, "{brand} {journey}");
         let after = visitor.view(&start).await;
         assert_ne!(after["qidu"], before["qidu"]);
-        assert_eq!((&after["brand"], &after["journey"], &after["channel"]), (&before["brand"], &before["journey"], &before["channel"]));
-        assert_eq!(stored_token(&visitor, &after["qidu"]).await, token, "{brand} {journey}");
+        assert_eq!(
+            (&after["brand"], &after["journey"], &after["channel"]),
+            (&before["brand"], &before["journey"], &before["channel"])
+        );
+        assert_eq!(
+            stored_token(&visitor, &after["qidu"]).await,
+            token,
+            "{brand} {journey}"
+        );
     }
 }

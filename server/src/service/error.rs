@@ -82,9 +82,7 @@ impl AppError {
             | AppError::QuoteClosed
             | AppError::HistoryFull
             | AppError::NotApplicable(_)
-            | AppError::StepClosed(_) => {
-                StatusCode::CONFLICT
-            }
+            | AppError::StepClosed(_) => StatusCode::CONFLICT,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             AppError::Unavailable(_) => StatusCode::BAD_GATEWAY,
             AppError::RateLimited(_) | AppError::SlowDown { .. } => StatusCode::TOO_MANY_REQUESTS,

@@ -8,8 +8,8 @@ use std::time::Instant;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use chrono::Datelike;
 use axum::http::HeaderMap;
+use chrono::Datelike;
 use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
 use engine::rules::collections::{Frequency, card_schedule, schedule};
 
@@ -112,7 +112,9 @@ pub async fn purchase(
         mut quote,
         token,
         experiment_views,
-    } = match crate::service::transition::authorise(state, headers, body, &["idempotency_key"]).await {
+    } = match crate::service::transition::authorise(state, headers, body, &["idempotency_key"])
+        .await
+    {
         Ok(auth) => auth,
         Err(AppError::Csrf) => return bought_elsewhere(state, headers, body, &key).await,
         Err(e) => return Err(e),

@@ -85,7 +85,10 @@ impl Carried {
                 || "/quote".to_owned(),
                 |(j, s)| crate::service::view::step_url(j, s, brand),
             );
-        let mut url = format!("{path}?brand={}", brand.map_or(DEFAULT_BRAND, |b| b.id.as_str()));
+        let mut url = format!(
+            "{path}?brand={}",
+            brand.map_or(DEFAULT_BRAND, |b| b.id.as_str())
+        );
         if let Some(token) = &self.tracking_token {
             url.push_str("&tracking_token=");
             url.push_str(token);

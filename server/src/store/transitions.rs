@@ -88,7 +88,8 @@ impl Store {
         // At the ceiling a quote may still be started again or expire (each ends its changes),
         // and bought (`Store::purchase`), nothing else: its history stays whole, and so its
         // replay, the funnel and the experiments' reports stay true.
-        if quote.history >= self.history_ceiling && !matches!(record.event.as_str(), "reset" | "expire")
+        if quote.history >= self.history_ceiling
+            && !matches!(record.event.as_str(), "reset" | "expire")
         {
             return Err(StoreError::HistoryFull);
         }
