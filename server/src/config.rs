@@ -141,7 +141,7 @@ pub struct Config {
     /// `PAWPATH_LOOKUPS_PER_ADDRESS` (default 1,000): address and vet lookups one client
     /// address may make in 15 minutes (each session may make 60).
     pub lookups_per_address: u64,
-    /// `PAWPATH_SESSION_BURST` (default 60) and `PAWPATH_SESSION_SAVES_PER_MINUTE` (default 60):
+    /// `PAWPATH_SESSION_BURST` (default 120) and `PAWPATH_SESSION_SAVES_PER_MINUTE` (default 120):
     /// how many state-changing calls one session may make at once, and how fast the allowance
     /// comes back (issue 55: a token bucket per session).
     pub session_burst: u64,
@@ -153,6 +153,11 @@ pub struct Config {
     /// `PAWPATH_MAX_CONNECTIONS`.
     pub limits: Limits,
 }
+
+/// The default of `PAWPATH_HISTORY_CEILING`, the most transitions one quote's history holds
+/// (issue 55): far more than a customer's journey makes (about 20 to 60), few enough that a
+/// quote's history stays small (each input at most `engine::journey::runtime::MAX_INPUT_BYTES`).
+pub const HISTORY_CEILING: i64 = 500;
 
 /// How long a connection may take and how many may be open (issue 21: no request can exhaust
 /// the server).
@@ -613,16 +618,16 @@ impl Config {
         };
         let lookups_per_address =
             number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;
-        let session_burst = number_in(&get, "PAWPATH_SESSION_BURST", 1..=1_000_000, 60)?;
+        let session_burst = number_in(&get, "PAWPATH_SESSION_BURST", 1..=1_000_000, 120)?;
         let session_saves_per_minute =
-            number_in(&get, "PAWPATH_SESSION_SAVES_PER_MINUTE", 1..=6_000_000, 60)?;
+            number_in(&get, "PAWPATH_SESSION_SAVES_PER_MINUTE", 1..=6_000_000, 120)?;
         let history_ceiling = i64::try_from(number_in(
             &get,
             "PAWPATH_HISTORY_CEILING",
             10..=100_000,
-            u64::try_from(crate::store::HISTORY_CEILING).unwrap_or(500),
+            u64::try_from(HISTORY_CEILING).unwrap_or(500),
         )?)
-        .unwrap_or(crate::store::HISTORY_CEILING);
+        .unwrap_or(HISTORY_CEILING);
         let shutdown_drain_ms = number_in(&get, "PAWPATH_SHUTDOWN_DRAIN_MS", 0..=120_000, 5_000)?;
         let retention_days =
             u32::try_from(number_in(&get, "PAWPATH_RETENTION_DAYS", 31..=3_650, 90)?).unwrap_or(90);

@@ -589,7 +589,7 @@ async fn history_bytes(app: &TestApp) -> i64 {
 
 /// Issue 55, "One session can grow its quote's history without limit": a session sending saves
 /// as fast as it can, each pet carrying an undeclared key of 31,500 characters, is held to what a
-/// person could send (60 at once, then 60 a minute: 429 with `Retry-After`, counted in /metrics),
+/// person could send (120 at once, then 2 a second: 429 with `Retry-After`, counted in /metrics),
 /// and the log keeps none of the undeclared key.
 #[tokio::test]
 async fn one_session_is_held_to_a_persons_pace_and_the_log_keeps_only_declared_keys() {
@@ -601,13 +601,12 @@ async fn one_session_is_held_to_a_persons_pace_and_the_log_keeps_only_declared_k
     let started = Instant::now();
     let (ok, slowed) = hammer(&app, 400, 31_500).await;
     let seconds = started.elapsed().as_secs_f64();
-    // The page's own read took a token too.
-    let allowed = 60.0 + seconds + 1.0;
+    let allowed = 120.0 + 2.0 * seconds + 1.0;
     assert!(
         ok as f64 <= allowed,
         "{ok} saves answered in {seconds:.1} s"
     );
-    assert!(ok >= 50, "{ok}");
+    assert!(ok >= 110, "{ok}");
     assert_eq!(ok + slowed, 400);
     let rows = transitions(&app).await;
     assert!(rows as f64 <= allowed, "{rows} rows");

@@ -1,6 +1,6 @@
 //! Issue 21: every call of the OpenAPI document, sent to a quote of every journey (direct,
 //! aggregator, rehoming, annual rehoming) in every lifecycle state (new, priced, bought, expired,
-//! reset), with bodies generated from the document's own schemas: each field alone with hostile
+//! reset, and at its history's ceiling), with bodies generated from the document's own schemas: each field alone with hostile
 //! values (wrong types, empty, huge, nested, lists past their bounds, path tricks). It fails on
 //! any 5xx, on any answer larger than its bound, and on any stored row beyond its bound.
 //!
@@ -28,11 +28,23 @@ const EVENT_BOUND: usize = 64;
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82";
 
-async fn app() -> TestApp {
+/// The history ceiling of the app that sweeps a quote at its ceiling (issue 55).
+const CEILING: usize = 12;
+
+/// An app for the sweep of a quote in `state`. The sweep is many calls from one browser, so the
+/// pace a person keeps (tested in bounds_api.rs) is lifted, and every call reaches its handler.
+async fn app(state: State) -> TestApp {
+    let ceiling = if state == State::AtCeiling {
+        CEILING
+    } else {
+        100_000
+    };
     spawn_app_with(&[
         ("PAWPATH_TEST_MODE", "1".into()),
         ("PAWPATH_AGGREGATOR_KEYS", format!("ctm={CTM_KEY}")),
         ("PAWPATH_ADMIN_TOKEN", ADMIN_TOKEN.into()),
+        ("PAWPATH_SESSION_BURST", "1000000".into()),
+        ("PAWPATH_HISTORY_CEILING", ceiling.to_string()),
     ])
     .await
 }
@@ -82,13 +94,16 @@ enum State {
     Bought,
     Expired,
     Reset,
+    /// Priced, then changed until its history is at its ceiling (issue 55).
+    AtCeiling,
 }
 
-const STATES: [State; 5] = [
+const STATES: [State; 6] = [
     State::New,
     State::Priced,
     State::Bought,
     State::Expired,
+    State::AtCeiling,
     State::Reset,
 ];
 
@@ -246,6 +261,23 @@ async fn quote_in(app: &TestApp, journey: &str, state: State) -> &'static str {
             app.sql("update quotes set lifecycle = 'reset' where lifecycle = 'active'")
                 .await;
         }
+        State::AtCeiling => {
+            // Changes (each a transition) until the quote's history is full.
+            let mut full = false;
+            for _ in 0..=CEILING {
+                let body = json!({ "csrf": csrf_at(app, page).await, "language": "en-GB" });
+                let (status, answer) = app.post_json("/api/language", &body).await;
+                if status == 409 && answer["error"] == "history_full" {
+                    full = true;
+                    break;
+                }
+                assert_eq!(status, 200, "{answer}");
+            }
+            assert!(
+                full,
+                "{page}: the quote's history never reached its ceiling"
+            );
+        }
         _ => {}
     }
     page
@@ -386,7 +418,7 @@ async fn sweep(journey: &str) {
         largest_answer: (0, String::new()),
     };
     for state in STATES {
-        let app = app().await;
+        let app = app(state).await;
         let page = quote_in(&app, journey, state).await;
         let document: Value = app
             .client
@@ -510,7 +542,7 @@ async fn every_call_to_an_annual_rehoming_quote_in_every_state() {
 /// Issue 21, "Four server errors (500) on both databases": each is now a 4xx naming the problem.
 #[tokio::test]
 async fn calls_a_quote_cannot_take_are_refused_not_server_errors() {
-    let app = app().await;
+    let app = app(State::Priced).await;
     rehoming_offered(&app).await;
     let page = "/rehoming/confirmation?brand=rsp";
     for (call, body) in [

@@ -1,3 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, watchConsole } from './support';
@@ -36,9 +40,60 @@ test('the warning counts down, then the reset modal starts a new quote', async (
   await expectAccessible(page);
   await screenshot(page, testInfo, 'timeout-reset');
   await reset.getByRole('button', { name: 'Start a new quote' }).click();
-  await expect(page).toHaveURL(/\/quote$/);
+  await expect(page).toHaveURL(/\/quote\?brand=pos$/);
   await expect(page.getByLabel("What is your pet's name?")).toHaveValue('');
   const secondRef = await page.evaluate(async () => (await (await fetch('/quote', { headers: { Accept: 'application/json' } })).json()).data.qidu);
   expect(secondRef).not.toBe(firstRef);
   expect(problems()).toEqual([]);
+});
+
+// Issue 55; journey.md §2 Inactivity timeout: the journey is reset, not the brand or the channel.
+// Every brand and both of its channels, read from the definitions (a brand added there is tested
+// here without a change): the page opened with a tracking token, left until the reset modal,
+// "Start a new quote" lands on the same journey and brand with the tracking token's sales number.
+type Start = { brand: string; base: string; journey: string; token: string; phone: string };
+
+function starts(): Start[] {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'journeys');
+  const journeys = readdirSync(root)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(root, f), 'utf8')))
+    .filter((j) => Array.isArray(j.steps) && !j.flow);
+  const out: Start[] = [];
+  for (const file of readdirSync(join(root, 'brands')).filter((f) => f.endsWith('.json')).sort()) {
+    const brand = JSON.parse(readFileSync(join(root, 'brands', file), 'utf8'));
+    const [token, phone] = Object.entries(brand.sales_phones.tracking_tokens as Record<string, string>)[0];
+    for (const channel of brand.channels as string[]) {
+      for (const journey of journeys.filter((j) => j.channel === channel)) {
+        out.push({ brand: brand.id, base: journey.base_path, journey: journey.id, token, phone });
+      }
+    }
+  }
+  return out;
+}
+
+test('every brand and channel starts again on its own brand, journey and tracking token', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const all = starts();
+  expect(all.length).toBeGreaterThanOrEqual(16);
+  // All at once, each in a browser of its own: the reset comes after 7 s of nothing.
+  await Promise.all(
+    all.map(async (start) => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const first = `${start.base}?brand=${start.brand}&tracking_token=${start.token}`;
+      await page.goto(first);
+      await expect(page.getByRole('banner')).toContainText(start.phone);
+      const before = await page.evaluate(async () => (await (await fetch(location.pathname + location.search, { headers: { Accept: 'application/json' } })).json()).data);
+      const reset = page.locator('dialog[aria-labelledby="reset-title"]');
+      await expect(reset).toBeVisible({ timeout: 20_000 });
+      await reset.getByRole('button').click();
+      await expect(page).toHaveURL(new RegExp(`${start.base}\\?brand=${start.brand}&tracking_token=${start.token}$`));
+      await expect(page.getByRole('banner')).toContainText(start.phone);
+      const after = await page.evaluate(async () => (await (await fetch(location.pathname + location.search, { headers: { Accept: 'application/json' } })).json()).data);
+      expect([after.brand, after.journey, after.channel], `${start.brand} ${start.journey}`).toEqual([start.brand, start.journey, before.channel]);
+      expect(after.qidu).not.toBe(before.qidu);
+      await context.close();
+    }),
+  );
 });

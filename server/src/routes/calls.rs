@@ -367,9 +367,9 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 POST,
                 "/api/reset",
                 Session,
-                "Starts again: the quote is cleared",
+                "Starts again: the quote is cleared and parted from the session",
                 [],
-                "204"
+                "{data: {success: true, start}}: start is the page where the new quote begins, on the old one's journey and brand with its tracking token"
             ),
             post(reset::reset),
         ),

@@ -15,7 +15,7 @@ use crate::service::error::AppError;
 use crate::service::quote;
 use crate::service::quote::reset_quote;
 use crate::service::state::AppState;
-use crate::service::transition::authorise;
+use crate::service::transition::authorise_found;
 
 /// POST /api/reset: `{csrf}` → `{data: {success: true, start}}`: `start` is where the new quote
 /// begins, on the old one's journey and brand with its tracking token (issue 55: a reset starts
@@ -29,8 +29,8 @@ pub(super) async fn reset(
     let carried = match quote::existing_or_reset(&state, &headers).await? {
         // The server already reset it as idle (just now): the answer is the same.
         quote::Found::Reset(carried) => carried,
-        quote::Found::Quote(..) => {
-            let auth = authorise(&state, &headers, &body, &[]).await?;
+        quote::Found::Quote(found, token) => {
+            let auth = authorise_found(&state, found, token, &body, &[])?;
             reset_quote(&state, &auth.quote, &auth.experiment_views).await?;
             quote::Carried::of(&auth.quote)
         }

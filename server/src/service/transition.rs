@@ -120,6 +120,18 @@ pub async fn authorise(
     let Some((quote, token)) = quote::existing(state, headers).await? else {
         return Err(AppError::Csrf);
     };
+    authorise_found(state, quote, token, body, fields)
+}
+
+/// [`authorise`] for a session's quote the caller has already found (read once: a second read
+/// could find it reset as idle in between).
+pub fn authorise_found(
+    state: &AppState,
+    quote: crate::store::QuoteRow,
+    token: crate::session::SessionToken,
+    body: &Map<String, Value>,
+    fields: &[&str],
+) -> Result<Authorised, AppError> {
     match body.get("csrf").and_then(Value::as_str) {
         Some(given) if token.csrf_matches(&state.config.secret_key, given) => {}
         _ => return Err(AppError::Csrf),

@@ -34,10 +34,7 @@ pub struct Store {
     pub history_ceiling: i64,
 }
 
-/// The default of [`Store::history_ceiling`]: far more than a customer's journey makes (about
-/// 20 to 60), few enough that a quote's history stays small (each input at most
-/// `engine::journey::runtime::MAX_INPUT_BYTES`).
-pub const HISTORY_CEILING: i64 = 500;
+pub use crate::config::HISTORY_CEILING;
 
 /// Every SQLite connection's settings: WAL lets readers and the writer share the file; a second
 /// process on the same file (`pawpath report`) waits out a writer; foreign keys hold.

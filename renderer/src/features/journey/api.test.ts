@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { forgetViews, markViewed } from '@/shared/experiments';
 import { validatorsFor } from '@/generated/validators';
-import { assemble, loadView, markReadOnly, questionSchemaIds, requestConfirmationEmail, resolveShared, seedCatalogue, submitAnswers } from './api';
+import { assemble, loadView, markReadOnly, questionSchemaIds, requestConfirmationEmail, resetQuote, resolveShared, seedCatalogue, submitAnswers } from './api';
 
 describe('the call helper (journey.md §7)', () => {
   afterEach(forgetViews);
@@ -146,5 +146,26 @@ describe("question sets' forms come from their own addresses (issue 22)", () => 
     markReadOnly(ui, '/owner/customer_last_name');
     markReadOnly(ui, '/payment/account_name');
     expect(ui).toEqual({ owner: { customer_last_name: { 'ui:readonly': true } }, payment: { account_name: { 'ui:readonly': true } } });
+  });
+});
+
+describe('starting again (journey.md §2 Inactivity timeout; issue 55)', () => {
+  const answering = (body: unknown, status = 200) =>
+    vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+
+  it('goes where the server says the new quote starts: the same journey, brand and tracking token', async () => {
+    const fetcher = answering({ data: { success: true, start: '/aggregators/quote?brand=sbp&tracking_token=tv_campaign' } });
+    expect(await resetQuote('token', '/quote?brand=sbp', fetcher as unknown as typeof fetch)).toBe('/aggregators/quote?brand=sbp&tracking_token=tv_campaign');
+  });
+
+  it("keeps the page's brand when the call fails or answers no start on this site", async () => {
+    const failing = vi.fn(async () => {
+      throw new Error('offline');
+    });
+    expect(await resetQuote('token', '/quote?brand=ich', failing as unknown as typeof fetch)).toBe('/quote?brand=ich');
+    for (const start of ['//elsewhere.example/quote', 'https://elsewhere.example/', 42]) {
+      const fetcher = answering({ data: { success: true, start } });
+      expect(await resetQuote('token', '/quote?brand=ich', fetcher as unknown as typeof fetch)).toBe('/quote?brand=ich');
+    }
   });
 });
