@@ -88,6 +88,9 @@ async fn run() {
         ("PAWPATH_DEFINITIONS", root.display().to_string()),
         ("PAWPATH_LOG_FORMAT", "pretty".to_owned()),
         ("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}")),
+        // Every call from one session, one at a time: its pace (a person's) is lifted, so each
+        // request reaches the work it is measured for.
+        ("PAWPATH_SESSION_BURST", "1000000".to_owned()),
     ];
     let config = pawpath::config::Config::from_lookup(|k| {
         vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())

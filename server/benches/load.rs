@@ -318,6 +318,11 @@ fn start_pawpath(database: &str, data: &std::path::Path) -> Server {
         .env("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}"))
         .env("PAWPATH_MAX_CONNECTIONS", "4096")
         .env("PAWPATH_METRICS_TOKEN", METRICS_TOKEN)
+        // The load is many requests from few sessions: each session's pace (a person's) and its
+        // quote's history ceiling are lifted, so every request does the work it measures.
+        .env("PAWPATH_SESSION_BURST", "1000000")
+        .env("PAWPATH_SESSION_SAVES_PER_MINUTE", "6000000")
+        .env("PAWPATH_HISTORY_CEILING", "100000")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()

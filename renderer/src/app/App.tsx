@@ -300,7 +300,14 @@ export function App() {
         <Toast kind={notice.kind} title={text(copy, notice.title)} content={text(copy, notice.body)} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />
       )}
       {failure && view && !state.matches('failed') && (
-        <Toast title={text(copy, 'toast.generic.title')} content={text(copy, 'toast.generic.body')} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />
+        <Toast
+          title={text(copy, 'toast.generic.title')}
+          // A refusal the server words for the customer (too fast, 429; the quote changed
+          // elsewhere or its history is full, 409) says what it is; anything else is generic.
+          content={failureStatus === 429 || failureStatus === 409 ? failure : text(copy, 'toast.generic.body')}
+          closeLabel={text(copy, 'toast.close')}
+          onClose={closeToast}
+        />
       )}
     </MoneyContext.Provider>
   );
