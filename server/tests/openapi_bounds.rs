@@ -40,6 +40,14 @@ impl Visitor {
                 )
                 .await;
             assert_eq!(status, 200, "{answer}");
+            // Priced (what the calls about a pet's products refer to).
+            let (status, answer) = visitor
+                .post(
+                    "/api/ownerdetail",
+                    &json!({ "csrf": csrf, "owner": valid_owner() }),
+                )
+                .await;
+            assert_eq!(status, 200, "{answer}");
         }
         visitor
     }

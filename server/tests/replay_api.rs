@@ -364,8 +364,8 @@ async fn issue_28_the_staff_page_replays_behind_the_admin_token_and_refuses_bad_
     assert_eq!(status, 400);
     assert!(html.contains("reference: at most 40 characters"), "{html}");
     for (query, said) in [
-        ("&count=0", "count must be a whole number from 1 to 100"),
-        ("&count=101", "count must be a whole number from 1 to 100"),
+        ("&count=0", "count must be a whole number from 1 to 20"),
+        ("&count=21", "count must be a whole number from 1 to 20"),
         ("&from=-1", "from must be a whole number from 1 to 1000000"),
         ("&from=1e9", "from must be a whole number from 1 to 1000000"),
     ] {
