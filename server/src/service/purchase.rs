@@ -126,7 +126,7 @@ pub async fn purchase(
     let next = token.after_purchase(&state.config.secret_key, &key);
     for _ in 0..5 {
         match attempt(
-            &state,
+            state,
             &quote,
             &key,
             &next.hash(),

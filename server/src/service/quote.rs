@@ -39,6 +39,10 @@ pub async fn existing(
 }
 
 /// What a request's session has.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made once a request and matched at once, never stored or moved about"
+)]
 pub enum Found {
     Quote(QuoteRow, SessionToken),
     /// Its quote was left idle past the reset time, and was reset just now: what the next quote
