@@ -2,7 +2,7 @@
 //! turns (definitions, quote document, event) into (new document, transition record, effects).
 //! No network, no database: the server does the I/O.
 //!
-//! Four layers, each importing only those before it (README "Architecture"; the test
+//! Four layers, each importing only those before it (server/README.md "Architecture"; the test
 //! `tests/architecture.rs` fails on an import going up, or on a circle inside a layer):
 //! [`definitions`] → [`checks`] → [`rules`] → [`journey`].
 

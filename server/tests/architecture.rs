@@ -423,7 +423,7 @@ impl Crate {
             };
             if !is_root && from_layer.is_none() {
                 problems.push(format!(
-                    "{}/src/{rel}: in no layer. Fix: add its module to a layer in tests/architecture.rs and the README's diagram",
+                    "{}/src/{rel}: in no layer. Fix: add its module to a layer in tests/architecture.rs and server/README.md's diagram",
                     self.name
                 ));
                 continue;
@@ -736,11 +736,11 @@ fn the_checks_find_what_they_are_for() {
     );
 }
 
-/// README "Architecture": the diagrams are the layers as this test reads them.
+/// server/README.md "Architecture": the diagrams are the layers as this test reads them.
 #[test]
-fn the_readme_draws_the_layers_as_they_are() {
-    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(&readme_path).expect("README.md");
+fn the_guide_draws_the_layers_as_they_are() {
+    let readme_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).expect("server/README.md");
     let mut updated = readme.clone();
     let mut missing = Vec::new();
     for c in [
@@ -766,11 +766,11 @@ fn the_readme_draws_the_layers_as_they_are() {
         return;
     }
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() && updated != readme {
-        std::fs::write(&readme_path, updated).expect("README.md written");
+        std::fs::write(&readme_path, updated).expect("server/README.md written");
         return;
     }
     panic!(
-        "README.md's architecture diagrams differ from the layers; UPDATE_SNAPSHOTS=1 rewrites them. Expected:\n{}",
+        "server/README.md's architecture diagrams differ from the layers; UPDATE_SNAPSHOTS=1 rewrites them. Expected:\n{}",
         missing.join("\n")
     );
 }

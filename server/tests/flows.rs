@@ -240,7 +240,7 @@ async fn every_scripted_flow_runs_against_the_api() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
     // The direct journey's funnel over the flows' own quotes, as `pawpath report funnel` draws
-    // it: README.md shows tests/flows/direct-funnel.svg, held to the command's output here.
+    // it: journeys/README.md shows tests/flows/direct-funnel.svg, held to the command's output here.
     let out_dir = tempfile::tempdir().expect("tempdir");
     let svg = out_dir.path().join("funnel.svg");
     let done = std::process::Command::new(env!("CARGO_BIN_EXE_pawpath"))
@@ -268,7 +268,7 @@ async fn every_scripted_flow_runs_against_the_api() {
 
     every_flow_replays(&shared).await;
 
-    // The experiment report over the flows' quotes (README.md "Experiments, read"): the flows
+    // The experiment report over the flows' quotes (journeys/README.md "Experiments, read"): the flows
     // that reach the cover page send its view, as the page does.
     let done = std::process::Command::new(env!("CARGO_BIN_EXE_pawpath"))
         .args([

@@ -49,19 +49,20 @@ async fn the_openapi_document_describes_every_call_and_matches_its_snapshot() {
     ] {
         assert!(paths.contains_key(wanted), "{wanted} is described");
     }
-    // Issue 25: the README's API section names every call the document describes.
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README");
+    // Issue 25: the developers' guide's API section names every call the document describes.
+    let readme =
+        std::fs::read_to_string(repo_root().join("server/README.md")).expect("server/README.md");
     let calls = readme
         .split("## The calls so far")
         .nth(1)
-        .expect("the README's API section");
+        .expect("the guide's API section");
     for path in paths.keys() {
         let written = path.replace("{reference}", "<reference>");
         assert!(
             calls.contains(&format!("{written}`"))
                 || calls.contains(&format!("{written} "))
                 || calls.contains(&format!("{written}?")),
-            "README's \"The calls so far\" does not describe {path}"
+            "server/README.md's \"The calls so far\" does not describe {path}"
         );
     }
     // Every reference resolves.

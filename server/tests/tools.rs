@@ -87,11 +87,12 @@ fn graph_draws_each_journey_and_the_readme_shows_the_direct_one_as_drawn() {
         "the terminal step is drawn rounded"
     );
 
-    // README.md shows exactly what the command draws.
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    // journeys/README.md shows exactly what the command draws.
+    let readme =
+        std::fs::read_to_string(root.join("journeys/README.md")).expect("journeys/README.md");
     let start = readme
         .find("<!-- pawpath graph direct -->\n```mermaid\n")
-        .expect("the README's diagram block")
+        .expect("the guide's diagram block")
         + "<!-- pawpath graph direct -->\n```mermaid\n".len();
     let end = readme[start..]
         .find("```\n<!-- end pawpath graph direct -->")
@@ -100,7 +101,7 @@ fn graph_draws_each_journey_and_the_readme_shows_the_direct_one_as_drawn() {
     assert_eq!(
         &readme[start..end],
         mermaid,
-        "README.md's diagram is stale: run `pawpath graph direct` and paste its output"
+        "journeys/README.md's diagram is stale: run `pawpath graph direct` and paste its output"
     );
 
     for journey in ["direct", "aggregator", "rehoming", "annual_rehoming"] {
@@ -130,5 +131,75 @@ fn graph_draws_each_journey_and_the_readme_shows_the_direct_one_as_drawn() {
     assert!(
         err.contains("no journey \"nosuch\"") && err.contains("direct"),
         "{err}"
+    );
+}
+
+/// The guides (issue 56: one for each reader) name only files that exist: every path written in
+/// backquotes is found from the repository's root, the guide's own folder, or the source folder
+/// the guide is about (`service/view/` in the server's guide is `server/src/service/view/`).
+#[test]
+fn every_file_a_guide_names_exists() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let guides = [
+        "README.md",
+        "server/README.md",
+        "server/deploy/README.md",
+        "server/benches/README.md",
+        "journeys/README.md",
+        "questions/README.md",
+        "tests/README.md",
+    ];
+    let bases = [
+        "",
+        "server/src",
+        "engine/src",
+        "renderer",
+        "renderer/src",
+        "server/tests",
+        "tests",
+        "tests/e2e",
+        "server/data/vocalink",
+    ];
+    let extensions = [
+        ".rs", ".ts", ".tsx", ".json", ".md", ".mjs", ".sql", ".toml", ".yaml", ".html", ".sh",
+        ".txt", ".css",
+    ];
+    let mut missing = Vec::new();
+    let mut named = 0;
+    for guide in guides {
+        let text = std::fs::read_to_string(root.join(guide)).expect(guide);
+        let folder = std::path::Path::new(guide)
+            .parent()
+            .unwrap_or(std::path::Path::new(""));
+        for (i, quoted) in text.split('`').enumerate() {
+            // The odd pieces are inside backquotes.
+            if i % 2 == 0 {
+                continue;
+            }
+            let looks_like_a_path = !quoted.is_empty()
+                && quoted
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-./".contains(c))
+                && !quoted.starts_with(['/', '.'])
+                && (quoted.contains('/') || extensions.iter().any(|e| quoted.ends_with(e)));
+            if !looks_like_a_path {
+                continue;
+            }
+            named += 1;
+            let found = bases
+                .iter()
+                .map(|b| root.join(b).join(quoted))
+                .chain(std::iter::once(root.join(folder).join(quoted)))
+                .any(|p| p.exists());
+            if !found {
+                missing.push(format!("{guide}: `{quoted}`"));
+            }
+        }
+    }
+    assert!(named > 100, "only {named} paths read: the guides moved?");
+    assert!(
+        missing.is_empty(),
+        "paths named in the guides that do not exist:\n{}",
+        missing.join("\n")
     );
 }

@@ -21,7 +21,7 @@
 //! none.
 //!
 //! When nothing else is waiting, a group is one write or one read: the cost is the hand-over to
-//! the task. Measured with the load bench (README, "Measured"): on PostgreSQL sharing the
+//! the task. Measured with the load bench (server/benches/README.md): on PostgreSQL sharing the
 //! machine's two cores, the database's CPU per transition fell by half and per page read by three
 //! quarters; on SQLite pawpath's CPU per page read by about a sixth.
 

@@ -52,7 +52,7 @@ use crate::store::error::StoreError;
 
 /// The migrations this build knows, for `backend`. A database that already holds later ones (a
 /// newer server, mid rolling deploy, ran them) is not an error: every migration only adds (expand)
-/// until no running server needs what a later one removes (contract); see the README's
+/// until no running server needs what a later one removes (contract); see server/deploy/README.md,
 /// "Changing the schema".
 fn migrations(backend: Backend) -> sqlx::migrate::Migrator {
     let mut migrator = match backend {
