@@ -1,129 +1,265 @@
-//! The `pawpath` binary: read the configuration, set up logging, serve.
+//! The `pawpath` binary: its command line (clap: every command and option with its help and an
+//! example), the configuration, logging, and serving.
 
 use std::process::ExitCode;
 
 use pawpath::config::Config;
 use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
-const USAGE: &str = "commands:
-  (none)                                  serve
-  check [--root DIR]                      lint every definition file as start-up does, then check that
-                                          guards can hold, exits lead on and every question set is asked;
-                                          exit 0 only when all pass
-  graph <journey> [--svg] [--root DIR]    draw a journey: Mermaid text, or SVG with --svg
-  paths <journey> [--brand B] [--json] [--root DIR]
-                                          every path a customer can take through the journey on
-                                          each brand that offers it (or on B): each exit, both
-                                          sides of each guard, each blocking answer, tried with the
-                                          scripted flows' answers (tests/flows) and their variants;
-                                          then what they cover
-  report funnel --journey J [--brand B] [--channel C] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-                [--csv FILE] [--svg FILE]  the funnel of the quotes started in a period (UK days):
-                                          per step entered, moved on, blocked, abandoned, median
-                                          time and commonest field errors
-  report experiment <id> --journey J [--brand B] [--channel C] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-                                          each variation: quotes that saw it, moved on from its
-                                          step and bought, with 95% intervals, and each variation's
-                                          difference from the first
-  replay <reference> [--from N] [--count N] [--json]
-                                          a quote's transitions run again as the customer saw
-                                          them: what was sent (write-only answers masked), guards,
-                                          field errors, prices and the page shown, each on the
-                                          definitions version and UK date of its moment, checked
-                                          against the log; --json adds each page's view data
-  terminate-policy <policy number>        cancel a policy in force
-  purge [--dry-run]                       purge quotes never bought and left alone for
-                                          PAWPATH_RETENTION_DAYS (dry run: count and list them)
-  subject export|erase (--reference REF | --email ADDRESS) [--dry-run]
-                                          a data subject's request: export prints everything held
-                                          about their quotes as JSON; erase purges their quotes
-                                          never bought and lists the bought ones kept; recorded";
+/// The command line (clap): every command and option with its help and an example.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "pawpath",
+    version,
+    about = "pawpath: a white-label UK pet insurance quote-and-buy journey. With no command, it serves.",
+    after_help = "Examples:\n  pawpath                                  serve (configured from the environment: see server/deploy/README.md)\n  pawpath check                            lint the definitions\n  pawpath replay K7QD-2M9X-PT4B            a quote as its customer saw it\n  pawpath <command> --help                 a command's options"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
 
-/// The value after `--name`, if given.
-fn option<'a>(args: &'a [String], name: &str) -> Result<Option<&'a str>, String> {
-    match args.iter().position(|a| a == name) {
-        None => Ok(None),
-        Some(i) => args
-            .get(i + 1)
-            .filter(|v| !v.starts_with("--"))
-            .map(|v| Some(v.as_str()))
-            .ok_or_else(|| format!("{name} needs a value")),
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Lint every definition file as start-up does, then check that guards can hold, exits lead
+    /// on and every question set is asked; exit 0 only when all pass.
+    #[command(after_help = "Example:\n  pawpath check --root ./definitions-copy")]
+    Check {
+        #[command(flatten)]
+        root: Root,
+    },
+    /// Draw a journey: Mermaid text, or SVG with --svg.
+    #[command(after_help = "Example:\n  pawpath graph direct --svg > direct.svg")]
+    Graph {
+        /// The journey's id (direct, aggregator, rehoming, annual_rehoming).
+        journey: String,
+        /// SVG instead of Mermaid text.
+        #[arg(long)]
+        svg: bool,
+        #[command(flatten)]
+        root: Root,
+    },
+    /// Every path a customer can take through a journey on each brand that offers it: each
+    /// exit, both sides of each guard, each blocking answer, tried with the scripted flows'
+    /// answers (tests/flows) and their variants; then what they cover.
+    #[command(after_help = "Example:\n  pawpath paths direct --brand sbp --json")]
+    Paths {
+        /// The journey's id.
+        journey: String,
+        /// Only this brand (by default every brand that offers the journey).
+        #[arg(long, value_name = "BRAND")]
+        brand: Option<String>,
+        /// Everything as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        root: Root,
+    },
+    /// The analysts' reports: the funnel, and an experiment's variations.
+    Report {
+        #[command(subcommand)]
+        report: Report,
+    },
+    /// A quote's transitions run again as the customer saw them: what was sent (write-only
+    /// answers masked), guards, field errors, prices and the page shown, each on the
+    /// definitions version and UK date of its moment, checked against the log.
+    #[command(after_help = "Example:\n  pawpath replay K7QD-2M9X-PT4B --from 21 --json")]
+    Replay {
+        /// The quote's reference (as the customer reads it).
+        reference: String,
+        /// The first transition shown (from 1).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        from: u64,
+        /// How many transitions to show.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=20))]
+        count: u64,
+        /// Everything as JSON, each page's view data included.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Cancel a policy in force.
+    #[command(after_help = "Example:\n  pawpath terminate-policy PETPS0012345")]
+    TerminatePolicy {
+        /// The policy's number.
+        policy_number: String,
+    },
+    /// Purge quotes never bought and left alone for PAWPATH_RETENTION_DAYS.
+    #[command(after_help = "Example:\n  pawpath purge --dry-run")]
+    Purge {
+        /// Count and list them; purge nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// A data subject's request: export prints everything held about their quotes as JSON;
+    /// erase purges their quotes never bought and lists the bought ones kept; recorded.
+    Subject {
+        #[command(subcommand)]
+        request: SubjectRequest,
+    },
+}
+
+/// Where the definitions are, for the commands that read only them.
+#[derive(clap::Args, Debug)]
+struct Root {
+    /// The folder holding journeys/ and questions/ (default: PAWPATH_DEFINITIONS, else the
+    /// current folder).
+    #[arg(long, value_name = "DIR")]
+    root: Option<std::path::PathBuf>,
+}
+
+impl Root {
+    fn folder(&self) -> std::path::PathBuf {
+        self.root.clone().unwrap_or_else(|| {
+            std::env::var("PAWPATH_DEFINITIONS")
+                .map_or_else(|_| std::path::PathBuf::from("."), std::path::PathBuf::from)
+        })
     }
 }
 
-/// The options of `pawpath report funnel` (`report experiment` takes the first five).
-const FILTER_OPTIONS: [&str; 7] = [
-    "--journey",
-    "--brand",
-    "--channel",
-    "--from",
-    "--to",
-    "--csv",
-    "--svg",
-];
-
-/// The filter a report is given, from the options `known`; an error names the argument.
-fn funnel_filter(
-    args: &[String],
-    known: &[&str],
-) -> Result<pawpath::store::report::FunnelFilter, String> {
-    for (i, a) in args.iter().enumerate() {
-        if a.starts_with("--") && !known.contains(&a.as_str()) {
-            return Err(format!(
-                "unknown option {a:?} (options: {})",
-                known.join(", ")
-            ));
-        }
-        if !a.starts_with("--") && (i == 0 || !args[i - 1].starts_with("--")) {
-            return Err(format!("unexpected argument {a:?}"));
-        }
-    }
-    let date = |name: &str| -> Result<Option<chrono::NaiveDate>, String> {
-        option(args, name)?
-            .map(|v| {
-                chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d")
-                    .map_err(|_| format!("{name}: {v:?} is not a date as YYYY-MM-DD"))
-            })
-            .transpose()
-    };
-    let journey = option(args, "--journey")?
-        .ok_or("--journey is required (for example: --journey direct)")?
-        .to_owned();
-    let channel = option(args, "--channel")?.map(str::to_owned);
-    if let Some(c) = &channel
-        && c != "direct"
-        && c != "aggregator"
-    {
-        return Err(format!("--channel: {c:?} is neither direct nor aggregator"));
-    }
-    let filter = pawpath::store::report::FunnelFilter {
-        journey,
-        brand: option(args, "--brand")?.map(str::to_owned),
-        channel,
-        from: date("--from")?,
-        to: date("--to")?,
-    };
-    if let (Some(f), Some(t)) = (filter.from, filter.to)
-        && f > t
-    {
-        return Err(format!("--from {f} is after --to {t}"));
-    }
-    Ok(filter)
+#[derive(clap::Subcommand, Debug)]
+enum Report {
+    /// The funnel of the quotes started in a period (UK days): per step entered, moved on,
+    /// blocked, abandoned, median time and commonest field errors.
+    #[command(
+        after_help = "Example:\n  pawpath report funnel --journey direct --brand pos --from 2026-11-01 --to 2026-11-30 --svg funnel.svg"
+    )]
+    Funnel {
+        #[command(flatten)]
+        filter: Filter,
+        /// Also write the funnel as CSV to this file.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<std::path::PathBuf>,
+        /// Also draw it as SVG to this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
+    },
+    /// Each variation of an experiment: quotes that saw it, moved on from its step and bought,
+    /// with 95% intervals, and each variation's difference from the first.
+    #[command(
+        after_help = "Example:\n  pawpath report experiment cover_type_guide --journey direct"
+    )]
+    Experiment {
+        /// The experiment's id (journeys/experiments.json).
+        id: String,
+        #[command(flatten)]
+        filter: Filter,
+    },
 }
 
-/// `pawpath report experiment <id> --journey J [--brand B] [--channel C] [--from] [--to]`.
-async fn report_experiment(config: &Config, args: &[String]) -> ExitCode {
-    let Some(id) = args.first().filter(|a| !a.starts_with("--")) else {
-        eprintln!("pawpath report experiment: name the experiment (for example: cover_type_guide)");
-        return ExitCode::from(2);
-    };
-    let filter = match funnel_filter(&args[1..], &FILTER_OPTIONS[..5]) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("pawpath report experiment: {e}");
-            return ExitCode::from(2);
+/// Which quotes a report counts.
+#[derive(clap::Args, Debug)]
+struct Filter {
+    /// The journey (direct, aggregator, …).
+    #[arg(long)]
+    journey: String,
+    /// Only this brand.
+    #[arg(long)]
+    brand: Option<String>,
+    /// Only this channel.
+    #[arg(long, value_parser = ["direct", "aggregator"])]
+    channel: Option<String>,
+    /// Quotes started on or after this UK day.
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = uk_day)]
+    from: Option<chrono::NaiveDate>,
+    /// Quotes started on or before this UK day.
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = uk_day)]
+    to: Option<chrono::NaiveDate>,
+}
+
+fn uk_day(text: &str) -> Result<chrono::NaiveDate, String> {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| format!("{text:?} is not a date as YYYY-MM-DD"))
+}
+
+impl Filter {
+    /// The store's filter; a period that ends before it starts is a usage error.
+    fn funnel_filter(&self) -> pawpath::store::report::FunnelFilter {
+        if let (Some(f), Some(t)) = (self.from, self.to)
+            && f > t
+        {
+            usage_error(format!("--from {f} is after --to {t}"));
         }
-    };
+        pawpath::store::report::FunnelFilter {
+            journey: self.journey.clone(),
+            brand: self.brand.clone(),
+            channel: self.channel.clone(),
+            from: self.from,
+            to: self.to,
+        }
+    }
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum SubjectRequest {
+    /// Print everything held about the subject's quotes as JSON.
+    #[command(after_help = "Example:\n  pawpath subject export --email ada@example.com")]
+    Export {
+        #[command(flatten)]
+        who: Who,
+    },
+    /// Purge the subject's quotes never bought, and list the bought ones kept.
+    #[command(
+        after_help = "Example:\n  pawpath subject erase --reference K7QD-2M9X-PT4B --dry-run"
+    )]
+    Erase {
+        #[command(flatten)]
+        who: Who,
+        /// Say what would be purged; purge nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+/// Whose data: one quote's reference, or every quote of an email address.
+#[derive(clap::Args, Debug)]
+#[group(required = true, multiple = false)]
+struct Who {
+    /// A quote's reference.
+    #[arg(long, value_parser = reference)]
+    reference: Option<String>,
+    /// Every quote with this email address.
+    #[arg(long, value_parser = email)]
+    email: Option<String>,
+}
+
+fn reference(text: &str) -> Result<String, String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err("a reference is required".into());
+    }
+    Ok(trimmed.to_owned())
+}
+
+fn email(text: &str) -> Result<String, String> {
+    if text.contains('@') {
+        Ok(text.to_owned())
+    } else {
+        Err(format!("{text:?} is not an email address"))
+    }
+}
+
+impl Who {
+    fn subject(&self) -> pawpath::store::retention::Subject {
+        match (&self.reference, &self.email) {
+            (Some(r), _) => pawpath::store::retention::Subject::Reference(r.clone()),
+            (None, Some(e)) => pawpath::store::retention::Subject::Email(e.clone()),
+            // The group requires one of them.
+            (None, None) => usage_error("--reference or --email is required".into()),
+        }
+    }
+}
+
+/// Exits as clap does on a usage error (its message, then code 2).
+fn usage_error(message: String) -> ! {
+    use clap::CommandFactory as _;
+    Cli::command()
+        .error(clap::error::ErrorKind::ValueValidation, message)
+        .exit()
+}
+
+/// `pawpath report experiment <id> --journey J …`.
+async fn report_experiment(config: &Config, id: &str, filter: &Filter) -> ExitCode {
+    let filter = filter.funnel_filter();
     match pawpath::report_experiment(config, id, &filter).await {
         Ok(rows) => {
             println!(
@@ -161,22 +297,14 @@ fn period(filter: &pawpath::store::report::FunnelFilter) -> String {
     }
 }
 
-async fn report(config: &Config, args: &[String]) -> ExitCode {
-    if args.first().map(String::as_str) == Some("experiment") {
-        return report_experiment(config, &args[1..]).await;
-    }
-    if args.first().map(String::as_str) != Some("funnel") {
-        eprintln!("pawpath report: the reports are `funnel` and `experiment`\n{USAGE}");
-        return ExitCode::from(2);
-    }
-    let args = &args[1..];
-    let filter = match funnel_filter(args, &FILTER_OPTIONS) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("pawpath report funnel: {e}");
-            return ExitCode::from(2);
-        }
-    };
+/// `pawpath report funnel --journey J …`.
+async fn report_funnel(
+    config: &Config,
+    filter: &Filter,
+    csv: Option<&std::path::Path>,
+    svg: Option<&std::path::Path>,
+) -> ExitCode {
+    let filter = filter.funnel_filter();
     let rows = match pawpath::report_funnel(config, &filter).await {
         Ok(rows) => rows,
         Err(e) => {
@@ -199,31 +327,23 @@ async fn report(config: &Config, args: &[String]) -> ExitCode {
     );
     println!("{title}\n");
     print!("{}", pawpath::store::report::table(&rows));
-    for (flag, body) in [
-        ("--csv", pawpath::store::report::csv(&rows)),
-        ("--svg", pawpath::store::report::svg(&title, &rows)),
+    for (flag, path, body) in [
+        ("--csv", csv, pawpath::store::report::csv(&rows)),
+        ("--svg", svg, pawpath::store::report::svg(&title, &rows)),
     ] {
-        if let Ok(Some(path)) = option(args, flag) {
+        if let Some(path) = path {
             if let Err(e) = std::fs::write(path, body) {
-                eprintln!("pawpath report funnel: {flag} {path}: {e}");
+                eprintln!("pawpath report funnel: {flag} {}: {e}", path.display());
                 return ExitCode::from(1);
             }
-            println!("\nwritten: {path}");
+            println!("\nwritten: {}", path.display());
         }
     }
     ExitCode::SUCCESS
 }
 
 /// `pawpath purge [--dry-run]`.
-async fn purge(config: &Config, args: &[String]) -> ExitCode {
-    let dry_run = match args {
-        [] => false,
-        [flag] if flag == "--dry-run" => true,
-        _ => {
-            eprintln!("pawpath purge: the only option is --dry-run\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+async fn purge(config: &Config, dry_run: bool) -> ExitCode {
     match pawpath::purge(config, dry_run).await {
         Ok(p) => {
             println!(
@@ -250,51 +370,10 @@ async fn purge(config: &Config, args: &[String]) -> ExitCode {
 }
 
 /// `pawpath subject export|erase (--reference REF | --email ADDRESS) [--dry-run]`.
-async fn subject(config: &Config, args: &[String]) -> ExitCode {
-    let parsed = (|| -> Result<(bool, pawpath::store::retention::Subject, bool), String> {
-        let erase = match args.first().map(String::as_str) {
-            Some("export") => false,
-            Some("erase") => true,
-            _ => return Err("say export or erase".into()),
-        };
-        let rest = &args[1..];
-        for (i, a) in rest.iter().enumerate() {
-            let known = ["--reference", "--email", "--dry-run"];
-            if a.starts_with("--") && !known.contains(&a.as_str()) {
-                return Err(format!(
-                    "unknown option {a:?} (options: {})",
-                    known.join(", ")
-                ));
-            }
-            if !a.starts_with("--")
-                && (i == 0 || !matches!(rest[i - 1].as_str(), "--reference" | "--email"))
-            {
-                return Err(format!("unexpected argument {a:?}"));
-            }
-        }
-        let dry_run = rest.iter().any(|a| a == "--dry-run");
-        if dry_run && !erase {
-            return Err("--dry-run is for erase (an export changes nothing)".into());
-        }
-        let subject = match (option(rest, "--reference")?, option(rest, "--email")?) {
-            (Some(r), None) if !r.trim().is_empty() => {
-                pawpath::store::retention::Subject::Reference(r.to_owned())
-            }
-            (None, Some(e)) if e.contains('@') => {
-                pawpath::store::retention::Subject::Email(e.to_owned())
-            }
-            (None, Some(e)) => return Err(format!("--email: {e:?} is not an email address")),
-            (Some(_), Some(_)) => return Err("give --reference or --email, not both".into()),
-            _ => return Err("--reference REF or --email ADDRESS is required".into()),
-        };
-        Ok((erase, subject, dry_run))
-    })();
-    let (erase, who, dry_run) = match parsed {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("pawpath subject: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+async fn subject(config: &Config, request: &SubjectRequest) -> ExitCode {
+    let (erase, who, dry_run) = match request {
+        SubjectRequest::Export { who } => (false, who.subject(), false),
+        SubjectRequest::Erase { who, dry_run } => (true, who.subject(), *dry_run),
     };
     match pawpath::subject(config, erase, &who, dry_run).await {
         Ok(answer) => {
@@ -311,29 +390,10 @@ async fn subject(config: &Config, args: &[String]) -> ExitCode {
     }
 }
 
-/// The definitions folder for the commands that need nothing else: `--root DIR`, else
-/// `PAWPATH_DEFINITIONS`, else the current folder.
-fn definitions_root(args: &[String]) -> Result<std::path::PathBuf, String> {
-    match args.iter().position(|a| a == "--root") {
-        Some(i) => args
-            .get(i + 1)
-            .map(std::path::PathBuf::from)
-            .ok_or_else(|| "--root needs a folder".to_owned()),
-        None => Ok(std::env::var("PAWPATH_DEFINITIONS")
-            .map_or_else(|_| std::path::PathBuf::from("."), std::path::PathBuf::from)),
-    }
-}
-
 /// `pawpath check`: the definitions as start-up checks them, each problem on its own line
 /// naming file, JSON path and problem.
-fn check(args: &[String]) -> ExitCode {
-    let root = match definitions_root(args) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("pawpath check: {e}");
-            return ExitCode::from(2);
-        }
-    };
+fn check(root: &Root) -> ExitCode {
+    let root = root.folder();
     match pawpath::load_definitions(&root) {
         Ok((defs, _)) => {
             let deeper = engine::checks::analysis::analyse(&defs);
@@ -358,25 +418,19 @@ fn check(args: &[String]) -> ExitCode {
     }
 }
 
+/// The definitions under `root`, for the tools that read only them; an error says so.
+fn tool_definitions(tool: &str, root: &Root) -> Result<engine::Definitions, ExitCode> {
+    engine::Definitions::load(&engine::definitions::FsLoader::new(root.folder())).map_err(|e| {
+        eprintln!("pawpath {tool}: the definitions do not load: {e}");
+        ExitCode::from(1)
+    })
+}
+
 /// `pawpath graph <journey> [--svg]`: the journey as a diagram on standard output.
-fn graph(args: &[String]) -> ExitCode {
-    let Some(journey_id) = args.first().filter(|a| !a.starts_with("--")) else {
-        eprintln!("pawpath graph: name a journey (for example: pawpath graph direct)");
-        return ExitCode::from(2);
-    };
-    let root = match definitions_root(args) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("pawpath graph: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let defs = match engine::Definitions::load(&engine::definitions::FsLoader::new(&root)) {
+fn graph(journey_id: &str, svg: bool, root: &Root) -> ExitCode {
+    let defs = match tool_definitions("graph", root) {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("pawpath graph: the definitions do not load: {e}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let Some(journey) = defs.journey(journey_id) else {
         let known: Vec<&str> = defs.journeys().map(|j| j.id.as_str()).collect();
@@ -387,7 +441,7 @@ fn graph(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     };
     let graph = engine::checks::graph::graph(&defs, journey);
-    if args.iter().any(|a| a == "--svg") {
+    if svg {
         print!("{}", graph.svg());
     } else {
         print!("{}", graph.mermaid());
@@ -396,48 +450,21 @@ fn graph(args: &[String]) -> ExitCode {
 }
 
 /// `pawpath paths <journey> [--brand B] [--json] [--root DIR]`.
-fn paths(args: &[String]) -> ExitCode {
-    let Some(journey) = args.first().filter(|a| !a.starts_with("--")) else {
-        eprintln!("pawpath paths: name a journey (for example: pawpath paths direct)");
-        return ExitCode::from(2);
-    };
-    let known = ["--brand", "--json", "--root"];
-    for (i, a) in args.iter().enumerate().skip(1) {
-        if a.starts_with("--") && !known.contains(&a.as_str()) {
-            eprintln!(
-                "pawpath paths: unknown option {a:?} (options: {})",
-                known.join(", ")
-            );
-            return ExitCode::from(2);
-        }
-        if !a.starts_with("--") && !matches!(args[i - 1].as_str(), "--brand" | "--root") {
-            eprintln!("pawpath paths: unexpected argument {a:?}");
-            return ExitCode::from(2);
-        }
-    }
-    let (root, brand) = match (definitions_root(args), option(args, "--brand")) {
-        (Ok(r), Ok(b)) => (r, b),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("pawpath paths: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let defs = match engine::Definitions::load(&engine::definitions::FsLoader::new(&root)) {
+fn paths(journey: &str, brand: Option<&str>, json: bool, root: &Root) -> ExitCode {
+    let defs = match tool_definitions("paths", root) {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("pawpath paths: the definitions do not load: {e}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
+    let folder = root.folder();
     let generated = pawpath::service::paths::generate_for(
         &defs,
         journey,
         brand,
-        &root.join("tests/flows"),
-        &root.join("server/data/vocalink"),
+        &folder.join("tests/flows"),
+        &folder.join("server/data/vocalink"),
     );
     match generated {
-        Ok(all) if args.iter().any(|a| a == "--json") => {
+        Ok(all) if json => {
             println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
             ExitCode::SUCCESS
         }
@@ -465,47 +492,12 @@ fn paths(args: &[String]) -> ExitCode {
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// `pawpath replay <reference> [--from N] [--count N] [--json]`.
-async fn replay(config: Config, args: &[String]) -> ExitCode {
-    let parsed = (|| -> Result<(pawpath::service::replay::Ask, bool), String> {
-        let known = ["--from", "--count", "--json"];
-        let mut reference = None;
-        for (i, a) in args.iter().enumerate() {
-            if a.starts_with("--") {
-                if !known.contains(&a.as_str()) {
-                    return Err(format!(
-                        "unknown option {a:?} (options: {})",
-                        known.join(", ")
-                    ));
-                }
-            } else if i > 0 && matches!(args[i - 1].as_str(), "--from" | "--count") {
-            } else if reference.is_none() {
-                reference = Some(a.clone());
-            } else {
-                return Err(format!("unexpected argument {a:?}"));
-            }
-        }
-        let reference = reference.filter(|r| !r.trim().is_empty()).ok_or(
-            "the quote's reference is required (for example: pawpath replay K7QD-2M9X-PT4B)",
-        )?;
-        let (from, count) =
-            pawpath::service::replay::window(option(args, "--from")?, option(args, "--count")?)?;
-        let json = args.iter().any(|a| a == "--json");
-        Ok((
-            pawpath::service::replay::Ask {
-                reference: reference.trim().to_uppercase(),
-                from,
-                count,
-                pages: true,
-            },
-            json,
-        ))
-    })();
-    let (ask, json) = match parsed {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("pawpath replay: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+async fn replay(config: Config, reference: &str, from: u64, count: u64, json: bool) -> ExitCode {
+    let ask = pawpath::service::replay::Ask {
+        reference: reference.trim().to_uppercase(),
+        from: usize::try_from(from).unwrap_or(1),
+        count: usize::try_from(count).unwrap_or(pawpath::service::replay::MAX_SHOWN),
+        pages: true,
     };
     match pawpath::replay(config, &ask).await {
         Ok(replayed) if json => {
@@ -528,18 +520,21 @@ async fn replay(config: Config, args: &[String]) -> ExitCode {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // A usage error, `--help` or `--version` ends here (clap: the message, then exit 2 or 0).
+    let cli = <Cli as clap::Parser>::parse();
     // The definition tools need no configuration, database or network.
-    match args.first().map(String::as_str) {
-        Some("check") => return check(&args[1..]),
-        Some("graph") => return graph(&args[1..]),
-        Some("paths") => return paths(&args[1..]),
-        Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+    match &cli.command {
+        Some(Command::Check { root }) => return check(root),
+        Some(Command::Graph { journey, svg, root }) => return graph(journey, *svg, root),
+        Some(Command::Paths {
+            journey,
+            brand,
+            json,
+            root,
+        }) => return paths(journey, brand.as_deref(), *json, root),
         _ => {}
     }
+    let serving = cli.command.is_none();
     let config = match Config::from_env() {
         Ok(c) => c,
         Err(e) => {
@@ -557,13 +552,13 @@ async fn main() -> ExitCode {
     // text (`PAWPATH_LOG_FORMAT=pretty` is for reading, and escape codes make it harder).
     let colour = {
         use std::io::IsTerminal as _;
-        if args.is_empty() {
+        if serving {
             std::io::stdout().is_terminal()
         } else {
             std::io::stderr().is_terminal()
         }
     };
-    let writer = if args.is_empty() {
+    let writer = if serving {
         match pawpath::logs::start(std::io::stdout()) {
             Ok((lines, f)) => {
                 flusher = Some(f);
@@ -590,36 +585,42 @@ async fn main() -> ExitCode {
             .with_ansi(colour)
             .init();
     }
-    if args.first().map(String::as_str) == Some("report") {
-        return report(&config, &args[1..]).await;
-    }
-    if let [command, number] = args.as_slice()
-        && command == "terminate-policy"
-    {
-        return match pawpath::terminate_policy(&config, number).await {
-            Ok(true) => {
-                println!("policy {number} terminated");
-                ExitCode::SUCCESS
-            }
-            Ok(false) => {
-                eprintln!("policy {number}: no such policy in force");
-                ExitCode::from(1)
-            }
-            Err(e) => {
-                eprintln!("pawpath cannot terminate {number}: {e}");
-                ExitCode::from(1)
-            }
-        };
-    }
-    match args.first().map(String::as_str) {
-        Some("purge") => return purge(&config, &args[1..]).await,
-        Some("subject") => return subject(&config, &args[1..]).await,
-        Some("replay") => return replay(config, &args[1..]).await,
-        _ => {}
-    }
-    if let Some(other) = args.first() {
-        eprintln!("pawpath: unknown command {other:?}\n{USAGE}");
-        return ExitCode::from(2);
+    match cli.command {
+        Some(Command::Report {
+            report: Report::Funnel { filter, csv, svg },
+        }) => return report_funnel(&config, &filter, csv.as_deref(), svg.as_deref()).await,
+        Some(Command::Report {
+            report: Report::Experiment { id, filter },
+        }) => return report_experiment(&config, &id, &filter).await,
+        Some(Command::TerminatePolicy { policy_number }) => {
+            return match pawpath::terminate_policy(&config, &policy_number).await {
+                Ok(true) => {
+                    println!("policy {policy_number} terminated");
+                    ExitCode::SUCCESS
+                }
+                Ok(false) => {
+                    eprintln!("policy {policy_number}: no such policy in force");
+                    ExitCode::from(1)
+                }
+                Err(e) => {
+                    eprintln!("pawpath cannot terminate {policy_number}: {e}");
+                    ExitCode::from(1)
+                }
+            };
+        }
+        Some(Command::Purge { dry_run }) => return purge(&config, dry_run).await,
+        Some(Command::Subject { request }) => return subject(&config, &request).await,
+        Some(Command::Replay {
+            reference,
+            from,
+            count,
+            json,
+        }) => return replay(config, &reference, from, count, json).await,
+        // Handled before the configuration was read.
+        Some(Command::Check { .. } | Command::Graph { .. } | Command::Paths { .. }) => {
+            return ExitCode::SUCCESS;
+        }
+        None => {}
     }
     let ran = pawpath::run(config).await;
     // The last lines (the shutdown's) written before the process ends, unless the output has

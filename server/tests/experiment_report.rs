@@ -287,7 +287,7 @@ async fn issue_28_no_difference_is_said_when_the_variations_convert_alike() {
         ),
         (
             &["report", "experiment", "cover_type_guide"],
-            "--journey is required",
+            "--journey <JOURNEY>",
         ),
         (
             &[
@@ -299,7 +299,7 @@ async fn issue_28_no_difference_is_said_when_the_variations_convert_alike() {
                 "--csv",
                 "x",
             ],
-            "unknown option \"--csv\"",
+            "unexpected argument '--csv'",
         ),
     ] {
         let (ok, _, err) = pawpath(&app, args);

@@ -203,3 +203,71 @@ fn every_file_a_guide_names_exists() {
         missing.join("\n")
     );
 }
+
+/// The command names under "Commands:" in a `--help` answer (clap's own `help` left out).
+fn commands_in(help: &str) -> Vec<String> {
+    help.split("Commands:\n")
+        .nth(1)
+        .map(|rest| {
+            rest.lines()
+                .take_while(|l| !l.trim().is_empty())
+                .filter_map(|l| l.split_whitespace().next())
+                .filter(|c| *c != "help")
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Issue 56, "A command line people expect": every command and subcommand answers `--help`
+/// with its options and an example; a wrong argument is the usual usage error, exit 2; the
+/// README's command line names every command the binary has.
+#[test]
+fn every_command_answers_help_and_the_readme_names_them_all() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let (code, top, err) = pawpath(&["--help"], &root);
+    assert_eq!(code, Some(0), "{err}");
+    let commands = commands_in(&top);
+    assert!(commands.len() >= 8, "{top}");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let section = readme
+        .split("## The command line")
+        .nth(1)
+        .expect("the README's command line");
+    for command in &commands {
+        assert!(
+            section.contains(&format!("`{command}")),
+            "the README's command line does not name `{command}`"
+        );
+        let (code, help, err) = pawpath(&[command, "--help"], &root);
+        assert_eq!(code, Some(0), "{command} --help: {err}");
+        assert!(
+            help.contains(&format!("Usage: pawpath {command}")),
+            "{help}"
+        );
+        let subcommands = commands_in(&help);
+        if subcommands.is_empty() {
+            assert!(
+                help.contains("Example:"),
+                "{command} --help has no example: {help}"
+            );
+        }
+        for sub in &subcommands {
+            let (code, help, err) = pawpath(&[command, sub, "--help"], &root);
+            assert_eq!(code, Some(0), "{command} {sub} --help: {err}");
+            assert!(help.contains("Example:"), "{command} {sub} --help: {help}");
+        }
+        let (code, _, err) = pawpath(&[command, "--no-such-option"], &root);
+        assert_eq!(code, Some(2), "{command}: {err}");
+        assert!(
+            err.contains("unexpected argument '--no-such-option'"),
+            "{err}"
+        );
+    }
+    let (code, _, err) = pawpath(&["frobnicate"], &root);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("unrecognized subcommand 'frobnicate'"),
+        "{err}"
+    );
+}
