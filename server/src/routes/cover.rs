@@ -210,7 +210,7 @@ pub(super) async fn track_viewed_products(
         }
         views.push((original, code));
     }
-    state.store.record_product_views(&quote.id, &views).await?;
+    quote::record_product_views(&state, &quote.id, &views).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -225,11 +225,11 @@ pub(super) async fn internal_pricing(
     if let Some(refused) = crate::http::admin::refusal(&state, &headers) {
         return Ok(refused);
     }
-    let Some(quote) = state.store.quote_by_ref(reference.trim()).await? else {
+    let Some(quote) = quote::by_reference(&state, reference.trim()).await? else {
         return Err(AppError::NotFound);
     };
     let Some((priced_at, definition_version, pricing)) =
-        state.store.latest_pricing(&quote.id).await?
+        quote::latest_pricing(&state, &quote.id).await?
     else {
         return Ok(Json(json!({ "qidu": quote.quote_ref, "priced": false })).into_response());
     };

@@ -235,9 +235,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
     .await?;
     // Opening a page is activity: idle time starts again (written when the last recorded
     // activity is more than moments old; see reset::idle_past_reset).
-    if crate::service::quote::activity_due(state, &session.quote) {
-        state.store.touch(&session.quote.id).await?;
-    }
+    quote::note_activity(state, &session.quote).await?;
     let journey = quote::journey(state, &session.quote)?;
     let brand = state.defs.brand(&session.quote.brand);
     // A status page of the URL's journey shows over whichever quote the visitor has.
@@ -279,7 +277,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
         (viewing, position)
     };
     let purchase = if bought {
-        state.store.purchase_of(&session.quote.id).await?
+        crate::service::purchase::purchase_of(state, &session.quote.id).await?
     } else {
         None
     };
@@ -293,6 +291,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
         // journey.md §9: the contact page's long timeout; the warning two minutes before.
         timeouts = (reset.saturating_sub(120_000), reset);
     }
+    let lookups = view::Lookups::of(state);
     let input = ViewInput {
         defs: &state.defs,
         journey,
@@ -302,9 +301,9 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
         csrf: &csrf,
         voice: &voice,
         rules: &rules,
-        holidays: &state.holidays,
-        banks: &state.banks,
-        card_provider: state.payments.browser(),
+        holidays: lookups.holidays,
+        banks: lookups.banks,
+        card_provider: lookups.card_provider,
         timeouts,
         purchase,
         // The full account number only on the bank details panel itself (owner-payment.md §2),

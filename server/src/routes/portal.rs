@@ -37,7 +37,7 @@ pub(super) async fn save_portal_password(
             form: "portal_password".into(),
         }));
     }
-    let Some(bought) = state.store.purchase_of(&quote.id).await? else {
+    let Some(bought) = crate::service::purchase::purchase_of(&state, &quote.id).await? else {
         return Err(AppError::Internal(format!(
             "quote {} is bought but has no purchase",
             quote.id

@@ -62,7 +62,7 @@ pub(super) async fn rescue_product(
     if !on_rehoming(&state, &quote) {
         return Err(AppError::NotFound);
     }
-    let purchase = state.store.purchase_of(&quote.id).await?;
+    let purchase = crate::service::purchase::purchase_of(&state, &quote.id).await?;
     let mut view = rescue_view(
         &state.defs,
         &quote.brand,

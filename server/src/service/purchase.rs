@@ -570,6 +570,14 @@ pub fn render_confirmation_email(
     ))
 }
 
+/// The purchase of a bought quote (none before it is bought).
+pub async fn purchase_of(
+    state: &AppState,
+    quote_id: &str,
+) -> Result<Option<crate::store::PurchaseRow>, AppError> {
+    Ok(state.store.purchase_of(quote_id).await?)
+}
+
 /// The confirmation page's view data for a bought quote.
 pub async fn confirmation(
     state: &AppState,

@@ -426,3 +426,34 @@ pub fn activity_due(state: &AppState, quote: &QuoteRow) -> bool {
     let slack = activity_slack_ms(timeouts(state, quote).1);
     idle_ms(quote).is_none_or(|idle| idle >= i64::try_from(slack).unwrap_or(i64::MAX))
 }
+
+/// Notes that the customer opened the quote (idle time starts again), when the activity last
+/// noted is more than moments old (issue 22: a page view writes nothing otherwise).
+pub async fn note_activity(state: &AppState, quote: &QuoteRow) -> Result<(), AppError> {
+    if activity_due(state, quote) {
+        state.store.touch(&quote.id).await?;
+    }
+    Ok(())
+}
+
+/// Records the products a customer was shown: (pet's original id, product code) pairs.
+pub async fn record_product_views(
+    state: &AppState,
+    quote_id: &str,
+    views: &[(i64, String)],
+) -> Result<(), AppError> {
+    Ok(state.store.record_product_views(quote_id, views).await?)
+}
+
+/// A quote by the reference the customer sees.
+pub async fn by_reference(state: &AppState, reference: &str) -> Result<Option<QuoteRow>, AppError> {
+    Ok(state.store.quote_by_ref(reference).await?)
+}
+
+/// The working of the quote's prices as last priced: (when, definitions version, pricing).
+pub async fn latest_pricing(
+    state: &AppState,
+    quote_id: &str,
+) -> Result<Option<(String, String, serde_json::Value)>, AppError> {
+    Ok(state.store.latest_pricing(quote_id).await?)
+}

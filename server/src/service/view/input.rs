@@ -35,6 +35,24 @@ pub struct ViewInput<'a> {
     pub after_edit: bool,
 }
 
+/// What a page's view data reads of the outside services (bank holidays, the banks, where a
+/// browser sends a card), taken from the state by the service for the routes that draw a page.
+pub struct Lookups<'a> {
+    pub holidays: &'a engine::rules::collections::BankHolidays,
+    pub banks: &'a crate::banks::BankDirectory,
+    pub card_provider: crate::payments::BrowserSettings,
+}
+
+impl<'a> Lookups<'a> {
+    pub fn of(state: &'a crate::service::state::AppState) -> Self {
+        Self {
+            holidays: &state.holidays,
+            banks: &state.banks,
+            card_provider: state.payments.browser(),
+        }
+    }
+}
+
 #[derive(serde::Serialize)]
 pub struct Timeouts {
     pub warning_ms: u64,
