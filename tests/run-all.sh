@@ -5,7 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each stage's time, printed at the end beside the counts (CI's length is the team's speed).
+stages=()
+stage_started=$SECONDS
+stage_name=""
+step() {
+  if [ -n "$stage_name" ]; then stages+=("$(( SECONDS - stage_started ))s  $stage_name"); fi
+  stage_name="$*"
+  stage_started=$SECONDS
+  printf '\n==> %s\n' "$*"
+}
 
 # Everything printed is also kept, to add up the runners' counts at the end.
 log=$(mktemp)
@@ -20,6 +29,10 @@ summary() {
   failed=$( { grep -oE '^test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' <<<"$plain" | grep -oE '[0-9]+ failed' || true;
               grep -oE '^ +Tests +.*[0-9]+ failed' <<<"$plain" | grep -oE '[0-9]+ failed' || true;
               grep -oE '^ +[0-9]+ failed$' <<<"$plain" | grep -oE '[0-9]+ failed' || true; } | awk '{s+=$1} END {print s+0}')
+  if [ -n "$stage_name" ]; then stages+=("$(( SECONDS - stage_started ))s  $stage_name"); fi
+  echo
+  echo "Stages (${SECONDS}s in all):"
+  printf '  %s\n' "${stages[@]}"
   echo
   echo "${passed} passed, ${failed} failed"
 }
