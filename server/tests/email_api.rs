@@ -173,7 +173,7 @@ async fn with_the_mail_server_down_the_email_waits_and_arrives_once_it_is_back()
             tokio::time::Instant::now() < deadline,
             "the worker kept trying: {body}"
         );
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(Duration::from_millis(250)).await;
     }
     // The server comes back on the same port.
     let sink = SmtpSink::start_on(port).await;
