@@ -211,3 +211,29 @@ async fn the_customers_reset_answers_a_start_on_the_same_brand_journey_and_token
         );
     }
 }
+
+/// Issue 55: a page whose quote another tab (or the server, on a page opened after the quote was
+/// left idle) has replaced asks to start again with its old token: nothing is reset, the answer
+/// is 403, and it still says where this browser's quote starts, on the brand and journey with the
+/// tracking token, so the page does not fall back to the default brand.
+#[tokio::test]
+async fn a_stale_pages_reset_resets_nothing_but_names_the_browsers_start() {
+    let app = spawn_app().await;
+    let first = "/aggregators/quote?brand=sbp&tracking_token=tv_campaign";
+    let stale = app.view(first).await;
+    let csrf = stale["csrf"].as_str().expect("csrf").to_owned();
+    app.sql(&format!(
+        "update quotes set updated_at = '2000-01-01T00:00:00.000Z' where quote_ref = '{}'",
+        stale["qidu"].as_str().expect("ref")
+    ))
+    .await;
+    // Another tab opens a page: the server resets the idle quote and makes the next one.
+    let newer = app.view("/aggregators/quote").await;
+    assert_ne!(newer["qidu"], stale["qidu"]);
+    let (status, body) = app.post_json("/api/reset", &json!({ "csrf": csrf })).await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(body["error"], "csrf");
+    assert_eq!(body["data"]["start"], first);
+    // Nothing was reset: the newer quote is still this browser's.
+    assert_eq!(app.view("/aggregators/quote").await["qidu"], newer["qidu"]);
+}

@@ -20,7 +20,8 @@ use crate::service::transition::authorise_found;
 /// POST /api/reset: `{csrf}` → `{data: {success: true, start}}`: `start` is where the new quote
 /// begins, on the old one's journey and brand with its tracking token (issue 55: a reset starts
 /// the journey again, not the brand or the channel). (The spec's reset is a GET; a call that
-/// changes the quote takes the CSRF token, so it is a POST here.)
+/// changes the quote takes the CSRF token, so it is a POST here.) A token that is not the
+/// session's is refused (403) and resets nothing, but says where the session's quote starts.
 pub(super) async fn reset(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -30,9 +31,29 @@ pub(super) async fn reset(
         // The server already reset it as idle (just now): the answer is the same.
         quote::Found::Reset(carried) => carried,
         quote::Found::Quote(found, token) => {
-            let auth = authorise_found(&state, found, token, &body, &[])?;
+            let carried = quote::Carried::of(&found);
+            let auth = match authorise_found(&state, found, token, &body, &[]) {
+                Ok(auth) => auth,
+                // The page's token is not this session's: another tab (or the server, on a page
+                // opened after the quote was left idle) has moved the browser to a newer quote.
+                // Nothing is reset; the refusal still says where this browser's quote starts,
+                // so the page goes there, on its brand and journey, not to the default brand's.
+                Err(AppError::Csrf) => {
+                    let start = carried.start(&state);
+                    return Ok((
+                        axum::http::StatusCode::FORBIDDEN,
+                        Json(json!({
+                            "error": "csrf",
+                            "message": "Your session has expired or this page is out of date. Please reload the page.",
+                            "data": { "success": false, "start": start },
+                        })),
+                    )
+                        .into_response());
+                }
+                Err(e) => return Err(e),
+            };
             reset_quote(&state, &auth.quote, &auth.experiment_views).await?;
-            quote::Carried::of(&auth.quote)
+            carried
         }
         // No quote on this session (none yet, or reset by an earlier request): nothing to
         // reset; the new quote starts on the default brand's direct journey.
