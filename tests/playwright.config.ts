@@ -16,12 +16,19 @@ const smtpPort = port + 5;
 const mailboxPort = port + 6;
 
 
+/** The specs that also run at phone width: layout, the first paint, modals and one purchase. */
+const PHONE_SPECS = /(brands|cover-screen|first-paint|friction|purchase|timeout)\.spec\.ts$/;
+
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  workers: 1,
+  // Each test makes its own quote in a browser context of its own, so tests run side by side:
+  // two workers on the two-core CI machine (PAWPATH_E2E_WORKERS to choose). A spec whose tests
+  // depend on one another says so with test.describe.configure({ mode: 'serial' }).
+  workers: Number(process.env.PAWPATH_E2E_WORKERS ?? 2),
+  fullyParallel: true,
   // Whole journeys by keyboard on a two-core CI machine: a purchase of two pets takes about half a
   // minute there, so the default 30 s per test and 5 s per expectation leave no margin. These
   // are limits on hanging, not measures of speed (speed is measured by the benchmarks).
@@ -38,7 +45,9 @@ export default defineConfig({
   },
   projects: [
     { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 900 } } },
-    { name: 'mobile', use: { browserName: 'chromium', viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
+    // At 375 px, the specs about layout (what fits, what sticks, what a thumb reaches) and one
+    // keyboard purchase; what a page says and does is the same at every width and runs once.
+    { name: 'mobile', testMatch: PHONE_SPECS, use: { browserName: 'chromium', viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
     // After both widths have run: /metrics as Prometheus would scrape it (issue 27).
     { name: 'metrics', testMatch: /\.teardown\.ts$/, dependencies: ['desktop', 'mobile'] },
   ],

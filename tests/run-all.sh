@@ -94,7 +94,7 @@ if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
   echo "The image built and the compose file is valid."
 else
   echo "NOT BUILT: no container engine on this machine ('docker info' fails), so the image recipe"
-  echo "is not built here. What can be checked without one is (server/tests/deploy.rs: the compose"
+  echo "is not built here. What can be checked without one is (server/tests/api/deploy.rs: the compose"
   echo "file's configuration is accepted by pawpath, the image runs without privileges and copies"
   echo "what exists). Build it where an engine runs: docker build -f server/deploy/Dockerfile ."
 fi

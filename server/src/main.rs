@@ -260,7 +260,7 @@ fn usage_error(message: String) -> ! {
 /// `pawpath report experiment <id> --journey J …`.
 async fn report_experiment(config: &Config, id: &str, filter: &Filter) -> ExitCode {
     let filter = filter.funnel_filter();
-    match pawpath::report_experiment(config, id, &filter).await {
+    match pawpath::commands::report_experiment(config, id, &filter).await {
         Ok(rows) => {
             println!(
                 "experiment {id}, {} journey{}{}{}\n",
@@ -305,7 +305,7 @@ async fn report_funnel(
     svg: Option<&std::path::Path>,
 ) -> ExitCode {
     let filter = filter.funnel_filter();
-    let rows = match pawpath::report_funnel(config, &filter).await {
+    let rows = match pawpath::commands::report_funnel(config, &filter).await {
         Ok(rows) => rows,
         Err(e) => {
             eprintln!("pawpath report funnel: {e}");
@@ -344,7 +344,7 @@ async fn report_funnel(
 
 /// `pawpath purge [--dry-run]`.
 async fn purge(config: &Config, dry_run: bool) -> ExitCode {
-    match pawpath::purge(config, dry_run).await {
+    match pawpath::commands::purge(config, dry_run).await {
         Ok(p) => {
             println!(
                 "{} {} quote{} never bought, last changed before {} (PAWPATH_RETENTION_DAYS={})",
@@ -375,7 +375,7 @@ async fn subject(config: &Config, request: &SubjectRequest) -> ExitCode {
         SubjectRequest::Export { who } => (false, who.subject(), false),
         SubjectRequest::Erase { who, dry_run } => (true, who.subject(), *dry_run),
     };
-    match pawpath::subject(config, erase, &who, dry_run).await {
+    match pawpath::commands::subject(config, erase, &who, dry_run).await {
         Ok(answer) => {
             println!(
                 "{}",
@@ -456,7 +456,7 @@ fn paths(journey: &str, brand: Option<&str>, json: bool, root: &Root) -> ExitCod
         Err(code) => return code,
     };
     let folder = root.folder();
-    let generated = pawpath::service::paths::generate_for(
+    let generated = pawpath::tools::paths::generate_for(
         &defs,
         journey,
         brand,
@@ -470,7 +470,7 @@ fn paths(journey: &str, brand: Option<&str>, json: bool, root: &Root) -> ExitCod
         }
         Ok(all) => {
             for g in &all {
-                print!("{}", pawpath::service::paths::text(g));
+                print!("{}", pawpath::tools::paths::text(g));
                 println!();
             }
             ExitCode::SUCCESS
@@ -493,13 +493,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// `pawpath replay <reference> [--from N] [--count N] [--json]`.
 async fn replay(config: Config, reference: &str, from: u64, count: u64, json: bool) -> ExitCode {
-    let ask = pawpath::service::replay::Ask {
+    let ask = pawpath::tools::replay::Ask {
         reference: reference.trim().to_uppercase(),
         from: usize::try_from(from).unwrap_or(1),
-        count: usize::try_from(count).unwrap_or(pawpath::service::replay::MAX_SHOWN),
+        count: usize::try_from(count).unwrap_or(pawpath::tools::replay::MAX_SHOWN),
         pages: true,
     };
-    match pawpath::replay(config, &ask).await {
+    match pawpath::commands::replay(config, &ask).await {
         Ok(replayed) if json => {
             println!(
                 "{}",
@@ -508,7 +508,7 @@ async fn replay(config: Config, reference: &str, from: u64, count: u64, json: bo
             ExitCode::SUCCESS
         }
         Ok(replayed) => {
-            print!("{}", pawpath::service::replay::text(&replayed));
+            print!("{}", pawpath::tools::replay::text(&replayed));
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -593,7 +593,7 @@ async fn main() -> ExitCode {
             report: Report::Experiment { id, filter },
         }) => return report_experiment(&config, &id, &filter).await,
         Some(Command::TerminatePolicy { policy_number }) => {
-            return match pawpath::terminate_policy(&config, &policy_number).await {
+            return match pawpath::commands::terminate_policy(&config, &policy_number).await {
                 Ok(true) => {
                     println!("policy {policy_number} terminated");
                     ExitCode::SUCCESS

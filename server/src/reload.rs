@@ -13,8 +13,8 @@ use axum::extract::Request;
 use axum::response::IntoResponse;
 use tower::ServiceExt as _;
 
-use crate::StartError;
 use crate::service::state::{AppState, Shared};
+use crate::startup::StartError;
 
 /// What a change to the definitions would change: every file's path, size and modification
 /// time under journeys/ and questions/.
@@ -42,7 +42,7 @@ pub fn stamp(root: &Path) -> Vec<(PathBuf, u64, Option<SystemTime>)> {
 /// the mailer. What is built from the definitions is built again (the existing policies, the
 /// test payment provider's card form).
 pub fn with_definitions(state: &AppState, root: &Path) -> Result<AppState, StartError> {
-    let (defs, mail_templates) = crate::load_definitions(root)?;
+    let (defs, mail_templates) = crate::startup::load_definitions(root)?;
     let policies = crate::policies::ExistingPolicies::load(&defs).map_err(StartError::Data)?;
     let mut next: Shared = (**state).clone();
     if next.test_payments.is_some() {
@@ -96,7 +96,7 @@ pub fn reloading(state: AppState, root: PathBuf, every: Duration) -> Router {
                         .write()
                         .unwrap_or_else(std::sync::PoisonError::into_inner) = router;
                     serving = next;
-                    crate::service::replay::keep_definitions(&serving).await;
+                    crate::tools::replay::keep_definitions(&serving).await;
                 }
                 Ok(Err(e)) => tracing::error!(
                     serving = serving.defs.version(),

@@ -4,6 +4,7 @@
 //! provider), pawpath gets a token, and the card is charged once when the quote is bought. The
 //! card number is never in pawpath's database or logs.
 
+#[path = "api/common/mod.rs"]
 mod common;
 
 use std::io::Write;

@@ -31,7 +31,6 @@ async function stepIs(page: Page, label: string) {
 
 for (const brand of BRANDS) {
   test(`${brand.code} via ${brand.aggregator}: from the comparison site's click-through to a purchase`, async ({ page }, testInfo) => {
-    test.skip(testInfo.project.name === 'mobile' && brand.code !== 'pos', 'one brand at 375 px; the others at 1280 px');
     const problems = watchConsole(page);
     const email = `agg-${brand.code}-${testInfo.project.name}-${Date.now()}@example.com`;
     await page.goto(`/api/fakeaggs?brand=${brand.code}&aggregator=${brand.aggregator}&product=LT04000&email=${encodeURIComponent(email)}`);
@@ -87,7 +86,6 @@ test('the aggregator journey starts at pet details too, asking whether the pet i
 });
 
 test('aggregator review: a young pet confirms its date of birth, benefits compare by level, and the injury "no" information stays off the review', async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name === 'mobile', 'once, at 1280 px');
   const problems = watchConsole(page);
   // journey.md §4: a pet under 12 weeks old (here 70 days) with no saved_dob is asked about.
   const born = new Date();

@@ -97,7 +97,6 @@ test('a brand that does not take cards offers Direct Debit only', async ({ page 
 // page, in the spec's words, and the customer goes back to use another card; nothing is bought
 // and no email is sent until a card is taken.
 test('a declined card is said on the page and another card buys the cover', async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name === 'mobile', 'one width is enough for the decline');
   const email = `declined-${Date.now()}@example.com`;
   await page.goto('/quote?brand=epw');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -12,7 +12,6 @@ import { press } from './support-keys';
 const CEILING = 225;
 
 test('one dog bought by keyboard: every key press counted', async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name === 'mobile', 'a keyboard journey; the count is the same at every width');
   test.setTimeout(180_000);
   await page.addInitScript(() => {
     document.addEventListener(

@@ -9,7 +9,7 @@ import { expectAccessible, stubTagManagers } from './support';
 // ptp names a tag manager (issue 29); no test reaches the internet.
 test.beforeEach(async ({ page }) => stubTagManagers(page));
 
-// Issue 8: QA's scripted flows (tests/flows/), the same files server/tests/flows.rs runs against
+// Issue 8: QA's scripted flows (tests/flows/), the same files server/tests/api/flows.rs runs against
 // the API, driven through the browser: each flow's quote lives in a real browser session (its
 // cookie, the page's CSRF token, the Content-Security-Policy); its answers are sent by the page
 // itself, as the renderer's API client sends them; after each answer the browser opens the page
@@ -29,9 +29,28 @@ type Flow = { description: string; spec: string; brand: string; channel: 'direct
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'flows');
 const sets = JSON.parse(readFileSync(join(dir, '_answers.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-const files = readdirSync(dir)
+const all = readdirSync(dir)
   .filter((f) => f.endsWith('.json') && !f.startsWith('_') && f !== 'flow.schema.json')
-  .sort();
+  .sort()
+  .map((file) => ({ file, flow: JSON.parse(readFileSync(join(dir, file), 'utf8')) as Flow }));
+
+/**
+ * Every flow runs against the API (server/tests/api/flows.rs); the browser draws a sample: the
+ * longest flow of each journey, channel, brand and language, and every flow that ends on a
+ * blocking message (the page must show it). A flow added to tests/flows joins the sample when it
+ * is the longest of its kind or blocks.
+ */
+function sampled(): { file: string; flow: Flow }[] {
+  const kind = (f: Flow) => [f.flow ?? 'direct', f.channel, f.brand, f.language ?? ''].join(' ');
+  const longest = new Map<string, { file: string; flow: Flow }>();
+  for (const entry of all) {
+    const held = longest.get(kind(entry.flow));
+    if (!held || entry.flow.steps.length > held.flow.steps.length) longest.set(kind(entry.flow), entry);
+  }
+  const blocks = all.filter(({ flow }) => flow.steps.some((s) => (s.expect?.blocks ?? []).length > 0));
+  const chosen = new Set([...longest.values(), ...blocks].map((e) => e.file));
+  return all.filter((e) => chosen.has(e.file));
+}
 
 /** Today in the UK, as YYYY-MM-DD, moved by `days`. */
 function ukDate(days: number): string {
@@ -78,10 +97,8 @@ async function showsStep(page: Page, data: Record<string, any>) {
   }
 }
 
-for (const file of files) {
-  const flow = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Flow;
+for (const { file, flow } of sampled()) {
   test(`${file}: ${flow.description} (${flow.spec})`, async ({ page }, testInfo) => {
-    test.skip(testInfo.project.name === 'mobile', 'the flows run once; the layouts are covered by the journeys');
     const base = flow.flow === 'rehoming' ? '/rehoming' : flow.channel === 'aggregator' ? '/aggregators/quote' : '/quote';
     await page.goto(`${base}?brand=${flow.brand}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

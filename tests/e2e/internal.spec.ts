@@ -9,7 +9,6 @@ import { describeRexAndGoOn } from './support-pets';
 // and channel; usable by keyboard and axe-clean like every page.
 
 test('the internal funnel page asks for the admin token and shows each brand and channel', async ({ browser, page }, testInfo) => {
-  test.skip(testInfo.project.name === 'mobile', 'a staff page, drawn once');
   // Some quotes to count: a pet page answered, and one left empty.
   await page.goto('/quote?brand=pos');
   await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
@@ -42,7 +41,6 @@ test('the internal funnel page asks for the admin token and shows each brand and
 // Issue 28: a quote replayed as its customer saw it, for a complaints handler, behind the admin
 // token; the reference typed and the page shown opened by keyboard.
 test('the internal replay page replays a quote the customer answered', async ({ browser, page }, testInfo) => {
-  test.skip(testInfo.project.name === 'mobile', 'a staff page, drawn once');
   await page.goto('/quote?brand=pos');
   await describeRexAndGoOn(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Your details' })).toBeVisible();

@@ -9,7 +9,7 @@ import { expectAccessible, stubTagManagers, watchConsole } from './support';
 // where one does. Its calls are sent as the pages send them, with the browser's own session and
 // CSRF token, and after each one the page it leads to is drawn by the renderer: its heading
 // shows, nothing fails in the console, and the last page passes axe. Every generated path runs
-// against the API in server/tests/paths_api.rs; this shows that what they reach draws.
+// against the API in server/tests/api/paths_api.rs; this shows that what they reach draws.
 
 type Call = { call: string; body: Record<string, unknown>; step: string; page: string; outcome: string };
 type Path = { id: string; brand: string; start: string; calls: Call[]; ends: string };
@@ -33,7 +33,6 @@ const samples: Path[] = ['direct', 'aggregator', 'rehoming'].flatMap((journey) =
 
 for (const path of samples) {
   test(`generated path ${path.id} (${path.ends}) draws every page it reaches`, async ({ page }, testInfo) => {
-    test.skip(testInfo.project.name === 'mobile', 'a sample, drawn once');
     // Brands with a tag manager load it from its own host; the browser tests answer it locally.
     await stubTagManagers(page);
     const problems = watchConsole(page);

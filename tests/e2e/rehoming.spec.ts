@@ -127,7 +127,6 @@ test('rsp: a rehomed cat gets 28 days of free cover, by keyboard, with its email
 });
 
 test('rsp: the scanning warnings of owner-payment.md §6, word for word, and nothing issued until the document is right', async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name === 'mobile', 'the warnings once, at 1280 px');
   await page.goto('/rehoming?brand=rsp');
   await eligibility(page, 'Harbourside Rescue Steps, Bristol BS1 6XX');
   await press(page, page.getByRole('button', { name: 'Next' }));
@@ -178,7 +177,6 @@ test('rsp: the scanning warnings of owner-payment.md §6, word for word, and not
 });
 
 test('rehoming eligibility: blocking answers and the rehoming date rule show their messages', async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name === 'mobile', 'once, at 1280 px');
   await page.goto('/rehoming?brand=pdsa');
   await expect(page.getByRole('heading', { level: 1, name: 'Free cover for your rehomed pet' })).toBeVisible();
   await chooseOptionByLabel(page, page.getByLabel('Which rehoming centre did your pet come from?'), 'Broadland Pet Rehoming, Norwich NR12 8XX');
@@ -199,7 +197,6 @@ test('rehoming eligibility: blocking answers and the rehoming date rule show the
 });
 
 test('a brand without the rehoming flow has no rehoming pages', async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name === 'mobile', 'once, at 1280 px');
   await page.goto('/rehoming?brand=pos');
   await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
   await expect(page.getByLabel('Which rehoming centre did your pet come from?')).toHaveCount(0);

@@ -32,21 +32,58 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "language.not_offered",
 ];
 
-/// Names of every domain rule, for the lint's messages.
-pub const DOMAIN_RULES: &[&str] = &[
-    "pet_age_window",
-    "pet_breed_eligibility",
-    "start_date_window",
-    "assumptions_ticked",
-    "owner_age",
-    "promo_code_valid",
-    "cover_chosen",
-    "cover_offered",
-    "bank_details_valid",
-    "payment_method_offered",
-    "pet_species_offered",
-    "rehoming_centre_known",
-    "rehome_date_window",
-    "rehoming_pet_age",
-    "saved_dob_matches",
-];
+/// Declares the domain rules' names once: the enum, the list of them and the words a journey
+/// names each by.
+macro_rules! domain_rules {
+    ($($variant:ident => $name:literal,)*) => {
+        /// A domain rule, by the name journeys give it (`"rules": ["owner_age"]`). The one list
+        /// of them: the lint knows them from here, and `rules::domain::rule` gives each its
+        /// function in a match the compiler holds complete.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum DomainRuleName {
+            $($variant,)*
+        }
+
+        impl DomainRuleName {
+            /// Every domain rule, in the order the lint lists them.
+            pub const ALL: &'static [DomainRuleName] = &[$(DomainRuleName::$variant,)*];
+
+            /// The name a journey gives the rule.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(DomainRuleName::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+domain_rules! {
+    PetAgeWindow => "pet_age_window",
+    PetBreedEligibility => "pet_breed_eligibility",
+    StartDateWindow => "start_date_window",
+    AssumptionsTicked => "assumptions_ticked",
+    OwnerAge => "owner_age",
+    PromoCodeValid => "promo_code_valid",
+    CoverChosen => "cover_chosen",
+    CoverOffered => "cover_offered",
+    BankDetailsValid => "bank_details_valid",
+    PaymentMethodOffered => "payment_method_offered",
+    PetSpeciesOffered => "pet_species_offered",
+    RehomingCentreKnown => "rehoming_centre_known",
+    RehomeDateWindow => "rehome_date_window",
+    RehomingPetAge => "rehoming_pet_age",
+    SavedDobMatches => "saved_dob_matches",
+}
+
+impl DomainRuleName {
+    /// The rule a journey names, if there is one by that name.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|r| r.as_str() == name)
+    }
+
+    /// Every rule's name, for the lint's messages.
+    pub fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|r| r.as_str()).collect()
+    }
+}

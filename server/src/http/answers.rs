@@ -61,3 +61,25 @@ pub fn encoded_json(headers: &HeaderMap, body: &Encoded) -> Response {
     }
     response
 }
+
+/// The service's answer: 200, its JSON body, and the cookie of the session the browser is to
+/// hold from now on where the call moved it (the one place a session's cookie is set).
+impl IntoResponse for crate::service::reply::Reply {
+    fn into_response(self) -> Response {
+        let mut response = ([(CONTENT_TYPE, "application/json")], self.body).into_response();
+        if let Some(cookie) = self.set_cookie {
+            match HeaderValue::from_str(&cookie) {
+                Ok(value) => {
+                    response.headers_mut().append(header::SET_COOKIE, value);
+                }
+                Err(e) => {
+                    return crate::service::error::AppError::Internal(format!(
+                        "session cookie: {e}"
+                    ))
+                    .into_response();
+                }
+            }
+        }
+        response
+    }
+}

@@ -4,4 +4,6 @@
 pub mod admin;
 pub mod answers;
 pub mod body;
+pub mod caller;
+pub mod error;
 pub mod policy;

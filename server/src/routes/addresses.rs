@@ -17,13 +17,12 @@ use crate::service::state::AppState;
 
 pub(super) async fn address_search(
     State(state): State<AppState>,
-    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
-    headers: axum::http::HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["address", "text", "id"])?;
     // Each lookup may be a paid one (Loqate): a budget per caller (issue 21).
-    crate::service::limits::limit(&state, "address", peer, &headers).await?;
+    crate::service::limits::limit(&state, "address", &caller).await?;
     if let Some(id) = optional_text(&body, "id", 200)? {
         if id.is_empty() {
             return Err(AppError::BadRequest(
@@ -37,7 +36,7 @@ pub(super) async fn address_search(
             .map_err(|e| AppError::Unavailable(e.to_string()))?;
         return Ok(Json(json!({ "data": found })).into_response());
     }
-    let voice = crate::service::quote::request_voice(&state, &headers).await;
+    let voice = crate::service::quote::request_voice(&state, &caller).await;
     let message = |key: &str| {
         AppError::Validation(vec![FieldMessage {
             field: "postcode".into(),

@@ -20,8 +20,8 @@ use crate::service::state::AppState;
 pub(super) async fn start(
     State(state): State<AppState>,
     Path(token): Path<String>,
-    headers: axum::http::HeaderMap,
+    caller: crate::service::Caller,
 ) -> Result<Response, AppError> {
-    let landing = crate::service::annual::start(&state, &token, &headers).await?;
+    let landing = crate::service::annual::start(&state, &token, &caller).await?;
     Ok(crate::http::answers::see_other(&landing.to, landing.cookie))
 }

@@ -2,9 +2,9 @@
 
 use std::time::Instant;
 
+use crate::service::caller::Caller;
+use crate::service::reply::Reply;
 use axum::extract::{Query, State};
-use axum::http::HeaderMap;
-use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -28,22 +28,22 @@ pub(super) struct SaveQuery {
 pub(super) async fn pet_details(
     State(state): State<AppState>,
     Query(query): Query<SaveQuery>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     check_norequote(&query)?;
-    submit(&state, &headers, body, "/api/petdetails", &["pets"]).await
+    submit(&state, &caller, body, "/api/petdetails", &["pets"]).await
 }
 
 /// POST /api/rehomingeligibility: `{csrf, rehoming}`, the rehoming flow's eligibility page.
 pub(super) async fn rehoming_eligibility(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     submit(
         &state,
-        &headers,
+        &caller,
         body,
         "/api/rehomingeligibility",
         &["rehoming"],
@@ -55,20 +55,20 @@ pub(super) async fn rehoming_eligibility(
 /// rehoming certificate (a larger body than any other call takes).
 pub(super) async fn post_pet_details(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
-    submit(&state, &headers, body, "/api/postpetdetails", &["pets"]).await
+) -> Result<Reply, AppError> {
+    submit(&state, &caller, body, "/api/postpetdetails", &["pets"]).await
 }
 
 /// POST /api/saveDeclaration: `{csrf, pets}`, the assumptions page's "Go to payment" (journey.md
 /// §2 Assumptions): every pet's answers with its tick "Yes, they're correct".
 pub(super) async fn save_declaration(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
-    submit(&state, &headers, body, "/api/saveDeclaration", &["pets"]).await
+) -> Result<Reply, AppError> {
+    submit(&state, &caller, body, "/api/saveDeclaration", &["pets"]).await
 }
 
 /// POST /api/ownerdetail: `{csrf, form, owner}`, the owner update. It saves the cover start
@@ -77,11 +77,11 @@ pub(super) async fn save_declaration(
 pub(super) async fn owner_detail(
     State(state): State<AppState>,
     Query(query): Query<SaveQuery>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     check_norequote(&query)?;
-    submit(&state, &headers, body, "/api/ownerdetail", &["owner"]).await
+    submit(&state, &caller, body, "/api/ownerdetail", &["owner"]).await
 }
 
 /// POST /api/noquotechaseemail: `{csrf, noquotechaseemail}` (owner-payment.md §7), the review's
@@ -89,11 +89,11 @@ pub(super) async fn owner_detail(
 /// `quote_reminder` question set; answers the new view data.
 pub(super) async fn no_quote_chase_email(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let started = Instant::now();
-    let auth = authorise(&state, &headers, &body, &["noquotechaseemail"]).await?;
+    let auth = authorise(&state, &caller, &body, &["noquotechaseemail"]).await?;
     let opt_out = match body.get("noquotechaseemail") {
         Some(Value::Bool(b)) => *b,
         _ => {
@@ -115,11 +115,11 @@ pub(super) async fn no_quote_chase_email(
 /// brand does not speak is a field error on `language`.
 pub(super) async fn set_language(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let started = Instant::now();
-    let auth = authorise(&state, &headers, &body, &["language"]).await?;
+    let auth = authorise(&state, &caller, &body, &["language"]).await?;
     let Some(Value::String(language)) = body
         .get("language")
         .filter(|l| l.as_str().is_some_and(|l| !l.is_empty() && l.len() <= 35))
@@ -148,12 +148,12 @@ fn check_norequote(query: &SaveQuery) -> Result<(), AppError> {
 /// your-details step; until then only the pets' confirmation is taken from it.
 pub(super) async fn pet_owner_details(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     submit(
         &state,
-        &headers,
+        &caller,
         body,
         "/api/petownerdetails",
         &["owner", "pets"],
@@ -168,11 +168,11 @@ pub(super) async fn pet_owner_details(
 /// blank slot at a time (422 otherwise).
 pub(super) async fn add_pet_id(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let started = Instant::now();
-    let auth = authorise(&state, &headers, &body, &[]).await?;
+    let auth = authorise(&state, &caller, &body, &[]).await?;
     run(&state, auth, Event::AddPet, started).await
 }
 
@@ -180,11 +180,11 @@ pub(super) async fn add_pet_id(
 /// Only while more than one pet exists; otherwise 422 and nothing changes.
 pub(super) async fn delete_pet(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let started = Instant::now();
-    let auth = authorise(&state, &headers, &body, &["id"]).await?;
+    let auth = authorise(&state, &caller, &body, &["id"]).await?;
     let id = match body.get("id") {
         // One format (issue 25): the number, as the page sends it and the document states.
         Some(Value::Number(n)) => n.as_u64(),
@@ -204,8 +204,8 @@ pub(super) async fn delete_pet(
 /// The change is recorded like any other event (`test:patch`), so the log shows it.
 pub(super) async fn test_patch(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
-    crate::service::test_mode::test_patch(&state, &headers, body).await
+) -> Result<Reply, AppError> {
+    crate::service::test_mode::test_patch(&state, &caller, body).await
 }

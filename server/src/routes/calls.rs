@@ -762,7 +762,7 @@ fn takes_form(path: &str) -> bool {
 
 /// A call's own field as the document states it: a JSON type ("string"), or a JSON Schema with
 /// the rules the call holds it to (lengths, bounds, a pattern, the values it takes) and an
-/// example it accepts; `tests/openapi_bounds.rs` sends each rule's boundary values.
+/// example it accepts; `server/tests/api/openapi_bounds.rs` sends each rule's boundary values.
 pub fn field_schema(kind: &str, description: &str) -> Value {
     let mut schema = if kind.starts_with('{') {
         serde_json::from_str(kind)

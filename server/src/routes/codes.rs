@@ -3,11 +3,8 @@
 //! codes in a window and no more (issue 4: nobody enumerates promo codes), counted in the
 //! database per client address and per session, so every pawpath process shares the count.
 
-use std::net::SocketAddr;
-
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
-use axum::http::HeaderMap;
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
@@ -26,8 +23,7 @@ use crate::service::state::AppState;
 /// pets on the quote.
 pub(super) async fn check_offer_code(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["offercode", "species", "token", "brand"])?;
@@ -38,8 +34,8 @@ pub(super) async fn check_offer_code(
     if code.trim().is_empty() {
         return Err(AppError::BadRequest("offercode is required".into()));
     }
-    limit(&state, "promo", peer, &headers).await?;
-    let existing = quote::existing(&state, &headers).await?;
+    limit(&state, "promo", &caller).await?;
+    let existing = quote::existing(&state, &caller).await?;
     let (brand, mut species) = match &existing {
         Some((q, _)) => (q.brand.clone(), domain::species_on_quote(&q.document)),
         None => (
@@ -77,16 +73,15 @@ pub(super) async fn check_offer_code(
 /// `{nectarCard: {valid, desc, summ}}`.
 pub(super) async fn get_nectar_card(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["nectarcard"])?;
     let number = optional_text(&body, "nectarcard", 30)?.unwrap_or_default();
-    limit(&state, "nectar", peer, &headers).await?;
+    limit(&state, "nectar", &caller).await?;
     let digits: String = number.chars().filter(|c| !c.is_whitespace()).collect();
     let valid = domain::nectar_number_valid(&digits);
-    let voice = quote::request_voice(&state, &headers).await;
+    let voice = quote::request_voice(&state, &caller).await;
     let t = |k: &str| voice.t(k);
     let answer = if valid {
         json!({ "valid": true, "desc": t("nectar.label"), "summ": format!("{} {}", t("nectar.prefix"), digits) })
@@ -103,15 +98,14 @@ pub(super) async fn get_nectar_card(
 /// `locks`); the answer is then the new view data.
 pub(super) async fn check_existing_policy(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["policyno", "brand", "postcode"])?;
     let number = optional_text(&body, "policyno", 40)?.unwrap_or_default();
     let brand_typed = optional_text(&body, "brand", 10)?.unwrap_or_default();
     let postcode_typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
-    let voice = quote::request_voice(&state, &headers).await;
+    let voice = quote::request_voice(&state, &caller).await;
     let field_error = |field: &str, key: &str| {
         AppError::Validation(vec![crate::service::error::FieldMessage {
             field: field.into(),
@@ -121,8 +115,8 @@ pub(super) async fn check_existing_policy(
     if number.trim().is_empty() {
         return Err(field_error("policyno", "error.required"));
     }
-    limit(&state, "policy", peer, &headers).await?;
-    let existing = quote::existing(&state, &headers).await?;
+    limit(&state, "policy", &caller).await?;
+    let existing = quote::existing(&state, &caller).await?;
     let brand = match &existing {
         Some((q, _)) => q.brand.clone(),
         None if brand_typed.is_empty() => engine::definitions::DEFAULT_BRAND.to_owned(),
@@ -148,7 +142,7 @@ pub(super) async fn check_existing_policy(
         Some(_) if valid && body.contains_key("csrf") => {
             let auth = crate::service::transition::authorise(
                 &state,
-                &headers,
+                &caller,
                 &body,
                 &["policyno", "brand", "postcode"],
             )
@@ -157,7 +151,9 @@ pub(super) async fn check_existing_policy(
                 questions: "existing_policy".into(),
                 answers: json!({ "owner": { "existing_policy_number": normalised } }),
             };
-            crate::service::transition::run(&state, auth, event, std::time::Instant::now()).await
+            crate::service::transition::run(&state, auth, event, std::time::Instant::now())
+                .await
+                .map(IntoResponse::into_response)
         }
         _ => Ok(Json(json!({ "data": { "existing_policy_valid": valid } })).into_response()),
     }

@@ -27,10 +27,12 @@ const COVER: &str = "cover";
 /// submits"). The spec does not name this call; it is the cover form's own.
 pub(super) async fn save_cover(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    submit(&state, &headers, body, "/api/saveCover", &["pets"]).await
+    submit(&state, &caller, body, "/api/saveCover", &["pets"])
+        .await
+        .map(IntoResponse::into_response)
 }
 
 /// The cover answers the quote holds, one object per pet, for a call that changes one pet's: the
@@ -78,11 +80,11 @@ fn pet_index(value: Option<&Value>, field: &str, pets: usize) -> Result<usize, A
 /// new view data, products included.
 pub(super) async fn get_flex_products(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let started = Instant::now();
-    let auth = authorise(&state, &headers, &body, &["pets"]).await?;
+    let auth = authorise(&state, &caller, &body, &["pets"]).await?;
     let Some(Value::Array(changed)) = body.get("pets") else {
         return Err(AppError::BadRequest("pets must be an array".into()));
     };
@@ -107,7 +109,9 @@ pub(super) async fn get_flex_products(
         questions: COVER.into(),
         answers: json!({ "pets": cover }),
     };
-    run(&state, auth, event, started).await
+    run(&state, auth, event, started)
+        .await
+        .map(IntoResponse::into_response)
 }
 
 /// POST /api/changecoins: `{csrf, pet_id, co_insurance}`, the review page's claim contribution
@@ -115,11 +119,11 @@ pub(super) async fn get_flex_products(
 /// the view data"). `co_insurance` is the percentage shown (0, 10 or 20).
 pub(super) async fn change_coins(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let started = Instant::now();
-    let auth = authorise(&state, &headers, &body, &["pet_id", "co_insurance"]).await?;
+    let auth = authorise(&state, &caller, &body, &["pet_id", "co_insurance"]).await?;
     let mut cover = stored_cover(&auth.quote.document);
     let index = pet_index(body.get("pet_id"), "pet_id", cover.len())?;
     let percent = body
@@ -136,15 +140,17 @@ pub(super) async fn change_coins(
         questions: COVER.into(),
         answers: json!({ "pets": cover }),
     };
-    run(&state, auth, event, started).await
+    run(&state, auth, event, started)
+        .await
+        .map(IntoResponse::into_response)
 }
 
 /// GET /api/get-products: the quote's products and each pet's chosen one (journey.md §7).
 pub(super) async fn get_products(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
 ) -> Result<Response, AppError> {
-    let Some((quote, token)) = quote::existing(&state, &headers).await? else {
+    let Some((quote, token)) = quote::existing(&state, &caller).await? else {
         return Err(AppError::NotFound);
     };
     let rules = quote::rule_context(&state, &quote);
@@ -169,10 +175,10 @@ const MAX_VIEWED_KEYS: usize = 200;
 /// (journey.md §7). Each key must name a pet of the quote and a product it is offered.
 pub(super) async fn track_viewed_products(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    let quote = authorise(&state, &headers, &body, &["key"]).await?.quote;
+    let quote = authorise(&state, &caller, &body, &["key"]).await?.quote;
     let Some(Value::Array(keys)) = body.get("key") else {
         return Err(AppError::BadRequest(
             "key must be a list of \"{pet}_{code}\"".into(),

@@ -42,10 +42,10 @@ fn uk(date: chrono::NaiveDate) -> String {
 /// visitor's quote (the default brand's otherwise).
 pub(super) async fn document(
     State(state): State<AppState>,
-    headers: axum::http::HeaderMap,
+    caller: crate::service::Caller,
     Path(name): Path<String>,
 ) -> Result<Response, AppError> {
-    let (brand, language) = match crate::service::quote::session_quote(&state, &headers).await {
+    let (brand, language) = match crate::service::quote::session_quote(&state, &caller).await {
         Some(q) => {
             let language = crate::service::quote::language(&state, &q);
             (q.brand, language)

@@ -65,8 +65,8 @@ pub(super) async fn funnel(
         }
     };
     let (from, to) = (date("from", &query.from)?, date("to", &query.to)?);
-    let funnels = crate::service::report::funnels(&state, journey, from, to).await?;
-    let experiments = crate::service::report::experiments(&state, journey, from, to).await?;
+    let funnels = crate::tools::report::funnels(&state, journey, from, to).await?;
+    let experiments = crate::tools::report::experiments(&state, journey, from, to).await?;
     let uk = |d: Option<chrono::NaiveDate>| d.map(|d| d.format("%d/%m/%Y").to_string());
     let period = match (uk(from), uk(to)) {
         (None, None) => "at any time".to_owned(),
@@ -118,16 +118,15 @@ fn replay_ask(
     reference: &str,
     from: Option<&str>,
     count: Option<&str>,
-) -> Result<crate::service::replay::Ask, AppError> {
+) -> Result<crate::tools::replay::Ask, AppError> {
     let reference = reference.trim();
     if reference.chars().count() > MAX_REFERENCE {
         return Err(AppError::BadRequest(format!(
             "reference: at most {MAX_REFERENCE} characters"
         )));
     }
-    let (from, count) =
-        crate::service::replay::window(from, count).map_err(AppError::BadRequest)?;
-    Ok(crate::service::replay::Ask {
+    let (from, count) = crate::tools::replay::window(from, count).map_err(AppError::BadRequest)?;
+    Ok(crate::tools::replay::Ask {
         reference: reference.to_uppercase(),
         from,
         count,
@@ -147,7 +146,7 @@ pub(super) async fn replay_data(
         return Ok(refused);
     }
     let ask = replay_ask(&reference, query.from.as_deref(), query.count.as_deref())?;
-    let replayed = crate::service::replay::replay(&state, &ask).await?;
+    let replayed = crate::tools::replay::replay(&state, &ask).await?;
     Ok(([(CACHE_CONTROL, "no-store")], axum::Json(replayed)).into_response())
 }
 
@@ -170,7 +169,7 @@ pub(super) async fn replay_page(
         match replay_ask(&reference, query.from.as_deref(), query.count.as_deref()) {
             Err(AppError::BadRequest(why)) => (None, Some(why), StatusCode::BAD_REQUEST),
             Err(e) => return Err(e),
-            Ok(ask) => match crate::service::replay::replay(&state, &ask).await {
+            Ok(ask) => match crate::tools::replay::replay(&state, &ask).await {
                 Ok(r) => (Some(r), None, StatusCode::OK),
                 Err(AppError::NotFound) => (
                     None,
@@ -216,11 +215,11 @@ pub(super) async fn replay_page(
 
 /// One replayed transition as the page shows it: the answers sent as `field: value` rows, the
 /// guards' verdicts, and the page's view data pretty-printed.
-fn step_for_page(step: &crate::service::replay::Replayed) -> Value {
+fn step_for_page(step: &crate::tools::replay::Replayed) -> Value {
     use serde_json::json;
     let rows = |v: &Option<Value>| {
         v.as_ref()
-            .map(crate::service::replay::flatten)
+            .map(crate::tools::replay::flatten)
             .unwrap_or_default()
             .into_iter()
             .map(|(field, value)| json!({ "field": field, "value": value }))

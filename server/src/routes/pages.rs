@@ -10,6 +10,7 @@ use serde_json::json;
 
 use engine::journey::runtime;
 
+use crate::service::caller::Caller;
 use crate::service::error::AppError;
 use crate::service::quote;
 use crate::service::state::AppState;
@@ -140,12 +141,13 @@ fn known_to_any_brand(
 pub(super) async fn page(
     State(state): State<AppState>,
     uri: Uri,
+    caller: Caller,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     if !wants_json(&headers) {
-        return Ok(shell(&state, &uri, &headers).await);
+        return Ok(shell(&state, &uri, &caller, &headers).await);
     }
-    view_data(&state, &uri, &headers).await
+    view_data(&state, &uri, &caller).await
 }
 
 /// The longest page address `/api/view` takes (a page's path and query; the longest real one,
@@ -164,7 +166,7 @@ pub(super) struct ViewAsked {
 pub(super) async fn view(
     State(state): State<AppState>,
     query: Result<axum::extract::Query<ViewAsked>, axum::extract::rejection::QueryRejection>,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Result<Response, AppError> {
     let axum::extract::Query(asked) =
         query.map_err(|_| AppError::BadRequest("path: a page's address is required".into()))?;
@@ -184,7 +186,7 @@ pub(super) async fn view(
                 && !u.path().starts_with("//")
         })
         .ok_or_else(|| AppError::BadRequest("path: not a page's address on this site".into()))?;
-    view_data(&state, &uri, &headers).await
+    view_data(&state, &uri, &caller).await
 }
 
 /// The address the shell preloads the view data of the page at `uri` from.
@@ -202,7 +204,7 @@ fn view_url(uri: &Uri) -> String {
 }
 
 /// A page's view data (the JSON answer of a page under a journey's base path).
-async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<Response, AppError> {
+async fn view_data(state: &AppState, uri: &Uri, caller: &Caller) -> Result<Response, AppError> {
     let Some((url_journey, step_path)) = journey_of(&state.defs, uri) else {
         return Err(AppError::NotFound);
     };
@@ -218,7 +220,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
             .as_deref()
             .unwrap_or(engine::definitions::DEFAULT_BRAND),
     ) && !b.offers_journey(url_journey)
-        && quote::session_quote(state, headers).await.is_none()
+        && quote::session_quote(state, caller).await.is_none()
     {
         return Err(AppError::NotFound);
     }
@@ -227,7 +229,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
     // own paths, which the renderer follows); a new visitor's quote runs on the URL's journey.
     let session = quote::existing_or_new(
         state,
-        headers,
+        caller,
         brand.as_deref(),
         token.as_deref(),
         url_journey,
@@ -356,6 +358,7 @@ async fn view_data(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Result<R
         data,
         outcome: None,
     }
+    .reply()?
     .into_response();
     response.headers_mut().insert(
         CACHE_CONTROL,
@@ -380,8 +383,8 @@ fn is_internet_explorer(headers: &HeaderMap) -> bool {
 
 /// The brand and language the HTML shell speaks in: the session's quote's, else the brand the
 /// query asks for, else the default. Reading only: the shell makes no quote.
-async fn shell_voice(state: &AppState, uri: &Uri, headers: &HeaderMap) -> (String, String) {
-    match quote::session_quote(state, headers).await {
+async fn shell_voice(state: &AppState, uri: &Uri, caller: &Caller) -> (String, String) {
+    match quote::session_quote(state, caller).await {
         Some(q) => {
             let language = quote::language(state, &q);
             (q.brand, language)
@@ -403,8 +406,8 @@ async fn shell_voice(state: &AppState, uri: &Uri, headers: &HeaderMap) -> (Strin
 /// stylesheet, the page's title, description and robots setting, and the copy, so the page is
 /// in the brand's colours and can speak before its first call. Internet Explorer gets the
 /// simplified shell, with no script.
-async fn shell(state: &AppState, uri: &Uri, headers: &HeaderMap) -> Response {
-    let (brand_id, language) = shell_voice(state, uri, headers).await;
+async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap) -> Response {
+    let (brand_id, language) = shell_voice(state, uri, caller).await;
     let voice = state.defs.voice(&brand_id, &language);
     let brand = state.defs.brand(&brand_id);
     let copy = voice.catalogue();

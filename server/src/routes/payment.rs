@@ -3,7 +3,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
@@ -18,10 +17,10 @@ use crate::service::transition::{authorise, submit};
 /// (owner-payment.md §4 Bank validation). Vocalink's modulus checks; nothing is stored.
 pub(super) async fn bank_validation(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    authorise(&state, &headers, &body, &["payment"]).await?;
+    authorise(&state, &caller, &body, &["payment"]).await?;
     let payment = body
         .get("payment")
         .and_then(Value::as_object)
@@ -48,7 +47,7 @@ pub(super) async fn bank_validation(
 /// (name, issuer, last four digits, expiry) comes from the provider, whatever the browser sends.
 pub(super) async fn setup_payment(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(mut body): JsonObject,
 ) -> Result<Response, AppError> {
     if let Some(payment) = body.get_mut("payment").and_then(Value::as_object_mut) {
@@ -58,12 +57,12 @@ pub(super) async fn setup_payment(
         if payment.get("payment_method").and_then(Value::as_str) == Some("CC") {
             // A brand that does not take cards (owner-payment.md §1) refuses the method itself
             // before any card is looked for: the engine's rule payment_method_offered, run early.
-            if let Some(quote) = crate::service::quote::session_quote(&state, &headers).await {
+            if let Some(quote) = crate::service::quote::session_quote(&state, &caller).await {
                 let ctx = crate::service::quote::rule_context(&state, &quote);
                 let chosen = json!({ "payment": { "payment_method": "CC" } });
-                let refused = engine::rules::domain::domain_rule("payment_method_offered")
-                    .map(|rule| rule(&state.defs, &chosen, &ctx))
-                    .unwrap_or_default();
+                let refused = engine::rules::domain::rule(
+                    engine::rules::domain::DomainRuleName::PaymentMethodOffered,
+                )(&state.defs, &chosen, &ctx);
                 if !refused.is_empty() {
                     let voice = crate::service::quote::voice(&state, &quote);
                     return Err(AppError::Validation(
@@ -87,7 +86,7 @@ pub(super) async fn setup_payment(
                 .map(str::to_owned);
             if let Some(token) = token {
                 for (name, value) in
-                    crate::service::purchase::card_details(&state, &headers, &token).await?
+                    crate::service::purchase::card_details(&state, &caller, &token).await?
                 {
                     payment.insert(name.into(), value);
                 }
@@ -96,7 +95,9 @@ pub(super) async fn setup_payment(
             payment.remove("card_token");
         }
     }
-    submit(&state, &headers, body, "/api/setup-payment", &["payment"]).await
+    submit(&state, &caller, body, "/api/setup-payment", &["payment"])
+        .await
+        .map(IntoResponse::into_response)
 }
 
 /// What the server sets from the provider for a card payer, never taken from the browser.

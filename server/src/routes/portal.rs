@@ -6,7 +6,6 @@
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHasher, SaltString};
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::Response;
 use serde_json::{Map, Value, json};
 
@@ -21,12 +20,12 @@ use crate::service::transition::{Authorised, authorise};
 /// POST /api/saveportalpassword: `{csrf, email, password, password_confirmation}`.
 pub(super) async fn save_portal_password(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let Authorised { quote, token, .. } = authorise(
         &state,
-        &headers,
+        &caller,
         &body,
         &["email", "password", "password_confirmation"],
     )

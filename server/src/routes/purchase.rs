@@ -7,7 +7,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -26,36 +25,39 @@ use crate::service::transition::{Authorised, authorise};
 /// the purchase moved the quote to (`service::purchase::purchase`).
 pub(super) async fn purchase(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    crate::service::purchase::purchase(&state, &headers, &body).await
+    crate::service::purchase::purchase(&state, &caller, &body)
+        .await
+        .map(IntoResponse::into_response)
 }
 
 /// GET /api/confirmation (owner-payment.md §7 Confirmation: "reads csrf"): the confirmation
 /// page's view data for this session's bought quote; 404 when the session has none.
 pub(super) async fn confirmation_data(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
 ) -> Result<Response, AppError> {
-    let Some((quote, token)) = quote::existing(&state, &headers).await? else {
+    let Some((quote, token)) = quote::existing(&state, &caller).await? else {
         return Err(AppError::NotFound);
     };
     if quote.lifecycle != Lifecycle::Purchased {
         return Err(AppError::NotFound);
     }
-    confirmation(&state, &quote, &token).await
+    confirmation(&state, &quote, &token)
+        .await
+        .map(IntoResponse::into_response)
 }
 
 /// POST /api/sendquoteemail `{csrf}` (owner-payment.md §7): the quote emailed to its owner
 /// (`service::reminders::send_quote`).
 pub(super) async fn send_quote_email(
     State(state): State<AppState>,
-    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    let answer = crate::service::reminders::send_quote(&state, peer, &headers, &body).await?;
+    let answer = crate::service::reminders::send_quote(&state, &caller, &body).await?;
     Ok(axum::Json(answer).into_response())
 }
 
@@ -66,11 +68,11 @@ pub(super) async fn send_quote_email(
 /// now.
 pub(super) async fn confirmation_email(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let Authorised { quote, .. } =
-        authorise(&state, &headers, &body, &["send_confirmation_email"]).await?;
+        authorise(&state, &caller, &body, &["send_confirmation_email"]).await?;
     match body.get("send_confirmation_email") {
         Some(v) if v == &json!(1) => {}
         _ => {

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, Uri};
+use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -34,9 +34,9 @@ use crate::session::SessionToken;
 pub(super) async fn centres(
     State(state): State<AppState>,
     uri: Uri,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
 ) -> Result<Response, AppError> {
-    let brand = match quote::session_quote(&state, &headers).await {
+    let brand = match quote::session_quote(&state, &caller).await {
         Some(q) => q.brand,
         None => quote::asked_brand(&state, uri.query())
             .unwrap_or_else(|| engine::definitions::DEFAULT_BRAND.to_owned()),
@@ -54,9 +54,9 @@ pub(super) async fn centres(
 /// GET /api/getrescueproduct: the free cover as the session's rehoming quote would have it.
 pub(super) async fn rescue_product(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
 ) -> Result<Response, AppError> {
-    let Some((quote, _)) = quote::existing(&state, &headers).await? else {
+    let Some((quote, _)) = quote::existing(&state, &caller).await? else {
         return Err(AppError::NotFound);
     };
     if !on_rehoming(&state, &quote) {
@@ -80,7 +80,7 @@ pub(super) async fn rescue_product(
 /// charge, once: asking again answers the same policy.
 pub(super) async fn confirmation_rescue(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let started = Instant::now();
@@ -88,7 +88,7 @@ pub(super) async fn confirmation_rescue(
         mut quote,
         experiment_views,
         ..
-    } = authorise(&state, &headers, &body, &[]).await?;
+    } = authorise(&state, &caller, &body, &[]).await?;
     if !on_rehoming(&state, &quote) {
         return Err(AppError::NotApplicable(
             "the quote is not on the rehoming flow".into(),
@@ -99,7 +99,9 @@ pub(super) async fn confirmation_rescue(
     let fresh = SessionToken::generate();
     for _ in 0..5 {
         if quote.lifecycle == Lifecycle::Purchased {
-            return activated(&state, &quote).await;
+            return activated(&state, &quote)
+                .await
+                .map(IntoResponse::into_response);
         }
         if let Some(code) = scan(&state, &quote).await? {
             let key = crate::service::activation::scan_warning(code);
@@ -119,14 +121,10 @@ pub(super) async fn confirmation_rescue(
             .await?
             .ok_or(AppError::NotFound)?;
         if bought_here {
-            let mut response = activated(&state, &quote).await?;
-            let cookie = fresh.set_cookie(state.config.secure_cookies());
-            let value = axum::http::HeaderValue::from_str(&cookie)
-                .map_err(|e| AppError::Internal(format!("session cookie: {e}")))?;
-            response
-                .headers_mut()
-                .append(axum::http::header::SET_COOKIE, value);
-            return Ok(response);
+            return Ok(activated(&state, &quote)
+                .await?
+                .joining(&state, &fresh)
+                .into_response());
         }
         if quote.lifecycle == Lifecycle::Purchased {
             // A twin request activated it and holds its new session: this one is told so.
@@ -144,10 +142,10 @@ pub(super) async fn confirmation_rescue(
 /// where it stands, and the worker is woken to send it now.
 pub(super) async fn confirmation_rescue_email(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    let Authorised { quote, .. } = authorise(&state, &headers, &body, &[]).await?;
+    let Authorised { quote, .. } = authorise(&state, &caller, &body, &[]).await?;
     if !on_rehoming(&state, &quote) || quote.lifecycle != Lifecycle::Purchased {
         return Err(AppError::NotApplicable(
             "the free cover has not been activated: there is no email to send".into(),

@@ -6,7 +6,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -24,10 +23,10 @@ use crate::service::transition::authorise_found;
 /// session's is refused (403) and resets nothing, but says where the session's quote starts.
 pub(super) async fn reset(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    let carried = match quote::existing_or_reset(&state, &headers).await? {
+    let carried = match quote::existing_or_reset(&state, &caller).await? {
         // The server already reset it as idle (just now): the answer is the same.
         quote::Found::Reset(carried) => carried,
         quote::Found::Quote(found, token) => {

@@ -4,11 +4,7 @@
 //! same answer after the same work, and each caller may try only a few times in a window, so the
 //! call tells a guesser nothing.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, State};
-use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::extract::State;
 
 use crate::http::body::JsonObject;
 use crate::service::error::AppError;
@@ -20,12 +16,11 @@ use crate::service::transition::authorise;
 /// quote joins this browser's session and the page to open is its furthest step.
 pub(super) async fn quote_retrieval(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
-) -> Result<Response, AppError> {
-    let auth = authorise(&state, &headers, &body, &["quote_reference", "email"]).await?;
-    crate::service::limits::limit(&state, "retrieve", peer, &headers).await?;
+) -> Result<crate::service::Reply, AppError> {
+    let auth = authorise(&state, &caller, &body, &["quote_reference", "email"]).await?;
+    crate::service::limits::limit(&state, "retrieve", &caller).await?;
     // Every answer from here leaves at the same moment, whatever was found (issue 21: a wrong
     // email took longer than a wrong reference, which told a guesser the reference was real).
     let answer_at = tokio::time::Instant::now() + ANSWER_AFTER;

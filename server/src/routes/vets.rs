@@ -17,13 +17,12 @@ const LIMIT: usize = 10;
 
 pub(super) async fn vet_list(
     State(state): State<AppState>,
-    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
-    headers: axum::http::HeaderMap,
+    caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["postcode"])?;
-    crate::service::limits::limit(&state, "vets", peer, &headers).await?;
-    let voice = crate::service::quote::request_voice(&state, &headers).await;
+    crate::service::limits::limit(&state, "vets", &caller).await?;
+    let voice = crate::service::quote::request_voice(&state, &caller).await;
     let typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
     let (vets, postcode) = crate::service::lookups::vets_near(&state, &voice, typed, LIMIT)?;
     Ok(Json(json!({ "data": vets, "postcode": postcode })).into_response())

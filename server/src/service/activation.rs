@@ -3,8 +3,6 @@
 
 use std::time::Instant;
 
-use axum::Json;
-use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 
@@ -13,6 +11,7 @@ use engine::journey::runtime::{self, Event, Outcome};
 use crate::scanner::{self, ScanOutcome};
 use crate::service::error::AppError;
 use crate::service::quote;
+use crate::service::reply::Reply;
 use crate::service::rescue::{cover_dates, rescue_view};
 use crate::service::state::AppState;
 use crate::store::TransitionMeta;
@@ -105,8 +104,8 @@ pub async fn activate(
             .unwrap_or(1),
         pet_name: text("/pets/0/pet_name"),
         product_code: file.cover.code.clone(),
-        monthly_premium: "0.00".into(),
-        annual_premium: "0.00".into(),
+        monthly_premium: rust_decimal::Decimal::new(0, 2),
+        annual_premium: rust_decimal::Decimal::new(0, 2),
         start_date: start.to_string(),
     };
     let view = rescue_view(&state.defs, &quote.brand, document, rules.today, None);
@@ -174,7 +173,7 @@ pub async fn activate(
 }
 
 /// The answer for an activated quote: the free cover with its policy number.
-pub async fn activated(state: &AppState, quote: &QuoteRow) -> Result<Response, AppError> {
+pub async fn activated(state: &AppState, quote: &QuoteRow) -> Result<Reply, AppError> {
     let purchase = state.store.purchase_of(&quote.id).await?;
     let mut view = rescue_view(
         &state.defs,
@@ -184,7 +183,7 @@ pub async fn activated(state: &AppState, quote: &QuoteRow) -> Result<Response, A
         purchase.as_ref(),
     );
     crate::service::annual::add_link(state, &quote.brand, &mut view);
-    Ok(Json(json!({ "outcome": "activated", "data": { "rescue": view } })).into_response())
+    Reply::json(&json!({ "outcome": "activated", "data": { "rescue": view } }))
 }
 
 /// The warning's copy key for a certificate the scanner did not pass: one it could not read, or

@@ -10,6 +10,7 @@ use engine::definitions::Journey;
 use engine::definitions::PageId;
 use engine::journey::runtime::{self, Lifecycle};
 
+use crate::service::caller::Caller;
 use crate::service::error::AppError;
 use crate::service::landing::Landing;
 use crate::service::quote;
@@ -158,11 +159,7 @@ pub fn annual_document(
 /// That browser may open it again; any other browser (a forwarded email, a second device, a
 /// guesser with the link) is sent to retrieve-quote and shown nothing of the owner, as a
 /// comparison site's used click-through is.
-pub async fn start(
-    state: &AppState,
-    token: &str,
-    headers: &axum::http::HeaderMap,
-) -> Result<Landing, AppError> {
+pub async fn start(state: &AppState, token: &str, caller: &Caller) -> Result<Landing, AppError> {
     let Some(link) = PolicyLink::verify(&state.config.secret_key, token) else {
         return Err(AppError::NotFound);
     };
@@ -244,7 +241,7 @@ pub async fn start(
             },
             // Opened before: by this browser, which goes on where it was; by any other, not.
             Lifecycle::Active => {
-                let own = quote::existing(state, headers)
+                let own = quote::existing(state, caller)
                     .await?
                     .is_some_and(|(q, _)| q.id == existing.id);
                 if own {

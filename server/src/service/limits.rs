@@ -2,14 +2,10 @@
 //! quote references) or what costs a paid lookup: counted in the database per client address and
 //! per session, in a sliding window, so every pawpath process shares the count.
 
-use std::net::SocketAddr;
-
-use axum::http::HeaderMap;
-
+use crate::service::caller::Caller;
 use crate::service::error::AppError;
 use crate::service::quote;
 use crate::service::state::AppState;
-use crate::session::SessionToken;
 
 /// Attempts allowed in any window of [`WINDOW_SECONDS`], by what is attempted and who counts:
 /// a code or a retrieval is a guess, so few, from an address or a session alike; an address or
@@ -35,48 +31,21 @@ pub fn sliding_count(current: i64, previous: i64, elapsed: i64, window: i64) -> 
     current + (previous * covered + window - 1) / window
 }
 
-/// The caller's address: the connection's own, or behind our proxies the entry the outermost of
-/// them wrote into the configured header (that many from the right). Entries to its left were
-/// written by the client and are never believed (issue 21).
-pub fn client_ip(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> std::net::IpAddr {
-    let Some(name) = state.config.client_ip_header.as_ref() else {
-        return peer.ip();
-    };
-    let entries: Vec<&str> = headers
-        .get_all(name)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(str::trim)
-        .collect();
-    entries
-        .len()
-        .checked_sub(state.config.trusted_proxies)
-        .and_then(|i| entries.get(i))
-        .and_then(|ip| ip.parse().ok())
-        .unwrap_or_else(|| peer.ip())
-}
-
 /// Counts an attempt at `scope` by this caller (its address and its session); refuses once
 /// either is over the scope's budget in the sliding window.
-pub async fn limit(
-    state: &AppState,
-    scope: &str,
-    peer: SocketAddr,
-    headers: &HeaderMap,
-) -> Result<(), AppError> {
+pub async fn limit(state: &AppState, scope: &str, caller: &Caller) -> Result<(), AppError> {
     let now = chrono::Utc::now().timestamp();
     let elapsed = now.rem_euclid(WINDOW_SECONDS);
     let window = now - elapsed;
-    let ip = client_ip(state, peer, headers);
+    let ip = caller.ip;
     let mut keys = vec![(format!("{scope}:ip:{ip}"), budget(state, scope, true))];
-    if let Some(token) = SessionToken::from_headers(headers) {
+    if let Some(token) = &caller.session {
         keys.push((
             format!("{scope}:session:{}", token.hash()),
             budget(state, scope, false),
         ));
     }
-    counted(state, scope, headers, &keys, window, elapsed).await
+    counted(state, scope, caller, &keys, window, elapsed).await
 }
 
 /// The most emails about quotes one address may be sent in any window of [`WINDOW_SECONDS`],
@@ -88,15 +57,14 @@ pub const QUOTE_EMAILS_PER_RECIPIENT: i64 = 5;
 /// `recipient` (kept only as a digest); refuses once any is over its budget.
 pub async fn limit_quote_email(
     state: &AppState,
-    peer: SocketAddr,
-    headers: &HeaderMap,
+    caller: &Caller,
     recipient: &str,
 ) -> Result<(), AppError> {
     let now = chrono::Utc::now().timestamp();
     let elapsed = now.rem_euclid(WINDOW_SECONDS);
     let window = now - elapsed;
     let scope = "quote_email";
-    let ip = client_ip(state, peer, headers);
+    let ip = caller.ip;
     let digest = {
         use sha2::{Digest, Sha256};
         Sha256::digest(recipient.trim().to_lowercase().as_bytes())
@@ -108,20 +76,20 @@ pub async fn limit_quote_email(
         (format!("{scope}:ip:{ip}"), budget(state, scope, true)),
         (format!("{scope}:to:{digest}"), QUOTE_EMAILS_PER_RECIPIENT),
     ];
-    if let Some(token) = SessionToken::from_headers(headers) {
+    if let Some(token) = &caller.session {
         keys.push((
             format!("{scope}:session:{}", token.hash()),
             budget(state, scope, false),
         ));
     }
-    counted(state, scope, headers, &keys, window, elapsed).await
+    counted(state, scope, caller, &keys, window, elapsed).await
 }
 
 /// Counts one attempt against each key and refuses when any is over its budget.
 async fn counted(
     state: &AppState,
     scope: &str,
-    headers: &HeaderMap,
+    caller: &Caller,
     keys: &[(String, i64)],
     window: i64,
     elapsed: i64,
@@ -140,7 +108,7 @@ async fn counted(
     if over {
         tracing::warn!(scope, "over the rate limit");
         crate::metrics::rate_limited(scope);
-        let voice = quote::request_voice(state, headers).await;
+        let voice = quote::request_voice(state, caller).await;
         return Err(AppError::RateLimited(voice.t("error.rate_limited")));
     }
     Ok(())

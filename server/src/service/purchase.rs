@@ -8,15 +8,15 @@ use std::time::Instant;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use axum::http::HeaderMap;
 use chrono::Datelike;
 use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
 use engine::rules::collections::{Frequency, card_schedule, schedule};
 
 use crate::payments::ProviderError;
+use crate::service::caller::Caller;
 use crate::service::error::FieldMessage;
 use crate::service::error::{AppError, Closed};
-use axum::response::{IntoResponse, Response};
+use crate::service::reply::Reply;
 
 use crate::service::quote;
 use crate::service::state::AppState;
@@ -64,7 +64,7 @@ pub async fn charge_card(
         Ok(charge) => Ok(Ok(CardPaymentRow {
             provider: state.payments.name().to_owned(),
             charge_reference: charge.id,
-            amount: charge.amount.to_string(),
+            amount: charge.amount,
             currency: charge.currency,
             card_name: text("card_name"),
             issuer: text("card_issuer"),
@@ -103,20 +103,19 @@ pub enum Attempted {
 /// answered with the same purchase and the same new session.
 pub async fn purchase(
     state: &AppState,
-    headers: &HeaderMap,
+    caller: &Caller,
     body: &serde_json::Map<String, Value>,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let started = Instant::now();
     let key = idempotency_key(body)?;
     let crate::service::transition::Authorised {
         mut quote,
         token,
         experiment_views,
-    } = match crate::service::transition::authorise(state, headers, body, &["idempotency_key"])
-        .await
+    } = match crate::service::transition::authorise(state, caller, body, &["idempotency_key"]).await
     {
         Ok(auth) => auth,
-        Err(AppError::Csrf) => return bought_elsewhere(state, headers, body, &key).await,
+        Err(AppError::Csrf) => return bought_elsewhere(state, caller, body, &key).await,
         Err(e) => return Err(e),
     };
     // This session is the buyer's since the purchase: the same answer, nothing changes.
@@ -185,14 +184,14 @@ fn idempotency_key(body: &serde_json::Map<String, Value>) -> Result<String, AppE
 /// CSRF refusal it was. Nothing changes either way.
 async fn bought_elsewhere(
     state: &AppState,
-    headers: &HeaderMap,
+    caller: &Caller,
     body: &serde_json::Map<String, Value>,
     key: &str,
-) -> Result<Response, AppError> {
-    let Some(cookie) = crate::session::SessionToken::from_headers(headers) else {
+) -> Result<Reply, AppError> {
+    let Some(cookie) = &caller.session else {
         return Err(AppError::Csrf);
     };
-    if let Some((quote, token)) = quote::existing(state, headers).await?
+    if let Some((quote, token)) = quote::existing(state, caller).await?
         && quote.lifecycle == Lifecycle::Purchased
     {
         return confirmation(state, &quote, &token).await;
@@ -215,15 +214,10 @@ async fn with_session(
     state: &AppState,
     quote: &QuoteRow,
     session: &crate::session::SessionToken,
-) -> Result<Response, AppError> {
-    let mut response = confirmation(state, quote, session).await?;
-    let cookie = session.set_cookie(state.config.secure_cookies());
-    let value = axum::http::HeaderValue::from_str(&cookie)
-        .map_err(|e| AppError::Internal(format!("session cookie: {e}")))?;
-    response
-        .headers_mut()
-        .append(axum::http::header::SET_COOKIE, value);
-    Ok(response)
+) -> Result<Reply, AppError> {
+    Ok(confirmation(state, quote, session)
+        .await?
+        .joining(state, session))
 }
 
 /// Buys the quote (see [`buy`]), counting the outcome for `/metrics`.
@@ -358,7 +352,7 @@ async fn buy(
             // would have refused it).
             let premiums = quoted.as_ref().and_then(|q| q.premiums(i, code));
             let money = |pick: fn(&engine::journey::quoting::Premiums) -> Decimal| {
-                premiums.map_or(Decimal::ZERO, pick).to_string()
+                premiums.map_or(Decimal::ZERO, pick)
             };
             PolicyRow {
                 policy_number: state.policies.new_number(&quote.brand),
@@ -480,13 +474,11 @@ pub fn render_confirmation_email(
                 .and_then(|l| l.parse::<u32>().ok())
                 .map(|l| money.amount(Decimal::from(l)))
                 .unwrap_or_default();
-            let premium: Decimal = (if yearly {
-                &policy.annual_premium
+            let premium = if yearly {
+                policy.annual_premium
             } else {
-                &policy.monthly_premium
-            })
-            .parse()
-            .unwrap_or(Decimal::ZERO);
+                policy.monthly_premium
+            };
             total += premium;
             let species = pet
                 .and_then(|p| p.get("pet_type"))
@@ -545,7 +537,7 @@ pub fn render_confirmation_email(
             NewPayment::Card(card) => Some(CardLines {
                 issuer: voice.t(&format!("card.issuer.{}", card.issuer.to_lowercase())),
                 last4: card.last4.clone(),
-                amount: money.price(card.amount.parse().unwrap_or(Decimal::ZERO)),
+                amount: money.price(card.amount),
             }),
             NewPayment::DirectDebit { .. } | NewPayment::Free => None,
         },
@@ -583,7 +575,7 @@ pub async fn confirmation(
     state: &AppState,
     quote: &QuoteRow,
     token: &crate::session::SessionToken,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let journey = quote::journey(state, quote)?;
     let rules = quote::rule_context(state, quote);
     let (viewing, position) = quote::purchased_position(journey)?;
@@ -607,11 +599,11 @@ pub async fn confirmation(
         after_edit: false,
     };
     let data = view::view_data(&input)?;
-    Ok(view::Answer {
+    view::Answer {
         data,
         outcome: Some("moved"),
     }
-    .into_response())
+    .reply()
 }
 
 /// A card payer's card as the provider describes it (name, issuer, last four digits, expiry),
@@ -619,7 +611,7 @@ pub async fn confirmation(
 /// error on `payment.card_token`.
 pub async fn card_details(
     state: &AppState,
-    headers: &axum::http::HeaderMap,
+    caller: &Caller,
     token: &str,
 ) -> Result<[(&'static str, Value); 4], AppError> {
     match state.payments.card(token).await {
@@ -632,7 +624,7 @@ pub async fn card_details(
         Err(ProviderError::Unavailable(m)) => Err(AppError::Unavailable(m)),
         Err(_) => Err(AppError::Validation(vec![FieldMessage {
             field: "payment.card_token".into(),
-            message: quote::request_voice(state, headers)
+            message: quote::request_voice(state, caller)
                 .await
                 .t("payment.card.token.invalid"),
         }])),

@@ -5,7 +5,6 @@
 
 use std::time::Instant;
 
-use axum::http::HeaderMap;
 use rand::Rng;
 
 use engine::Definitions;
@@ -13,6 +12,7 @@ use engine::definitions::{DEFAULT_BRAND, Journey};
 use engine::journey::runtime::{self, Event, Lifecycle};
 use engine::rules::context::RuleContext;
 
+use crate::service::caller::Caller;
 use crate::service::error::AppError;
 use crate::service::state::AppState;
 use crate::session::SessionToken;
@@ -30,9 +30,9 @@ pub struct Session {
 /// The quote of the request's session, if it has one.
 pub async fn existing(
     state: &AppState,
-    headers: &HeaderMap,
+    caller: &Caller,
 ) -> Result<Option<(QuoteRow, SessionToken)>, AppError> {
-    Ok(match existing_or_reset(state, headers).await? {
+    Ok(match existing_or_reset(state, caller).await? {
         Found::Quote(quote, token) => Some((quote, token)),
         Found::Reset(_) | Found::Nothing => None,
     })
@@ -103,8 +103,8 @@ impl Carried {
 
 /// The quote of the request's session; or, when the server has just reset it as idle, what the
 /// next quote keeps of it.
-pub async fn existing_or_reset(state: &AppState, headers: &HeaderMap) -> Result<Found, AppError> {
-    let Some(token) = SessionToken::from_headers(headers) else {
+pub async fn existing_or_reset(state: &AppState, caller: &Caller) -> Result<Found, AppError> {
+    let Some(token) = caller.session.clone() else {
         return Ok(Found::Nothing);
     };
     let Some(quote) = state.store.quote_by_session(&token.hash()).await? else {
@@ -151,12 +151,12 @@ pub fn asked_tracking_token(
 /// token the visitor came with.
 pub async fn existing_or_new(
     state: &AppState,
-    headers: &HeaderMap,
+    caller: &Caller,
     brand: Option<&str>,
     tracking_token: Option<&str>,
     journey: &Journey,
 ) -> Result<Session, AppError> {
-    let carried = match existing_or_reset(state, headers).await? {
+    let carried = match existing_or_reset(state, caller).await? {
         Found::Quote(quote, token) => {
             return Ok(Session {
                 quote,
@@ -240,8 +240,8 @@ pub fn voice<'a>(state: &'a AppState, quote: &QuoteRow) -> engine::Voice<'a> {
 
 /// The session's quote, read only (no idle reset, nothing made): for what only speaks in the
 /// quote's voice. A store that cannot answer is read as no quote.
-pub async fn session_quote(state: &AppState, headers: &HeaderMap) -> Option<QuoteRow> {
-    let token = SessionToken::from_headers(headers)?;
+pub async fn session_quote(state: &AppState, caller: &Caller) -> Option<QuoteRow> {
+    let token = caller.session.clone()?;
     state
         .store
         .quote_by_session(&token.hash())
@@ -252,8 +252,8 @@ pub async fn session_quote(state: &AppState, headers: &HeaderMap) -> Option<Quot
 
 /// The voice for a call that needs no quote (a lookup's field errors, a rate limit): the
 /// session's quote's, when the caller has one, else the default brand's.
-pub async fn request_voice<'a>(state: &'a AppState, headers: &HeaderMap) -> engine::Voice<'a> {
-    match session_quote(state, headers).await {
+pub async fn request_voice<'a>(state: &'a AppState, caller: &Caller) -> engine::Voice<'a> {
+    match session_quote(state, caller).await {
         Some(quote) => voice(state, &quote),
         None => state.defs.voice(DEFAULT_BRAND, "en-GB"),
     }

@@ -13,11 +13,11 @@
 
 use std::time::Duration;
 
-use axum::http::HeaderMap;
 use rust_decimal::Decimal;
 use serde_json::{Map, Value, json};
 
 use crate::mail::{QUOTE, QUOTE_REMINDER, QuoteEmail, QuotePetLine};
+use crate::service::caller::Caller;
 use crate::service::error::AppError;
 use crate::service::quote;
 use crate::service::state::AppState;
@@ -232,11 +232,10 @@ pub fn spawn(state: AppState) -> Option<tokio::task::JoinHandle<()>> {
 /// what is missing.
 pub async fn send_quote(
     state: &AppState,
-    peer: std::net::SocketAddr,
-    headers: &HeaderMap,
+    caller: &Caller,
     body: &Map<String, Value>,
 ) -> Result<Value, AppError> {
-    let auth = crate::service::transition::authorise(state, headers, body, &[]).await?;
+    let auth = crate::service::transition::authorise(state, caller, body, &[]).await?;
     let voice = quote::voice(state, &auth.quote);
     let Some((recipient, message)) = quote_message(state, &auth.quote, false) else {
         let field = if auth
@@ -263,7 +262,7 @@ pub async fn send_quote(
     };
     // A quote's address is whatever its visitor typed: the caller and the recipient are
     // counted, so nobody can use quotes to mail someone over and over.
-    crate::service::limits::limit_quote_email(state, peer, headers, &recipient).await?;
+    crate::service::limits::limit_quote_email(state, caller, &recipient).await?;
     let rendered = state
         .mail_templates
         .quote(&message)

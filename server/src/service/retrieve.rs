@@ -1,8 +1,6 @@
 //! Retrieving a quote (journey.md §8; issue 21): the reference and email checked without telling
 //! a guesser which was wrong, the quote joined to this browser's session, an expired quote renewed.
 
-use axum::Json;
-use axum::response::{IntoResponse, Response};
 use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
@@ -12,6 +10,7 @@ use engine::journey::runtime::{self, Event, Lifecycle};
 
 use crate::service::error::{AppError, FieldMessage};
 use crate::service::quote;
+use crate::service::reply::Reply;
 use crate::service::state::AppState;
 use crate::store::{QuoteRow, TransitionMeta};
 
@@ -47,7 +46,7 @@ pub async fn find(
     state: &AppState,
     body: &serde_json::Map<String, Value>,
     auth: crate::service::transition::Authorised,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let text = |name: &str, max: usize| -> Result<String, AppError> {
         match body.get(name) {
             Some(Value::String(s)) if s.chars().count() <= max => Ok(s.clone()),
@@ -87,11 +86,10 @@ pub async fn find(
     // of it.
     if found.lifecycle == Lifecycle::Purchased && found.id != auth.quote.id {
         tracing::info!(quote = %found.id, "a bought quote asked for: not opened");
-        return Ok(Json(json!({ "data": {
+        return Reply::json(&json!({ "data": {
             "purchased": true,
             "message": quote::voice(state, &auth.quote).t("retrieve.purchased"),
-        } }))
-        .into_response());
+        } }));
     }
     // A quote joining this browser joins it under a new session (issue 55): the session the
     // browser had (one an attacker may have planted) finds nothing from then on.
@@ -125,17 +123,11 @@ pub async fn find(
     };
     let path = crate::service::view::step_url(journey, step, state.defs.brand(&attached.brand));
     tracing::info!(quote = %attached.id, expired, "quote retrieved");
-    let mut response =
-        Json(json!({ "data": { "path": path, "expired": expired } })).into_response();
-    if let Some(session) = cookie {
-        let value =
-            axum::http::HeaderValue::from_str(&session.set_cookie(state.config.secure_cookies()))
-                .map_err(|e| AppError::Internal(format!("session cookie: {e}")))?;
-        response
-            .headers_mut()
-            .append(axum::http::header::SET_COOKIE, value);
-    }
-    Ok(response)
+    let reply = Reply::json(&json!({ "data": { "path": path, "expired": expired } }))?;
+    Ok(match cookie {
+        Some(session) => reply.joining(state, &session),
+        None => reply,
+    })
 }
 
 /// An expired quote becomes a new quote with the answers it had and the start date today; the

@@ -10,7 +10,7 @@ use crate::store::Store;
 use crate::{addresses, banks, mail, payments, policies, vets};
 
 /// Everything a request handler needs. Cheap to clone: one count on a shared [`Shared`], not one
-/// per service (axum clones the state for every extractor and layer of every request).
+/// per service (the HTTP layer clones the state for every extractor and layer of every request).
 #[derive(Clone)]
 pub struct AppState(Arc<Shared>);
 
@@ -122,9 +122,9 @@ pub struct Made {
 /// One answer in each content coding a browser may accept.
 #[derive(Debug)]
 pub struct Encoded {
-    pub identity: axum::body::Bytes,
-    pub br: axum::body::Bytes,
-    pub gzip: axum::body::Bytes,
+    pub identity: bytes::Bytes,
+    pub br: bytes::Bytes,
+    pub gzip: bytes::Bytes,
 }
 
 impl Encoded {

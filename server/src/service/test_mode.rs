@@ -3,15 +3,14 @@
 
 use std::time::Instant;
 
-use axum::Json;
-use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
 use engine::journey::runtime::{self, Outcome};
 
+use crate::service::caller::Caller;
 use crate::service::error::AppError;
 use crate::service::quote;
+use crate::service::reply::Reply;
 use crate::service::state::AppState;
 use crate::service::transition::{Authorised, authorise};
 use crate::store::TransitionMeta;
@@ -24,9 +23,9 @@ use crate::store::TransitionMeta;
 /// The change is recorded like any other event (`test:patch`), so the log shows it.
 pub async fn test_patch(
     state: &AppState,
-    headers: &HeaderMap,
+    caller: &Caller,
     body: Map<String, Value>,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let started = Instant::now();
     let Authorised {
         quote,
@@ -34,7 +33,7 @@ pub async fn test_patch(
         ..
     } = authorise(
         state,
-        headers,
+        caller,
         &body,
         &["owner", "pets", "experiments", "quote_age_days"],
     )
@@ -89,7 +88,7 @@ pub async fn test_patch(
         state.store.set_created_at(&quote.id, made).await?;
     }
     tracing::warn!(quote = %quote.id, "test mode: quote patched");
-    Ok(Json(json!({ "data": { "furthest": record.to }, "outcome": "moved" })).into_response())
+    Reply::json(&json!({ "data": { "furthest": record.to }, "outcome": "moved" }))
 }
 
 /// What a `test:patch` changes, as the log keeps it (issue 28): the patch's fields, not its CSRF

@@ -4,15 +4,15 @@
 
 use std::time::Instant;
 
-use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 
 use engine::journey::runtime::{self, Effect, Event, Outcome};
 
+use crate::service::caller::Caller;
 use crate::service::error::{AppError, Closed, FieldMessage};
 use crate::service::fields::only_fields;
 use crate::service::quote;
+use crate::service::reply::Reply;
 use crate::service::state::AppState;
 use crate::service::view::{self, EDIT_CALLS, SUBMIT_CALLS, ViewInput};
 use crate::session::SessionToken;
@@ -22,11 +22,11 @@ use crate::store::{QuoteRow, TransitionMeta};
 /// and the transition record, and answers with the new view data.
 pub async fn submit(
     state: &AppState,
-    headers: &HeaderMap,
+    caller: &Caller,
     mut body: Map<String, Value>,
     call: &str,
     answer_fields: &[&str],
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let started = Instant::now();
     // `form` names the modal's question set where the call saves modals (view::EDIT_CALLS);
     // a call that saves none does not take it.
@@ -34,7 +34,7 @@ pub async fn submit(
     if EDIT_CALLS.iter().any(|(_, path)| *path == call) {
         fields.push("form");
     }
-    let auth = authorise(state, headers, &body, &fields).await?;
+    let auth = authorise(state, caller, &body, &fields).await?;
     let mut answers = Map::new();
     for field in answer_fields {
         if let Some(v) = body.remove(*field) {
@@ -113,11 +113,11 @@ pub struct Authorised {
 /// The request's quote, once its session, CSRF token and fields check out.
 pub async fn authorise(
     state: &AppState,
-    headers: &HeaderMap,
+    caller: &Caller,
     body: &Map<String, Value>,
     fields: &[&str],
 ) -> Result<Authorised, AppError> {
-    let Some((quote, token)) = quote::existing(state, headers).await? else {
+    let Some((quote, token)) = quote::existing(state, caller).await? else {
         return Err(AppError::Csrf);
     };
     authorise_found(state, quote, token, body, fields)
@@ -189,7 +189,7 @@ pub async fn run(
     auth: Authorised,
     event: Event,
     started: Instant,
-) -> Result<Response, AppError> {
+) -> Result<Reply, AppError> {
     let Authorised {
         mut quote,
         token,
@@ -308,9 +308,9 @@ pub async fn run(
         after_edit: matches!(event, Event::Edit { .. }),
     };
     let data = view::view_data(&input)?;
-    Ok(view::Answer {
+    view::Answer {
         data,
         outcome: Some(result.record.outcome),
     }
-    .into_response())
+    .reply()
 }

@@ -14,13 +14,8 @@ pub struct Store {
     /// Writes: on SQLite one connection, so writers queue in order (see `connect`); on
     /// PostgreSQL the same pool as reads.
     pub(crate) writer: AnyPool,
-    /// SQLite: the hot writes (transitions, new quotes, activity, product views) go through
-    /// one connection on a thread of its own, committed in groups (`crate::store::writer`).
-    pub(crate) group: Option<crate::store::writer::Writer>,
-    /// PostgreSQL: the hot path's connections, one round trip per statement (`crate::store::conns`).
-    pub(crate) conns: Option<std::sync::Arc<crate::store::conns::Conns>>,
-    /// PostgreSQL: transitions' writes, committed in groups on `conns` (`crate::store::batch`).
-    pub(crate) groups: Option<crate::store::batch::Groups>,
+    /// How the hot path writes on this backend: the two side by side in [`Hot`].
+    pub(crate) hot: Hot,
     /// Pages' reads of their quote by session, read in groups on `reads` (`crate::store::batch`).
     pub(crate) read_groups: crate::store::batch::ReadGroups,
     /// The hot path's reads (pages' quotes, through `read_groups`; health): `conns` on
@@ -32,6 +27,22 @@ pub struct Store {
     /// The most transitions one quote's history holds (issue 55): past it, a transition other
     /// than a reset or an expiry is refused ([`StoreError::HistoryFull`]) and nothing changes.
     pub history_ceiling: i64,
+}
+
+/// How each backend writes the hot path (transitions, new quotes, activity, product views), side
+/// by side: every method that differs matches on this, so a reader sees both at once.
+#[derive(Debug, Clone)]
+pub(crate) enum Hot {
+    /// SQLite: one connection on a thread of its own, committed in groups
+    /// (`crate::store::writer`), so writers queue in order instead of meeting SQLite's lock.
+    Sqlite { group: crate::store::writer::Writer },
+    /// PostgreSQL: connections of the hot path's own, one round trip per statement
+    /// (`crate::store::conns`), with transitions' writes committed in groups on them
+    /// (`crate::store::batch`).
+    Postgres {
+        conns: std::sync::Arc<crate::store::conns::Conns>,
+        groups: crate::store::batch::Groups,
+    },
 }
 
 pub use crate::config::HISTORY_CEILING;
@@ -145,9 +156,7 @@ impl Store {
                 Ok(Self {
                     pool,
                     writer,
-                    group: Some(group),
-                    conns: None,
-                    groups: None,
+                    hot: Hot::Sqlite { group },
                     read_groups: crate::store::batch::ReadGroups::start(reads.clone()),
                     reads,
                     backend,
@@ -162,10 +171,11 @@ impl Store {
                 Ok(Self {
                     writer: pool.clone(),
                     pool,
-                    group: None,
-                    groups: Some(crate::store::batch::Groups::start(conns.clone())),
+                    hot: Hot::Postgres {
+                        conns: conns.clone(),
+                        groups: crate::store::batch::Groups::start(conns.clone()),
+                    },
                     read_groups: crate::store::batch::ReadGroups::start(conns.clone()),
-                    conns: Some(conns.clone()),
                     reads: conns,
                     backend,
                     history_ceiling: HISTORY_CEILING,
@@ -205,35 +215,24 @@ impl Store {
             + Send
             + 'static,
     {
-        if let Some(group) = &self.group {
-            return group.write(f).await;
-        }
-        if let Some(conns) = &self.conns {
-            use sqlx::Connection as _;
-            let mut lease = conns.lease().await?;
-            let mut tx = lease.conn().begin().await?;
-            let out = match f(&mut tx).await {
-                Ok(v) => {
-                    tx.commit().await?;
-                    Ok(v)
-                }
-                Err(e) => {
-                    tx.rollback().await?;
-                    Err(e)
-                }
-            };
-            lease.done();
-            return out;
-        }
-        let mut tx = self.begin_write().await?;
-        match f(&mut tx).await {
-            Ok(v) => {
-                tx.commit().await?;
-                Ok(v)
-            }
-            Err(e) => {
-                tx.rollback().await?;
-                Err(e)
+        match &self.hot {
+            Hot::Sqlite { group } => group.write(f).await,
+            Hot::Postgres { conns, .. } => {
+                use sqlx::Connection as _;
+                let mut lease = conns.lease().await?;
+                let mut tx = lease.conn().begin().await?;
+                let out = match f(&mut tx).await {
+                    Ok(v) => {
+                        tx.commit().await?;
+                        Ok(v)
+                    }
+                    Err(e) => {
+                        tx.rollback().await?;
+                        Err(e)
+                    }
+                };
+                lease.done();
+                out
             }
         }
     }

@@ -1,7 +1,10 @@
-//! Storage: one SQL dialect-neutral code path over sqlx's Any driver, SQLite by default and
-//! PostgreSQL when `DATABASE_URL` says so. Migrations per backend are applied at start. `Store`
-//! is one type whose methods are written beside what they store (quotes, transitions, purchases,
-//! the outbox, the funnel); the statements' macros are here, before the files that use them.
+//! Storage over sqlx's Any driver: SQLite by default, PostgreSQL when `DATABASE_URL` says so, each
+//! with its own migrations applied at start. `Store` is one type whose methods are written beside
+//! what they store (quotes, transitions, purchases, the outbox, the funnel). Most statements are
+//! the same on both; where the backends write differently (the hot path: SQLite's one writer
+//! committing in groups, PostgreSQL's one-statement writes on connections of their own) a method
+//! matches on `db::Hot`, the two paths side by side. The statements' macros are here, before the
+//! files that use them.
 
 /// The seventeen columns of a `step_transitions` row a transition writes, in the order
 /// [`TransitionRow::bind_after`] binds them (one list for every statement that writes one).

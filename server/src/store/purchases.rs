@@ -56,7 +56,7 @@ pub enum NewPayment {
 pub struct CardPaymentRow {
     pub provider: String,
     pub charge_reference: String,
-    pub amount: String,
+    pub amount: rust_decimal::Decimal,
     pub currency: String,
     pub card_name: String,
     pub issuer: String,
@@ -70,8 +70,8 @@ pub struct PolicyRow {
     pub pet_original_id: i64,
     pub pet_name: String,
     pub product_code: String,
-    pub monthly_premium: String,
-    pub annual_premium: String,
+    pub monthly_premium: rust_decimal::Decimal,
+    pub annual_premium: rust_decimal::Decimal,
     pub start_date: String,
 }
 
@@ -198,8 +198,8 @@ impl Store {
             .bind(policy.pet_original_id)
             .bind(&policy.pet_name)
             .bind(&policy.product_code)
-            .bind(&policy.monthly_premium)
-            .bind(&policy.annual_premium)
+            .bind(policy.monthly_premium.to_string())
+            .bind(policy.annual_premium.to_string())
             .bind(&policy.start_date)
             .execute(&mut *tx)
             .await?;
@@ -236,7 +236,7 @@ impl Store {
                 .bind(&p.id)
                 .bind(&card.provider)
                 .bind(&card.charge_reference)
-                .bind(&card.amount)
+                .bind(card.amount.to_string())
                 .bind(&card.currency)
                 .bind(&card.card_name)
                 .bind(&card.issuer)
@@ -303,7 +303,7 @@ impl Store {
             Some(provider) => Some(CardPaymentRow {
                 provider,
                 charge_reference: row.try_get("charge_reference")?,
-                amount: row.try_get("amount")?,
+                amount: decimal(&row, "amount")?,
                 currency: row.try_get("currency")?,
                 card_name: row.try_get("card_name")?,
                 issuer: row.try_get("issuer")?,
@@ -326,8 +326,8 @@ impl Store {
                 pet_original_id: r.try_get("pet_original_id")?,
                 pet_name: r.try_get("pet_name")?,
                 product_code: r.try_get("product_code")?,
-                monthly_premium: r.try_get("monthly_premium")?,
-                annual_premium: r.try_get("annual_premium")?,
+                monthly_premium: decimal(&r, "monthly_premium")?,
+                annual_premium: decimal(&r, "annual_premium")?,
                 start_date: r.try_get("start_date")?,
             })
         })
@@ -508,4 +508,14 @@ impl Store {
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// An amount stored as its decimal text, read back as the decimal it was (a column that holds
+/// anything else is damaged data, named).
+fn decimal(row: &sqlx::any::AnyRow, column: &str) -> Result<rust_decimal::Decimal, sqlx::Error> {
+    let text: String = row.try_get(column)?;
+    text.parse().map_err(|e| sqlx::Error::ColumnDecode {
+        index: column.to_owned(),
+        source: Box::new(e),
+    })
 }

@@ -6,7 +6,7 @@ use sqlx::Row;
 
 use engine::journey::runtime::{Lifecycle, TransitionRecord};
 
-use crate::store::db::{Store, now, timestamp};
+use crate::store::db::{Hot, Store, now, timestamp};
 use crate::store::error::StoreError;
 use crate::store::quote_row::{NewQuote, QuoteRow, quote_from_row};
 use crate::store::rows::{INSERT_QUOTE, OwnedQuote, TransitionMeta, TransitionRow};
@@ -107,7 +107,7 @@ impl Store {
             history: 0,
         };
         let stored = OwnedQuote::of(&row, session_hash);
-        if let Some(conns) = &self.conns {
+        if let Hot::Postgres { conns, .. } = &self.hot {
             // PostgreSQL: one statement, so no transaction around it.
             let mut lease = conns.lease().await?;
             stored.insert(lease.conn()).await?;
@@ -135,7 +135,7 @@ impl Store {
 
     /// Notes that the customer opened the quote (idle time starts again).
     pub async fn touch(&self, quote_id: &str) -> Result<(), StoreError> {
-        if let Some(conns) = &self.conns {
+        if let Hot::Postgres { conns, .. } = &self.hot {
             // PostgreSQL: one statement, so no transaction around it.
             let mut lease = conns.lease().await?;
             sqlx::query("update quotes set updated_at = $1 where id = $2")
@@ -261,7 +261,7 @@ impl Store {
                 TransitionRow::of(&now, record, &meta)
             })
             .collect();
-        if let Some(groups) = &self.groups
+        if let Hot::Postgres { groups, .. } = &self.hot
             && !transitions.is_empty()
         {
             // PostgreSQL: the quote and its transitions in one statement, with the other made

@@ -6,7 +6,7 @@ use sqlx::Row;
 
 use engine::journey::runtime::{Lifecycle, TransitionRecord};
 
-use crate::store::db::{Store, now};
+use crate::store::db::{Hot, Store, now};
 use crate::store::error::StoreError;
 use crate::store::quote_row::QuoteRow;
 pub use crate::store::rows::TransitionMeta;
@@ -130,11 +130,20 @@ impl Store {
         });
         let quote_id = quote.id.clone();
         let row_version = quote.row_version;
-        if self.group.is_none() && secrets.is_empty() {
+        if let Hot::Postgres { conns, groups } = &self.hot
+            && secrets.is_empty()
+        {
             // PostgreSQL: one statement, so one round trip, instead of a transaction's four.
-            return self
-                .record_in_one(&quote_id, row_version, update, transition, &now)
-                .await;
+            return Self::record_in_one(
+                conns,
+                groups,
+                &quote_id,
+                row_version,
+                update,
+                transition,
+                &now,
+            )
+            .await;
         }
         let secrets = secrets.to_vec();
         self.write(move |conn| {
@@ -220,19 +229,15 @@ impl Store {
     /// quote's update, and the transition row only where the update applied (the quote still
     /// at `row_version`), written in a group with the others waiting (`crate::store::batch`);
     /// with no update, the transition row alone.
-    pub(crate) async fn record_in_one(
-        &self,
+    async fn record_in_one(
+        conns: &crate::store::conns::Conns,
+        groups: &crate::store::batch::Groups,
         quote_id: &str,
         row_version: i64,
         update: Option<(String, &'static str, String)>,
         transition: TransitionRow,
         now: &str,
     ) -> Result<i64, StoreError> {
-        let (Some(conns), Some(groups)) = (&self.conns, &self.groups) else {
-            return Err(StoreError::Write(
-                "one-statement writes are PostgreSQL's".into(),
-            ));
-        };
         let Some(update) = update else {
             let mut lease = conns.lease().await?;
             sqlx::query(COUNT_HISTORY)

@@ -172,12 +172,12 @@ pub(super) fn lint_journey(
             );
         }
         for (k, rule) in step.rules.iter().enumerate() {
-            if !crate::definitions::vocabulary::DOMAIN_RULES.contains(&rule.as_str()) {
+            if crate::definitions::vocabulary::DomainRuleName::parse(rule).is_none() {
                 err(
                     format!("/steps/{i}/rules/{k}"),
                     format!(
                         "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
-                        crate::definitions::vocabulary::DOMAIN_RULES.join(", ")
+                        crate::definitions::vocabulary::DomainRuleName::names().join(", ")
                     ),
                 );
             }
@@ -193,12 +193,12 @@ pub(super) fn lint_journey(
                 );
             }
             for (r, rule) in edit.rules.iter().enumerate() {
-                if !crate::definitions::vocabulary::DOMAIN_RULES.contains(&rule.as_str()) {
+                if crate::definitions::vocabulary::DomainRuleName::parse(rule).is_none() {
                     err(
                         format!("/steps/{i}/edits/{k}/rules/{r}"),
                         format!(
                             "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
-                            crate::definitions::vocabulary::DOMAIN_RULES.join(", ")
+                            crate::definitions::vocabulary::DomainRuleName::names().join(", ")
                         ),
                     );
                 }

@@ -52,18 +52,18 @@ mod tests {
     #[test]
     fn premiums_are_stored_as_one_string_and_read_back_exactly() {
         let d = |s: &str| s.parse::<Decimal>().expect("decimal");
-        let p = Premiums(
-            "LT04000".into(),
-            d("21.60"),
-            d("259.20"),
-            d("27.85"),
-            d("24.07"),
-            d("2.41"),
-            d("0"),
-            d("0"),
-            d("99"),
-            d("10"),
-        );
+        let p = Premiums {
+            code: "LT04000".into(),
+            monthly: d("21.60"),
+            annual: d("259.20"),
+            annual_ipt: d("27.85"),
+            monthly_before_discounts: d("24.07"),
+            multi_pet: d("2.41"),
+            offer_code: d("0"),
+            loyalty: d("0"),
+            set_excess: d("99"),
+            coinsurance_percent: d("10"),
+        };
         let stored = serde_json::to_value(&p).expect("json");
         assert_eq!(
             stored,

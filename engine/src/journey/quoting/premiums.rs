@@ -36,7 +36,7 @@ impl PriceNote {
     }
 }
 
-/// One product's premiums as the quote stores them, one string of ten words:
+/// One product's premiums as the quote stores them, its fields in one string of ten words:
 /// `"code monthly annual annual-IPT monthly-before-discounts multi-pet offer-code loyalty
 /// set-excess co-insurance-percent"` (the three discounts monthly), each amount written exactly
 /// as its decimal (`"LT04000 21.66 259.92 27.85 24.07 2.41 0 0 99 0"`). One string, not a list
@@ -44,24 +44,28 @@ impl PriceNote {
 /// and free rather than ten. Everything else a product shows is derived from the definitions
 /// when a page is drawn. A list of the ten (how quotes were stored before) is read as well.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Premiums(
-    pub String,
-    pub Decimal,
-    pub Decimal,
-    pub Decimal,
-    pub Decimal,
-    pub Decimal,
-    pub Decimal,
-    pub Decimal,
-    pub Decimal,
-    pub Decimal,
-);
+pub struct Premiums {
+    pub code: String,
+    pub monthly: Decimal,
+    pub annual: Decimal,
+    /// The Insurance Premium Tax in the annual premium.
+    pub annual_ipt: Decimal,
+    pub monthly_before_discounts: Decimal,
+    /// The three discounts, monthly.
+    pub multi_pet: Decimal,
+    pub offer_code: Decimal,
+    pub loyalty: Decimal,
+    /// The excess the product was priced with.
+    pub set_excess: Decimal,
+    /// The claim contribution, a percentage.
+    pub coinsurance_percent: Decimal,
+}
 
 impl Serialize for Premiums {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use std::fmt::Write;
         let mut out = String::with_capacity(64);
-        out.push_str(&self.0);
+        out.push_str(&self.code);
         for d in self.amounts() {
             // Writing to a String cannot fail.
             let _ = write!(out, " {d}");
@@ -125,49 +129,78 @@ impl<'de> serde::de::Visitor<'de> for PremiumsVisitor {
 
 impl Premiums {
     fn from_parts(code: String, amounts: [Decimal; 9]) -> Self {
-        let [a, b, c, d, e, f, g, h, i] = amounts;
-        Premiums(code, a, b, c, d, e, f, g, h, i)
+        let [
+            monthly,
+            annual,
+            annual_ipt,
+            monthly_before_discounts,
+            multi_pet,
+            offer_code,
+            loyalty,
+            set_excess,
+            coinsurance_percent,
+        ] = amounts;
+        Premiums {
+            code,
+            monthly,
+            annual,
+            annual_ipt,
+            monthly_before_discounts,
+            multi_pet,
+            offer_code,
+            loyalty,
+            set_excess,
+            coinsurance_percent,
+        }
     }
 
     fn amounts(&self) -> [Decimal; 9] {
         [
-            self.1, self.2, self.3, self.4, self.5, self.6, self.7, self.8, self.9,
+            self.monthly,
+            self.annual,
+            self.annual_ipt,
+            self.monthly_before_discounts,
+            self.multi_pet,
+            self.offer_code,
+            self.loyalty,
+            self.set_excess,
+            self.coinsurance_percent,
         ]
     }
 
     pub(super) fn of(price: &Price) -> Self {
         let d = &price.discounts_monthly;
-        Premiums(
-            price.code.clone(),
-            price.monthly,
-            price.annual,
-            price.annual_ipt,
-            price.monthly_before_discounts,
-            d.multipet,
-            d.offer_code,
-            d.loyalty,
-            price.set_excess,
-            price.coinsurance_percent,
-        )
+        Premiums {
+            code: price.code.clone(),
+            monthly: price.monthly,
+            annual: price.annual,
+            annual_ipt: price.annual_ipt,
+            monthly_before_discounts: price.monthly_before_discounts,
+            multi_pet: d.multipet,
+            offer_code: d.offer_code,
+            loyalty: d.loyalty,
+            set_excess: price.set_excess,
+            coinsurance_percent: price.coinsurance_percent,
+        }
     }
 
     pub fn code(&self) -> &str {
-        &self.0
+        &self.code
     }
 
     pub fn monthly(&self) -> Decimal {
-        self.1
+        self.monthly
     }
 
     pub fn annual(&self) -> Decimal {
-        self.2
+        self.annual
     }
 
     pub fn discounts(&self) -> crate::rules::rating::DiscountAmounts {
         crate::rules::rating::DiscountAmounts {
-            multipet: self.5,
-            offer_code: self.6,
-            loyalty: self.7,
+            multipet: self.multi_pet,
+            offer_code: self.offer_code,
+            loyalty: self.loyalty,
         }
     }
 }

@@ -191,18 +191,18 @@ pub fn upgrade_stored(document: &mut Value) {
         let Some(code) = p.get("Code").and_then(Value::as_str) else {
             continue;
         };
-        pets[index].push(Premiums(
-            code.to_owned(),
-            dec(p, "/RecurringMonthly"),
-            dec(p, "/AnnualPremium"),
-            dec(p, "/AnnualIpt"),
-            dec(p, "/PremiumBeforeDiscount/Monthly"),
-            dec(p, "/Discounts/Monthly/Multipet"),
-            dec(p, "/Discounts/Monthly/OfferCode"),
-            dec(p, "/Discounts/Monthly/Loyalty"),
-            dec(p, "/Excess"),
-            dec(p, "/coins"),
-        ));
+        pets[index].push(Premiums {
+            code: code.to_owned(),
+            monthly: dec(p, "/RecurringMonthly"),
+            annual: dec(p, "/AnnualPremium"),
+            annual_ipt: dec(p, "/AnnualIpt"),
+            monthly_before_discounts: dec(p, "/PremiumBeforeDiscount/Monthly"),
+            multi_pet: dec(p, "/Discounts/Monthly/Multipet"),
+            offer_code: dec(p, "/Discounts/Monthly/OfferCode"),
+            loyalty: dec(p, "/Discounts/Monthly/Loyalty"),
+            set_excess: dec(p, "/Excess"),
+            coinsurance_percent: dec(p, "/coins"),
+        });
     }
     let quoted = Quoted {
         inputs: String::new(),

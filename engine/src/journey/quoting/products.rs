@@ -197,7 +197,7 @@ pub(super) fn product(
 ) -> Product {
     let species = pet.species;
     let twelve = Decimal::from(12);
-    let (set_excess, coinsurance_percent) = (p.8, p.9);
+    let (set_excess, coinsurance_percent) = (p.set_excess, p.coinsurance_percent);
     let (customer, insurer) = claim_example(set_excess, coinsurance_percent);
     let years = months_between(pet.date_of_birth, cover_start).div_euclid(12);
     let coins_limit = if years >= i64::from(older_pet_age(species, Some(pet.breed))) {
@@ -231,10 +231,10 @@ pub(super) fn product(
         AnnualPremium: p.annual(),
         PremiumLessDiscount: p.annual(),
         PremiumBeforeDiscount: MonthlyAnnual {
-            Monthly: p.4,
-            Annual: p.4 * twelve,
+            Monthly: p.monthly_before_discounts,
+            Annual: p.monthly_before_discounts * twelve,
         },
-        AnnualIpt: p.3,
+        AnnualIpt: p.annual_ipt,
         petid: pet_id,
         species: species.as_str(),
         Rated: rated(badge, species, key),

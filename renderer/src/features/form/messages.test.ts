@@ -1,6 +1,6 @@
 // The browser's side of journey.md §5 Pet form: the same question file and copy the server uses,
 // validated by the precompiled validator, give the same message per field as the server's tests
-// (server/tests/pet_details_api.rs).
+// (server/tests/api/pet_details_api.rs).
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import petDetails from '../../../../questions/pet-details.json';

@@ -84,28 +84,13 @@ pub(super) static ANSWER_SIZE: std::sync::atomic::AtomicUsize =
 /// (every product of ten pets) does not make every later one allocate that much.
 pub(super) const ANSWER_SIZE_CAP: usize = 96 * 1024;
 
-impl<O: serde::Serialize> axum::response::IntoResponse for Answer<'_, O> {
-    /// As `Json`, written once into a buffer of the usual answer's size.
-    fn into_response(self) -> axum::response::Response {
+impl<O: serde::Serialize> Answer<'_, O> {
+    /// The answer written once, into a buffer of the usual answer's size.
+    pub fn reply(&self) -> Result<crate::service::reply::Reply, crate::service::error::AppError> {
         use std::sync::atomic::Ordering::Relaxed;
-        let mut body = Vec::with_capacity(ANSWER_SIZE.load(Relaxed));
-        match serde_json::to_writer(&mut body, &self) {
-            Ok(()) => {
-                ANSWER_SIZE.fetch_max(body.len().min(ANSWER_SIZE_CAP), Relaxed);
-                (
-                    [(
-                        axum::http::header::CONTENT_TYPE,
-                        axum::http::HeaderValue::from_static("application/json"),
-                    )],
-                    body,
-                )
-                    .into_response()
-            }
-            Err(e) => {
-                crate::service::error::AppError::Internal(format!("view data not written: {e}"))
-                    .into_response()
-            }
-        }
+        let reply = crate::service::reply::Reply::json_sized(self, ANSWER_SIZE.load(Relaxed))?;
+        ANSWER_SIZE.fetch_max(reply.body.len().min(ANSWER_SIZE_CAP), Relaxed);
+        Ok(reply)
     }
 }
 

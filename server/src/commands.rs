@@ -1,0 +1,158 @@
+//! The command line's work for staff (`pawpath report`, `terminate-policy`, `purge`, `subject`,
+//! `replay`): each opens what it needs from the configuration, does one thing and closes it.
+
+use engine::Definitions;
+use engine::definitions::FsLoader;
+
+use crate::app::App;
+use crate::config::Config;
+use crate::service;
+use crate::startup::StartError;
+use crate::store::{self, Store, report};
+use crate::tools;
+
+/// `pawpath report funnel`: the funnel of the quotes `filter` picks, from the database
+/// `config` names, over the journey's steps in order. A journey or brand the definitions do not
+/// know is an error naming it.
+pub async fn report_funnel(
+    config: &Config,
+    filter: &report::FunnelFilter,
+) -> Result<Vec<report::FunnelRow>, StartError> {
+    let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
+    let Some(journey) = defs.journey(&filter.journey) else {
+        let known: Vec<&str> = defs.journeys().map(|j| j.id.as_str()).collect();
+        return Err(StartError::Data(format!(
+            "--journey: no journey {:?} (journeys: {})",
+            filter.journey,
+            known.join(", ")
+        )));
+    };
+    if let Some(brand) = &filter.brand
+        && defs.brand(brand).is_none()
+    {
+        return Err(StartError::Data(format!("--brand: no brand {brand:?}")));
+    }
+    let (steps, terminal) = report::journey_steps(&defs, journey);
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let mut funnel = report::Funnel::new(&steps, &journey.start, &terminal);
+    let counted = store.funnel(filter, &mut funnel).await;
+    store.close().await;
+    counted?;
+    Ok(funnel.rows())
+}
+
+/// `pawpath report experiment <id>`: each variation of experiment `id` over the quotes `filter`
+/// picks, control (the first variation) first. An experiment, journey or brand the definitions
+/// do not know is an error naming it.
+pub async fn report_experiment(
+    config: &Config,
+    experiment: &str,
+    filter: &report::FunnelFilter,
+) -> Result<Vec<store::experiments::VariationRow>, StartError> {
+    let defs = Definitions::load(&FsLoader::new(&config.definitions_root))?;
+    let variations = experiment_variations(&defs, experiment, filter)?;
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let rows = store.experiment(filter, experiment, &variations).await;
+    store.close().await;
+    Ok(rows?)
+}
+
+/// The variations of `experiment`, control first, once the filter's journey and brand are
+/// known; an error names what is not.
+pub fn experiment_variations(
+    defs: &Definitions,
+    experiment: &str,
+    filter: &report::FunnelFilter,
+) -> Result<Vec<String>, StartError> {
+    let known = defs
+        .experiments()
+        .map(|e| e.experiments.iter().collect::<Vec<_>>())
+        .unwrap_or_default();
+    let Some(found) = known.iter().find(|e| e.id == experiment) else {
+        return Err(StartError::Data(format!(
+            "no experiment {experiment:?} (experiments: {})",
+            known
+                .iter()
+                .map(|e| e.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    };
+    if defs.journey(&filter.journey).is_none() {
+        return Err(StartError::Data(format!(
+            "--journey: no journey {:?}",
+            filter.journey
+        )));
+    }
+    if let Some(brand) = &filter.brand
+        && defs.brand(brand).is_none()
+    {
+        return Err(StartError::Data(format!("--brand: no brand {brand:?}")));
+    }
+    Ok(found.variations.clone())
+}
+
+/// `pawpath terminate-policy <number>`: an operator cancels a policy (a free rehoming policy
+/// whose pet went back to the centre; its annual link then opens /policy-terminated). True when
+/// it was in force.
+pub async fn terminate_policy(config: &Config, policy_number: &str) -> Result<bool, StartError> {
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let done = store.terminate_policy(policy_number).await?;
+    store.close().await;
+    Ok(done)
+}
+
+/// `pawpath purge [--dry-run]`: quotes never bought and left alone for `PAWPATH_RETENTION_DAYS`
+/// purged now, as the scheduled job does (dry run: counted and listed, nothing changed).
+pub async fn purge(
+    config: &Config,
+    dry_run: bool,
+) -> Result<service::retention::Purged, StartError> {
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let purged = service::retention::purge(
+        &store,
+        service::retention::cutoff(config.retention_days),
+        dry_run,
+    )
+    .await;
+    store.close().await;
+    Ok(purged?)
+}
+
+/// `pawpath subject export|erase`: a data subject's request, answered and recorded.
+pub async fn subject(
+    config: &Config,
+    erase: bool,
+    subject: &store::retention::Subject,
+    dry_run: bool,
+) -> Result<service::retention::SubjectAnswer, StartError> {
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let answer = if erase {
+        service::retention::erase(&store, subject, dry_run).await
+    } else {
+        service::retention::export(&store, subject).await
+    };
+    store.close().await;
+    Ok(answer?)
+}
+
+/// `pawpath replay <reference>`: the quote's transitions run again (tools::replay).
+pub async fn replay(
+    config: Config,
+    ask: &tools::replay::Ask,
+) -> Result<tools::replay::Replay, StartError> {
+    let state = App::state(config).await?;
+    let replayed = tools::replay::replay(&state, ask).await;
+    state.store.close().await;
+    replayed.map_err(|e| match e {
+        service::error::AppError::NotFound => {
+            StartError::Data(format!("no quote has the reference {:?}", ask.reference))
+        }
+        other => StartError::Data(other.to_string()),
+    })
+}

@@ -1,0 +1,126 @@
+//! What start-up checks before anything is served, shared by serving, the development reload and
+//! `pawpath check`: the definitions loaded and linted with everything rendered from them, and the
+//! reference data read. Any problem is a [`StartError`] naming the file.
+
+use std::sync::Arc;
+
+use engine::Definitions;
+use engine::definitions::FsLoader;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{0}")]
+    Definitions(#[from] engine::DefinitionErrors),
+    #[error("{0}")]
+    Store(#[from] crate::store::StoreError),
+    #[error("{0}")]
+    Data(String),
+    #[error("cannot listen on port {port}: {source}")]
+    Listen { port: u16, source: std::io::Error },
+}
+
+/// The definitions under `root`, linted, and everything rendered from them checked as start-up
+/// checks it (`pawpath check` runs exactly this): the copy keys the server uses, the default
+/// brand, every product document in every language and the email templates with a sample in
+/// every brand's languages. Any problem is an error naming the file.
+pub fn load_definitions(
+    root: &std::path::Path,
+) -> Result<(Arc<Definitions>, crate::mail::MailTemplates), StartError> {
+    let defs = Definitions::load(&FsLoader::new(root))?;
+    check_server_copy(&defs)?;
+    if defs.brand(engine::definitions::DEFAULT_BRAND).is_none() {
+        return Err(StartError::Definitions(engine::DefinitionErrors(vec![
+            engine::DefinitionError::new(
+                "journeys/brands",
+                "",
+                format!(
+                    "no brand {:?}: the brand a quote gets when none is asked for needs journeys/brands/{}.json",
+                    engine::definitions::DEFAULT_BRAND,
+                    engine::definitions::DEFAULT_BRAND
+                ),
+            ),
+        ])));
+    }
+    let defs = Arc::new(defs);
+    crate::routes::documents::check_all(&defs).map_err(|e| {
+        StartError::Data(format!(
+            "{e}. Fix: add the copy key to every language, or correct the template"
+        ))
+    })?;
+    let mail_templates =
+        crate::mail::MailTemplates::load(&root.join("journeys/emails"), Arc::clone(&defs)).map_err(
+            |e| {
+                StartError::Data(format!(
+                    "{e}. Fix: correct the template at that line, or add the copy key it names to every language"
+                ))
+            },
+        )?;
+    Ok((defs, mail_templates))
+}
+
+/// Reads Vocalink's weight and substitution tables; a missing file or a bad line stops start-up
+/// naming the file and line.
+pub fn load_modulus_tables(
+    dir: &std::path::Path,
+) -> Result<engine::rules::modulus::ModulusTables, StartError> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read_to_string(&path)
+            .map_err(|e| StartError::Data(format!("{}: cannot read: {e}", path.display())))
+    };
+    let weights = read("valacdos.txt")?;
+    let substitutions = read("scsubtab.txt")?;
+    engine::rules::modulus::ModulusTables::parse(&weights, &substitutions).map_err(|errors| {
+        StartError::Data(format!(
+            "{}: {}",
+            dir.display(),
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))
+    })
+}
+
+/// Copy keys the server's own code gives as messages; like the definitions' keys, each must
+/// exist in every language, or pawpath does not start.
+pub const SERVER_COPY_KEYS: &[&str] = &[
+    "vet.postcode.required",
+    "vet.postcode.invalid",
+    "address.postcode_required",
+    "address.postcode_invalid",
+    "error.rate_limited",
+    "error.too_fast",
+    "app.name",
+    "app.no_script",
+    "email.confirmation.subject",
+    "app.brand",
+    "header.hours",
+    "unsupported.title",
+    "unsupported.body",
+    "retrieve.title",
+];
+
+fn check_server_copy(defs: &Definitions) -> Result<(), StartError> {
+    let mut problems = Vec::new();
+    for language in defs.languages() {
+        for key in SERVER_COPY_KEYS {
+            if defs
+                .catalogue(language)
+                .is_none_or(|c| !c.contains_key(*key))
+            {
+                problems.push(engine::DefinitionError::new(
+                    format!("questions/copy/{language}.json"),
+                    "/messages",
+                    format!("copy key {key:?}, which the server uses, is missing. Fix: add it to the catalogue"),
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(StartError::Definitions(engine::DefinitionErrors(problems)))
+    }
+}

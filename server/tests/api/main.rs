@@ -1,0 +1,44 @@
+//! The server's integration tests, as one binary (one link of the whole server, not one a file).
+//! Each module is one area; `common` is the harness every module shares.
+
+mod addresses_api;
+mod aggregator_api;
+mod architecture;
+mod assumptions_api;
+mod bounds_api;
+mod brands_api;
+mod breeds_api;
+mod closed_steps_api;
+mod codes_api;
+mod common;
+mod cover_api;
+mod delivery_api;
+mod deploy;
+mod email_api;
+mod every_call;
+mod experiment_report;
+mod flows;
+mod language_api;
+mod lean_api;
+mod openapi;
+mod openapi_bounds;
+mod operations_api;
+mod paths_api;
+mod payment_api;
+mod pet_details_api;
+mod purchase_api;
+mod rehoming_api;
+mod reload;
+mod reminders_api;
+mod replay_api;
+mod report;
+mod retrieve_api;
+mod rolling_restart;
+mod session_api;
+mod several_pets_api;
+mod startup;
+mod takeover_api;
+mod tools;
+mod versions;
+mod vets_api;
+mod your_details_api;

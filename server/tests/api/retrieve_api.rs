@@ -1,0 +1,204 @@
+//! Retrieving a quote (owner-payment.md §2 Retrieve quote, §4 Session; journey.md §4 Policy
+//! start date, §8 Quote expired), from another browser.
+
+use crate::common;
+
+use common::{TestApp, spawn_app, valid_owner, valid_pet};
+use serde_json::{Value, json};
+
+struct Browser {
+    client: reqwest::Client,
+    base: String,
+}
+
+impl Browser {
+    fn new(app: &TestApp) -> Self {
+        Self {
+            client: reqwest::Client::builder()
+                .cookie_store(true)
+                .build()
+                .expect("client"),
+            base: app.base.clone(),
+        }
+    }
+
+    async fn view(&self, path: &str) -> Value {
+        let r = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("Accept", "application/json")
+            .send()
+            .await
+            .expect("get");
+        r.json::<Value>().await.expect("json")["data"].clone()
+    }
+
+    async fn retrieve(&self, reference: &str, email: &str) -> (u16, Value) {
+        let csrf = self.view("/quote/retrieve-quote").await["csrf"]
+            .as_str()
+            .expect("csrf")
+            .to_owned();
+        let r = self
+            .client
+            .post(format!("{}/api/quoteretrieval", self.base))
+            .json(&json!({ "csrf": csrf, "quote_reference": reference, "email": email }))
+            .send()
+            .await
+            .expect("post");
+        let status = r.status().as_u16();
+        (status, r.json::<Value>().await.unwrap_or(Value::Null))
+    }
+}
+
+async fn saved_quote() -> (TestApp, String) {
+    let app = spawn_app().await;
+    let (status, _) = app.save_pets(json!([valid_pet()])).await;
+    assert_eq!(status, 200);
+    let (status, _) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200);
+    let qidu = app.view("/quote").await["qidu"]
+        .as_str()
+        .expect("qidu")
+        .to_owned();
+    (app, qidu)
+}
+
+#[tokio::test]
+async fn a_quote_is_retrieved_in_another_browser_by_reference_and_email() {
+    let (app, qidu) = saved_quote().await;
+    let other = Browser::new(&app);
+    let page = other.view("/quote/retrieve-quote").await;
+    assert_eq!(page["step"]["view"], "retrieve_quote");
+    assert_eq!(
+        page["step_bar"],
+        json!([]),
+        "no step bar (owner-payment.md §2)"
+    );
+    // Typed loosely: lower case, spaces for hyphens, the email in capitals.
+    let typed = qidu.to_lowercase().replace('-', " ");
+    let (status, body) = other.retrieve(&typed, " ADA@example.com ").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["path"], "/quote/choose-policy");
+    assert_eq!(body["data"]["expired"], false);
+    let view = other.view("/quote/choose-policy").await;
+    assert_eq!(view["qidu"], json!(qidu));
+    assert_eq!(view["pets"][0]["pet_name"], "Biscuit");
+}
+
+#[tokio::test]
+async fn a_wrong_reference_and_a_wrong_email_get_the_same_answer() {
+    let (app, qidu) = saved_quote().await;
+    let other = Browser::new(&app);
+    let (s1, wrong_email) = other.retrieve(&qidu, "someone@example.com").await;
+    let (s2, wrong_ref) = other.retrieve("ZZZZ-ZZZZ-ZZZZ", "ada@example.com").await;
+    assert_eq!((s1, s2), (422, 422));
+    assert_eq!(
+        wrong_email, wrong_ref,
+        "nothing tells a guesser which was wrong"
+    );
+    assert_eq!(
+        wrong_email["errors"][0]["message"],
+        "We could not find a quote with that reference and email address. Please check them and try again."
+    );
+    // A few tries, then no more (owner-payment.md: rate-limited per client).
+    let mut last = 0;
+    for _ in 0..10 {
+        last = other.retrieve("ZZZZ-ZZZZ-ZZZZ", "ada@example.com").await.0;
+    }
+    assert_eq!(last, 429);
+}
+
+#[tokio::test]
+async fn an_expired_quote_becomes_a_new_quote_starting_today() {
+    // journey.md §4 Policy start date, §8: "The quote reference you have provided has expired…".
+    let (app, qidu) = saved_quote().await;
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&app.database_url)
+        .await
+        .expect("connect");
+    let old = (chrono::Utc::now() - chrono::Duration::days(40)).to_rfc3339();
+    sqlx::query("update quotes set created_at = $1 where quote_ref = $2")
+        .bind(old)
+        .bind(&qidu)
+        .execute(&pool)
+        .await
+        .expect("age the quote");
+    let other = Browser::new(&app);
+    let (status, body) = other.retrieve(&qidu, "ada@example.com").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["expired"], true);
+    let view = other.view("/quote/choose-policy").await;
+    assert_ne!(view["qidu"], json!(qidu), "a new quote");
+    assert_eq!(
+        view["pets"][0]["pet_name"], "Biscuit",
+        "with the answers it had"
+    );
+    assert_eq!(
+        view["start_date"]["chosen"], view["start_date"]["today"],
+        "starting today"
+    );
+    assert!(
+        view["products"].as_array().is_some_and(|p| !p.is_empty()),
+        "priced afresh"
+    );
+    let (lifecycle,): (String,) =
+        sqlx::query_as("select lifecycle from quotes where quote_ref = $1")
+            .bind(&qidu)
+            .fetch_one(&pool)
+            .await
+            .expect("old quote");
+    pool.close().await;
+    assert_eq!(lifecycle, "expired");
+
+    // The old reference again, from a third browser: a new quote again, starting today.
+    let third = Browser::new(&app);
+    let (status, body) = third.retrieve(&qidu, "ada@example.com").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["expired"], true);
+    let again = third.view("/quote/choose-policy").await;
+    assert_ne!(again["qidu"], json!(qidu));
+    assert_ne!(again["qidu"], view["qidu"]);
+    assert_eq!(again["pets"][0]["pet_name"], "Biscuit");
+    assert_eq!(again["start_date"]["chosen"], again["start_date"]["today"]);
+}
+
+#[tokio::test]
+async fn test_mode_can_age_a_quote_and_refuses_a_bad_age_naming_it() {
+    // journey.md §8 Quote expired, for QA's scripted flows: `quote_age_days` makes the quote that
+    // many days old, so its retrieval meets the expiry rule.
+    let app = common::spawn_app_with(&[("PAWPATH_TEST_MODE", "1".to_owned())]).await;
+    let csrf = app.csrf().await;
+    for bad in [json!(-1), json!("31"), json!(4000), json!(1.5)] {
+        let (status, body) = app
+            .post_json(
+                "/api/test/patch",
+                &json!({ "csrf": csrf, "quote_age_days": bad }),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .expect("message")
+                .contains("quote_age_days")
+        );
+    }
+    let (status, body) = app
+        .post_json(
+            "/api/test/patch",
+            &json!({ "csrf": csrf, "quote_age_days": 31 }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&app.database_url)
+        .await
+        .expect("connect");
+    let (made,): (String,) = sqlx::query_as("select created_at from quotes")
+        .fetch_one(&pool)
+        .await
+        .expect("quote");
+    let made = chrono::DateTime::parse_from_rfc3339(&made).expect("time");
+    let age = chrono::Utc::now().signed_duration_since(made);
+    assert!((30..=31).contains(&age.num_days()), "{age}");
+}
