@@ -56,6 +56,13 @@ step "Rust: format and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
+# Many of the server's tests wait on servers of their own and on clocks, so more of them run at
+# once than there are cores. Every cargo command below selects the whole workspace, so each
+# resolves the same features and reuses the one build (a narrower selection, such as
+# `cargo build -p pawpath-server`, resolves them without the dev-dependencies and links the
+# server again).
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
+
 step "Rust tests on SQLite"
 PAWPATH_TEST_DATABASE=sqlite cargo test --workspace
 
@@ -67,7 +74,7 @@ elif command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; the
 fi
 if [ -n "$postgres_url" ]; then
   step "Rust server tests on PostgreSQL"
-  PAWPATH_TEST_DATABASE="$postgres_url" cargo test -p pawpath-server --tests
+  PAWPATH_TEST_DATABASE="$postgres_url" cargo test --workspace --test api --test card_payment_api
   # Each test made its own database; drop them.
   if command -v psql >/dev/null; then
     psql "$postgres_url" -Atqc "select datname from pg_database where datname like 'pawpath_test_%'" |
@@ -84,7 +91,7 @@ step "Renderer build and bundle report"
 (cd renderer && npm run --silent build)
 
 step "Definitions: pawpath check (the lint and the deeper checks)"
-cargo build -p pawpath-server --bin pawpath --quiet
+# The binary the tests above built (and the browser tests below serve).
 ./target/debug/pawpath check
 
 step "Container image recipe (server/deploy/Dockerfile, compose.yaml)"

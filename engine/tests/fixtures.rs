@@ -239,7 +239,7 @@ fn every_transition_fixture_has_its_outcome() {
             .unwrap_or(Lifecycle::Active);
         let event = if let Some(step) = f["event"]["submit"].as_str() {
             Event::Submit {
-                step: step.to_owned(),
+                step: step.into(),
                 answers: f["event"]["answers"].clone(),
             }
         } else if let Some(questions) = f["event"]["edit"].as_str() {
@@ -286,10 +286,10 @@ fn every_transition_fixture_has_its_outcome() {
             r.outcome.as_str().into(),
         );
         if let Some(to) = exp["to"].as_str() {
-            check("to", to == r.to, r.to.clone());
+            check("to", to == r.to, r.to.to_string());
         }
         if let Some(from) = exp["from"].as_str() {
-            check("from", from == r.from, r.from.clone());
+            check("from", from == r.from, r.from.to_string());
         }
         if let Some(saved) = exp["saved"].as_bool() {
             let did = result.effects.contains(&runtime::Effect::SaveQuote);
@@ -326,7 +326,7 @@ fn every_transition_fixture_has_its_outcome() {
             check(
                 "furthest",
                 furthest == result.position.furthest,
-                result.position.furthest.clone(),
+                result.position.furthest.to_string(),
             );
         }
         if let Some(l) = exp["lifecycle"].as_str() {

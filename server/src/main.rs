@@ -470,7 +470,7 @@ fn paths(journey: &str, brand: Option<&str>, json: bool, root: &Root) -> ExitCod
         }
         Ok(all) => {
             for g in &all {
-                print!("{}", pawpath::tools::paths::text(g));
+                print!("{}", pawpath::tools::paths::print::text(g));
                 println!();
             }
             ExitCode::SUCCESS
@@ -508,7 +508,7 @@ async fn replay(config: Config, reference: &str, from: u64, count: u64, json: bo
             ExitCode::SUCCESS
         }
         Ok(replayed) => {
-            print!("{}", pawpath::tools::replay::text(&replayed));
+            print!("{}", pawpath::tools::replay::print::text(&replayed));
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -74,14 +74,14 @@ impl Definitions {
         for qs in &raw.question_sets {
             match CompiledSchema::new(qs.value.schema.clone()) {
                 Ok(c) => {
-                    questions.insert(qs.value.id.clone(), c);
+                    questions.insert(qs.value.id.to_string(), c);
                 }
                 Err(e) => errors.push(DefinitionError::new(&qs.file, "/schema", e)),
             }
             if let Ok(c) = CompiledSchema::new(crate::definitions::schema::without_write_only(
                 &qs.value.schema,
             )) {
-                stored_questions.insert(qs.value.id.clone(), c);
+                stored_questions.insert(qs.value.id.to_string(), c);
             }
         }
         let copy: BTreeMap<String, BTreeMap<String, String>> = raw

@@ -124,7 +124,7 @@ fn node(defs: &Definitions, journey: &Journey, step: &Step) -> Node {
         }
     }
     Node {
-        id: step.id.clone(),
+        id: step.id.to_string(),
         path: format!("{}{}", journey.base_path, step.path),
         terminal: step.terminal,
         notes,
@@ -168,8 +168,8 @@ pub fn graph(defs: &Definitions, journey: &Journey) -> Graph {
         .iter()
         .flat_map(|step| {
             step.exits.iter().map(move |exit| Edge {
-                from: step.id.clone(),
-                to: exit.to.clone(),
+                from: step.id.to_string(),
+                to: exit.to.to_string(),
                 label: exit
                     .when
                     .as_ref()

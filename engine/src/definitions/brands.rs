@@ -110,7 +110,7 @@ impl Brand {
     /// The path of a step on this brand: its own where it names one, else the journey's.
     pub fn step_path<'a>(&'a self, step: &'a Step) -> &'a str {
         self.step_paths
-            .get(&step.id)
+            .get(step.id.as_str())
             .map_or(step.path.as_str(), String::as_str)
     }
 

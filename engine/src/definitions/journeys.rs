@@ -8,8 +8,119 @@ use serde_json::Value;
 
 use crate::definitions::pages::PageId;
 
-/// A step's id, as written in journey files.
-pub type StepId = String;
+/// Declares an id written in the definitions as a string: its own type, so a step's id is never
+/// passed where a question set's is wanted, read and written as the plain string it is.
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        /// As the string it is (`"pet_details"`), as messages quote it.
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Debug::fmt(&self.0, f)
+            }
+        }
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(s: &str) -> Self {
+                Self(s.to_owned())
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(s: String) -> Self {
+                Self(s)
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl PartialEq<String> for $name {
+            fn eq(&self, other: &String) -> bool {
+                &self.0 == other
+            }
+        }
+
+        impl PartialEq<$name> for str {
+            fn eq(&self, other: &$name) -> bool {
+                self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for &str {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for String {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
+    };
+}
+
+id_type! {
+    /// A step's id, as written in journey files (`"id": "pet_details"`).
+    StepId
+}
+
+id_type! {
+    /// A question set's id, as written in `questions/` (`"id": "pet_details"`) and named by the
+    /// steps and edits that ask it.
+    QuestionSetId
+}
 /// A guard's name, as written in `journeys/guards.json`.
 pub type GuardId = String;
 
@@ -201,7 +312,7 @@ pub struct Step {
     pub title: String,
     pub view: View,
     #[serde(default)]
-    pub questions: Option<String>,
+    pub questions: Option<QuestionSetId>,
     #[serde(default)]
     pub rules: Vec<String>,
     #[serde(default)]
@@ -227,7 +338,7 @@ pub struct Step {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Edit {
-    pub questions: String,
+    pub questions: QuestionSetId,
     #[serde(default)]
     pub rules: Vec<String>,
 }
@@ -273,7 +384,7 @@ pub struct GuardDef {
 pub struct QuestionSet {
     #[serde(rename = "$schema")]
     pub schema_ref: String,
-    pub id: String,
+    pub id: QuestionSetId,
     #[serde(default)]
     pub description: Option<String>,
     /// JSON Schema (draft-07) over the step's answers.

@@ -98,7 +98,7 @@ impl Event {
     pub fn from_log(name: &str, input: Option<&Value>) -> Option<Event> {
         if let Some(step) = name.strip_prefix("submit:") {
             return Some(Event::Submit {
-                step: step.to_owned(),
+                step: step.into(),
                 answers: input?.clone(),
             });
         }

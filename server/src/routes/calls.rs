@@ -6,49 +6,13 @@
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{MethodRouter, get, post};
-use serde_json::{Map, Value, json};
 
+use super::call::{Access, Call};
 use super::{
     addresses, aggregators, api, breeds, codes, cover, internal, payment, portal, purchase,
     rehoming, reset, retrieve, vets,
 };
 use crate::service::state::AppState;
-
-/// Who may make a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    /// The page's own calls: the session cookie, and the CSRF token in the body of a POST.
-    Session,
-    /// A comparison site: its API key as a bearer token.
-    Aggregator,
-    /// Staff: the admin token as a bearer token (HTTP Basic in a browser).
-    Admin,
-    /// Anyone (public reference data).
-    Public,
-    /// Only on a test host (`PAWPATH_TEST_MODE=1`).
-    TestMode,
-}
-
-/// One call: its method(s), path, what it does and what it takes beyond what the question sets
-/// submitted to it declare.
-#[derive(Debug, Clone)]
-pub struct Call {
-    pub methods: &'static [&'static str],
-    pub path: &'static str,
-    pub summary: &'static str,
-    pub access: Access,
-    /// The body's own fields (name, JSON type, description), besides `csrf` and the question
-    /// sets' answers.
-    pub fields: &'static [(&'static str, &'static str, &'static str)],
-    /// The own fields the call cannot do without (issue 55: the document says what the call
-    /// requires, and a test sends the minimal body it describes).
-    pub required: &'static [&'static str],
-    /// The body is the own fields alone: the modal's question set mapped to the call
-    /// (`view::EDIT_CALLS`) is drawn by the page, which sends its answer as these fields.
-    pub own_body: bool,
-    /// What it answers.
-    pub answers: &'static str,
-}
 
 const VIEW: &str = "{data: the page's view data (journey.md §3), outcome}; 422 {errors: [{field, message}]} for answers that fail, in the quote's language";
 
@@ -76,7 +40,7 @@ macro_rules! call {
     };
 }
 
-const GET: &[&str] = &["get"];
+pub(super) const GET: &[&str] = &["get"];
 const POST: &[&str] = &["post"];
 const BOTH: &[&str] = &["get", "post"];
 
@@ -721,198 +685,5 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
             get(aggregators::fake_aggregator_visit).post(aggregators::fake_aggregator),
         ));
     }
-    // Each call's body limit the smallest that serves it (issue 21): a call that saves no
-    // question set takes a few short fields.
-    out.into_iter()
-        .map(|(call, handler)| {
-            let takes_answers = crate::service::view::SUBMIT_CALLS
-                .iter()
-                .chain(crate::service::view::EDIT_CALLS)
-                .any(|(_, path)| *path == call.path)
-                || matches!(
-                    call.path,
-                    "/api/aggregators/quotes" | "/api/test/patch" | "/api/fakeaggs"
-                );
-            if takes_answers {
-                (call, handler)
-            } else {
-                (
-                    call,
-                    handler.layer(DefaultBodyLimit::max(super::SMALL_BODY_LIMIT)),
-                )
-            }
-        })
-        .collect()
-}
-
-/// Whether a call takes `form` (the calls that save a step's answers and modals' answers through
-/// the one submission path, `api::submit`).
-fn takes_form(path: &str) -> bool {
-    matches!(
-        path,
-        "/api/petdetails"
-            | "/api/ownerdetail"
-            | "/api/saveCover"
-            | "/api/petownerdetails"
-            | "/api/saveDeclaration"
-            | "/api/setup-payment"
-            | "/api/postpetdetails"
-    )
-}
-
-/// A call's own field as the document states it: a JSON type ("string"), or a JSON Schema with
-/// the rules the call holds it to (lengths, bounds, a pattern, the values it takes) and an
-/// example it accepts; `server/tests/api/openapi_bounds.rs` sends each rule's boundary values.
-pub fn field_schema(kind: &str, description: &str) -> Value {
-    let mut schema = if kind.starts_with('{') {
-        serde_json::from_str(kind)
-            .unwrap_or_else(|e| json!({ "description": format!("unreadable field schema: {e}") }))
-    } else {
-        json!({ "type": kind })
-    };
-    if !description.is_empty() {
-        schema["description"] = json!(description);
-    }
-    schema
-}
-
-/// The OpenAPI 3.1 document: every call of `calls`, with the question sets' schemas as
-/// components (the ones the calls are validated with).
-pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
-    let mut components = Map::new();
-    let mut used_sets = std::collections::BTreeSet::new();
-    let mut paths = Map::new();
-    for (call, _) in calls(test_mode) {
-        let sets: Vec<&str> = crate::service::view::SUBMIT_CALLS
-            .iter()
-            .chain(crate::service::view::EDIT_CALLS)
-            .filter(|(_, path)| *path == call.path && !call.own_body)
-            .map(|(set, _)| *set)
-            .filter(|set| defs.question_schema(set).is_some())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        for set in &sets {
-            used_sets.insert((*set).to_owned());
-        }
-        let mut own = Map::new();
-        let mut required: Vec<&str> = Vec::new();
-        if call.access == Access::Session && call.methods.contains(&"post") {
-            own.insert(
-                "csrf".into(),
-                json!({ "type": "string", "description": "the page's CSRF token" }),
-            );
-            required.push("csrf");
-            own.insert(
-                "locale".into(),
-                json!({ "type": "string", "description": "added by the page's call helper (journey.md §7); not read: the quote's language is the language chooser's" }),
-            );
-            own.insert(
-                "experiment_views".into(),
-                json!({ "type": "array", "maxItems": 20, "items": { "type": "string" }, "description": "the experiment variations the page showed, each \"{experiment}:{variation}\" of a defined experiment" }),
-            );
-        }
-        for (name, kind, description) in call.fields {
-            own.insert((*name).into(), field_schema(kind, description));
-        }
-        required.extend(call.required.iter().copied());
-        // A call that saves modals takes `form`, one of their question sets (view::EDIT_CALLS).
-        let forms: Vec<&str> = crate::service::view::EDIT_CALLS
-            .iter()
-            .filter(|(_, path)| *path == call.path)
-            .map(|(set, _)| *set)
-            .collect();
-        if !forms.is_empty() && takes_form(call.path) {
-            own.insert(
-                "form".into(),
-                json!({ "enum": forms, "examples": [forms[0]], "description": "the modal's question set; absent for the step's own form" }),
-            );
-        }
-        let own_schema = json!({ "type": "object", "properties": own, "required": required });
-        let body = if sets.is_empty() {
-            own_schema
-        } else {
-            let answers: Vec<Value> = sets
-                .iter()
-                .map(|s| json!({ "$ref": format!("#/components/schemas/questions.{s}") }))
-                .collect();
-            json!({ "allOf": [own_schema, if answers.len() == 1 { answers[0].clone() } else { json!({ "oneOf": answers }) }] })
-        };
-        let security = match call.access {
-            Access::Session => json!([{ "session": [] }]),
-            Access::Aggregator => json!([{ "aggregatorKey": [] }]),
-            Access::Admin => json!([{ "adminToken": [] }, { "adminBasic": [] }]),
-            Access::Public | Access::TestMode => json!([]),
-        };
-        let mut item = Map::new();
-        for method in call.methods {
-            let mut op = json!({
-                "summary": call.summary,
-                "operationId": format!("{method}{}", call.path.replace(['/', '{', '}', '-'], "_")),
-                "security": security,
-                "responses": {
-                    "200": { "description": call.answers },
-                    "400": { "description": "a malformed body, naming the field and the problem" },
-                },
-            });
-            if call.access == Access::TestMode {
-                op["description"] = json!("Only on a test host (PAWPATH_TEST_MODE=1).");
-            }
-            // A call that is only a GET takes its fields in the query.
-            if call.methods == GET && !call.fields.is_empty() {
-                op["parameters"] = call
-                    .fields
-                    .iter()
-                    .map(|(name, ty, description)| json!({ "name": name, "in": "query", "required": true, "description": description, "schema": field_schema(ty, "") }))
-                    .collect();
-            }
-            if call.path.contains("{reference}") {
-                op["parameters"] = json!([{ "name": "reference", "in": "path", "required": true, "schema": { "type": "string" } }]);
-            }
-            if *method == "post" {
-                op["requestBody"] = json!({ "required": true, "content": { "application/json": { "schema": body } } });
-                if call.access == Access::Session {
-                    op["responses"]["403"] =
-                        json!({ "description": "no session, or a missing or wrong CSRF token" });
-                    op["responses"]["409"] = json!({ "description": "nothing stored: the quote changed in another window (conflict), can no longer be changed (quote_closed), the step or form asked for is not open yet (step_closed, naming the step or form and the guards that failed), the call does not apply to the quote as it stands (not_applicable, saying why), or the quote's history is at its ceiling (history_full)" });
-                    op["responses"]["429"] = json!({ "description": "nothing stored: this session is calling faster than a person could (rate_limited); Retry-After says how many seconds to wait" });
-                }
-                if !sets.is_empty() {
-                    op["responses"]["422"] = json!({ "description": "nothing stored: {error: validation, errors: [{field, message}]}, one message per field in the quote's language" });
-                }
-            }
-            item.insert((*method).into(), op);
-        }
-        paths.insert(call.path.into(), Value::Object(item));
-    }
-    for set in used_sets {
-        if let Some(schema) = defs.question_schema(&set) {
-            let mut s = schema.schema.clone();
-            if let Some(o) = s.as_object_mut() {
-                o.remove("$id");
-                o.remove("$schema");
-            }
-            components.insert(format!("questions.{set}"), s);
-        }
-    }
-    json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "pawpath",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": "The pet insurance quote-and-buy journey's calls. The page's calls carry the session cookie and, in every POST body, the page's CSRF token and the shared helper's `locale`; answers are validated with the question sets' JSON Schemas below, the same ones the browser uses, and refused with field errors in the quote's language.",
-        },
-        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
-        "servers": [{ "url": "/" }],
-        "paths": paths,
-        "components": {
-            "schemas": components,
-            "securitySchemes": {
-                "session": { "type": "apiKey", "in": "cookie", "name": "pawpath_session", "description": "HttpOnly, SameSite session cookie set by the first page" },
-                "aggregatorKey": { "type": "http", "scheme": "bearer", "description": "a comparison site's API key (PAWPATH_AGGREGATOR_KEYS)" },
-                "adminToken": { "type": "http", "scheme": "bearer", "description": "PAWPATH_ADMIN_TOKEN" },
-                "adminBasic": { "type": "http", "scheme": "basic", "description": "any user name, PAWPATH_ADMIN_TOKEN as password" },
-            },
-        },
-    })
+    super::call::with_body_limits(out)
 }

@@ -219,7 +219,7 @@ fn step_for_page(step: &crate::tools::replay::Replayed) -> Value {
     use serde_json::json;
     let rows = |v: &Option<Value>| {
         v.as_ref()
-            .map(crate::tools::replay::flatten)
+            .map(crate::tools::replay::print::flatten)
             .unwrap_or_default()
             .into_iter()
             .map(|(field, value)| json!({ "field": field, "value": value }))

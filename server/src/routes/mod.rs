@@ -4,12 +4,16 @@ mod addresses;
 mod aggregators;
 mod annual;
 mod api;
+mod brand_assets;
 mod breeds;
+pub mod call;
 pub mod calls;
 mod codes;
 mod cover;
 pub mod documents;
+
 mod internal;
+pub mod openapi;
 mod ops;
 mod pages;
 mod payment;
@@ -141,7 +145,7 @@ async fn counted(
 async fn openapi(
     axum::extract::State(state): axum::extract::State<AppState>,
 ) -> axum::Json<serde_json::Value> {
-    axum::Json(calls::openapi(&state.defs, state.config.test_mode))
+    axum::Json(openapi::openapi(&state.defs, state.config.test_mode))
 }
 
 /// The renderer's built files (`/quote/assets/`): each name carries a hash of its contents, so a
@@ -239,12 +243,15 @@ pub fn router(state: AppState) -> Router {
             "/quote/definitions/{version}/questions/{brand}/{language}/{id}",
             get(resources::form),
         )
-        .route("/quote/brand/{id}/theme.css", get(pages::brand_theme))
+        .route(
+            "/quote/brand/{id}/theme.css",
+            get(brand_assets::brand_theme),
+        )
         .route(
             "/quote/brand/{id}/unsupported.css",
-            get(pages::unsupported_theme),
+            get(brand_assets::unsupported_theme),
         )
-        .route("/quote/brand/{id}/logo.svg", get(pages::brand_logo))
+        .route("/quote/brand/{id}/logo.svg", get(brand_assets::brand_logo))
         .route("/quote/documents/document.css", get(documents::styles))
         .route("/quote/documents/{name}", get(documents::document))
         .route(

@@ -278,7 +278,7 @@ async fn buy(
                 .record(quote, None, &result.record, meta, &[])
                 .await?;
             return Ok(Attempted::Refused(AppError::StepClosed(Closed::Purchase {
-                step: result.record.from.clone(),
+                step: result.record.from.to_string(),
                 guards: result.record.failed_guards(),
             })));
         }

@@ -276,7 +276,7 @@ pub async fn run(
                     form: questions.clone(),
                 },
                 _ => Closed::Step {
-                    step: result.record.from.clone(),
+                    step: result.record.from.to_string(),
                     guards: result.record.failed_guards(),
                 },
             }));

@@ -136,7 +136,12 @@ fn http_crates_named(code: &str) -> Vec<String> {
 
 /// The files of the router, which alone may name the routes (it assembles them, and lists every
 /// call for the OpenAPI document).
-const ROUTER_FILES: &[&str] = &["routes/mod.rs", "routes/calls.rs"];
+const ROUTER_FILES: &[&str] = &[
+    "routes/mod.rs",
+    "routes/call.rs",
+    "routes/calls.rs",
+    "routes/openapi.rs",
+];
 
 /// A source file's module path: `src/routes/api.rs` is `[routes, api]`, `src/http/mod.rs` is
 /// `[http]`, `src/lib.rs` and `src/main.rs` the crate root `[]` (main as `[main]`).

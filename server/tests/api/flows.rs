@@ -307,7 +307,8 @@ async fn every_scripted_flow_runs_against_the_api() {
 /// its log row (outcome, step, guards, field errors, blocks, pricing), and each page shown must
 /// be drawn.
 async fn every_flow_replays(shared: &TestApp) {
-    use pawpath::tools::replay::{Ask, MAX_SHOWN, replay, text};
+    use pawpath::tools::replay::print::text;
+    use pawpath::tools::replay::{Ask, MAX_SHOWN, replay};
     let state = pawpath::App::state(config_for(
         &shared.data_dir,
         &shared.database_url,

@@ -35,7 +35,7 @@ pub(super) fn question_ids(
 ) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
     for qs in &defs.question_sets {
-        if !ids.insert(qs.value.id.clone()) {
+        if !ids.insert(qs.value.id.to_string()) {
             errors.push(DefinitionError::new(
                 &qs.file,
                 "/id",
@@ -146,7 +146,7 @@ pub(super) fn lint_journey(
             key: step.title.clone(),
         });
         if let Some(q) = &step.questions {
-            if !questions.contains(q) {
+            if !questions.contains(q.as_str()) {
                 err(
                     format!("/steps/{i}/questions"),
                     format!(
@@ -183,7 +183,7 @@ pub(super) fn lint_journey(
             }
         }
         for (k, edit) in step.edits.iter().enumerate() {
-            if !questions.contains(&edit.questions) {
+            if !questions.contains(edit.questions.as_str()) {
                 err(
                     format!("/steps/{i}/edits/{k}/questions"),
                     format!(

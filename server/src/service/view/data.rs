@@ -142,7 +142,7 @@ pub fn view_data<'a>(
                 .find(|(id, _)| *id == qs.id)
                 .map(|(_, call)| *call);
             edits.insert(
-                qs.id.clone(),
+                qs.id.to_string(),
                 question_view(qs, &quote.document, call, form(qs)),
             );
         }

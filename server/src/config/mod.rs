@@ -2,30 +2,16 @@
 //! start-up with a message that names the variable.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use base64::Engine as _;
-use rand::RngCore;
+pub use secrets::SecretKey;
+use secrets::{exactly_32, load_or_create_key, load_or_create_secret, parse_secret};
 
-/// A secret that never prints.
-#[derive(Clone)]
-pub struct SecretKey(Vec<u8>);
+mod error;
+mod secrets;
 
-impl SecretKey {
-    pub fn bytes(&self) -> &[u8] {
-        &self.0
-    }
-
-    pub fn from_bytes(bytes: Vec<u8>) -> Self {
-        Self(bytes)
-    }
-}
-
-impl fmt::Debug for SecretKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SecretKey(…)")
-    }
-}
+pub use error::ConfigError;
+use error::err;
 
 /// Which address lookup serves /api/AddressSearch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -219,13 +205,6 @@ pub enum PaymentProviderChoice {
     Test,
 }
 
-#[derive(Debug, thiserror::Error)]
-#[error("configuration: {variable}: {problem}")]
-pub struct ConfigError {
-    pub variable: &'static str,
-    pub problem: String,
-}
-
 /// The aggregator codes journey.md §1 names.
 pub const AGGREGATOR_CODES: [&str; 6] = ["ctm", "gcp", "msm", "cnf", "qze", "mon"];
 
@@ -262,13 +241,6 @@ fn parse_aggregator_keys(value: &str) -> Result<Vec<(String, ApiKey)>, String> {
         keys.push((code, ApiKey(key.to_owned())));
     }
     Ok(keys)
-}
-
-fn err(variable: &'static str, problem: impl Into<String>) -> ConfigError {
-    ConfigError {
-        variable,
-        problem: problem.into(),
-    }
 }
 
 impl Config {
@@ -447,10 +419,10 @@ impl Config {
         let encryption_key = match get("PAWPATH_ENCRYPTION_KEY") {
             Some(value) => parse_secret(&value)
                 .map_err(|p| err("PAWPATH_ENCRYPTION_KEY", p))
-                .and_then(|k| exactly_32("PAWPATH_ENCRYPTION_KEY", &k.0))?,
+                .and_then(|k| exactly_32("PAWPATH_ENCRYPTION_KEY", k.bytes()))?,
             None => {
                 let k = load_or_create_key(&data_dir, "encryption.key", "PAWPATH_ENCRYPTION_KEY")?;
-                exactly_32("PAWPATH_ENCRYPTION_KEY", &k.0)?
+                exactly_32("PAWPATH_ENCRYPTION_KEY", k.bytes())?
             }
         };
         let modulus_tables = get("PAWPATH_MODULUS_TABLES")
@@ -686,164 +658,5 @@ impl Config {
     }
 }
 
-fn parse_secret(value: &str) -> Result<SecretKey, String> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(value.trim())
-        .map_err(|_| "is not base64".to_owned())?;
-    if bytes.len() < 32 {
-        return Err(format!("is {} bytes; at least 32 are needed", bytes.len()));
-    }
-    Ok(SecretKey(bytes))
-}
-
-fn exactly_32(
-    variable: &'static str,
-    bytes: &[u8],
-) -> Result<crate::crypto::EncryptionKey, ConfigError> {
-    <[u8; 32]>::try_from(bytes)
-        .map(crate::crypto::EncryptionKey)
-        .map_err(|_| {
-            err(
-                variable,
-                format!("is {} bytes; exactly 32 are needed", bytes.len()),
-            )
-        })
-}
-
-fn load_or_create_secret(data_dir: &Path) -> Result<SecretKey, ConfigError> {
-    load_or_create_key(data_dir, "secret.key", "PAWPATH_SECRET_KEY")
-}
-
-/// A key from `<data dir>/<file>`, made (32 random bytes, readable by the owner only) the first
-/// time.
-fn load_or_create_key(
-    data_dir: &Path,
-    file: &str,
-    variable: &'static str,
-) -> Result<SecretKey, ConfigError> {
-    let path = data_dir.join(file);
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        return parse_secret(&text)
-            .map_err(|p| err(variable, format!("unset, and {} {p}", path.display())));
-    }
-    std::fs::create_dir_all(data_dir).map_err(|e| {
-        err(
-            "PAWPATH_DATA_DIR",
-            format!("cannot create {}: {e}", data_dir.display()),
-        )
-    })?;
-    let mut bytes = vec![0u8; 32];
-    rand::rng().fill_bytes(&mut bytes);
-    let text = base64::engine::general_purpose::STANDARD.encode(&bytes);
-    write_private(&path, &text).map_err(|e| {
-        err(
-            "PAWPATH_DATA_DIR",
-            format!("cannot write {}: {e}", path.display()),
-        )
-    })?;
-    Ok(SecretKey(bytes))
-}
-
-#[cfg(unix)]
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    f.write_all(text.as_bytes())
-}
-
-#[cfg(not(unix))]
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    std::fs::write(path, text)
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashMap;
-
-    fn with(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
-        let dir = std::env::temp_dir().join(format!("pawpath-config-{}", rand::rng().next_u64()));
-        let mut map: HashMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        map.entry("PAWPATH_DATA_DIR".into())
-            .or_insert(dir.display().to_string());
-        Config::from_lookup(|k| map.get(k).cloned())
-    }
-
-    #[test]
-    fn defaults_use_sqlite_in_the_data_folder_and_keep_the_secret() {
-        let dir = std::env::temp_dir().join(format!("pawpath-config-{}", rand::rng().next_u64()));
-        let d = dir.display().to_string();
-        let a = with(&[("PAWPATH_DATA_DIR", &d)]).expect("config");
-        assert_eq!(a.port, 8080);
-        assert!(a.database_url.starts_with("sqlite://"));
-        let b = with(&[("PAWPATH_DATA_DIR", &d)]).expect("config");
-        assert_eq!(
-            a.secret_key.bytes(),
-            b.secret_key.bytes(),
-            "the generated secret is kept"
-        );
-    }
-
-    #[test]
-    fn malformed_values_name_their_variable() {
-        for (var, value) in [
-            ("PORT", "eighty"),
-            ("DATABASE_URL", "mysql://x"),
-            ("PAWPATH_SECRET_KEY", "c2hvcnQ="),
-            ("PAWPATH_LOG_FORMAT", "xml"),
-            ("PAWPATH_PUBLIC_URL", "ftp://x"),
-            ("PAWPATH_TEST_MODE", "yes"),
-            ("PAWPATH_ADDRESS_PROVIDER", "royalmail"),
-            ("PAWPATH_CLIENT_IP_HEADER", "bad header"),
-            ("PAWPATH_SMTP_URL", "mailto:someone"),
-            ("PAWPATH_MAIL_FROM", "not an address"),
-            ("PAWPATH_MAIL_RETRY_MS", "10"),
-        ] {
-            let e = with(&[(var, value)]).expect_err(var);
-            assert_eq!(e.variable, var);
-            assert!(
-                e.to_string().starts_with(&format!("configuration: {var}:")),
-                "{e}"
-            );
-        }
-    }
-
-    #[test]
-    fn aggregator_keys_are_code_key_pairs_each_checked() {
-        let key = "k".repeat(32);
-        let other = "q".repeat(40);
-        let c = with(&[(
-            "PAWPATH_AGGREGATOR_KEYS",
-            &format!(" ctm={key} , MSM={other}"),
-        )])
-        .expect("config");
-        assert_eq!(c.aggregator_keys.len(), 2);
-        assert_eq!(c.aggregator_keys[1].0, "msm");
-        assert!(!format!("{c:?}").contains(&key), "keys never print");
-        for (value, problem) in [
-            (format!("ctm{key}"), "is not code=key"),
-            (format!("abc={key}"), "not an aggregator code"),
-            ("ctm=short".to_owned(), "at least 32 characters"),
-            (format!("ctm={key},ctm={other}"), "more than once"),
-            (format!("ctm={key},gcp={key}"), "also another code's key"),
-        ] {
-            let e = with(&[("PAWPATH_AGGREGATOR_KEYS", &value)]).expect_err(&value);
-            assert_eq!(e.variable, "PAWPATH_AGGREGATOR_KEYS");
-            assert!(e.to_string().contains(problem), "{value}: {e}");
-        }
-    }
-
-    #[test]
-    fn the_secret_never_prints() {
-        let c = with(&[]).expect("config");
-        assert!(!format!("{c:?}").contains(&format!("{:?}", c.secret_key.bytes())));
-    }
-}
+mod tests;

@@ -29,6 +29,8 @@ use engine::rules::context::RuleContext;
 
 use crate::service::view::SUBMIT_CALLS;
 
+pub mod print;
+
 /// The most calls one path makes.
 pub const MAX_DEPTH: usize = 14;
 /// The most variants made of one answer set.
@@ -261,7 +263,10 @@ fn choices_at(schema: &Value, value: &Value, pointer: String, out: &mut Vec<(Str
 /// What one transition exercises: the steps it reaches and the exits walked to them (the
 /// position's path, through steps that ask nothing), its outcome on its step, the guards it
 /// checked either way, the blocking rules and the refusals (field error keys) it met.
-fn items_of(record: &runtime::TransitionRecord, walked: &[String]) -> Vec<String> {
+fn items_of(
+    record: &runtime::TransitionRecord,
+    walked: &[engine::definitions::StepId],
+) -> Vec<String> {
     let mut items = vec![format!(
         "outcome:{}:{}",
         record.from,
@@ -403,7 +408,7 @@ pub fn generate(
                     body,
                     // The page the answer draws: the step the event moved to (the server's view of
                     // `record.to`), which may be short of the furthest the answers allow.
-                    step: record.to.clone(),
+                    step: record.to.to_string(),
                     page: page_of(defs, journey, brand, &record.to),
                     outcome: record.outcome.as_str().to_owned(),
                     blocks: record.blocks.iter().map(|b| b.id.clone()).collect(),
@@ -617,68 +622,6 @@ fn coverage(journey: &Journey, covered: &BTreeSet<String>) -> Coverage {
         missed,
     }
 }
-
-/// A generated set as text (`pawpath paths`): each path's calls and where it ends, then the
-/// coverage.
-pub fn text(generated: &Generated) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::new();
-    for path in &generated.paths {
-        let _ = writeln!(
-            out,
-            "{}  ends {}  (start {})",
-            path.id, path.ends, path.start
-        );
-        for call in &path.calls {
-            let _ = writeln!(
-                out,
-                "    {} {} → {} ({}){}",
-                call.call,
-                compact(&call.body),
-                call.step,
-                call.outcome,
-                if call.blocks.is_empty() {
-                    String::new()
-                } else {
-                    format!(" blocks {}", call.blocks.join(", "))
-                }
-            );
-        }
-    }
-    let c = &generated.coverage;
-    let _ = writeln!(
-        out,
-        "\n{} paths for {} on {} ({} quote states explored): steps {}/{}, exits {}/{}, guards both ways {}/{}, blocking rules {}/{}, refusals met {}",
-        generated.paths.len(),
-        generated.journey,
-        generated.brand,
-        generated.explored,
-        c.steps.0,
-        c.steps.1,
-        c.exits.0,
-        c.exits.1,
-        c.guards_both_ways.0,
-        c.guards_both_ways.1,
-        c.blocking_rules.0,
-        c.blocking_rules.1,
-        c.refusals
-    );
-    for missed in &c.missed {
-        let _ = writeln!(out, "  not reached: {missed}");
-    }
-    out
-}
-
-/// An answer set on one line, cut short past 100 characters.
-fn compact(body: &Value) -> String {
-    let text = body.to_string();
-    if text.chars().count() > 100 {
-        format!("{}…", text.chars().take(100).collect::<String>())
-    } else {
-        text
-    }
-}
-
 /// The paths of `journey` on `brand`, or on every brand that offers it, with answers from the
 /// flows under `flows` and Vocalink's tables under `modulus`, today in UK time. A journey or
 /// brand the definitions do not have, or a brand that does not offer the journey, is an error

@@ -1,0 +1,71 @@
+//! What a call of the API is, as the router serves it and the OpenAPI document describes it: its
+//! methods, path, who may make it, the fields it takes and what it answers.
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::MethodRouter;
+
+use crate::service::state::AppState;
+
+/// Who may make a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// The page's own calls: the session cookie, and the CSRF token in the body of a POST.
+    Session,
+    /// A comparison site: its API key as a bearer token.
+    Aggregator,
+    /// Staff: the admin token as a bearer token (HTTP Basic in a browser).
+    Admin,
+    /// Anyone (public reference data).
+    Public,
+    /// Only on a test host (`PAWPATH_TEST_MODE=1`).
+    TestMode,
+}
+
+/// One call: its method(s), path, what it does and what it takes beyond what the question sets
+/// submitted to it declare.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub methods: &'static [&'static str],
+    pub path: &'static str,
+    pub summary: &'static str,
+    pub access: Access,
+    /// The body's own fields (name, JSON type, description), besides `csrf` and the question
+    /// sets' answers.
+    pub fields: &'static [(&'static str, &'static str, &'static str)],
+    /// The own fields the call cannot do without (issue 55: the document says what the call
+    /// requires, and a test sends the minimal body it describes).
+    pub required: &'static [&'static str],
+    /// The body is the own fields alone: the modal's question set mapped to the call
+    /// (`view::EDIT_CALLS`) is drawn by the page, which sends its answer as these fields.
+    pub own_body: bool,
+    /// What it answers.
+    pub answers: &'static str,
+}
+
+/// Each call with the smallest body limit that serves it (issue 21): a call that saves no question
+/// set takes a few short fields.
+pub(super) fn with_body_limits(
+    calls: Vec<(Call, MethodRouter<AppState>)>,
+) -> Vec<(Call, MethodRouter<AppState>)> {
+    calls
+        .into_iter()
+        .map(|(call, handler)| {
+            let takes_answers = crate::service::view::SUBMIT_CALLS
+                .iter()
+                .chain(crate::service::view::EDIT_CALLS)
+                .any(|(_, path)| *path == call.path)
+                || matches!(
+                    call.path,
+                    "/api/aggregators/quotes" | "/api/test/patch" | "/api/fakeaggs"
+                );
+            if takes_answers {
+                (call, handler)
+            } else {
+                (
+                    call,
+                    handler.layer(DefaultBodyLimit::max(super::SMALL_BODY_LIMIT)),
+                )
+            }
+        })
+        .collect()
+}
