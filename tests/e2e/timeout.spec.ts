@@ -9,6 +9,8 @@ import { expectAccessible, screenshot, watchConsole } from './support';
 // journey.md §2 Inactivity timeout, §4 Timers, §9 (shorter times on test hosts): against the
 // second server, whose warning comes after 3 s and reset after 7 s.
 test.use({ baseURL: `http://127.0.0.1:${Number(process.env.PAWPATH_E2E_PORT ?? 18181) + 1}` });
+// One at a time: each waits out seconds of inactivity, and the second opens eight browsers at once.
+test.describe.configure({ mode: 'serial' });
 
 test('the warning counts down, then the reset modal starts a new quote', async ({ page }, testInfo) => {
   const problems = watchConsole(page);
@@ -23,13 +25,15 @@ test('the warning counts down, then the reset modal starts a new quote', async (
   // The spec's sentence with this host's own times (issue 29: ich's 1 hour, not "4 hours").
   await expect(warning).toContainText('After 7 seconds of inactivity we will reset your quote, you have 4 seconds before it resets.');
   await expect(warning.getByRole('timer')).toHaveClass(/countdown--red/);
-  await expectAccessible(page);
-  await screenshot(page, testInfo, 'timeout-warning');
 
-  // Continue: the warning goes and comes back after another 3 s of nothing.
+  // Continue, within the warning's 4 s: the warning goes and comes back after another 3 s of
+  // nothing. The slower checks (axe, the screenshot) are made on the second warning, which is
+  // left to run out.
   await warning.getByRole('button', { name: 'Continue my quote' }).click();
   await expect(warning).toHaveCount(0);
   await expect(warning).toBeVisible({ timeout: 10_000 });
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'timeout-warning');
 
   // The reset modal cannot be closed; it starts a new quote.
   const reset = page.getByRole('dialog', { name: 'Your quote has been reset' });
