@@ -3,7 +3,7 @@
 //! No network, no database: the server does the I/O.
 //!
 //! Four layers, each importing only those before it (server/README.md "Architecture"; the test
-//! `tests/architecture.rs` fails on an import going up, or on a circle inside a layer):
+//! `server/tests/api/architecture/` fails on an import going up, or on a circle inside a layer):
 //! [`definitions`] → [`checks`] → [`rules`] → [`journey`].
 
 pub mod definitions;

@@ -3,6 +3,7 @@
 
 mod addresses_api;
 mod aggregator_api;
+mod annual_api;
 mod architecture;
 mod assumptions_api;
 mod bounds_api;
@@ -23,6 +24,7 @@ mod lean_api;
 mod openapi;
 mod openapi_bounds;
 mod operations_api;
+mod pace_api;
 mod paths_api;
 mod payment_api;
 mod pet_details_api;
@@ -32,6 +34,7 @@ mod reload;
 mod reminders_api;
 mod replay_api;
 mod report;
+mod retention_api;
 mod retrieve_api;
 mod rolling_restart;
 mod session_api;

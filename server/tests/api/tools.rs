@@ -285,3 +285,67 @@ fn every_command_answers_help_and_the_readme_names_them_all() {
         "{err}"
     );
 }
+
+/// The longest a source file may be (issue 56): a file past it does more than one job, and is a
+/// folder of files named for theirs.
+const MAX_SOURCE_LINES: usize = 700;
+
+/// Every source file of the server, the engine, the renderer and the browser tests (their tests
+/// and benches included) is at most [`MAX_SOURCE_LINES`] long; what a build makes is not read.
+#[test]
+fn no_source_file_is_longer_than_a_file_of_one_job() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut stack: Vec<_> = [
+        "server/src",
+        "server/tests",
+        "server/benches",
+        "engine/src",
+        "engine/tests",
+        "renderer/src",
+        "renderer/scripts",
+        "tests/e2e",
+    ]
+    .iter()
+    .map(|d| root.join(d))
+    .collect();
+    let mut long = Vec::new();
+    let mut read = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("source folder") {
+            let path = entry.expect("entry").path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            if path.is_dir() {
+                if !["generated", "node_modules", "fixtures", "snapshots"].contains(&name) {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if ![".rs", ".ts", ".tsx", ".mjs"]
+                .iter()
+                .any(|e| name.ends_with(e))
+            {
+                continue;
+            }
+            read += 1;
+            let lines = std::fs::read_to_string(&path)
+                .expect("source")
+                .lines()
+                .count();
+            if lines > MAX_SOURCE_LINES {
+                long.push(format!(
+                    "{}: {lines} lines",
+                    path.strip_prefix(&root).unwrap_or(&path).display()
+                ));
+            }
+        }
+    }
+    assert!(read > 300, "only {read} source files found");
+    assert!(
+        long.is_empty(),
+        "longer than {MAX_SOURCE_LINES} lines (split each into files of one job each):\n{}",
+        long.join("\n")
+    );
+}
