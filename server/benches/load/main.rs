@@ -496,25 +496,38 @@ async fn bench_database(
             body.len() as f64 / 1024.0,
             wire.join(", ")
         );
-        let loads = quotes
-            .iter()
-            .map(|(cookie, _)| Load::Get {
-                path: "/quote/choose-policy".into(),
-                // As a browser asks (issue 56): compression is about half of this answer's
-                // cost, so a round without it measured a cheaper page than customers get.
-                headers: vec![
-                    ("accept".into(), "application/json".into()),
-                    ("accept-encoding".into(), "br, gzip".into()),
-                    ("cookie".into(), cookie.clone()),
-                ],
-            })
-            .collect();
-        run(
-            &format!("GET /quote/choose-policy ({n_pets} pets, priced, br)"),
-            loads,
-            200,
-        )
-        .await;
+        // As a browser asks (issue 56): compression is about half of this answer's cost, so a
+        // round without it measures a cheaper page than customers get. `view_plain` (named in
+        // PAWPATH_BENCH_ONLY) adds the answer uncompressed, to see what compressing costs.
+        let plain = std::env::var("PAWPATH_BENCH_ONLY")
+            .is_ok_and(|o| o.split(',').any(|s| s.trim() == "view_plain"));
+        for (encoding, label) in [(Some("br, gzip"), "br"), (None, "uncompressed")] {
+            if encoding.is_none() && !plain {
+                continue;
+            }
+            let loads = quotes
+                .iter()
+                .map(|(cookie, _)| {
+                    let mut headers = vec![
+                        ("accept".into(), "application/json".into()),
+                        ("cookie".into(), cookie.clone()),
+                    ];
+                    if let Some(encoding) = encoding {
+                        headers.push(("accept-encoding".into(), encoding.into()));
+                    }
+                    Load::Get {
+                        path: "/quote/choose-policy".into(),
+                        headers,
+                    }
+                })
+                .collect();
+            run(
+                &format!("GET /quote/choose-policy ({n_pets} pets, priced, {label})"),
+                loads,
+                200,
+            )
+            .await;
+        }
     }
     if wanted("transition") {
         let loads = quotes
