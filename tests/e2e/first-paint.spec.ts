@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { expectAccessible, screenshot, watchConsole } from './support';
+import { axeViolations, expectAccessible, screenshot, watchConsole } from './support';
 
 // Issue 23: the frame (skip link, header, footer) is in the HTML, so the first paint needs only
 // the HTML and the stylesheets. It must be the frame React draws (renderer/src/features/shell/
@@ -43,3 +43,14 @@ for (const p of PAGES) {
     expect(problems()).toEqual([]);
   });
 }
+
+// The check every page passes can fail: on a page with an unlabelled image, a field without a
+// label and grey on grey, it names each (run as the suite runs it, in the page itself).
+test('the accessibility check finds what it should', async ({ page }) => {
+  test.skip(test.info().project.name === 'mobile', 'the check is the same at every width');
+  await page.setContent(`<!doctype html><html lang="en"><head><title>Broken</title></head><body><main>
+    <h1>Broken</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+    <input type="text"><p style="color:#999;background:#aaa">Hard to read</p></main></body></html>`);
+  const found = (await axeViolations(page)).map((v) => v.split(':')[0]);
+  expect(found).toEqual(expect.arrayContaining(['image-alt', 'label', 'color-contrast']));
+});

@@ -1,11 +1,26 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 
+/**
+ * axe-core's WCAG 2.2 AA violations on the page as it is now, one line each.
+ *
+ * Run in the page itself (legacy mode): the default opens a blank page for every check to gather
+ * the results of cross-origin frames, and the journey has no frames; that page and the passing
+ * nodes' results (only violations are asked for) were two thirds of each check's time.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // options() replaces every option, so it comes before withTags() (which sets runOnly).
+  const results = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .setLegacyMode(true)
+    .analyze();
+  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
 /** axe-core finds no WCAG 2.2 AA violation on the page as it is now. */
 export async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(summary, 'axe-core WCAG 2.2 AA violations').toEqual([]);
+  expect(await axeViolations(page), 'axe-core WCAG 2.2 AA violations').toEqual([]);
 }
 
 /** A full-page screenshot saved with the test output. */

@@ -411,100 +411,121 @@ async fn send(app: &TestApp, method: &str, path: &str, body: Option<&Value>, tal
     }
 }
 
-async fn sweep(journey: &str) {
+/// One state's sweep: its own app and quote, every call of the document, then the stored bounds.
+async fn sweep_state(journey: &str, state: State) -> Tally {
     let mut tally = Tally {
         requests: 0,
         statuses: std::collections::BTreeMap::new(),
         largest_answer: (0, String::new()),
     };
-    for state in STATES {
-        let app = app(state).await;
-        let page = quote_in(&app, journey, state).await;
-        let document: Value = app
-            .client
-            .get(format!("{}/api/openapi.json", app.base))
-            .send()
-            .await
-            .expect("openapi")
-            .json()
-            .await
-            .expect("json");
-        let mut paths: Vec<(String, Value)> = document["paths"]
-            .as_object()
-            .expect("paths")
-            .iter()
-            .map(|(p, v)| (p.replace("{reference}", "ABCD-EFGH-JKMN"), v.clone()))
-            .collect();
-        // The calls that can move the session to another quote last, so the others see the
-        // state (a comparison site's visit opens a quote of its own in this browser).
-        paths.sort_by_key(|(p, _)| {
-            matches!(
-                p.as_str(),
-                "/api/reset" | "/api/quoteretrieval" | "/api/fakeaggs" | "/api/test/patch"
-            )
-        });
-        for (path, item) in &paths {
-            for (method, operation) in item.as_object().expect("operation") {
-                let csrf = csrf_of(&app, page).await;
-                if method == "get" {
-                    send(&app, "get", path, None, &mut tally).await;
+    let app = app(state).await;
+    let page = quote_in(&app, journey, state).await;
+    let document: Value = app
+        .client
+        .get(format!("{}/api/openapi.json", app.base))
+        .send()
+        .await
+        .expect("openapi")
+        .json()
+        .await
+        .expect("json");
+    let mut paths: Vec<(String, Value)> = document["paths"]
+        .as_object()
+        .expect("paths")
+        .iter()
+        .map(|(p, v)| (p.replace("{reference}", "ABCD-EFGH-JKMN"), v.clone()))
+        .collect();
+    // The calls that can move the session to another quote last, so the others see the
+    // state (a comparison site's visit opens a quote of its own in this browser).
+    paths.sort_by_key(|(p, _)| {
+        matches!(
+            p.as_str(),
+            "/api/reset" | "/api/quoteretrieval" | "/api/fakeaggs" | "/api/test/patch"
+        )
+    });
+    for (path, item) in &paths {
+        for (method, operation) in item.as_object().expect("operation") {
+            let csrf = csrf_of(&app, page).await;
+            if method == "get" {
+                send(&app, "get", path, None, &mut tally).await;
+                continue;
+            }
+            let schema = operation
+                .pointer("/requestBody/content/application~1json/schema")
+                .cloned()
+                .unwrap_or(Value::Null);
+            let mut props = Map::new();
+            properties(&document, &schema, &mut props);
+            let base = json!({ "csrf": csrf, "locale": "en-GB" });
+            send(&app, "post", path, None, &mut tally).await;
+            send(&app, "post", path, Some(&base), &mut tally).await;
+            for (name, property) in &props {
+                if name == "csrf" {
                     continue;
                 }
-                let schema = operation
-                    .pointer("/requestBody/content/application~1json/schema")
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                let mut props = Map::new();
-                properties(&document, &schema, &mut props);
-                let base = json!({ "csrf": csrf, "locale": "en-GB" });
-                send(&app, "post", path, None, &mut tally).await;
-                send(&app, "post", path, Some(&base), &mut tally).await;
-                for (name, property) in &props {
-                    if name == "csrf" {
-                        continue;
-                    }
-                    for value in hostile(resolve(&document, property)) {
-                        let mut body = base.clone();
-                        body[name.as_str()] = value;
-                        send(&app, "post", path, Some(&body), &mut tally).await;
-                    }
+                for value in hostile(resolve(&document, property)) {
+                    let mut body = base.clone();
+                    body[name.as_str()] = value;
+                    send(&app, "post", path, Some(&body), &mut tally).await;
                 }
             }
         }
-        // What the requests left stored stays within its bounds.
-        let longest = |sql: &'static str| {
-            let app = &app;
-            async move {
-                app.sql(sql)
-                    .await
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .unwrap_or_else(|| panic!("{sql}: no number"))
-            }
-        };
-        let document_size =
-            longest("select cast(coalesce(max(length(document)), 0) as bigint) from quotes").await;
-        let errors_size = longest(
-            "select cast(coalesce(max(length(field_errors)), 0) as bigint) from step_transitions",
-        )
-        .await;
-        let event_size =
-            longest("select cast(coalesce(max(length(event)), 0) as bigint) from step_transitions")
-                .await;
-        assert!(
-            document_size <= DOCUMENT_BOUND,
-            "{journey} {state:?}: a stored quote of {document_size} bytes"
-        );
-        assert!(
-            errors_size <= FIELD_ERRORS_BOUND,
-            "{journey} {state:?}: stored field errors of {errors_size} bytes"
-        );
-        assert!(
-            event_size <= EVENT_BOUND,
-            "{journey} {state:?}: an event name of {event_size} characters"
-        );
-        println!(
-            "{journey} {state:?}: largest stored quote {document_size} B, field errors {errors_size} B, event {event_size} chars"
-        );
+    }
+    // What the requests left stored stays within its bounds.
+    let longest = |sql: &'static str| {
+        let app = &app;
+        async move {
+            app.sql(sql)
+                .await
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or_else(|| panic!("{sql}: no number"))
+        }
+    };
+    let document_size =
+        longest("select cast(coalesce(max(length(document)), 0) as bigint) from quotes").await;
+    let errors_size = longest(
+        "select cast(coalesce(max(length(field_errors)), 0) as bigint) from step_transitions",
+    )
+    .await;
+    let event_size =
+        longest("select cast(coalesce(max(length(event)), 0) as bigint) from step_transitions")
+            .await;
+    assert!(
+        document_size <= DOCUMENT_BOUND,
+        "{journey} {state:?}: a stored quote of {document_size} bytes"
+    );
+    assert!(
+        errors_size <= FIELD_ERRORS_BOUND,
+        "{journey} {state:?}: stored field errors of {errors_size} bytes"
+    );
+    assert!(
+        event_size <= EVENT_BOUND,
+        "{journey} {state:?}: an event name of {event_size} characters"
+    );
+    println!(
+        "{journey} {state:?}: largest stored quote {document_size} B, field errors {errors_size} B, event {event_size} chars"
+    );
+    tally
+}
+
+/// Every state of `journey` swept side by side (each its own app and quote: the requests of one
+/// quote stay in order), then the tallies added up.
+async fn sweep(journey: &str) {
+    let tallies =
+        futures_util::future::join_all(STATES.map(|state| sweep_state(journey, state))).await;
+    let mut tally = Tally {
+        requests: 0,
+        statuses: std::collections::BTreeMap::new(),
+        largest_answer: (0, String::new()),
+    };
+    for t in tallies {
+        tally.requests += t.requests;
+        for (status, n) in t.statuses {
+            *tally.statuses.entry(status).or_default() += n;
+        }
+        if t.largest_answer.0 > tally.largest_answer.0 {
+            tally.largest_answer = t.largest_answer;
+        }
     }
     println!(
         "{journey}: {} requests, none 5xx (by status: {:?}); largest answer {} B ({})",

@@ -203,6 +203,13 @@ async fn run(shared: &TestApp, path: &Path, sets: &Value) -> Vec<String> {
     problems
 }
 
+fn name_of(path: &Path) -> String {
+    path.file_name()
+        .expect("name")
+        .to_string_lossy()
+        .to_string()
+}
+
 #[tokio::test]
 async fn every_scripted_flow_runs_against_the_api() {
     let sets = read(&flows_dir().join("_answers.json"));
@@ -217,23 +224,30 @@ async fn every_scripted_flow_runs_against_the_api() {
     let mut failures = Vec::new();
     // Every flow's quotes in one database: the funnel below is drawn from them.
     let shared = spawn_app().await;
+    let mut valid = Vec::new();
     for path in &files {
-        let name = path
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .to_string();
         let flow = read(path);
         let invalid: Vec<String> = validator
             .iter_errors(&flow)
             .map(|e| format!("{} at {}", e, e.instance_path()))
             .collect();
-        if !invalid.is_empty() {
-            failures.push(format!("{name}: {}", invalid.join("; ")));
-            continue;
+        if invalid.is_empty() {
+            valid.push(path);
+        } else {
+            failures.push(format!("{}: {}", name_of(path), invalid.join("; ")));
         }
-        for p in run(&shared, path, &sets).await {
-            failures.push(format!("{name}: {p}"));
+    }
+    // Each flow is its own visitor: eight at a time.
+    for paths in valid.chunks(8) {
+        let found =
+            futures_util::future::join_all(paths.iter().map(|path| run(&shared, path, &sets)))
+                .await;
+        for (path, problems) in paths.iter().zip(found) {
+            failures.extend(
+                problems
+                    .into_iter()
+                    .map(|p| format!("{}: {p}", name_of(path))),
+            );
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
