@@ -90,10 +90,10 @@ if [ -n "$postgres_url" ]; then
   # Two at a time: each test server holds up to 24 connections, and some tests start three
   # servers on one database; PostgreSQL's default allows 100.
   PAWPATH_TEST_DATABASE="$postgres_url" RUST_TEST_THREADS=2 cargo test --workspace --test api --test card_payment_api
-  # Each test made its own database; drop them.
+  # Each test made its own database; drop them, through one connection.
   if command -v psql >/dev/null; then
-    psql "$postgres_url" -Atqc "select datname from pg_database where datname like 'pawpath_test_%'" |
-      while read -r db; do psql "$postgres_url" -qc "drop database if exists \"$db\"" >/dev/null; done
+    psql "$postgres_url" -Atqc "select format('drop database if exists %I;', datname) from pg_database where datname like 'pawpath_test_%'" |
+      psql "$postgres_url" -q >/dev/null
   fi
 else
   step "PostgreSQL not reachable (127.0.0.1:5432 or DATABASE_URL): its run is skipped"

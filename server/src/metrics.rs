@@ -99,6 +99,10 @@ fn describe() {
         "Step transitions, by journey, step, event and outcome"
     );
     describe_counter!(
+        "pawpath_render_errors_total",
+        "Pages the browser could not draw and reported (POST /api/render-errors): the customer saw the brand's message and phone number instead"
+    );
+    describe_counter!(
         "pawpath_blocked_answers_total",
         "Answers that stopped a quote (a blocking answer), by rule"
     );
@@ -248,6 +252,11 @@ pub fn card_declined() {
 }
 
 /// An email delivery attempt: `sent`, `retry` (not sent, tried again later) or `refused` (for good).
+/// A page the browser could not draw, as it reported it.
+pub fn render_error() {
+    ::metrics::counter!("pawpath_render_errors_total").increment(1);
+}
+
 pub fn email_delivery(outcome: &'static str) {
     ::metrics::counter!("pawpath_email_deliveries_total", "outcome" => outcome).increment(1);
 }

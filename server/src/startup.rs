@@ -28,6 +28,7 @@ pub fn load_definitions(
 ) -> Result<(Arc<Definitions>, crate::mail::MailTemplates), StartError> {
     let defs = Definitions::load(&FsLoader::new(root))?;
     check_server_copy(&defs)?;
+    check_calls(&defs)?;
     if defs.brand(engine::definitions::DEFAULT_BRAND).is_none() {
         return Err(StartError::Definitions(engine::DefinitionErrors(vec![
             engine::DefinitionError::new(
@@ -114,6 +115,98 @@ fn check_server_copy(defs: &Definitions) -> Result<(), StartError> {
                     format!("questions/copy/{language}.json"),
                     "/messages",
                     format!("copy key {key:?}, which the server uses, is missing. Fix: add it to the catalogue"),
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(StartError::Definitions(engine::DefinitionErrors(problems)))
+    }
+}
+
+/// Every call a journey names for a step or a modal is one the server has and takes that question
+/// set's answers in the fields the set asks (`view::ANSWER_CALLS`, `view::OWN_CALLS`), and no two
+/// steps of a journey name one call (it could not tell which step the answers are for). A step or
+/// modal that names none is taken by the generic call, which always fits.
+fn check_calls(defs: &Definitions) -> Result<(), StartError> {
+    use crate::service::view::{ANSWER_CALLS, OWN_CALLS, answer_fields, set_fields};
+    let mut problems = Vec::new();
+    let named: Vec<&str> = ANSWER_CALLS
+        .iter()
+        .map(|(call, _)| *call)
+        .chain(OWN_CALLS.iter().map(|(call, _)| *call))
+        .collect();
+    let check = |file: &str, at: String, call: &str, questions: &str| {
+        let problem = |text: String| Some(engine::DefinitionError::new(file, at.clone(), text));
+        if let Some(fields) = answer_fields(call) {
+            let asked = set_fields(defs, questions);
+            let missing: Vec<&str> = asked
+                .iter()
+                .map(String::as_str)
+                .filter(|f| !fields.contains(f))
+                .collect();
+            if !missing.is_empty() {
+                return problem(format!(
+                    "{call} takes its answers in {}, but question set {questions:?} asks {}. Fix: remove \"call\" (the step's generic call takes any set), or name a call that takes them",
+                    fields.join(", "),
+                    missing.join(", ")
+                ));
+            }
+        } else if let Some((_, own)) = OWN_CALLS.iter().find(|(c, _)| *c == call) {
+            if *own != questions {
+                return problem(format!(
+                    "{call} saves question set {own:?} only, not {questions:?}. Fix: remove \"call\" (the step's generic call takes any set), or name a call that takes it"
+                ));
+            }
+        } else {
+            return problem(format!(
+                "no call {call:?} takes answers. Fix: remove \"call\" (the step's generic call, POST /api/steps/{{step}}, takes them), or name one of: {}",
+                named.join(", ")
+            ));
+        }
+        None
+    };
+    for sourced in &defs.raw.journeys {
+        let journey = &sourced.value;
+        for (i, step) in journey.steps.iter().enumerate() {
+            if let (Some(call), Some(questions)) = (&step.named_call, step.questions.as_deref()) {
+                problems.extend(check(
+                    &sourced.file,
+                    format!("/steps/{i}/call"),
+                    call,
+                    questions,
+                ));
+            }
+            for (j, edit) in step.edits.iter().enumerate() {
+                if let Some(call) = &edit.named_call {
+                    problems.extend(check(
+                        &sourced.file,
+                        format!("/steps/{i}/edits/{j}/call"),
+                        call,
+                        &edit.questions,
+                    ));
+                }
+            }
+        }
+        for (i, step) in journey.steps.iter().enumerate() {
+            if step.questions.is_none() {
+                continue;
+            }
+            let call = step.call();
+            if let Some(first) = journey.steps[..i]
+                .iter()
+                .find(|s| s.questions.is_some() && s.call() == call)
+            {
+                problems.push(engine::DefinitionError::new(
+                    &sourced.file,
+                    format!("/steps/{i}/call"),
+                    format!(
+                        "steps {:?} and {:?} both take their answers through {call}, which could not tell them apart. Fix: give one of them another call, or none (its generic call)",
+                        first.id.to_string(),
+                        step.id.to_string()
+                    ),
                 ));
             }
         }

@@ -313,6 +313,10 @@ pub struct Step {
     pub view: View,
     #[serde(default)]
     pub questions: Option<QuestionSetId>,
+    /// The spec's named call that takes the step's answers, where the spec names one (journey.md
+    /// §7, owner-payment.md §7); without it, the generic call ([`Step::call`]).
+    #[serde(default, rename = "call")]
+    pub named_call: Option<String>,
     #[serde(default)]
     pub rules: Vec<String>,
     #[serde(default)]
@@ -339,8 +343,33 @@ pub struct Step {
 #[serde(deny_unknown_fields)]
 pub struct Edit {
     pub questions: QuestionSetId,
+    /// The spec's named call that saves the modal (with `form` naming its question set), where
+    /// the spec names one; without it, the generic call of the step whose page it is on.
+    #[serde(default, rename = "call")]
+    pub named_call: Option<String>,
     #[serde(default)]
     pub rules: Vec<String>,
+}
+
+/// The generic call's path prefix: `POST /api/steps/{step}` takes the answers of a step the spec
+/// names no call for, and saves its page's modals that have none (with `form`).
+pub const STEP_CALL_PREFIX: &str = "/api/steps/";
+
+impl Step {
+    /// The call that takes the step's answers: its named call, else `POST /api/steps/{step}`.
+    pub fn call(&self) -> String {
+        self.named_call
+            .clone()
+            .unwrap_or_else(|| format!("{STEP_CALL_PREFIX}{}", self.id))
+    }
+
+    /// The call that saves one of the page's modals: its named call, else the step's generic
+    /// call (never the step's named call, which takes the step's own answers).
+    pub fn edit_call(&self, edit: &Edit) -> String {
+        edit.named_call
+            .clone()
+            .unwrap_or_else(|| format!("{STEP_CALL_PREFIX}{}", self.id))
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -10,6 +10,7 @@ import { Footer, Header, UspBar } from '@/features/shell/Frame';
 import { InactivityTimer } from '@/features/shell/InactivityTimer';
 import { PendingStep } from '@/features/shell/PendingStep';
 import { StepBar } from '@/features/shell/StepBar';
+import { StepBoundary } from '@/features/shell/StepBoundary';
 import { Toast } from '@/features/shell/Toast';
 import { pageView, push, purchaseOnce, submission, transactionDetails } from '@/shared/analytics';
 import { readBoot } from '@/shared/boot';
@@ -150,7 +151,7 @@ export function App() {
           </div>
         )}
         {view && !state.matches('failed') && (
-          <>
+          <StepBoundary key={view.step.id} view={view} copy={copy}>
             <h1 ref={heading} tabIndex={-1} className="page-title">
               {view.step.title}
             </h1>
@@ -289,7 +290,7 @@ export function App() {
             ) : (
               <PendingStep view={view} />
             )}
-          </>
+          </StepBoundary>
         )}
       </main>
       <Footer shell={shell} copy={copy} onOpen={open} />

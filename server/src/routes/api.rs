@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use crate::service::caller::Caller;
 use crate::service::reply::Reply;
-use axum::extract::{Query, State};
+use axum::extract::{Path, Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -13,7 +13,7 @@ use engine::journey::runtime::Event;
 use crate::http::body::JsonObject;
 use crate::service::error::AppError;
 use crate::service::state::AppState;
-use crate::service::transition::{authorise, run, submit};
+use crate::service::transition::{authorise, run, submit, submit_step};
 
 #[derive(Debug, Deserialize)]
 pub(super) struct SaveQuery {
@@ -32,7 +32,33 @@ pub(super) async fn pet_details(
     JsonObject(body): JsonObject,
 ) -> Result<Reply, AppError> {
     check_norequote(&query)?;
-    submit(&state, &caller, body, "/api/petdetails", &["pets"]).await
+    submit(&state, &caller, body, "/api/petdetails").await
+}
+
+/// POST /api/steps/{step}: `{csrf, form?, ...answers}`, a step whose journey file names no call
+/// (or one of its page's modals, with `form`), in its question set's own fields.
+pub(super) async fn step_answers(
+    State(state): State<AppState>,
+    Path(step): Path<String>,
+    caller: Caller,
+    JsonObject(body): JsonObject,
+) -> Result<Reply, AppError> {
+    // No step id is longer; any other is checked against the journey's (and is no step).
+    if step.len() > 64 {
+        return Err(AppError::NotFound);
+    }
+    submit_step(&state, &caller, body, &step).await
+}
+
+/// POST /api/render-errors: `{csrf, step, message, trail}`, a page the browser could not draw
+/// and showed the brand's phone number for instead: logged and counted; nothing is stored.
+pub(super) async fn render_error(
+    State(state): State<AppState>,
+    caller: Caller,
+    JsonObject(body): JsonObject,
+) -> Result<axum::http::StatusCode, AppError> {
+    crate::service::render_errors::report(&state, &caller, &body).await?;
+    Ok(axum::http::StatusCode::NO_CONTENT)
 }
 
 /// POST /api/rehomingeligibility: `{csrf, rehoming}`, the rehoming flow's eligibility page.
@@ -41,14 +67,7 @@ pub(super) async fn rehoming_eligibility(
     caller: Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Reply, AppError> {
-    submit(
-        &state,
-        &caller,
-        body,
-        "/api/rehomingeligibility",
-        &["rehoming"],
-    )
-    .await
+    submit(&state, &caller, body, "/api/rehomingeligibility").await
 }
 
 /// POST /api/postpetdetails: `{csrf, pets}`, the rehoming flow's your-pet page, with the
@@ -58,7 +77,7 @@ pub(super) async fn post_pet_details(
     caller: Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Reply, AppError> {
-    submit(&state, &caller, body, "/api/postpetdetails", &["pets"]).await
+    submit(&state, &caller, body, "/api/postpetdetails").await
 }
 
 /// POST /api/saveDeclaration: `{csrf, pets}`, the assumptions page's "Go to payment" (journey.md
@@ -68,7 +87,7 @@ pub(super) async fn save_declaration(
     caller: Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Reply, AppError> {
-    submit(&state, &caller, body, "/api/saveDeclaration", &["pets"]).await
+    submit(&state, &caller, body, "/api/saveDeclaration").await
 }
 
 /// POST /api/ownerdetail: `{csrf, form, owner}`, the owner update. It saves the cover start
@@ -81,7 +100,7 @@ pub(super) async fn owner_detail(
     JsonObject(body): JsonObject,
 ) -> Result<Reply, AppError> {
     check_norequote(&query)?;
-    submit(&state, &caller, body, "/api/ownerdetail", &["owner"]).await
+    submit(&state, &caller, body, "/api/ownerdetail").await
 }
 
 /// POST /api/noquotechaseemail: `{csrf, noquotechaseemail}` (owner-payment.md §7), the review's
@@ -151,14 +170,7 @@ pub(super) async fn pet_owner_details(
     caller: Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Reply, AppError> {
-    submit(
-        &state,
-        &caller,
-        body,
-        "/api/petownerdetails",
-        &["owner", "pets"],
-    )
-    .await
+    submit(&state, &caller, body, "/api/petownerdetails").await
 }
 
 /// POST /api/addpetid: `{csrf}` (journey.md §4 Add another pet, §7 "/api/addpetid: new pet slot;

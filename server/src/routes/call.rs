@@ -6,6 +6,17 @@ use axum::routing::MethodRouter;
 
 use crate::service::state::AppState;
 
+/// The generic call's route (`api::step_answers`): a step's answers where its journey file names
+/// no call.
+pub const GENERIC_CALL: &str = "/api/steps/{step}";
+
+/// What the calls that answer with the view data answer.
+pub(super) const VIEW: &str = "{data: the page's view data (journey.md §3), outcome}; 422 {errors: [{field, message}]} for answers that fail, in the quote's language";
+
+pub(super) const GET: &[&str] = &["get"];
+pub(super) const POST: &[&str] = &["post"];
+pub(super) const BOTH: &[&str] = &["get", "post"];
+
 /// Who may make a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
@@ -35,12 +46,39 @@ pub struct Call {
     /// The own fields the call cannot do without (issue 55: the document says what the call
     /// requires, and a test sends the minimal body it describes).
     pub required: &'static [&'static str],
-    /// The body is the own fields alone: the modal's question set mapped to the call
-    /// (`view::EDIT_CALLS`) is drawn by the page, which sends its answer as these fields.
+    /// The body is the own fields alone: the modal's question set the journey gives the call
+    /// (`view::OWN_CALLS`) is drawn by the page, which sends its answer as these fields.
     pub own_body: bool,
     /// What it answers.
     pub answers: &'static str,
 }
+
+/// One [`Call`] written as the list in `calls.rs` writes them: methods, path, access, summary, own
+/// fields, optionally the required ones and `own_body`, and what it answers.
+macro_rules! call {
+    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], required [$($r:literal),*], own_body, $answers:expr) => {
+        $crate::routes::call::Call {
+            own_body: true,
+            ..call!($methods, $path, $access, $summary, [$($f),*], required [$($r),*], $answers)
+        }
+    };
+    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], required [$($r:literal),*], $answers:expr) => {
+        $crate::routes::call::Call {
+            methods: $methods,
+            path: $path,
+            summary: $summary,
+            access: $crate::routes::call::Access::$access,
+            fields: &[$($f),*],
+            required: &[$($r),*],
+            own_body: false,
+            answers: $answers,
+        }
+    };
+    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], $answers:expr) => {
+        call!($methods, $path, $access, $summary, [$($f),*], required [], $answers)
+    };
+}
+pub(super) use call;
 
 /// Each call with the smallest body limit that serves it (issue 21): a call that saves no question
 /// set takes a few short fields.
@@ -50,13 +88,10 @@ pub(super) fn with_body_limits(
     calls
         .into_iter()
         .map(|(call, handler)| {
-            let takes_answers = crate::service::view::SUBMIT_CALLS
-                .iter()
-                .chain(crate::service::view::EDIT_CALLS)
-                .any(|(_, path)| *path == call.path)
+            let takes_answers = crate::service::view::answer_fields(call.path).is_some()
                 || matches!(
                     call.path,
-                    "/api/aggregators/quotes" | "/api/test/patch" | "/api/fakeaggs"
+                    GENERIC_CALL | "/api/aggregators/quotes" | "/api/test/patch" | "/api/fakeaggs"
                 );
             if takes_answers {
                 (call, handler)

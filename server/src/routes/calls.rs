@@ -1,48 +1,18 @@
 //! Every call of the API, described where it is routed (issue 8, API users): the router adds the
 //! calls from this list, and `/api/openapi.json` is written from the same list, so no call can be
 //! served undocumented. A call that saves a question set takes that set's JSON Schema (the one the
-//! browser and the server validate with) as its body, from `view::SUBMIT_CALLS` and
-//! `view::EDIT_CALLS`.
+//! browser and the server validate with) as its body: the sets the journeys send through it
+//! (their steps' and modals' `call`), and through the generic call those that name none.
 
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{MethodRouter, get, post};
 
-use super::call::{Access, Call};
+use super::call::{BOTH, Call, GET, POST, VIEW, call};
 use super::{
     addresses, aggregators, api, breeds, codes, cover, internal, payment, portal, purchase,
     rehoming, reset, retrieve, vets,
 };
 use crate::service::state::AppState;
-
-const VIEW: &str = "{data: the page's view data (journey.md §3), outcome}; 422 {errors: [{field, message}]} for answers that fail, in the quote's language";
-
-macro_rules! call {
-    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], required [$($r:literal),*], own_body, $answers:expr) => {
-        Call {
-            own_body: true,
-            ..call!($methods, $path, $access, $summary, [$($f),*], required [$($r),*], $answers)
-        }
-    };
-    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], required [$($r:literal),*], $answers:expr) => {
-        Call {
-            methods: $methods,
-            path: $path,
-            summary: $summary,
-            access: Access::$access,
-            fields: &[$($f),*],
-            required: &[$($r),*],
-            own_body: false,
-            answers: $answers,
-        }
-    };
-    ($methods:expr, $path:literal, $access:ident, $summary:literal, [$($f:expr),*], $answers:expr) => {
-        call!($methods, $path, $access, $summary, [$($f),*], required [], $answers)
-    };
-}
-
-pub(super) const GET: &[&str] = &["get"];
-const POST: &[&str] = &["post"];
-const BOTH: &[&str] = &["get", "post"];
 
 /// Every call with its handler, in the order the router adds them.
 pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
@@ -81,6 +51,44 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 VIEW
             ),
             post(api::pet_details),
+        ),
+        (
+            call!(
+                POST,
+                "/api/steps/{step}",
+                Session,
+                "Saves the answers of a step whose journey file names no call, in its question set's own fields; with `form`, one of its page's modals that names none",
+                [],
+                VIEW
+            ),
+            post(api::step_answers),
+        ),
+        (
+            call!(
+                POST,
+                "/api/render-errors",
+                Session,
+                "A page the browser could not draw (it showed the brand's phone number instead): logged with the request id and counted in /metrics",
+                [
+                    (
+                        "step",
+                        r#"{"type": "string", "maxLength": 64, "examples": ["your_vet"]}"#,
+                        "the step being drawn"
+                    ),
+                    (
+                        "message",
+                        r#"{"type": "string", "maxLength": 300, "examples": ["no validator"]}"#,
+                        "what failed"
+                    ),
+                    (
+                        "trail",
+                        r#"{"type": "string", "maxLength": 1000, "examples": ["at FormStep"]}"#,
+                        "the components it failed in"
+                    )
+                ],
+                "204; nothing is stored"
+            ),
+            post(api::render_error),
         ),
         (
             call!(
@@ -615,6 +623,8 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                         "the owner's postcode, without a quote"
                     )
                 ],
+                required[],
+                own_body,
                 "{existing_policy_valid}"
             ),
             post(codes::check_existing_policy),
@@ -658,32 +668,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
         ),
     ];
     if test_mode {
-        out.push((
-            call!(
-                POST,
-                "/api/test/patch",
-                TestMode,
-                "Writes fields into the quote as they are, for scripted flows",
-                [
-                    ("owner", "object", "owner fields"),
-                    ("pets", "array", "per-pet fields"),
-                    ("experiments", "object", "experiment → variation")
-                ],
-                VIEW
-            ),
-            post(api::test_patch),
-        ));
-        out.push((
-            call!(
-                BOTH,
-                "/api/fakeaggs",
-                TestMode,
-                "A comparison site's quote made for testing, opened at review",
-                [],
-                "303 to the aggregator review"
-            ),
-            get(aggregators::fake_aggregator_visit).post(aggregators::fake_aggregator),
-        ));
+        out.extend(super::test_calls::calls());
     }
     super::call::with_body_limits(out)
 }

@@ -30,7 +30,7 @@ pub(super) async fn save_cover(
     caller: crate::service::Caller,
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
-    submit(&state, &caller, body, "/api/saveCover", &["pets"])
+    submit(&state, &caller, body, "/api/saveCover")
         .await
         .map(IntoResponse::into_response)
 }

@@ -11,6 +11,7 @@ pub mod calls;
 mod codes;
 mod cover;
 pub mod documents;
+mod test_calls;
 
 mod internal;
 pub mod openapi;

@@ -4,22 +4,28 @@
 
 use serde_json::{Map, Value, json};
 
-use super::call::Access;
-use super::calls::{GET, calls};
+use super::call::{Access, GENERIC_CALL, GET};
+use super::calls::calls;
 
-/// Whether a call takes `form` (the calls that save a step's answers and modals' answers through
-/// the one submission path, `api::submit`).
-fn takes_form(path: &str) -> bool {
-    matches!(
-        path,
-        "/api/petdetails"
-            | "/api/ownerdetail"
-            | "/api/saveCover"
-            | "/api/petownerdetails"
-            | "/api/saveDeclaration"
-            | "/api/setup-payment"
-            | "/api/postpetdetails"
-    )
+/// The sets the generic call takes: every step's and modal's that names no call of its own.
+fn generic_sets(defs: &engine::Definitions) -> crate::service::view::SetsTaken {
+    let mut taken = crate::service::view::SetsTaken::default();
+    for journey in defs.journeys() {
+        for step in &journey.steps {
+            if let Some(questions) = step.questions.as_deref()
+                && step.named_call.is_none()
+            {
+                taken.forms.push(questions.to_owned());
+            }
+            for edit in step.edits.iter().filter(|e| e.named_call.is_none()) {
+                taken.modals.push(edit.questions.to_string());
+            }
+        }
+    }
+    taken.forms.dedup();
+    taken.modals.sort();
+    taken.modals.dedup();
+    taken
 }
 
 /// A call's own field as the document states it: a JSON type ("string"), or a JSON Schema with
@@ -45,15 +51,27 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
     let mut used_sets = std::collections::BTreeSet::new();
     let mut paths = Map::new();
     for (call, _) in calls(test_mode) {
-        let sets: Vec<&str> = crate::service::view::SUBMIT_CALLS
-            .iter()
-            .chain(crate::service::view::EDIT_CALLS)
-            .filter(|(_, path)| *path == call.path && !call.own_body)
-            .map(|(set, _)| *set)
-            .filter(|set| defs.question_schema(set).is_some())
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect();
+        // The question sets the definitions send through the call (a step's or a modal's): the
+        // body is one of their schemas. The generic call takes the sets of every step and modal
+        // that names no call of its own.
+        let taken = if call.path == GENERIC_CALL {
+            generic_sets(defs)
+        } else {
+            crate::service::view::sets_taken_by(defs, call.path)
+        };
+        let sets: Vec<String> = if call.own_body {
+            Vec::new()
+        } else {
+            taken
+                .forms
+                .iter()
+                .chain(&taken.modals)
+                .filter(|set| defs.question_schema(set).is_some())
+                .cloned()
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect()
+        };
         for set in &sets {
             used_sets.insert((*set).to_owned());
         }
@@ -78,13 +96,12 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
             own.insert((*name).into(), field_schema(kind, description));
         }
         required.extend(call.required.iter().copied());
-        // A call that saves modals takes `form`, one of their question sets (view::EDIT_CALLS).
-        let forms: Vec<&str> = crate::service::view::EDIT_CALLS
-            .iter()
-            .filter(|(_, path)| *path == call.path)
-            .map(|(set, _)| *set)
-            .collect();
-        if !forms.is_empty() && takes_form(call.path) {
+        // A call that saves modals takes `form`, one of their question sets.
+        let mut forms = taken.modals.clone();
+        forms.sort();
+        let submits =
+            crate::service::view::answer_fields(call.path).is_some() || call.path == GENERIC_CALL;
+        if !forms.is_empty() && submits {
             own.insert(
                 "form".into(),
                 json!({ "enum": forms, "examples": [forms[0]], "description": "the modal's question set; absent for the step's own form" }),
@@ -130,6 +147,9 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
             }
             if call.path.contains("{reference}") {
                 op["parameters"] = json!([{ "name": "reference", "in": "path", "required": true, "schema": { "type": "string" } }]);
+            }
+            if call.path == GENERIC_CALL {
+                op["parameters"] = json!([{ "name": "step", "in": "path", "required": true, "description": "the step's id in the quote's journey file", "schema": { "type": "string", "pattern": "^[a-z][a-z0-9_]*$", "maxLength": 64 } }]);
             }
             if *method == "post" {
                 op["requestBody"] = json!({ "required": true, "content": { "application/json": { "schema": body } } });

@@ -95,7 +95,7 @@ pub(super) async fn setup_payment(
             payment.remove("card_token");
         }
     }
-    submit(&state, &caller, body, "/api/setup-payment", &["payment"])
+    submit(&state, &caller, body, "/api/setup-payment")
         .await
         .map(IntoResponse::into_response)
 }

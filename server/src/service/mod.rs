@@ -21,6 +21,7 @@ pub mod pace;
 pub mod purchase;
 pub mod quote;
 pub mod reminders;
+pub mod render_errors;
 pub mod reply;
 pub mod rescue;
 pub mod retention;

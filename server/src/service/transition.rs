@@ -14,92 +14,177 @@ use crate::service::fields::only_fields;
 use crate::service::quote;
 use crate::service::reply::Reply;
 use crate::service::state::AppState;
-use crate::service::view::{self, EDIT_CALLS, SUBMIT_CALLS, ViewInput};
+use crate::service::view::{self, ViewInput};
 use crate::session::SessionToken;
 use crate::store::{QuoteRow, TransitionMeta};
 
-/// Checks the session and CSRF token, runs the engine on the step's answers, stores the result
-/// and the transition record, and answers with the new view data.
+/// One of the spec's named calls (`view::ANSWER_CALLS`): checks the session and CSRF token,
+/// runs the engine on the answers of the step (or, with `form`, the modal) the quote's journey
+/// sends through `call`, stores the result and the transition record, and answers with the new
+/// view data.
 pub async fn submit(
     state: &AppState,
     caller: &Caller,
     mut body: Map<String, Value>,
     call: &str,
-    answer_fields: &[&str],
 ) -> Result<Reply, AppError> {
     let started = Instant::now();
-    // `form` names the modal's question set where the call saves modals (view::EDIT_CALLS);
-    // a call that saves none does not take it.
+    let answer_fields = view::answer_fields(call).unwrap_or_default();
+    let taken = view::sets_taken_by(&state.defs, call);
+    // `form` names the modal's question set where the definitions save modals through this call.
     let mut fields = answer_fields.to_vec();
-    if EDIT_CALLS.iter().any(|(_, path)| *path == call) {
+    if !taken.modals.is_empty() {
         fields.push("form");
     }
     let auth = authorise(state, caller, &body, &fields).await?;
-    let mut answers = Map::new();
-    for field in answer_fields {
-        if let Some(v) = body.remove(*field) {
-            answers.insert((*field).to_owned(), v);
-        }
-    }
+    let answers = take_answers(&mut body, answer_fields.iter().copied());
     let journey = quote::journey(state, &auth.quote)?;
-    // A modal's answers: `form` names the question set, one this call saves.
     if let Some(form) = body.get("form") {
         let form = form
             .as_str()
             .ok_or_else(|| AppError::BadRequest("form must be a string".into()))?;
-        let Some((questions, _)) = EDIT_CALLS
-            .iter()
-            .find(|(id, path)| *id == form && *path == call)
-        else {
-            let known: Vec<&str> = EDIT_CALLS
-                .iter()
-                .filter(|(_, path)| *path == call)
-                .map(|(id, _)| *id)
-                .collect();
+        if !taken.modals.iter().any(|m| m == form) {
             return Err(AppError::BadRequest(format!(
                 "form {form:?} is not saved by {call} (it saves: {})",
-                known.join(", ")
+                taken.modals.join(", ")
             )));
-        };
-        if !journey
-            .steps
-            .iter()
-            .any(|s| s.edits.iter().any(|e| e.questions == *questions))
-        {
+        }
+        // The quote's journey has the modal, and saves it through this call.
+        if !journey.steps.iter().any(|s| {
+            s.edits
+                .iter()
+                .any(|e| *e.questions == *form && s.edit_call(e) == call)
+        }) {
             return Err(AppError::NotFound);
         }
         let event = Event::Edit {
-            questions: (*questions).to_owned(),
-            answers: Value::Object(answers),
+            questions: form.to_owned(),
+            answers,
         };
         return run(state, auth, event, started).await;
     }
-    // The question sets this call takes (a journey's variant of a set shares its call), from the
-    // one table the view data also reads; the quote's journey asks one of them.
-    let question_sets: Vec<&str> = SUBMIT_CALLS
-        .iter()
-        .filter(|(_, path)| *path == call)
-        .map(|(id, _)| *id)
-        .collect();
-    if question_sets.is_empty() {
+    if taken.forms.is_empty() {
         return Err(AppError::BadRequest(format!(
             "{call} saves a form named in the payload's form field"
         )));
     }
+    // The step of the quote's journey whose answers this call takes.
     let step = journey
         .steps
         .iter()
-        .find(|s| {
-            s.questions
-                .as_deref()
-                .is_some_and(|q| question_sets.contains(&q))
-        })
+        .find(|s| s.questions.is_some() && s.call() == call)
         .ok_or(AppError::NotFound)?;
     let event = Event::Submit {
         step: step.id.clone(),
-        answers: Value::Object(answers),
+        answers,
     };
     run(state, auth, event, started).await
+}
+
+/// The generic call, `POST /api/steps/{step}`: the answers of a step the spec names no call for,
+/// in its question set's own fields; with `form`, one of its page's modals that has no call of its
+/// own. The same session, CSRF token, pace, bounds, guards, blocking answers and transition record
+/// as every named call.
+pub async fn submit_step(
+    state: &AppState,
+    caller: &Caller,
+    mut body: Map<String, Value>,
+    step_id: &str,
+) -> Result<Reply, AppError> {
+    let started = Instant::now();
+    let call = format!("{}{step_id}", engine::definitions::STEP_CALL_PREFIX);
+    // The fields any journey's step of this id takes through this call (an unknown step takes
+    // none, and is not found once the session checks out).
+    let mut fields: Vec<String> = Vec::new();
+    let mut modals: Vec<String> = Vec::new();
+    for journey in state.defs.journeys() {
+        for step in journey.steps.iter().filter(|s| *s.id == *step_id) {
+            if let Some(questions) = step.questions.as_deref()
+                && step.call() == call
+            {
+                fields.extend(view::set_fields(&state.defs, questions));
+            }
+            for edit in step.edits.iter().filter(|e| step.edit_call(e) == call) {
+                fields.extend(view::set_fields(&state.defs, &edit.questions));
+                modals.push(edit.questions.to_string());
+            }
+        }
+    }
+    if fields.is_empty()
+        && modals.is_empty()
+        && let Some(step) = state
+            .defs
+            .journeys()
+            .flat_map(|j| j.steps.iter())
+            .find(|s| *s.id == *step_id && s.named_call.is_some())
+    {
+        return Err(AppError::BadRequest(format!(
+            "step {step_id:?} takes its answers through {}",
+            step.call()
+        )));
+    }
+    if !modals.is_empty() {
+        fields.push("form".to_owned());
+    }
+    fields.sort();
+    fields.dedup();
+    let field_names: Vec<&str> = fields.iter().map(String::as_str).collect();
+    let auth = authorise(state, caller, &body, &field_names).await?;
+    let journey = quote::journey(state, &auth.quote)?;
+    let step = journey
+        .steps
+        .iter()
+        .find(|s| *s.id == *step_id)
+        .ok_or(AppError::NotFound)?;
+    let form = match body.get("form") {
+        None => None,
+        Some(Value::String(form)) => Some(form.clone()),
+        Some(_) => return Err(AppError::BadRequest("form must be a string".into())),
+    };
+    let event = match form {
+        Some(form) => {
+            let Some(edit) = step
+                .edits
+                .iter()
+                .find(|e| *e.questions == *form && step.edit_call(e) == call)
+            else {
+                return Err(AppError::BadRequest(format!(
+                    "form {form:?} is not saved by {call} (it saves: {})",
+                    modals.join(", ")
+                )));
+            };
+            let wanted = view::set_fields(&state.defs, &edit.questions);
+            Event::Edit {
+                questions: edit.questions.to_string(),
+                answers: take_answers(&mut body, wanted.iter().map(String::as_str)),
+            }
+        }
+        None => {
+            let Some(questions) = step.questions.as_deref().filter(|_| step.call() == call) else {
+                return Err(AppError::BadRequest(format!(
+                    "step {step_id:?} takes its answers through {}",
+                    step.call()
+                )));
+            };
+            let wanted = view::set_fields(&state.defs, questions);
+            Event::Submit {
+                step: step.id.clone(),
+                answers: take_answers(&mut body, wanted.iter().map(String::as_str)),
+            }
+        }
+    };
+    run(state, auth, event, started).await
+}
+
+/// The answers in the body's `fields`, taken out of it.
+fn take_answers<'f>(body: &mut Map<String, Value>, fields: impl Iterator<Item = &'f str>) -> Value {
+    let mut answers = Map::new();
+    for field in fields {
+        if let Some(v) = body.remove(field) {
+            answers.insert(field.to_owned(), v);
+        }
+    }
+    Value::Object(answers)
 }
 
 /// A request whose session, CSRF token and fields checked out: its quote, its session, and the

@@ -19,6 +19,7 @@ mod email_api;
 mod every_call;
 mod experiment_report;
 mod flows;
+mod journey_calls;
 mod language_api;
 mod lean_api;
 mod openapi;

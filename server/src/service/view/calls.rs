@@ -1,49 +1,81 @@
-//! The addresses a page names: each question set's call, each modal's, the step's URL, and the
-//! definitions' files at their version's address.
+//! The addresses a page names: the spec's named calls that take answers, the question sets the
+//! definitions send through each call, the step's URL, and the definitions' files at their
+//! version's address.
 
 use engine::Definitions;
 use engine::definitions::{Journey, Step};
 
-/// The call that takes each question set's answers (journey.md §7), so the renderer needs no
-/// list of its own.
-pub const SUBMIT_CALLS: &[(&str, &str)] = &[
-    ("pet_details", "/api/petdetails"),
-    ("pet_details_aggregator", "/api/petdetails"),
-    ("annual_rehoming_pet", "/api/petdetails"),
-    ("crossbreed", "/api/petownerdetails"),
-    ("assumptions", "/api/saveDeclaration"),
-    ("your_details", "/api/ownerdetail"),
-    ("cover", "/api/saveCover"),
-    ("payment", "/api/setup-payment"),
-    ("rehoming_eligibility", "/api/rehomingeligibility"),
-    ("rehoming_pet", "/api/postpetdetails"),
+/// The spec's named calls that take a question set's answers through the one submission path
+/// (journey.md §7, owner-payment.md §7), each with the body fields its answers come in. A journey
+/// names the call of a step or a modal (`call`); one it names none for is taken by the generic
+/// call, `POST /api/steps/{step}`, whose fields are its question set's own.
+pub const ANSWER_CALLS: &[(&str, &[&str])] = &[
+    ("/api/petdetails", &["pets"]),
+    ("/api/petownerdetails", &["owner", "pets"]),
+    ("/api/saveDeclaration", &["pets"]),
+    ("/api/ownerdetail", &["owner"]),
+    ("/api/saveCover", &["pets"]),
+    ("/api/setup-payment", &["payment"]),
+    ("/api/rehomingeligibility", &["rehoming"]),
+    ("/api/postpetdetails", &["pets"]),
 ];
 
-/// The call that saves each question set a page edits in place (a modal), named in the payload's
-/// `form` field: the pet update for the assumptions and the pre-existing conditions (journey.md
-/// §4: "sends the pet update", "Saving sends the pets with vet and details fields"), the owner
-/// update for the start date (§4 Policy start date).
-pub const EDIT_CALLS: &[(&str, &str)] = &[
-    ("assumptions", "/api/petdetails"),
-    ("pre_existing", "/api/petdetails"),
-    // The review page's edit-pet modal (journey.md §2 Modals: edit pet details).
-    ("pet_details", "/api/petdetails"),
-    ("pet_details_aggregator", "/api/petdetails"),
-    ("start_date", "/api/ownerdetail"),
-    ("promo_code", "/api/ownerdetail"),
-    ("referral_code", "/api/ownerdetail"),
-    // The review page's owner modals (owner-payment.md §2: address only, full, add phone).
-    ("your_details", "/api/ownerdetail"),
-    ("quote_reminder", "/api/noquotechaseemail"),
-    // The aggregator review's date-of-birth confirmation (journey.md §4).
-    ("dob_confirmation", "/api/petdetails"),
-    // The payment page's keeping in touch and policy communications (owner-payment.md §2).
-    ("communications", "/api/ownerdetail"),
-    // The confirmation page's pet portal password (owner-payment.md §7).
-    ("portal_password", "/api/saveportalpassword"),
-    // The review page's change-cover modal (journey.md §2 Modals: choose cover).
-    ("cover", "/api/saveCover"),
+/// The spec's calls that save one modal's question set from a body of their own (owner-payment.md
+/// §7: the quote reminder opt-out, the portal password, the existing policy check): a journey
+/// may name each for its own set only.
+pub const OWN_CALLS: &[(&str, &str)] = &[
+    ("/api/noquotechaseemail", "quote_reminder"),
+    ("/api/saveportalpassword", "portal_password"),
+    ("/api/CheckExistingPolicy", "existing_policy"),
 ];
+
+/// The body fields a named call takes its answers in; `None` for a call that is not one.
+pub fn answer_fields(call: &str) -> Option<&'static [&'static str]> {
+    ANSWER_CALLS
+        .iter()
+        .find(|(path, _)| *path == call)
+        .map(|(_, fields)| *fields)
+}
+
+/// The body fields a question set's answers come in through the generic call: its schema's own
+/// top-level properties.
+pub fn set_fields(defs: &Definitions, questions: &str) -> Vec<String> {
+    defs.question_schema(questions)
+        .and_then(|s| s.schema.get("properties"))
+        .and_then(serde_json::Value::as_object)
+        .map(|props| props.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// The question sets the definitions send through `call`, each once, in the order of the journeys
+/// and their steps: the steps' own (`forms`) and the modals' (`modals`).
+#[derive(Debug, Default)]
+pub struct SetsTaken {
+    pub forms: Vec<String>,
+    pub modals: Vec<String>,
+}
+
+pub fn sets_taken_by(defs: &Definitions, call: &str) -> SetsTaken {
+    let mut taken = SetsTaken::default();
+    for journey in defs.journeys() {
+        for step in &journey.steps {
+            if let Some(questions) = step.questions.as_deref()
+                && step.call() == call
+                && !taken.forms.iter().any(|q| q == questions)
+            {
+                taken.forms.push(questions.to_owned());
+            }
+            for edit in &step.edits {
+                if step.edit_call(edit) == call
+                    && !taken.modals.iter().any(|q| *q == *edit.questions)
+                {
+                    taken.modals.push(edit.questions.to_string());
+                }
+            }
+        }
+    }
+    taken
+}
 
 /// The full URL path of a step on a brand (journeys/brands: step_paths; journey.md §2: one
 /// brand's confirmation is /success).

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use engine::journey::runtime;
 
-use crate::service::view::calls::{EDIT_CALLS, SUBMIT_CALLS, copy_url, form_url, step_url};
+use crate::service::view::calls::{copy_url, form_url, step_url};
 use crate::service::view::documents::{PetDocuments, documents_view};
 use crate::service::view::forms::{owner_view, question_view};
 use crate::service::view::input::{Timeouts, ViewInput};
@@ -125,25 +125,20 @@ pub fn view_data<'a>(
         .as_deref()
         .and_then(|q| defs.question_set(q))
     {
-        Some(qs) => {
-            let submit = SUBMIT_CALLS
-                .iter()
-                .find(|(id, _)| *id == qs.id)
-                .map(|(_, call)| *call);
-            question_view(qs, &quote.document, submit, form(qs))
-        }
+        Some(qs) => question_view(qs, &quote.document, Some(&viewing.call()), form(qs)),
         None => Value::Null,
     };
     let mut edits = Map::new();
     for edit in &viewing.edits {
         if let Some(qs) = defs.question_set(&edit.questions) {
-            let call = EDIT_CALLS
-                .iter()
-                .find(|(id, _)| *id == qs.id)
-                .map(|(_, call)| *call);
             edits.insert(
                 qs.id.to_string(),
-                question_view(qs, &quote.document, call, form(qs)),
+                question_view(
+                    qs,
+                    &quote.document,
+                    Some(&viewing.edit_call(edit)),
+                    form(qs),
+                ),
             );
         }
     }

@@ -27,8 +27,6 @@ use engine::definitions::{Journey, Step};
 use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
 use engine::rules::context::RuleContext;
 
-use crate::service::view::SUBMIT_CALLS;
-
 pub mod print;
 
 /// The most calls one path makes.
@@ -488,11 +486,9 @@ fn candidates(
 ) -> Vec<(String, Event)> {
     let mut out = Vec::new();
     if let Some(questions) = step.questions.as_deref() {
-        let Some((_, call)) = SUBMIT_CALLS.iter().find(|(q, _)| *q == questions) else {
-            return out;
-        };
+        let call = step.call();
         let schema = defs.question_schema(questions).map(|s| s.schema.clone());
-        let bodies = pool.get(*call).map(Vec::as_slice).unwrap_or_default();
+        let bodies = pool.get(&call).map(Vec::as_slice).unwrap_or_default();
         let bodies = if all {
             bodies
         } else {
@@ -505,7 +501,7 @@ fn candidates(
             }
             for answers in tried {
                 out.push((
-                    (*call).to_owned(),
+                    call.clone(),
                     Event::Submit {
                         step: step.id.clone(),
                         answers,

@@ -145,6 +145,7 @@ const ROUTER_FILES: &[&str] = &[
     "routes/call.rs",
     "routes/calls.rs",
     "routes/openapi.rs",
+    "routes/test_calls.rs",
 ];
 
 /// Which files of one layer import which.

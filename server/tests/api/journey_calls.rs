@@ -1,0 +1,359 @@
+//! The journey names each step's and each modal's call (issue 57): the spec's named calls where
+//! the spec names one, and the generic `POST /api/steps/{step}` for a step a product team adds.
+//! A new step with its own question set, a blocking answer and a guard, added to a copy of the
+//! definitions, is taken by the generic call with the same session, CSRF token, validation,
+//! blocking answers and transition record as every other step; `pawpath check` refuses a call a
+//! customer would meet broken.
+
+use crate::common::{self, *};
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json");
+    edit(&mut value);
+    std::fs::write(path, serde_json::to_string_pretty(&value).expect("json")).expect("write");
+}
+
+/// The definitions with a step after your details asking whether the pets are registered with a
+/// vet (its own question set, in both languages), blocked with its own message when they are not
+/// (a guard of its own), named no call.
+fn with_your_vet(root: &Path) {
+    common::copy_definitions(root);
+    std::fs::write(
+        root.join("questions/your-vet.json"),
+        serde_json::to_string_pretty(&json!({
+            "$schema": "./schemas/question-set.schema.json",
+            "id": "your_vet",
+            "description": "Whether the pets are registered with a vet.",
+            "schema": {
+                "$id": "pawpath:questions/your_vet",
+                "type": "object",
+                "required": ["vet"],
+                "properties": {
+                    "vet": {
+                        "type": "object",
+                        "required": ["registered"],
+                        "properties": {
+                            "registered": {
+                                "type": "string",
+                                "enum": ["yes", "no"],
+                                "x-errors": { "required": "error.required", "enum": "error.required" }
+                            }
+                        }
+                    }
+                }
+            },
+            "ui": { "vet": { "registered": { "ui:title": "vet.registered", "ui:widget": "radio" } } }
+        }))
+        .expect("json"),
+    )
+    .expect("write the set");
+    for (language, words) in [
+        (
+            "en-GB",
+            [
+                ("step.your_vet", "Your vet"),
+                ("vet.registered", "Are your pets registered with a vet?"),
+                (
+                    "vet.blocked",
+                    "We can only cover pets registered with a vet. Please call us.",
+                ),
+            ],
+        ),
+        (
+            "fr-FR",
+            [
+                ("step.your_vet", "Votre vétérinaire"),
+                (
+                    "vet.registered",
+                    "Vos animaux sont-ils suivis par un vétérinaire ?",
+                ),
+                (
+                    "vet.blocked",
+                    "Nous n'assurons que les animaux suivis par un vétérinaire.",
+                ),
+            ],
+        ),
+    ] {
+        edit_json(
+            &root.join(format!("questions/copy/{language}.json")),
+            |copy| {
+                for (key, text) in words {
+                    copy["messages"][key] = json!(text);
+                }
+            },
+        );
+    }
+    edit_json(&root.join("journeys/guards.json"), |guards| {
+        guards["guards"]["pets_not_registered_with_vet"] = json!({
+            "description": "The owner said the pets are not registered with a vet.",
+            "schema": {
+                "type": "object",
+                "required": ["vet"],
+                "properties": { "vet": { "type": "object", "required": ["registered"], "properties": { "registered": { "const": "no" } } } }
+            }
+        });
+    });
+    edit_json(&root.join("journeys/direct.json"), |journey| {
+        // In the step bar's "Your details", beside the owner's details.
+        journey["step_bar"][1]["steps"]
+            .as_array_mut()
+            .expect("step bar item")
+            .push(json!("your_vet"));
+        let steps = journey["steps"].as_array_mut().expect("steps");
+        let details = steps
+            .iter()
+            .position(|s| s["id"] == "your_details")
+            .expect("your_details");
+        let after = steps[details]["exits"].clone();
+        steps[details]["exits"] = json!([{ "to": "your_vet" }]);
+        steps.insert(
+            details + 1,
+            json!({
+                "id": "your_vet",
+                "path": "/your-vet",
+                "title": "step.your_vet",
+                "view": "form",
+                "questions": "your_vet",
+                "blocking": [{
+                    "id": "no_vet",
+                    "when": "pets_not_registered_with_vet",
+                    "message": "vet.blocked",
+                    "field": "vet.registered"
+                }],
+                "exits": after
+            }),
+        );
+    });
+}
+
+#[tokio::test]
+async fn a_new_step_is_taken_by_the_generic_call_with_its_rules_and_blocking_answer() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    with_your_vet(dir.path());
+    let app = Spawn::new().definitions(dir.path()).start().await;
+    app.view("/quote?brand=pos").await;
+    assert_eq!(app.save_pets(json!([valid_pet()])).await.0, 200);
+    let (status, answer) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200, "{answer}");
+    // The customer is on the new step, whose view names the generic call.
+    let data = &answer["data"];
+    assert_eq!(data["step"]["id"], "your_vet", "{data}");
+    assert_eq!(data["questions"]["submit"], "/api/steps/your_vet", "{data}");
+
+    // The set's schema is the rule: nothing answered is a field error, in the brand's words.
+    let csrf = app.csrf().await;
+    let (status, answer) = app
+        .post_json("/api/steps/your_vet", &json!({ "csrf": csrf, "vet": {} }))
+        .await;
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        answer["errors"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(|e| e["field"] == "vet.registered")),
+        "{answer}"
+    );
+    // A field the set does not ask is refused, naming it; no CSRF token is refused.
+    let (status, answer) = app
+        .post_json(
+            "/api/steps/your_vet",
+            &json!({ "csrf": csrf, "vet": { "registered": "yes" }, "pets": [] }),
+        )
+        .await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer.to_string().contains("unknown field \\\"pets\\\""),
+        "{answer}"
+    );
+    let (status, _) = app
+        .post_json(
+            "/api/steps/your_vet",
+            &json!({ "vet": { "registered": "yes" } }),
+        )
+        .await;
+    assert_eq!(status, 403);
+
+    // The blocking answer: the quote stays on the step, with the step's own message.
+    let (status, answer) = app
+        .post_json(
+            "/api/steps/your_vet",
+            &json!({ "csrf": csrf, "vet": { "registered": "no" } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"]["step"]["id"], "your_vet", "{answer}");
+    let blocks = answer["data"]["step"]["blocks"].to_string();
+    assert!(
+        blocks.contains("We can only cover pets registered with a vet. Please call us."),
+        "{blocks}"
+    );
+    // Answered otherwise, the customer moves on to the step after it, priced.
+    let (status, answer) = app
+        .post_json(
+            "/api/steps/your_vet",
+            &json!({ "csrf": csrf, "vet": { "registered": "yes" } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"]["step"]["id"], "choose_policy", "{answer}");
+    // Each save is in the transition log under the step, as every named call's is.
+    let logged = app
+        .sql("select count(*) from step_transitions where event = 'submit:your_vet'")
+        .await;
+    assert_eq!(
+        logged.as_deref(),
+        Some("3"),
+        "the 422, the block and the move"
+    );
+
+    // A step with a named call is taken only by it; an unknown step is not found.
+    let (status, answer) = app
+        .post_json(
+            "/api/steps/pet_details",
+            &json!({ "csrf": csrf, "pets": [valid_pet()] }),
+        )
+        .await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.to_string().contains("/api/petdetails"), "{answer}");
+    for step in ["nowhere", "Your_Vet", "../pet_details"] {
+        let (status, answer) = app
+            .post_json(&format!("/api/steps/{step}"), &json!({ "csrf": csrf }))
+            .await;
+        assert!(status == 404 || status == 400, "{step}: {status} {answer}");
+    }
+}
+
+#[tokio::test]
+async fn the_named_calls_come_from_the_journey_files() {
+    // Every step and modal of today's journeys names the spec's call for it, and the view data
+    // gives the page those calls.
+    let app = spawn_app().await;
+    app.save_pets(json!([valid_pet()])).await;
+    let (_, answer) = app.save_owner(valid_owner()).await;
+    let data = &answer["data"];
+    assert_eq!(data["step"]["id"], "choose_policy", "{data}");
+    assert_eq!(data["questions"]["submit"], "/api/saveCover");
+    assert_eq!(data["edits"]["cover"]["submit"], "/api/saveCover");
+    let details = app.view("/quote/your-details").await;
+    assert_eq!(details["step"]["id"], "your_details", "{details}");
+    assert_eq!(details["questions"]["submit"], "/api/ownerdetail");
+    assert_eq!(details["edits"]["promo_code"]["submit"], "/api/ownerdetail");
+    assert_eq!(
+        details["edits"]["existing_policy"]["submit"],
+        "/api/CheckExistingPolicy"
+    );
+}
+
+/// An edit of direct.json that breaks it.
+type Breaks = fn(&mut Value);
+
+fn check(root: &Path) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pawpath"))
+        .args(["check", "--root"])
+        .arg(root)
+        .output()
+        .expect("run pawpath check");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn check_passes_a_new_step_with_no_call_and_refuses_calls_that_would_break() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    with_your_vet(dir.path());
+    let (ok, out) = check(dir.path());
+    assert!(ok, "{out}");
+
+    let cases: [(&str, Breaks, &str); 4] = [
+        (
+            "a call the server does not have",
+            |j| j["steps"][0]["call"] = json!("/api/petdetialz"),
+            "journeys/direct.json at /steps/0/call: no call \"/api/petdetialz\" takes answers",
+        ),
+        (
+            "a call that does not take the set's answers",
+            |j| j["steps"][2]["call"] = json!("/api/setup-payment"),
+            "journeys/direct.json at /steps/2/call: /api/setup-payment takes its answers in payment, but question set \"your_details\" asks owner",
+        ),
+        (
+            "a call of its own for another set",
+            |j| j["steps"][2]["edits"][0]["call"] = json!("/api/noquotechaseemail"),
+            "journeys/direct.json at /steps/2/edits/0/call: /api/noquotechaseemail saves question set \"quote_reminder\" only, not \"promo_code\"",
+        ),
+        (
+            "two steps through one call",
+            |j| j["steps"][0]["call"] = json!("/api/saveDeclaration"),
+            "steps \"pet_details\" and \"assumptions\" both take their answers through /api/saveDeclaration",
+        ),
+    ];
+    for (what, edit, expected) in cases {
+        let broken = tempfile::tempdir().expect("tempdir");
+        common::copy_definitions(broken.path());
+        edit_json(&broken.path().join("journeys/direct.json"), edit);
+        let (ok, out) = check(broken.path());
+        assert!(!ok, "{what}: check passed");
+        assert!(out.contains(expected), "{what}: {out}");
+    }
+}
+
+/// Issue 57, "Never a blank page": the page that could not be drawn reports it, from the quote's
+/// own page only, each field bounded, counted in /metrics; nothing is stored.
+#[tokio::test]
+async fn a_page_that_could_not_be_drawn_is_reported_and_counted() {
+    let token = "render-metrics-token-0123456789abcdef";
+    let app = spawn_app_with(&[("PAWPATH_METRICS_TOKEN", token.to_owned())]).await;
+    app.view("/quote?brand=pos").await;
+    let csrf = app.csrf().await;
+    let report = json!({ "csrf": csrf, "step": "your_vet", "message": "no validator", "trail": "at FormStep" });
+    let before = app.sql("select count(*) from step_transitions").await;
+    let (status, answer) = app.post_json("/api/render-errors", &report).await;
+    assert_eq!(status, 204, "{answer}");
+    assert_eq!(
+        app.sql("select count(*) from step_transitions").await,
+        before
+    );
+    // No CSRF token, an unknown field and an overlong message are refused, naming the problem.
+    let mut no_token = report.clone();
+    no_token.as_object_mut().expect("object").remove("csrf");
+    assert_eq!(app.post_json("/api/render-errors", &no_token).await.0, 403);
+    let mut extra = report.clone();
+    extra["stack"] = json!("x");
+    let (status, answer) = app.post_json("/api/render-errors", &extra).await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.to_string().contains("stack"), "{answer}");
+    let mut long = report.clone();
+    long["message"] = json!("x".repeat(301));
+    let (status, answer) = app.post_json("/api/render-errors", &long).await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer.to_string().contains("message must be at most 300"),
+        "{answer}"
+    );
+    let metrics = app
+        .client
+        .get(format!("{}/metrics", app.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("text");
+    let counted = metrics
+        .lines()
+        .find(|l| l.starts_with("pawpath_render_errors_total"))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse::<f64>().ok())
+        .expect("counted");
+    assert!(counted >= 1.0, "{counted}");
+}
