@@ -45,10 +45,9 @@ export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // The first page needs React, rjsf and XState whatever the chunking; its size is measured by
   // scripts/bundle-report.mjs rather than warned about.
-  // The manifest tells scripts/bundle-report.mjs which chunks the first page loads. Source maps
-  // are made but not linked from the files ('hidden'); scripts/precompress.mjs moves them out of
+  // Source maps are made but not linked from the files ('hidden'); scripts/precompress.mjs moves them out of
   // the served folder.
-  build: { modulePreload: { polyfill: false }, outDir: 'dist', sourcemap: 'hidden', target: 'es2022', chunkSizeWarningLimit: 700, manifest: true },
+  build: { modulePreload: { polyfill: false }, outDir: 'dist', sourcemap: 'hidden', target: 'es2022', chunkSizeWarningLimit: 700 },
   server: {
     proxy: {
       '/api': 'http://localhost:8080',

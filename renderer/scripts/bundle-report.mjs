@@ -11,23 +11,8 @@ const dist = join(here, '..', 'dist');
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const firstPage = [...html.matchAll(/(?:src|href)="\/quote\/(assets\/[^"]+)"/g)].map((m) => m[1]);
 
-// The first page also loads the validators of the question set its step asks (the direct
-// journey's start), a chunk of its own, with whatever that chunk imports.
-const direct = JSON.parse(readFileSync(join(here, '..', '..', 'journeys', 'direct.json'), 'utf8'));
-const firstSet = direct.steps.find((s) => s.id === direct.start)?.questions ?? direct.steps[0].questions;
-const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
-const chunkKey = Object.keys(manifest).find((k) => k.endsWith(`/generated/validators-${firstSet}.js`));
-if (!chunkKey) {
-  console.error(`no validator chunk for the first page's question set ${firstSet} in dist/.vite/manifest.json`);
-  process.exit(1);
-}
-const add = (key) => {
-  const chunk = manifest[key];
-  if (!firstPage.includes(chunk.file)) firstPage.push(chunk.file);
-  for (const css of chunk.css ?? []) if (!firstPage.includes(css)) firstPage.push(css);
-  for (const next of chunk.imports ?? []) add(next);
-};
-add(chunkKey);
+// The first page validates with the schema the server sends, interpreted by code in the main
+// bundle (src/features/form/json-schema.ts): there is no per-set chunk to add.
 const rows = firstPage.map((file) => {
   const bytes = readFileSync(join(dist, file));
   // brotli as the server sends it: the copy scripts/precompress.mjs wrote beside the file.

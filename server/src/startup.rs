@@ -197,7 +197,7 @@ fn check_calls(defs: &Definitions) -> Result<(), StartError> {
             let call = step.call();
             if let Some(first) = journey.steps[..i]
                 .iter()
-                .find(|s| s.questions.is_some() && s.call() == call)
+                .find(|s| s.questions.is_some() && s.takes_call(&call))
             {
                 problems.push(engine::DefinitionError::new(
                     &sourced.file,

@@ -5,20 +5,19 @@ import { expectAccessible, screenshot } from './support';
 // Issue 57, "Never a blank page": a step this renderer cannot draw keeps the brand's frame and
 // tells the customer what to do, with the quote reference and the brand's phone number, and the
 // page reports the failure to the server (POST /api/render-errors, logged and counted). The step
-// here is the first page with its question set renamed to one the renderer has never seen, as a
-// product team's new set once was.
+// here is the first page with a question drawn by a widget this renderer has never heard of.
 
 test('a step the renderer cannot draw keeps the frame and gives the phone number and the quote reference', async ({ page }, testInfo) => {
   let reference = '';
   page.on('response', async (r) => {
     if (r.url().includes('/api/view?path=')) reference = (await r.json()).data.qidu;
   });
-  // The page's form (its schema and words) as the server would send a set this renderer has never
-  // seen.
+  // The page's form (its schema and words) as a server would send it whose definitions name a
+  // widget this renderer lacks (`pawpath check` would refuse them; the page must still cope).
   await page.route('**/quote/definitions/*/questions/**', async (route) => {
     const response = await route.fetch();
     const form = await response.json();
-    form.schema.$id = 'pawpath:questions/never_seen';
+    form.ui.pets.items.pet_name['ui:widget'] = 'neverSeen';
     // The answer as sent, its body changed and no longer compressed.
     const headers = response.headers();
     delete headers['content-encoding'];

@@ -357,18 +357,41 @@ pub const STEP_CALL_PREFIX: &str = "/api/steps/";
 
 impl Step {
     /// The call that takes the step's answers: its named call, else `POST /api/steps/{step}`.
-    pub fn call(&self) -> String {
-        self.named_call
-            .clone()
-            .unwrap_or_else(|| format!("{STEP_CALL_PREFIX}{}", self.id))
+    pub fn call(&self) -> std::borrow::Cow<'_, str> {
+        match &self.named_call {
+            Some(call) => call.as_str().into(),
+            None => format!("{STEP_CALL_PREFIX}{}", self.id).into(),
+        }
     }
 
     /// The call that saves one of the page's modals: its named call, else the step's generic
     /// call (never the step's named call, which takes the step's own answers).
-    pub fn edit_call(&self, edit: &Edit) -> String {
-        edit.named_call
-            .clone()
-            .unwrap_or_else(|| format!("{STEP_CALL_PREFIX}{}", self.id))
+    pub fn edit_call<'a>(&'a self, edit: &'a Edit) -> std::borrow::Cow<'a, str> {
+        match &edit.named_call {
+            Some(call) => call.as_str().into(),
+            None => format!("{STEP_CALL_PREFIX}{}", self.id).into(),
+        }
+    }
+
+    /// Whether `call` takes the step's answers (as `call()` would say, without writing it out:
+    /// every submission asks this of every step).
+    pub fn takes_call(&self, call: &str) -> bool {
+        match &self.named_call {
+            Some(named) => named == call,
+            None => self.is_generic_call(call),
+        }
+    }
+
+    /// Whether `call` saves the modal `edit` of this step (as `edit_call()` would say).
+    pub fn edit_takes_call(&self, edit: &Edit, call: &str) -> bool {
+        match &edit.named_call {
+            Some(named) => named == call,
+            None => self.is_generic_call(call),
+        }
+    }
+
+    fn is_generic_call(&self, call: &str) -> bool {
+        call.strip_prefix(STEP_CALL_PREFIX) == Some(self.id.as_str())
     }
 }
 

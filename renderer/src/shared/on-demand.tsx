@@ -2,8 +2,7 @@
  * Code loaded when a page needs it (issue 23: the first page downloads only what it draws).
  *
  * `onDemand` wraps a module loader as a component that can be drawn at once once its code is
- * here: `prepare()` loads it ahead (the API client does so before it hands a view over, beside the
- * view's validators), after which the component renders with no suspension and no fallback. Drawn
+ * here: `prepare()` loads it ahead (the API client does so before it hands a view over), after which the component renders with no suspension and no fallback. Drawn
  * before that (a page opened some other way), it shows `fallback` in its own boundary until the
  * code arrives, so nothing else on the page waits or flickers.
  */
@@ -50,7 +49,7 @@ export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>
 }
 
 /**
- * What a view needs loaded before it is drawn, beyond its validators: registered by the parts of
+ * What a view needs loaded before it is drawn: registered by the parts of
  * the app that split their code (the pages, the widgets), asked by the API client per view.
  */
 type Preparer = (view: unknown) => Promise<unknown> | undefined;

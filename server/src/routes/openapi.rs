@@ -7,27 +7,6 @@ use serde_json::{Map, Value, json};
 use super::call::{Access, GENERIC_CALL, GET};
 use super::calls::calls;
 
-/// The sets the generic call takes: every step's and modal's that names no call of its own.
-fn generic_sets(defs: &engine::Definitions) -> crate::service::view::SetsTaken {
-    let mut taken = crate::service::view::SetsTaken::default();
-    for journey in defs.journeys() {
-        for step in &journey.steps {
-            if let Some(questions) = step.questions.as_deref()
-                && step.named_call.is_none()
-            {
-                taken.forms.push(questions.to_owned());
-            }
-            for edit in step.edits.iter().filter(|e| e.named_call.is_none()) {
-                taken.modals.push(edit.questions.to_string());
-            }
-        }
-    }
-    taken.forms.dedup();
-    taken.modals.sort();
-    taken.modals.dedup();
-    taken
-}
-
 /// A call's own field as the document states it: a JSON type ("string"), or a JSON Schema with
 /// the rules the call holds it to (lengths, bounds, a pattern, the values it takes) and an
 /// example it accepts; `server/tests/api/openapi_bounds.rs` sends each rule's boundary values.
@@ -55,7 +34,9 @@ pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
         // body is one of their schemas. The generic call takes the sets of every step and modal
         // that names no call of its own.
         let taken = if call.path == GENERIC_CALL {
-            generic_sets(defs)
+            let mut taken = crate::service::view::sets_taken_by_generic_call(defs);
+            taken.modals.sort();
+            taken
         } else {
             crate::service::view::sets_taken_by(defs, call.path)
         };

@@ -481,20 +481,15 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
         _ => None,
     };
     // What the page asks for as soon as it can, beside its script (issue 23): its view data, the
-    // breed lists, and the form and validators of the question set the address's step asks.
+    // breed lists, and the form of the question set the address's step asks (its schema is all
+    // the browser needs to validate it).
     let view_url = url_journey.map(|_| view_url(uri));
     let breeds_url = view::breeds_url(&state.defs);
-    let (form, modules) = match target {
-        Some(Target::Step(step)) if let Some(set) = step.questions.as_deref() => (
-            Some(view::form_url(
-                &state.defs,
-                &brand_id,
-                voice.language(),
-                set,
-            )),
-            validator_modules(&state.config.static_dir, set).await,
+    let form = match target {
+        Some(Target::Step(step)) if let Some(set) = step.questions.as_deref() => Some(
+            view::form_url(&state.defs, &brand_id, voice.language(), set),
         ),
-        _ => (None, Vec::new()),
+        _ => None,
     };
     let title = match static_page {
         Some(page) => format!("{} – {}", text(&page.title), text("app.brand")),
@@ -527,7 +522,6 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
             no_script => text("app.no_script"),
             preload_fetch => view_url.iter().chain(form.iter()).cloned().collect::<Vec<_>>(),
             preload_later => &breeds_url,
-            preload_modules => modules,
             tag_manager => tag_manager.map(|tm| tm.script.as_str()),
             boot => minijinja::context! { language => voice.language(), copy => &copy, copy_url => view::copy_url(&state.defs, &brand_id, voice.language()), breeds_url => &breeds_url, view_url => &view_url, shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
         },
@@ -579,45 +573,6 @@ fn first_paint_frame(shell: &view::Shell<'_>, voice: &engine::Voice<'_>) -> serd
     })
 }
 
-/// The served files of a question set's precompiled validators and what they import, from the
-/// renderer build's manifest (`dist/.vite/manifest.json`), as `/quote/assets/...` addresses; none
-/// when the build has no manifest or no such set (the page then loads them as it does any other).
-async fn validator_modules(static_dir: &std::path::Path, set: &str) -> Vec<String> {
-    let Ok(text) = tokio::fs::read(static_dir.join(".vite/manifest.json")).await else {
-        return Vec::new();
-    };
-    let Ok(manifest) = serde_json::from_slice::<serde_json::Value>(&text) else {
-        return Vec::new();
-    };
-    let Some(manifest) = manifest.as_object() else {
-        return Vec::new();
-    };
-    let suffix = format!("/generated/validators-{set}.js");
-    let mut keys: Vec<&str> = manifest
-        .keys()
-        .filter(|k| k.ends_with(&suffix))
-        .map(String::as_str)
-        .collect();
-    let mut files = Vec::new();
-    // The chunk, then what it imports (a manifest is a small acyclic graph; each key once).
-    let mut seen = std::collections::HashSet::new();
-    while let Some(key) = keys.pop() {
-        if !seen.insert(key) || seen.len() > 64 {
-            continue;
-        }
-        let Some(chunk) = manifest.get(key) else {
-            continue;
-        };
-        if let Some(file) = chunk["file"].as_str() {
-            files.push(format!("/quote/{file}"));
-        }
-        if let Some(imports) = chunk["imports"].as_array() {
-            keys.extend(imports.iter().filter_map(|i| i.as_str()));
-        }
-    }
-    files
-}
-
 /// The simplified shell for Internet Explorer: the brand's colours, its name and the message;
 /// no script (journey.md §2 Shell).
 const UNSUPPORTED_SHELL: &str = r#"<!doctype html>
@@ -638,50 +593,3 @@ const UNSUPPORTED_SHELL: &str = r#"<!doctype html>
   </body>
 </html>
 "#;
-
-#[cfg(test)]
-mod preload_tests {
-    use super::validator_modules;
-
-    /// issue 23: the shell's modulepreload links are the question set's validator chunk and what
-    /// it imports, from the build's manifest; no manifest (or a broken one) means none.
-    #[tokio::test]
-    async fn a_sets_validators_and_their_imports_come_from_the_manifest() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        assert!(
-            validator_modules(dir.path(), "pet_details")
-                .await
-                .is_empty()
-        );
-        std::fs::create_dir_all(dir.path().join(".vite")).expect("mkdir");
-        std::fs::write(dir.path().join(".vite/manifest.json"), "{ not json").expect("write");
-        assert!(
-            validator_modules(dir.path(), "pet_details")
-                .await
-                .is_empty()
-        );
-        let manifest = serde_json::json!({
-            "src/generated/validators-pet_details.js": { "file": "assets/validators-pet_details-A1.js", "imports": ["_formats-B2.js", "_runtime-C3.js"] },
-            "src/generated/validators-cover.js": { "file": "assets/validators-cover-D4.js", "imports": ["_runtime-C3.js"] },
-            "_formats-B2.js": { "file": "assets/formats-B2.js", "imports": ["_runtime-C3.js"] },
-            "_runtime-C3.js": { "file": "assets/runtime-C3.js" },
-        });
-        std::fs::write(dir.path().join(".vite/manifest.json"), manifest.to_string())
-            .expect("write");
-        let mut files = validator_modules(dir.path(), "pet_details").await;
-        files.sort();
-        assert_eq!(
-            files,
-            vec![
-                "/quote/assets/formats-B2.js",
-                "/quote/assets/runtime-C3.js",
-                "/quote/assets/validators-pet_details-A1.js"
-            ]
-        );
-        assert!(
-            validator_modules(dir.path(), "no_such_set")
-                .await
-                .is_empty()
-        );
-    }
-}

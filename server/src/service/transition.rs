@@ -53,7 +53,7 @@ pub async fn submit(
         if !journey.steps.iter().any(|s| {
             s.edits
                 .iter()
-                .any(|e| *e.questions == *form && s.edit_call(e) == call)
+                .any(|e| *e.questions == *form && s.edit_takes_call(e, call))
         }) {
             return Err(AppError::NotFound);
         }
@@ -72,7 +72,7 @@ pub async fn submit(
     let step = journey
         .steps
         .iter()
-        .find(|s| s.questions.is_some() && s.call() == call)
+        .find(|s| s.questions.is_some() && s.takes_call(call))
         .ok_or(AppError::NotFound)?;
     let event = Event::Submit {
         step: step.id.clone(),
@@ -93,6 +93,7 @@ pub async fn submit_step(
 ) -> Result<Reply, AppError> {
     let started = Instant::now();
     let call = format!("{}{step_id}", engine::definitions::STEP_CALL_PREFIX);
+    let call = call.as_str();
     // The fields any journey's step of this id takes through this call (an unknown step takes
     // none, and is not found once the session checks out).
     let mut fields: Vec<String> = Vec::new();
@@ -100,11 +101,11 @@ pub async fn submit_step(
     for journey in state.defs.journeys() {
         for step in journey.steps.iter().filter(|s| *s.id == *step_id) {
             if let Some(questions) = step.questions.as_deref()
-                && step.call() == call
+                && step.takes_call(call)
             {
                 fields.extend(view::set_fields(&state.defs, questions));
             }
-            for edit in step.edits.iter().filter(|e| step.edit_call(e) == call) {
+            for edit in step.edits.iter().filter(|e| step.edit_takes_call(e, call)) {
                 fields.extend(view::set_fields(&state.defs, &edit.questions));
                 modals.push(edit.questions.to_string());
             }
@@ -146,7 +147,7 @@ pub async fn submit_step(
             let Some(edit) = step
                 .edits
                 .iter()
-                .find(|e| *e.questions == *form && step.edit_call(e) == call)
+                .find(|e| *e.questions == *form && step.edit_takes_call(e, call))
             else {
                 return Err(AppError::BadRequest(format!(
                     "form {form:?} is not saved by {call} (it saves: {})",
@@ -160,7 +161,8 @@ pub async fn submit_step(
             }
         }
         None => {
-            let Some(questions) = step.questions.as_deref().filter(|_| step.call() == call) else {
+            let Some(questions) = step.questions.as_deref().filter(|_| step.takes_call(call))
+            else {
                 return Err(AppError::BadRequest(format!(
                     "step {step_id:?} takes its answers through {}",
                     step.call()

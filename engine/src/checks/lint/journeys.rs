@@ -396,6 +396,7 @@ pub(super) fn lint_question_set(
             format!("not a valid JSON Schema: {e} Fix: correct the schema as the message says (the guard or question schema must compile as JSON Schema draft 7)."),
         ));
     }
+    super::schema_keywords::lint_schema_keywords(file, &qs.value.schema, errors);
     walk(&qs.value.schema, "/schema", &mut |path, value| {
         if let Some(Value::Object(map)) = value.get("x-errors") {
             for (keyword, key) in map {

@@ -13,6 +13,7 @@ mod catalogues;
 mod common;
 mod journeys;
 mod products;
+pub mod schema_keywords;
 
 use brands::{lint_brands, lint_pages};
 use catalogues::{lint_breeds, lint_copy, lint_experiments};

@@ -7,16 +7,15 @@
  */
 import type { RJSFSchema } from '@rjsf/utils';
 import { retrieveSchema } from '@rjsf/utils';
-import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 
 import { EditDialog, petQuestions, propertySchema } from '@/features/form/EditDialog';
 import { ErrorSummary, focusField } from '@/features/form/ErrorSummary';
 import { validateAnswers } from '@/features/form/FormStep';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
+import { schemaValidator } from '@/features/form/schema-validator';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest } from '@/features/journey/journey-machine';
-import { validatorsFor } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
 import './assumptions.css';
@@ -46,11 +45,8 @@ function withDefaults(questions: QuestionsView): Answers {
 
 /** The questions asked of this pet, in their order: the item schema resolved for its answers. */
 function askedOf(questions: QuestionsView, pet: Pet, includeHidden = false): string[] {
-  const fns = validatorsFor(questions.schema.$id);
-  if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
-  const validator = createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
   const { item, ui } = petQuestions(questions);
-  const resolved = retrieveSchema(validator, item as RJSFSchema, questions.schema as RJSFSchema, pet);
+  const resolved = retrieveSchema(schemaValidator, item as RJSFSchema, questions.schema as RJSFSchema, pet);
   const declared = Object.keys(resolved.properties ?? {});
   const order = (ui['ui:order'] as unknown as string[] | undefined) ?? declared;
   const shown = (name: string) => includeHidden || (ui[name]?.['ui:widget'] !== 'hidden' && ui[name]?.['ui:widget'] !== 'confirmTick');

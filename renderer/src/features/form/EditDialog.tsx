@@ -8,7 +8,6 @@
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
-import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { useEffect, useMemo, useState } from 'react';
 
 import { breedIndex, useBreeds } from '@/features/breeds/breed-store';
@@ -16,13 +15,13 @@ import { BreedsContext } from '@/features/breeds/breeds-context';
 import { followAnswers } from '@/features/breeds/dependent-answers';
 import { Modal } from '@/features/shell/Modal';
 
-import { validatorsFor } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
 import { namedQuestions } from './named-questions';
 import { ErrorSummary, focusField } from './ErrorSummary';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
 import { validateAnswers, widgets as formWidgets } from './FormStep';
+import { schemaValidator } from './schema-validator';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
 import { ChoiceWidget, refusalOf } from './widgets/ChoiceWidget';
 import { ConfirmTickWidget } from './widgets/ConfirmTickWidget';
@@ -166,11 +165,6 @@ export function EditDialog({
   /** Offered when an answer cannot be insured and the quote has more than one pet. */
   onRemovePet?: (index: number) => void;
 }) {
-  const validator = useMemo(() => {
-    const fns = validatorsFor(questions.schema.$id);
-    if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
-    return createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
-  }, [questions.schema]);
   const [formData, setFormData] = useState<Answers>(questions.answers);
   const [clientErrors, setClientErrors] = useState<FieldMessage[]>([]);
   const [attempts, setAttempts] = useState(0);
@@ -242,7 +236,7 @@ export function EditDialog({
               fields={fields}
               formData={formData}
               formContext={formContext}
-              validator={validator}
+              validator={schemaValidator}
               widgets={widgets}
               templates={templates}
               noValidate

@@ -1,12 +1,11 @@
 /**
  * A generic form step: rjsf draws the step's questions from the schema and UI hints the server
- * sent. Validation before submit runs the precompiled validator of that very schema; field
- * errors from the server land on the same fields through the same path.
+ * sent. Validation before submit interprets that very schema (json-schema.ts); field errors
+ * from the server land on the same fields through the same path.
  */
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RegistryWidgetsType, RJSFSchema } from '@rjsf/utils';
-import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 
 import { RemovePetDialog } from './RemovePetDialog';
@@ -15,14 +14,15 @@ import { PetActionsContext } from './pet-actions';
 import { type Breed, breedIndex, useBreeds } from '@/features/breeds/breed-store';
 import { BreedsContext, cannotInsure } from '@/features/breeds/breeds-context';
 import { followAnswers } from '@/features/breeds/dependent-answers';
-import { validatorsFor } from '@/generated/validators';
 import { text } from '@/shared/copy';
 import type { Notice } from '@/features/journey/journey-machine';
 import type { FieldMessage, QuestionsView } from '@/shared/types';
 import { ErrorSummary, focusField } from './ErrorSummary';
 import { namedQuestions } from './named-questions';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
-import { type AjvError, fieldMessages } from './messages';
+import { validate } from './json-schema';
+import { fieldMessages } from './messages';
+import { schemaValidator } from './schema-validator';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
 import { BreedSearchWidget } from './widgets/BreedSearchWidget';
 import { ChoiceWidget } from './widgets/ChoiceWidget';
@@ -61,14 +61,9 @@ const templates = {
 };
 
 type Answers = Record<string, unknown>;
-type ValidateFn = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
-
-/** Runs the step's precompiled validator and turns its errors into one message per field. */
+/** Validates the answers against the step's schema, one message per field. */
 export function validateAnswers(questions: QuestionsView, answers: Answers, copy: Record<string, string>): FieldMessage[] {
-  const validate = validatorsFor(questions.schema.$id)?.[questions.schema.$id] as ValidateFn | undefined;
-  if (!validate) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
-  if (validate(answers)) return [];
-  return fieldMessages(questions.schema, validate.errors ?? [], copy);
+  return fieldMessages(questions.schema, validate(questions.schema, answers), copy);
 }
 
 /** Whether the form is where pets are added (the pet details forms), the only forms whose pets fold. */
@@ -121,11 +116,6 @@ export function FormStep({
   /** A second action beside the step's button (the payment page's Back). */
   secondaryAction?: ReactNode;
 }) {
-  const validator = useMemo(() => {
-    const fns = validatorsFor(questions.schema.$id);
-    if (!fns) throw new Error(`no precompiled validator for ${questions.schema.$id}`);
-    return createPrecompiledValidator<Answers, RJSFSchema>(fns, questions.schema as RJSFSchema);
-  }, [questions.schema]);
   const [formData, setFormData] = useState<Answers>(questions.answers);
   const ui = useMemo(() => namedQuestions(questions.ui, copy), [questions.ui, copy]);
   const [clientErrors, setClientErrors] = useState<FieldMessage[]>([]);
@@ -241,7 +231,7 @@ export function FormStep({
                 return { ...d, [objectKey]: next };
               }),
           }}
-          validator={validator}
+          validator={schemaValidator}
           widgets={widgets}
           templates={templates}
           noValidate

@@ -1,16 +1,13 @@
 // The browser's side of journey.md §5 Pet form: the same question file and copy the server uses,
-// validated by the precompiled validator, give the same message per field as the server's tests
+// validated by the interpreting validator (json-schema.ts), give the same message per field as the server's tests
 // (server/tests/api/pet_details_api.rs).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import petDetails from '../../../../questions/pet-details.json';
 import enGB from '../../../../questions/copy/en-GB.json';
 import type { QuestionsView } from '@/shared/types';
-import { loadValidators, validatorIds } from '@/generated/validators';
 import { validateAnswers } from './FormStep';
 
-// The journey's API client loads each view's validators before showing it; here, all of them.
-beforeAll(() => loadValidators(validatorIds));
 import { fieldName, schemaOrder } from './messages';
 
 const questions = { id: 'pet_details', schema: petDetails.schema, ui: petDetails.ui, answers: {}, submit: null } as unknown as QuestionsView;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-// The validators' chunks fail to load, as after a release renamed them under an open page.
-vi.mock('@/generated/validators', () => ({
-  loadValidators: vi.fn(async () => {
+// The page's code chunks fail to load, as after a release renamed them under an open page.
+vi.mock('@/shared/on-demand', () => ({
+  prepareView: vi.fn(async () => {
     throw new TypeError('Failed to fetch dynamically imported module');
   }),
 }));

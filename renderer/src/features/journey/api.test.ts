@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { forgetViews, markViewed } from '@/shared/experiments';
-import { validatorsFor } from '@/generated/validators';
-import { assemble, loadView, markReadOnly, questionSchemaIds, requestConfirmationEmail, resetQuote, resolveShared, seedCatalogue, submitAnswers } from './api';
+import { assemble, loadView, markReadOnly, requestConfirmationEmail, resetQuote, resolveShared, seedCatalogue, submitAnswers } from './api';
 
 describe('the call helper (journey.md §7)', () => {
   afterEach(forgetViews);
@@ -49,29 +48,6 @@ describe('the confirmation email request (owner-payment.md §4 Confirmation, §7
       throw new TypeError('offline');
     });
     expect(await requestConfirmationEmail(offline as unknown as typeof fetch)).toBe(false);
-  });
-});
-
-describe('a view arrives with its validators loaded (each question set is a chunk of its own)', () => {
-  const view = {
-    step: { id: 'review' },
-    questions: { schema: { $id: 'pawpath:questions/cover', type: 'object' } },
-    edits: { your_details: { schema: { $id: 'pawpath:questions/your_details', properties: { a: { $id: 'x' } } } } },
-  };
-
-  it('names every question schema in a view, and nothing else', () => {
-    expect(questionSchemaIds(view).sort()).toEqual(['pawpath:questions/cover', 'pawpath:questions/your_details']);
-  });
-
-  it('loads them before handing the view over', async () => {
-    expect(validatorsFor('pawpath:questions/cover')).toBeUndefined();
-    const fetcher = vi.fn(async () => new Response(JSON.stringify({ data: view }), { status: 200 }));
-    const result = await loadView('/quote/review', fetcher as unknown as typeof fetch);
-    expect(result.kind).toBe('ok');
-    const cover = validatorsFor('pawpath:questions/cover')?.['pawpath:questions/cover'] as unknown as ((d: unknown) => boolean) | undefined;
-    expect(typeof cover).toBe('function');
-    expect(validatorsFor('pawpath:questions/your_details')).toBeDefined();
-    expect(validatorsFor('pawpath:questions/payment')).toBeUndefined();
   });
 });
 

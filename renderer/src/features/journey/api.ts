@@ -2,7 +2,6 @@
  * The API client: JSON over fetch, same-origin cookies. It returns results and never decides
  * what the customer sees; the journey machine does.
  */
-import { loadValidators } from '@/generated/validators';
 import { experimentViews } from '@/shared/experiments';
 import { prepareView } from '@/shared/on-demand';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
@@ -129,15 +128,11 @@ async function read(response: Response, fetcher: typeof fetch = fetch): Promise<
   }
   const b = body as { data?: ViewData; outcome?: string; error?: string; errors?: FieldMessage[]; message?: string };
   if (response.ok && b.data) {
-    // The view's forms validate with their sets' precompiled validators, loaded before the view
-    // is handed over so every form can validate at once (each set is a chunk of its own).
-    // Its copy catalogue comes from its own address, fetched once, beside the validators.
+    // The view's copy catalogue comes from its own address, fetched once, beside its forms.
     const copyUrl = b.data.copy_url;
     const copy = b.data.copy ?? (copyUrl ? catalogue(copyUrl, fetcher).catch(() => null) : Promise.resolve({}));
-    // Its forms too, each fetched once, and beside them their sets' precompiled validators
-    // (a set's schema is `pawpath:questions/<id>`).
-    const early = loadValidators(questionViews(b.data).map((q) => `pawpath:questions/${q.id}`));
-    // And the code of the page it shows, and of the widgets its forms name (issue 23).
+    // Its forms too, each fetched once (each form's schema is all the browser needs to validate
+    // it: json-schema.ts interprets it). And the code of the page it shows, and of the widgets its forms name (issue 23).
     const code = prepareView(b.data);
     code.catch(() => undefined);
     try {
@@ -149,10 +144,8 @@ async function read(response: Response, fetcher: typeof fetch = fetch): Promise<
     const formsCode = prepareView(b.data);
     formsCode.catch(() => undefined);
     try {
-      await early;
       await code;
       await formsCode;
-      await loadValidators(questionSchemaIds(b.data));
       forget(RELOADED_FOR_CHUNKS);
     } catch {
       // A release since this page was opened renamed its chunks: the page itself is out of date.
@@ -188,21 +181,6 @@ function forget(flag: string) {
   } catch {
     // A tab that keeps nothing has nothing to forget.
   }
-}
-
-/** Every question schema a view carries (its step's questions, its edit dialogs'), by `$id`. */
-export function questionSchemaIds(view: unknown): string[] {
-  const ids: string[] = [];
-  const walk = (value: unknown) => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') {
-      const id = (value as { $id?: unknown }).$id;
-      if (typeof id === 'string' && id.startsWith('pawpath:questions/')) ids.push(id);
-      else Object.values(value).forEach(walk);
-    }
-  };
-  walk(view);
-  return ids;
 }
 
 /** What the shared helper adds to every payload besides the token and locale (journey.md §7). */

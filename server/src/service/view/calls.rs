@@ -3,7 +3,7 @@
 //! version's address.
 
 use engine::Definitions;
-use engine::definitions::{Journey, Step};
+use engine::definitions::{Edit, Journey, Step};
 
 /// The spec's named calls that take a question set's answers through the one submission path
 /// (journey.md §7, owner-payment.md §7), each with the body fields its answers come in. A journey
@@ -56,19 +56,39 @@ pub struct SetsTaken {
 }
 
 pub fn sets_taken_by(defs: &Definitions, call: &str) -> SetsTaken {
+    sets_taken(
+        defs,
+        |step| step.takes_call(call),
+        |step, edit| step.edit_takes_call(edit, call),
+    )
+}
+
+/// The question sets the definitions send through the generic call (`POST /api/steps/{step}`):
+/// those of every step and modal that names no call of its own.
+pub fn sets_taken_by_generic_call(defs: &Definitions) -> SetsTaken {
+    sets_taken(
+        defs,
+        |step| step.named_call.is_none(),
+        |_, edit| edit.named_call.is_none(),
+    )
+}
+
+fn sets_taken(
+    defs: &Definitions,
+    step_takes: impl Fn(&Step) -> bool,
+    edit_takes: impl Fn(&Step, &Edit) -> bool,
+) -> SetsTaken {
     let mut taken = SetsTaken::default();
     for journey in defs.journeys() {
         for step in &journey.steps {
             if let Some(questions) = step.questions.as_deref()
-                && step.call() == call
+                && step_takes(step)
                 && !taken.forms.iter().any(|q| q == questions)
             {
                 taken.forms.push(questions.to_owned());
             }
             for edit in &step.edits {
-                if step.edit_call(edit) == call
-                    && !taken.modals.iter().any(|q| *q == *edit.questions)
-                {
+                if edit_takes(step, edit) && !taken.modals.iter().any(|q| *q == *edit.questions) {
                     taken.modals.push(edit.questions.to_string());
                 }
             }

@@ -486,7 +486,7 @@ fn candidates(
 ) -> Vec<(String, Event)> {
     let mut out = Vec::new();
     if let Some(questions) = step.questions.as_deref() {
-        let call = step.call();
+        let call = step.call().into_owned();
         let schema = defs.question_schema(questions).map(|s| s.schema.clone());
         let bodies = pool.get(&call).map(Vec::as_slice).unwrap_or_default();
         let bodies = if all {

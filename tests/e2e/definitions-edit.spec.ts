@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { expect, test } from '@playwright/test';
+
+import { expectAccessible, screenshot } from './support';
+
+// Issue 57: a product team's edit reaches the customer with nothing rebuilt. A copy of the
+// definitions gains a required question on the pet form (its words in both languages); the
+// binary and the renderer the suite was started with serve it, and the browser refuses the new
+// rule before anything is sent, with the schema's message, as the server would.
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+// The binary the suite serves, as the suite's configuration names it (relative to tests/).
+const binary = resolve(here, '..', process.env.PAWPATH_BIN ?? '../target/debug/pawpath');
+const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181) + 20;
+const base = `http://127.0.0.1:${port}`;
+
+// One server on the edited copy, so the spec's tests run in one worker, one after the other.
+test.describe.configure({ mode: 'serial' });
+
+let server: ChildProcess | undefined;
+let dir = '';
+
+function edit(file: string, change: (json: Record<string, any>) => void) {
+  const path = join(dir, file);
+  const json = JSON.parse(readFileSync(path, 'utf8'));
+  change(json);
+  writeFileSync(path, JSON.stringify(json, null, 2));
+}
+
+test.beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pawpath-edit-'));
+  cpSync(join(root, 'journeys'), join(dir, 'journeys'), { recursive: true });
+  cpSync(join(root, 'questions'), join(dir, 'questions'), { recursive: true });
+  cpSync(join(root, 'server', 'data'), join(dir, 'server', 'data'), { recursive: true });
+  // (a) A required yes/no question on the pet form, after the neutering question.
+  edit('questions/pet-details.json', (set) => {
+    const item = set.schema.properties.pets.items;
+    item.properties.pet_kennel_club = { type: 'string', enum: ['yes', 'no'] };
+    item.required.push('pet_kennel_club');
+    const ui = set.ui.pets.items;
+    ui['ui:order'].splice(ui['ui:order'].indexOf('pet_neutered') + 1, 0, 'pet_kennel_club');
+    ui.pet_kennel_club = { 'ui:title': 'pet.kennel_club.label', 'ui:widget': 'yesNo', 'ui:enumNames': ['common.yes', 'common.no'] };
+  });
+  // The variant that keeps the base's required list keeps its example valid with the new answer
+  // (`pawpath check` names the example otherwise).
+  edit('questions/annual-rehoming-pet.json', (set) => {
+    set.patch.schema.examples[0].pets[0].pet_kennel_club = 'no';
+  });
+  edit('questions/copy/en-GB.json', (copy) => {
+    copy.messages['pet.kennel_club.label'] = 'Is your pet registered with the Kennel Club?';
+  });
+  edit('questions/copy/fr-FR.json', (copy) => {
+    copy.messages['pet.kennel_club.label'] = 'Votre animal est-il inscrit au Kennel Club ?';
+  });
+  server = spawn(binary, [], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PAWPATH_DATA_DIR: join(dir, 'data'),
+      PAWPATH_DEFINITIONS: dir,
+      PAWPATH_STATIC_DIR: join(root, 'renderer', 'dist'),
+      PAWPATH_LOG_FORMAT: 'pretty',
+      PAWPATH_LOOKUPS_PER_ADDRESS: '10000000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`pawpath on the edited definitions did not become ready at ${base}`);
+});
+
+test.afterAll(() => {
+  server?.kill();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('a question added to a set is asked, and its rule kept by the browser before the server', async ({ page }, testInfo) => {
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().includes('/api/petdetails')) sent.push(r.url());
+  });
+  await page.goto(`${base}/quote?brand=pos`);
+  await page.getByLabel("What is your pet's name?").fill('Rex');
+  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
+  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
+  await page.getByRole('combobox', { name: /^What breed is .+\?$/ }).pressSequentially('beag');
+  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Day' }).fill('01');
+  await page.getByRole('textbox', { name: 'Month' }).fill('02');
+  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
+  await page.getByRole('radio', { name: 'Male', exact: true }).check();
+  await page.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
+  const question = page.getByRole('group', { name: 'Is your pet registered with the Kennel Club?' });
+  await expect(question).toBeVisible();
+  await page.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  // Refused in the browser, with the schema's message (the default for `required`), and nothing sent.
+  await expect(page.getByText('Please Check the following fields:')).toBeVisible();
+  await expect(question).toContainText('This field is required');
+  expect(sent).toEqual([]);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'definitions-edit-refused');
+  await question.getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/your-details/);
+  expect(sent).toHaveLength(1);
+});
+
+test('the server holds the same rule for a caller that skips the browser', async ({ request }) => {
+  const opened = await request.get(`${base}/api/view?path=${encodeURIComponent('/quote?brand=pos')}`);
+  expect(opened.ok()).toBe(true);
+  const { data } = await opened.json();
+  const pet = { pet_name: 'Rex', pet_type: 'dog', dog_breed_type: 'breed', pet_breed: 'D173', pet_date_of_birth: '2023-02-01', pet_sex: 'm', pet_neutered: 'yes', pet_any_injury_illness: 'no', pet_cost: '0' };
+  const refused = await request.post(`${base}/api/petdetails`, { data: { csrf: data.csrf, pets: [pet] } });
+  expect(refused.status()).toBe(422);
+  expect((await refused.json()).errors).toContainEqual({ field: 'pets[0].pet_kennel_club', message: 'This field is required' });
+});
