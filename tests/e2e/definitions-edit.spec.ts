@@ -8,10 +8,11 @@ import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot } from './support';
 
-// Issue 57: a product team's edit reaches the customer with nothing rebuilt. A copy of the
-// definitions gains a required question on the pet form (its words in both languages); the
-// binary and the renderer the suite was started with serve it, and the browser refuses the new
-// rule before anything is sent, with the schema's message, as the server would.
+// Issue 57: a product team's edit reaches the customer with nothing rebuilt. The binary and the
+// renderer the suite was started with serve a copy of the definitions with PAWPATH_DEV_RELOAD=1
+// (the product team's live preview); the copy then gains a required question on the pet form
+// (its words in both languages). On the next page load the question is asked, and the browser
+// refuses the new rule before anything is sent, with the schema's message, as the server would.
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -38,7 +39,30 @@ test.beforeAll(async () => {
   cpSync(join(root, 'journeys'), join(dir, 'journeys'), { recursive: true });
   cpSync(join(root, 'questions'), join(dir, 'questions'), { recursive: true });
   cpSync(join(root, 'server', 'data'), join(dir, 'server', 'data'), { recursive: true });
-  // (a) A required yes/no question on the pet form, after the neutering question.
+  server = spawn(binary, [], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PAWPATH_DATA_DIR: join(dir, 'data'),
+      PAWPATH_DEFINITIONS: dir,
+      PAWPATH_STATIC_DIR: join(root, 'renderer', 'dist'),
+      PAWPATH_LOG_FORMAT: 'pretty',
+      PAWPATH_LOOKUPS_PER_ADDRESS: '10000000',
+      PAWPATH_DEV_RELOAD: '1',
+      DATABASE_URL: `sqlite://${join(dir, 'data', 'edit.db')}?mode=rwc`,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 300; i++) {
+    const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`pawpath on the copy of the definitions did not become ready at ${base}`);
+});
+
+/** The product team's edit: a required yes/no question on the pet form, after the neutering question. */
+function addAQuestion() {
   edit('questions/pet-details.json', (set) => {
     const item = set.schema.properties.pets.items;
     item.properties.pet_kennel_club = { type: 'string', enum: ['yes', 'no'] };
@@ -58,37 +82,33 @@ test.beforeAll(async () => {
   edit('questions/copy/fr-FR.json', (copy) => {
     copy.messages['pet.kennel_club.label'] = 'Votre animal est-il inscrit au Kennel Club ?';
   });
-  server = spawn(binary, [], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PAWPATH_DATA_DIR: join(dir, 'data'),
-      PAWPATH_DEFINITIONS: dir,
-      PAWPATH_STATIC_DIR: join(root, 'renderer', 'dist'),
-      PAWPATH_LOG_FORMAT: 'pretty',
-      PAWPATH_LOOKUPS_PER_ADDRESS: '10000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 300; i++) {
-    const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
-    if (ready) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`pawpath on the edited definitions did not become ready at ${base}`);
-});
+}
+
+/** The definitions version the server is serving, as the page's view data names it. */
+async function servedVersion(): Promise<string> {
+  const view = await fetch(`${base}/api/view?path=${encodeURIComponent('/quote?brand=pos')}`).then((r) => r.json());
+  return /\/quote\/definitions\/([^/]+)\//.exec(view.data.copy_url)?.[1] ?? '';
+}
 
 test.afterAll(() => {
   server?.kill();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('a question added to a set is asked, and its rule kept by the browser before the server', async ({ page }, testInfo) => {
+test('a question added to a set is asked on the next page load, and its rule kept by the browser before the server', async ({ page }, testInfo) => {
   const sent: string[] = [];
   page.on('request', (r) => {
     if (r.method() === 'POST' && r.url().includes('/api/petdetails')) sent.push(r.url());
   });
   await page.goto(`${base}/quote?brand=pos`);
+  const question = page.getByRole('group', { name: 'Is your pet registered with the Kennel Club?' });
+  await expect(page.getByLabel("What is your pet's name?")).toBeVisible();
+  await expect(question).toHaveCount(0);
+  // The product team edits the files; the server loads and checks them within a second or two.
+  const before = await servedVersion();
+  addAQuestion();
+  await expect.poll(servedVersion, { timeout: 30_000 }).not.toBe(before);
+  await page.reload();
   await page.getByLabel("What is your pet's name?").fill('Rex');
   await page.getByRole('radio', { name: 'Dog', exact: true }).check();
   await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
@@ -99,7 +119,6 @@ test('a question added to a set is asked, and its rule kept by the browser befor
   await page.getByRole('textbox', { name: 'Year' }).fill('2023');
   await page.getByRole('radio', { name: 'Male', exact: true }).check();
   await page.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
-  const question = page.getByRole('group', { name: 'Is your pet registered with the Kennel Club?' });
   await expect(question).toBeVisible();
   await page.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
   await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
