@@ -367,3 +367,14 @@ fn the_repository_definitions_load_and_lint_clean() {
         vec![1, 2, 3, 4, 5]
     );
 }
+
+/// The repository's definitions carry their views manifest: without one the views lint has
+/// nothing to check against (a set kept from before the manifest is replayed without it).
+#[test]
+fn the_repositorys_definitions_declare_their_views() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let defs = Definitions::load(&engine::definitions::FsLoader::new(root))
+        .expect("the repository's definitions");
+    assert_eq!(defs.raw.views.len(), 1, "journeys/views.json");
+    assert!(defs.raw.views[0].value.views.contains_key("form"));
+}

@@ -343,12 +343,23 @@ pub struct Step {
 #[serde(deny_unknown_fields)]
 pub struct Edit {
     pub questions: QuestionSetId,
+    /// The role the set plays on the step's view (journeys/views.json); without it, the set's id.
+    /// The page reads its modals by role.
+    #[serde(default)]
+    pub role: Option<String>,
     /// The spec's named call that saves the modal (with `form` naming its question set), where
     /// the spec names one; without it, the generic call of the step whose page it is on.
     #[serde(default, rename = "call")]
     pub named_call: Option<String>,
     #[serde(default)]
     pub rules: Vec<String>,
+}
+
+impl Edit {
+    /// The role the modal plays on its view: its `role`, else its question set's id.
+    pub fn role(&self) -> &str {
+        self.role.as_deref().unwrap_or(&self.questions)
+    }
 }
 
 /// The generic call's path prefix: `POST /api/steps/{step}` takes the answers of a step the spec

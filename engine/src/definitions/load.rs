@@ -38,6 +38,8 @@ pub struct RawDefinitions {
     pub experiments: Vec<Sourced<crate::definitions::experiments::ExperimentFile>>,
     pub brands: Vec<Sourced<Brand>>,
     pub pages: Vec<Sourced<PagesFile>>,
+    /// The views manifest (journeys/views.json).
+    pub views: Vec<Sourced<crate::definitions::views::ViewsFile>>,
     /// The brands' logos: file name (`pos.svg`) → the checked SVG text.
     pub logos: BTreeMap<String, String>,
     /// A digest of every file's name and bytes: the definition version quotes record.
@@ -159,9 +161,11 @@ enum Kind {
     Experiments,
     Brand,
     Pages,
+    Views,
 }
 
 const PAGES_SCHEMA: &str = include_str!("../../../journeys/schemas/pages.schema.json");
+const VIEWS_SCHEMA: &str = include_str!("../../../journeys/schemas/views.schema.json");
 const BRAND_SCHEMA: &str = include_str!("../../../journeys/schemas/brand.schema.json");
 const EXPERIMENTS_SCHEMA: &str = include_str!("../../../journeys/schemas/experiments.schema.json");
 const DOCUMENTS_SCHEMA: &str = include_str!("../../../journeys/schemas/documents.schema.json");
@@ -192,6 +196,7 @@ impl Kind {
             "experiments.schema.json" => Some(Kind::Experiments),
             "brand.schema.json" => Some(Kind::Brand),
             "pages.schema.json" => Some(Kind::Pages),
+            "views.schema.json" => Some(Kind::Views),
             _ => None,
         }
     }
@@ -210,6 +215,7 @@ impl Kind {
             Kind::Experiments => EXPERIMENTS_SCHEMA,
             Kind::Brand => BRAND_SCHEMA,
             Kind::Pages => PAGES_SCHEMA,
+            Kind::Views => VIEWS_SCHEMA,
         }
     }
 }
@@ -308,6 +314,7 @@ pub fn load(loader: &dyn Loader) -> Result<RawDefinitions, DefinitionErrors> {
             Kind::Experiments => parse_into(&mut defs.experiments, file, raw),
             Kind::Brand => parse_into(&mut defs.brands, file, raw),
             Kind::Pages => parse_into(&mut defs.pages, file, raw),
+            Kind::Views => parse_into(&mut defs.views, file, raw),
         };
         if let Err(e) = result {
             errors.push(e);
@@ -515,6 +522,7 @@ impl MetaValidators {
             Kind::Experiments,
             Kind::Brand,
             Kind::Pages,
+            Kind::Views,
         ]
         .into_iter()
         .map(|kind| {
@@ -559,6 +567,6 @@ mod tests {
     #[test]
     fn built_in_meta_schemas_compile() {
         let v = MetaValidators::new();
-        assert_eq!(v.compiled.len(), 12);
+        assert_eq!(v.compiled.len(), 13);
     }
 }

@@ -15,6 +15,7 @@ pub mod pages;
 pub mod postcode;
 pub mod rates;
 pub mod schema;
+pub mod views;
 pub mod vocabulary;
 
 pub use brands::*;

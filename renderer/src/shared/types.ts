@@ -1,4 +1,6 @@
 /** The view data the server sends for a page (GET page URL with Accept: application/json). */
+import type { Edits, ViewName } from '@/generated/views';
+
 export interface StepBarItem {
   number: number;
   label: string;
@@ -73,7 +75,8 @@ export interface ViewData {
     id: string;
     path: string;
     title: string;
-    view: 'form' | 'pending' | 'assumptions' | 'choose_policy' | 'review' | 'payment' | 'payment_confirmation' | 'card_confirmation' | 'confirmation' | 'rescue_confirmation' | 'retrieve_quote' | 'static_page';
+    /** A view of journeys/views.json, or one of the renderer's own pages. */
+    view: ViewName | 'retrieve_quote' | 'static_page';
     bar_number: number | null;
     bar_label: string | null;
     /** The step's unconditional exit, for a page whose Continue saves nothing (review). */
@@ -81,8 +84,11 @@ export interface ViewData {
     blocks: Block[];
   };
   questions: QuestionsView | null;
-  /** The modals the page offers, by question set id; `submit` is the call that saves each. */
-  edits: Record<string, QuestionsView>;
+  /**
+   * The modals the page offers, by the role each plays on the view (journeys/views.json), never
+   * by question-set id; `submit` is the call that saves each, `id` the set sent back as `form`.
+   */
+  edits: Edits;
   /** Document pointers of the answers a lock keeps: shown read-only. */
   locked?: string[];
   step_bar: StepBarItem[];

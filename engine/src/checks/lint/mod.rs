@@ -14,6 +14,7 @@ mod common;
 mod journeys;
 mod products;
 pub mod schema_keywords;
+mod views;
 
 use brands::{lint_brands, lint_pages};
 use catalogues::{lint_breeds, lint_copy, lint_experiments};
@@ -110,6 +111,7 @@ pub fn lint(defs: &RawDefinitions) -> Vec<DefinitionError> {
     lint_experiments(defs, &mut errors);
     lint_brands(defs, &mut errors);
     lint_pages(defs, &mut errors, &mut copy_refs);
+    views::lint_views(defs, &mut errors);
     lint_copy(defs, &copy_refs, &mut errors);
     errors
 }

@@ -279,8 +279,8 @@ export function AssumptionsStep({
           }}
           onSave={(a) =>
             onEdit({
-              form: 'assumptions',
-              call: edits.assumptions.submit ?? '',
+              form: edits.assumptions?.id ?? '',
+              call: edits.assumptions?.submit ?? '',
               // journey.md §4: saving the modal sets confirm_assumptions true on the edited pet.
               answers: {
                 ...a,
@@ -301,7 +301,7 @@ export function AssumptionsStep({
           submissions={editSubmissions}
           busy={busy}
           onCancel={() => setModal(null)}
-          onSave={(a) => onEdit({ form: 'pre_existing', call: edits.pre_existing.submit ?? '', answers: a, notice: 'pre_existing.saved' })}
+          onSave={(a) => onEdit({ form: edits.pre_existing?.id ?? '', call: edits.pre_existing?.submit ?? '', answers: a, notice: 'pre_existing.saved' })}
         />
       )}
       {modal?.kind === 'start_date' && edits.start_date && (
@@ -314,7 +314,7 @@ export function AssumptionsStep({
           submissions={editSubmissions}
           busy={busy}
           onCancel={() => setModal(null)}
-          onSave={(a) => onEdit({ form: 'start_date', call: edits.start_date.submit ?? '', answers: a, notice: 'start_date.saved' })}
+          onSave={(a) => onEdit({ form: edits.start_date?.id ?? '', call: edits.start_date?.submit ?? '', answers: a, notice: 'start_date.saved' })}
         />
       )}
       <RemovePetDialog

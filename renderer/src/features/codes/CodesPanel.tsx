@@ -228,7 +228,7 @@ function PromoDialog({
         card = digits;
       }
       onSave({
-        form: 'promo_code',
+        form: edit?.id ?? '',
         call: edit?.submit ?? '/api/ownerdetail',
         answers: { owner: card ? { promotional_code: typed, nectarCardNumber: card } : { promotional_code: typed } },
         // The toast shows the promotion as the check described it.
@@ -419,7 +419,7 @@ export function CodesPanel({
           busy={busy}
           onCancel={() => setOpen(null)}
           onSave={(answers) =>
-            onEdit({ form: 'referral_code', call: view.edits.referral_code.submit ?? '/api/ownerdetail', answers })
+            onEdit({ form: view.edits.referral_code?.id ?? '', call: view.edits.referral_code?.submit ?? '/api/ownerdetail', answers })
           }
         />
       )}

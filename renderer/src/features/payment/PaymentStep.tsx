@@ -121,10 +121,11 @@ function CommunicationsPanel({ view, copy, onNotice }: { view: ViewData; copy: R
   });
   if (!edit?.submit) return null;
   const call = edit.submit;
+  const form = edit.id;
   async function save(next: Communications, saved: { title: string; body: string }) {
     const before = prefs;
     setPrefs(next);
-    const result = await submitAnswers(call, view.csrf, { form: 'communications', owner: next });
+    const result = await submitAnswers(call, view.csrf, { form, owner: next });
     if (result.kind === 'ok') {
       onNotice({ kind: 'success', ...saved });
     } else {

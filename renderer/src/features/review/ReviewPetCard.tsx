@@ -142,7 +142,7 @@ export function ReviewPetCard({
               disabled={busy}
               onClick={() =>
                 onEdit({
-                  form: 'dob_confirmation',
+                  form: view.edits.dob_confirmation?.id ?? '',
                   call: view.edits.dob_confirmation?.submit ?? '',
                   answers: { pets: pets.map((p, j) => (j === i ? { saved_dob: p.pet_date_of_birth } : typeof p.saved_dob === 'string' ? { saved_dob: p.saved_dob } : {})) },
                   notice: 'review.dob_confirm.done',

@@ -76,8 +76,8 @@ export function ReviewStep({
     // information toast says the price may have changed.
     onEdit(
       moved && view.products.length > 0
-        ? { form: 'your_details', call: view.edits.your_details?.submit ?? '', answers, notice: 'review.address_changed', noticeKind: 'info' }
-        : { form: 'your_details', call: view.edits.your_details?.submit ?? '', answers, notice: 'toast.details_updated' },
+        ? { form: view.edits.your_details?.id ?? '', call: view.edits.your_details?.submit ?? '', answers, notice: 'review.address_changed', noticeKind: 'info' }
+        : { form: view.edits.your_details?.id ?? '', call: view.edits.your_details?.submit ?? '', answers, notice: 'toast.details_updated' },
     );
   }
 
@@ -300,7 +300,7 @@ export function ReviewStep({
           submissions={editSubmissions}
           busy={busy}
           onCancel={() => setModal(null)}
-          onSave={(a) => onEdit({ form: 'start_date', call: view.edits.start_date.submit ?? '', answers: a, notice: 'start_date.saved' })}
+          onSave={(a) => onEdit({ form: view.edits.start_date?.id ?? '', call: view.edits.start_date?.submit ?? '', answers: a, notice: 'start_date.saved' })}
         />
       )}
       {modal?.kind === 'pre_existing' && view.edits.pre_existing && (
@@ -314,7 +314,7 @@ export function ReviewStep({
           submissions={editSubmissions}
           busy={busy}
           onCancel={() => setModal(null)}
-          onSave={(a) => onEdit({ form: 'pre_existing', call: view.edits.pre_existing.submit ?? '', answers: a, notice: 'pre_existing.saved' })}
+          onSave={(a) => onEdit({ form: view.edits.pre_existing?.id ?? '', call: view.edits.pre_existing?.submit ?? '', answers: a, notice: 'pre_existing.saved' })}
         />
       )}
       {modal?.kind === 'pet' && petEdit(view) && (
@@ -342,7 +342,7 @@ export function ReviewStep({
           index={modal.pet}
           busy={busy}
           onCancel={() => setModal(null)}
-          onSave={(code) => onEdit({ form: 'cover', call: view.edits.cover.submit ?? '', answers: coverAnswers(view, modal.pet, code), notice: 'review.updated' })}
+          onSave={(code) => onEdit({ form: view.edits.cover?.id ?? '', call: view.edits.cover?.submit ?? '', answers: coverAnswers(view, modal.pet, code), notice: 'review.updated' })}
         />
       )}
       {modal?.kind === 'benefits' && (
@@ -368,7 +368,7 @@ export function ReviewStep({
           onSave={(a) =>
             // owner-payment.md §7: /api/noquotechaseemail takes {csrf, noquotechaseemail}.
             onEdit({
-              call: view.edits.quote_reminder.submit ?? '',
+              call: view.edits.quote_reminder?.submit ?? '',
               answers: { noquotechaseemail: (a.owner as { no_quote_chase_email?: boolean } | undefined)?.no_quote_chase_email === true },
               notice: 'review.reminder.saved',
             })

@@ -58,5 +58,5 @@ export function ownerAddress(owner: Record<string, unknown>): string {
 
 /** The review's edit-pet modal's question set (journey.md §2 Modals "edit pet details"): the pet details questions of the quote's journey. */
 export function petEdit(view: ViewData): QuestionsView | undefined {
-  return view.edits.pet_details ?? view.edits.pet_details_aggregator;
+  return view.edits.pet_details;
 }

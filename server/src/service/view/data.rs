@@ -131,8 +131,10 @@ pub fn view_data<'a>(
     let mut edits = Map::new();
     for edit in &viewing.edits {
         if let Some(qs) = defs.question_set(&edit.questions) {
+            // By the role the set plays on the view (journeys/views.json), which is what the
+            // page reads; the set's own id travels inside (`id`, sent back as `form`).
             edits.insert(
-                qs.id.to_string(),
+                edit.role().to_owned(),
                 question_view(
                     qs,
                     &quote.document,
