@@ -70,6 +70,8 @@ export interface ViewData {
   flow?: string | null;
   language: string;
   pets: Array<Record<string, unknown>>;
+  /** What the pages show of each pet that only the server decides, in the pets' order. */
+  pet_flags?: Array<{ dob_to_confirm: boolean; pre_existing_referred: boolean }>;
   owner: Record<string, unknown>;
   step: {
     id: string;

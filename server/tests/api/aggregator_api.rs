@@ -408,6 +408,8 @@ async fn a_young_pets_date_of_birth_is_confirmed_on_the_aggregator_review() {
         page["edits"]
     );
     assert_eq!(page["pets"][0].get("saved_dob"), None);
+    // The server decides that the page asks (the renderer only follows the flag).
+    assert_eq!(page["pet_flags"][0]["dob_to_confirm"], true, "{}", page["pet_flags"]);
     let csrf = page["csrf"].as_str().expect("csrf");
     let wrong = json!({ "csrf": csrf, "form": "dob_confirmation", "pets": [{ "saved_dob": "2020-01-01" }] });
     let (status, b) = with_cookie(&app, cookie, "/api/petdetails", Some(&wrong)).await;
@@ -421,6 +423,7 @@ async fn a_young_pets_date_of_birth_is_confirmed_on_the_aggregator_review() {
     let (status, b) = with_cookie(&app, cookie, "/api/petdetails", Some(&right)).await;
     assert_eq!(status, 200, "{b}");
     assert_eq!(b["data"]["pets"][0]["saved_dob"], json!(born.to_string()));
+    assert_eq!(b["data"]["pet_flags"][0]["dob_to_confirm"], false);
     // The product and the rest of the pet are as they were.
     assert_eq!(b["data"]["pets"][0]["pet_name"], "Biscuit");
     assert!(b["data"]["pets"][0]["product"]["Code"].is_string());

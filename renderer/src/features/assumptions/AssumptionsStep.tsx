@@ -13,6 +13,7 @@ import { EditDialog, petQuestions, propertySchema } from '@/features/form/EditDi
 import { ErrorSummary, focusField } from '@/features/form/ErrorSummary';
 import { validateAnswers } from '@/features/form/FormStep';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
+import { preExistingReferred } from '@/features/review/review';
 import { schemaValidator } from '@/features/form/schema-validator';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest } from '@/features/journey/journey-machine';
@@ -155,7 +156,7 @@ export function AssumptionsStep({
         const tickId = `root_pets_${i}_assumptions_correct`;
         const tickError = errorOf.get(`pets[${i}].assumptions_correct`);
         const stored = storedPets[i] ?? {};
-        const referred = stored.refer_code === 'RA008';
+        const referred = preExistingReferred(view, i);
         const detailsAdded = typeof stored.vet_name === 'string' || stored.provide_vet_later === true;
         return (
           <section className="assumption-pet card" aria-labelledby={headingId} key={String(stored.original_id ?? i)}>

@@ -12,7 +12,7 @@ import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { Product, ViewData } from '@/shared/types';
 import { PetIcon } from './PetIcon';
-import { type ReviewModal, needsDobConfirmation, petEdit } from './review';
+import { type ReviewModal, needsDobConfirmation, petEdit, preExistingReferred } from './review';
 import './review.css';
 
 export function ReviewPetCard({
@@ -43,7 +43,7 @@ export function ReviewPetCard({
   const product = pet.product as Product | undefined;
   const name = String(pet.pet_name ?? '');
   const id = `review-pet-${i}`;
-  const referred = pet.refer_code === 'RA008';
+  const referred = preExistingReferred(view, i);
   const detailsAdded = typeof pet.vet_name === 'string' || pet.provide_vet_later === true;
   const coins = product ? product.excess_options.list.map((o) => o.coins) : [];
   return (
@@ -129,7 +129,7 @@ export function ReviewPetCard({
           </button>
         </div>
       )}
-      {needsDobConfirmation(view, pet) && view.edits.dob_confirmation && (
+      {needsDobConfirmation(view, i) && view.edits.dob_confirmation && (
         <div className="panel panel--warning" role="group" aria-labelledby={`${id}-dob`}>
           <p id={`${id}-dob`}>
             <strong>{text(copy, 'review.dob_confirm.title', { petName: name })}</strong>

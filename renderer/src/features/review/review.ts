@@ -29,19 +29,18 @@ export const OWNER_FIELDS: Record<OwnerModal, string[]> = {
   marketing: ['marketing_preferences'],
 };
 
-/** Days from one YYYY-MM-DD date to another. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+/**
+ * journey.md §4: whether the review asks the owner to confirm this pet's date of birth (on a
+ * comparison site's quote, a pet under 12 weeks old whose date of birth is not confirmed). The
+ * server decides (`pet_flags`); the page follows.
+ */
+export function needsDobConfirmation(view: ViewData, index: number): boolean {
+  return view.pet_flags?.[index]?.dob_to_confirm === true;
 }
 
-/**
- * journey.md §4: on the aggregator journey, a pet under 12 weeks old (today, UK time) whose date
- * of birth is not confirmed (no saved_dob, or one for another date) is asked about.
- */
-export function needsDobConfirmation(view: ViewData, pet: Record<string, unknown>): boolean {
-  const dob = pet.pet_date_of_birth;
-  if (view.channel !== 'aggregator' || typeof dob !== 'string') return false;
-  return daysBetween(dob, view.start_date.today) < 84 && pet.saved_dob !== dob;
+/** Whether the pet is referred for its pre-existing conditions (RA008), as the server decides. */
+export function preExistingReferred(view: ViewData, index: number): boolean {
+  return view.pet_flags?.[index]?.pre_existing_referred === true;
 }
 
 export function marketingSummary(copy: Record<string, string>, owner: Record<string, unknown>): string {

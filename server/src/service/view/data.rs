@@ -29,6 +29,9 @@ pub struct ViewData<'a> {
     /// Each pet as stored, its chosen product as its code and monthly price: the page finds the
     /// rest in `products`.
     pub pets: &'a Value,
+    /// What the pages show of each pet that only the server decides (the 12-week date of birth
+    /// prompt, the RA008 referral), in the pets' order.
+    pub pet_flags: Vec<engine::rules::domain::PetFlags>,
     pub owner: Value,
     pub step: Value,
     pub questions: Value,
@@ -224,6 +227,11 @@ pub fn view_data<'a>(
         flow: journey.flow.as_deref(),
         language: voice.language(),
         pets: quote.document.get("pets").unwrap_or(&NO_PETS),
+        pet_flags: engine::rules::domain::pet_flags(
+            &quote.document,
+            input.rules.today,
+            quote.channel == "aggregator",
+        ),
         owner: owner_view(defs, voice, &quote.document),
         step: json!({
             "id": viewing.id,
