@@ -409,7 +409,11 @@ async fn a_young_pets_date_of_birth_is_confirmed_on_the_aggregator_review() {
     );
     assert_eq!(page["pets"][0].get("saved_dob"), None);
     // The server decides that the page asks (the renderer only follows the flag).
-    assert_eq!(page["pet_flags"][0]["dob_to_confirm"], true, "{}", page["pet_flags"]);
+    assert_eq!(
+        page["pet_flags"][0]["dob_to_confirm"], true,
+        "{}",
+        page["pet_flags"]
+    );
     let csrf = page["csrf"].as_str().expect("csrf");
     let wrong = json!({ "csrf": csrf, "form": "dob_confirmation", "pets": [{ "saved_dob": "2020-01-01" }] });
     let (status, b) = with_cookie(&app, cookie, "/api/petdetails", Some(&wrong)).await;

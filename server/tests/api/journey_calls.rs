@@ -31,6 +31,7 @@ fn with_your_vet(root: &Path) {
             "description": "Whether the pets are registered with a vet.",
             "schema": {
                 "$id": "pawpath:questions/your_vet",
+                "examples": [{ "vet": { "registered": "yes" } }],
                 "type": "object",
                 "required": ["vet"],
                 "properties": {
@@ -129,6 +130,38 @@ fn with_your_vet(root: &Path) {
             }),
         );
     });
+}
+
+/// `pawpath paths direct` walks the new step: its answers come from its set's `examples` (no
+/// scripted flow fills it), through the generic call, on to the quote and the purchase.
+#[test]
+fn the_generated_paths_walk_a_new_step_with_its_sets_examples() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    with_your_vet(dir.path());
+    let defs = engine::Definitions::load(&engine::definitions::FsLoader::new(dir.path()))
+        .expect("the edited definitions");
+    let generated = pawpath::tools::paths::generate_for(
+        &defs,
+        "direct",
+        Some("pos"),
+        &repo_root().join("tests/flows"),
+        &repo_root().join("server/data/vocalink"),
+    )
+    .expect("paths");
+    let paths = &generated[0].paths;
+    let through: Vec<&str> = paths
+        .iter()
+        .filter(|p| p.calls.iter().any(|c| c.call == "/api/steps/your_vet"))
+        .map(|p| p.ends.as_str())
+        .collect();
+    assert!(through.contains(&"bought"), "{through:?}");
+    assert!(
+        paths.iter().any(|p| p
+            .calls
+            .iter()
+            .any(|c| c.call == "/api/steps/your_vet" && c.step == "choose_policy")),
+        "the example moves the quote on"
+    );
 }
 
 #[tokio::test]

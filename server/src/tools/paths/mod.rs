@@ -474,8 +474,8 @@ fn page_of(defs: &Definitions, journey: &Journey, brand: &str, step: &str) -> St
     }
 }
 
-/// The calls to try on a step: each answer set for the call that saves its question set, and
-/// (`all`) its variants; buying, where the step leads to the journey's end and asks nothing. Not
+/// The calls to try on a step: each answer set for the call that saves its question set (the
+/// flows', else the set's `examples`), and (`all`) its variants; buying, where the step leads to the journey's end and asks nothing. Not
 /// `all`: the first answer set only.
 fn candidates(
     defs: &Definitions,
@@ -488,7 +488,18 @@ fn candidates(
     if let Some(questions) = step.questions.as_deref() {
         let call = step.call().into_owned();
         let schema = defs.question_schema(questions).map(|s| s.schema.clone());
-        let bodies = pool.get(&call).map(Vec::as_slice).unwrap_or_default();
+        // The scripted flows' answers for the call; for a step no flow fills (one a product team
+        // added), the answers its question set's schema gives as `examples`.
+        let examples: Vec<Value> = schema
+            .as_ref()
+            .and_then(|s| s.get("examples"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let bodies = match pool.get(&call) {
+            Some(bodies) if !bodies.is_empty() => bodies.as_slice(),
+            _ => examples.as_slice(),
+        };
         let bodies = if all {
             bodies
         } else {
