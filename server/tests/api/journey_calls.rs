@@ -390,3 +390,136 @@ async fn a_page_that_could_not_be_drawn_is_reported_and_counted() {
         .expect("counted");
     assert!(counted >= 1.0, "{counted}");
 }
+
+/// The definitions with a direct-only variant of the assumptions set (`extends`), asking one more
+/// question whose "yes" blocks with its own message, bound to the assumptions role on the
+/// assumptions and review pages.
+fn with_direct_assumptions(root: &Path) {
+    common::copy_definitions(root);
+    let base: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("questions/assumptions.json")).expect("read"),
+    )
+    .expect("json");
+    let mut required = base["schema"]["properties"]["pets"]["items"]["required"].clone();
+    required
+        .as_array_mut()
+        .expect("required")
+        .push(json!("pet_show_dog"));
+    std::fs::write(
+        root.join("questions/assumptions-direct.json"),
+        serde_json::to_string_pretty(&json!({
+            "$schema": "./schemas/question-set.schema.json",
+            "id": "assumptions_direct",
+            "description": "The direct journey's assumptions: the shared ones and whether the pet is shown.",
+            "extends": "assumptions",
+            "patch": {
+                "schema": {
+                    "properties": { "pets": { "items": {
+                        "required": required,
+                        "properties": { "pet_show_dog": {
+                            "type": "string", "enum": ["yes", "no"], "default": "no",
+                            "not": { "const": "yes" },
+                            "x-errors": { "not": "assumptions.show_dog.refused" }
+                        } }
+                    } } }
+                },
+                "ui": { "pets": { "items": { "pet_show_dog": {
+                    "ui:title": "assumptions.show_dog.label", "ui:widget": "yesNo",
+                    "ui:enumNames": ["common.yes", "common.no"], "ui:options": { "refusal": true }
+                } } } }
+            }
+        }))
+        .expect("json"),
+    )
+    .expect("write the variant");
+    for (language, label, refused) in [
+        (
+            "en-GB",
+            "Is your pet shown or entered in competitions?",
+            "We can't cover pets that are shown or compete.",
+        ),
+        (
+            "fr-FR",
+            "Votre animal participe-t-il à des concours ?",
+            "Nous n'assurons pas les animaux de concours.",
+        ),
+    ] {
+        edit_json(
+            &root.join(format!("questions/copy/{language}.json")),
+            |copy| {
+                copy["messages"]["assumptions.show_dog.label"] = json!(label);
+                copy["messages"]["assumptions.show_dog.refused"] = json!(refused);
+            },
+        );
+    }
+    edit_json(&root.join("journeys/direct.json"), |journey| {
+        for step in journey["steps"].as_array_mut().expect("steps") {
+            if step["questions"] == "assumptions" {
+                step["questions"] = json!("assumptions_direct");
+            }
+            let edits = step.get_mut("edits").and_then(Value::as_array_mut);
+            for edit in edits.into_iter().flatten() {
+                if edit["questions"] == "assumptions" {
+                    edit["questions"] = json!("assumptions_direct");
+                    edit["role"] = json!("assumptions");
+                }
+            }
+        }
+    });
+}
+
+/// Issue 57 (c): a variant set stands in for the one the pages were built around. The
+/// assumptions page asks its extra question and blocks on it with its message; the review's
+/// change button finds the variant in the assumptions role and saves it.
+#[tokio::test]
+async fn a_direct_only_variant_of_the_assumptions_plays_their_role() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    with_direct_assumptions(dir.path());
+    let app = Spawn::new().definitions(dir.path()).start().await;
+    app.view("/quote?brand=pos").await;
+    app.reach_assumptions(json!([valid_pet()])).await;
+    let page = app.view("/quote/assumptions").await;
+    assert_eq!(page["questions"]["id"], "assumptions_direct", "{page}");
+    assert_eq!(page["edits"]["assumptions"]["id"], "assumptions_direct");
+    let csrf = app.csrf().await;
+    let shown = json!([dog_answers().as_object().cloned().map(|mut a| {
+        a.insert("pet_show_dog".into(), json!("yes"));
+        a
+    })]);
+    let (status, answer) = app
+        .post_json(
+            "/api/saveDeclaration",
+            &json!({ "csrf": csrf, "pets": shown }),
+        )
+        .await;
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        answer["errors"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(|e| e["field"] == "pets[0].pet_show_dog"
+                && e["message"] == "We can't cover pets that are shown or compete.")),
+        "{answer}"
+    );
+    // The review reads the variant in the assumptions role, and saving it there works.
+    let review = app.view("/quote/review").await;
+    let edit = &review["edits"]["assumptions"];
+    assert_eq!(edit["id"], "assumptions_direct", "{}", review["edits"]);
+    let mut pet = dog_answers();
+    pet["pet_show_dog"] = json!("no");
+    let (status, answer) = app
+        .post_json(
+            edit["submit"].as_str().expect("the modal's call"),
+            &json!({ "csrf": csrf, "form": "assumptions_direct", "pets": [pet.clone()] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"]["pets"][0]["pet_show_dog"], "no", "{answer}");
+    let (status, answer) = app
+        .post_json(
+            "/api/saveDeclaration",
+            &json!({ "csrf": csrf, "pets": [pet] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"]["step"]["id"], "payment", "{answer}");
+}
