@@ -16,8 +16,8 @@ const smtpPort = port + 5;
 const mailboxPort = port + 6;
 
 
-/** The specs that also run at phone width: layout, the first paint, modals and one purchase. */
-const PHONE_SPECS = /(brands|cover-screen|first-paint|friction|purchase|timeout)\.spec\.ts$/;
+/** The specs that also run at phone width: layout, the first paint, modals, one purchase, and a product team's edits walked to a purchase. */
+const PHONE_SPECS = /(brands|cover-screen|definitions-edit|first-paint|friction|purchase|timeout)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: './e2e',

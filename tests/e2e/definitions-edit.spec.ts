@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot } from './support';
+import { press } from './support-keys';
+import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard } from './support-journey';
 
 // Issue 57: a product team's edit reaches the customer with nothing rebuilt. The binary and the
 // renderer the suite was started with serve a copy of the definitions with PAWPATH_DEV_RELOAD=1
@@ -18,8 +20,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
 // The binary the suite serves, as the suite's configuration names it (relative to tests/).
 const binary = resolve(here, '..', process.env.PAWPATH_BIN ?? '../target/debug/pawpath');
-const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181) + 20;
-const base = `http://127.0.0.1:${port}`;
+// A server of its own per project (desktop and phone run side by side), on a port of its own.
+let base = '';
 
 // One server on the edited copy, so the spec's tests run in one worker, one after the other.
 test.describe.configure({ mode: 'serial' });
@@ -34,7 +36,9 @@ function edit(file: string, change: (json: Record<string, any>) => void) {
   writeFileSync(path, JSON.stringify(json, null, 2));
 }
 
-test.beforeAll(async () => {
+test.beforeAll(async ({}, testInfo) => {
+  const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181) + 20 + (testInfo.project.name === 'mobile' ? 1 : 0);
+  base = `http://127.0.0.1:${port}`;
   dir = mkdtempSync(join(tmpdir(), 'pawpath-edit-'));
   cpSync(join(root, 'journeys'), join(dir, 'journeys'), { recursive: true });
   cpSync(join(root, 'questions'), join(dir, 'questions'), { recursive: true });
@@ -81,6 +85,102 @@ function addAQuestion() {
   });
   edit('questions/copy/fr-FR.json', (copy) => {
     copy.messages['pet.kennel_club.label'] = 'Votre animal est-il inscrit au Kennel Club ?';
+  });
+}
+
+/**
+ * The product team's second edit: (b) a step after the owner's details asking whether the pets
+ * are registered with a vet (its own question set), blocked with its own message when they are
+ * not (a guard of its own); (c) a direct-only variant of the assumptions set (`extends`) with one
+ * more question whose "yes" is refused, bound to the assumptions role on its pages.
+ */
+function addAStepAndAVariant() {
+  writeFileSync(
+    join(dir, 'questions/your-vet.json'),
+    JSON.stringify({
+      $schema: './schemas/question-set.schema.json',
+      id: 'your_vet',
+      description: 'Whether the pets are registered with a vet.',
+      schema: {
+        $id: 'pawpath:questions/your_vet',
+        examples: [{ vet: { registered: 'yes' } }],
+        type: 'object',
+        required: ['vet'],
+        properties: { vet: { type: 'object', required: ['registered'], properties: { registered: { type: 'string', enum: ['yes', 'no'] } } } },
+      },
+      ui: { vet: { registered: { 'ui:title': 'vet.registered', 'ui:widget': 'yesNo', 'ui:enumNames': ['common.yes', 'common.no'] } } },
+    }),
+  );
+  edit('journeys/guards.json', (guards) => {
+    guards.guards.pets_not_registered_with_vet = {
+      description: 'The owner said the pets are not registered with a vet.',
+      schema: { type: 'object', required: ['vet'], properties: { vet: { type: 'object', required: ['registered'], properties: { registered: { const: 'no' } } } } },
+    };
+  });
+  const base = JSON.parse(readFileSync(join(dir, 'questions/assumptions.json'), 'utf8'));
+  writeFileSync(
+    join(dir, 'questions/assumptions-direct.json'),
+    JSON.stringify({
+      $schema: './schemas/question-set.schema.json',
+      id: 'assumptions_direct',
+      description: "The direct journey's assumptions: the shared ones and whether the pet is shown.",
+      extends: 'assumptions',
+      patch: {
+        schema: {
+          properties: {
+            pets: {
+              items: {
+                required: [...base.schema.properties.pets.items.required, 'pet_show_dog'],
+                properties: { pet_show_dog: { type: 'string', enum: ['yes', 'no'], default: 'no', not: { const: 'yes' }, 'x-errors': { not: 'assumptions.show_dog.refused' } } },
+              },
+            },
+          },
+        },
+        // Arrays are replaced whole by a patch: the base's order, with the new question before the rest.
+        ui: { pets: { items: { 'ui:order': base.ui.pets.items['ui:order'].flatMap((q: string) => (q === '*' ? ['pet_show_dog', '*'] : [q])), pet_show_dog: { 'ui:title': 'assumptions.show_dog.label', 'ui:widget': 'yesNo', 'ui:enumNames': ['common.yes', 'common.no'], 'ui:options': { refusal: true } } } } },
+      },
+    }),
+  );
+  const words = {
+    'en-GB': {
+      'step.your_vet': 'Your vet',
+      'vet.registered': 'Are your pets registered with a vet?',
+      'vet.blocked': 'We can only cover pets registered with a vet. Please call us.',
+      'assumptions.show_dog.label': 'Is your pet shown or entered in competitions?',
+      'assumptions.show_dog.refused': "We can't cover pets that are shown or compete.",
+    },
+    'fr-FR': {
+      'step.your_vet': 'Votre vétérinaire',
+      'vet.registered': 'Vos animaux sont-ils suivis par un vétérinaire ?',
+      'vet.blocked': "Nous n'assurons que les animaux suivis par un vétérinaire.",
+      'assumptions.show_dog.label': 'Votre animal participe-t-il à des concours ?',
+      'assumptions.show_dog.refused': "Nous n'assurons pas les animaux de concours.",
+    },
+  };
+  for (const [language, messages] of Object.entries(words)) {
+    edit(`questions/copy/${language}.json`, (copy) => Object.assign(copy.messages, messages));
+  }
+  edit('journeys/direct.json', (journey) => {
+    journey.step_bar[1].steps.push('your_vet');
+    const steps = journey.steps as Array<Record<string, any>>;
+    const details = steps.findIndex((s) => s.id === 'your_details');
+    const after = steps[details].exits;
+    steps[details].exits = [{ to: 'your_vet' }];
+    steps.splice(details + 1, 0, {
+      id: 'your_vet',
+      path: '/your-vet',
+      title: 'step.your_vet',
+      view: 'form',
+      questions: 'your_vet',
+      blocking: [{ id: 'no_vet', when: 'pets_not_registered_with_vet', message: 'vet.blocked', field: 'vet.registered' }],
+      exits: after,
+    });
+    for (const step of steps) {
+      if (step.questions === 'assumptions') step.questions = 'assumptions_direct';
+      for (const e of step.edits ?? []) {
+        if (e.questions === 'assumptions') Object.assign(e, { questions: 'assumptions_direct', role: 'assumptions' });
+      }
+    }
   });
 }
 
@@ -143,4 +243,68 @@ test('the server holds the same rule for a caller that skips the browser', async
   const refused = await request.post(`${base}/api/petdetails`, { data: { csrf: data.csrf, pets: [pet] } });
   expect(refused.status()).toBe(422);
   expect((await refused.json()).errors).toContainEqual({ field: 'pets[0].pet_kennel_club', message: 'This field is required' });
+});
+
+test('a new step with its blocking answer, and a variant of the assumptions, walked through to a purchase', async ({ page }, testInfo) => {
+  const before = await servedVersion();
+  addAStepAndAVariant();
+  await expect.poll(servedVersion, { timeout: 30_000 }).not.toBe(before);
+  await page.goto(`${base}/quote?brand=pos`);
+  await page.getByLabel("What is your pet's name?").fill('Rex');
+  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
+  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
+  await page.getByRole('combobox', { name: /^What breed is .+\?$/ }).pressSequentially('beag');
+  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Day' }).fill('01');
+  await page.getByRole('textbox', { name: 'Month' }).fill('02');
+  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
+  await page.getByRole('radio', { name: 'Male', exact: true }).check();
+  await page.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
+  await page.getByRole('group', { name: 'Is your pet registered with the Kennel Club?' }).getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await detailsByKeyboard(page, `edit-${testInfo.project.name}@example.com`);
+  await press(page, page.getByRole('button', { name: 'Next' }));
+
+  // (b) The new step, drawn by the generic form step; its blocking answer keeps the customer there
+  // with its own message.
+  await expect(page).toHaveURL(/\/quote\/your-vet$/);
+  const registered = page.getByRole('group', { name: 'Are your pets registered with a vet?' });
+  await registered.getByRole('radio', { name: 'No' }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByText('We can only cover pets registered with a vet. Please call us.')).toBeVisible();
+  await expect(page).toHaveURL(/\/quote\/your-vet$/);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'definitions-edit-new-step-blocked');
+  await registered.getByRole('radio', { name: 'Yes' }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await coverByKeyboard(page, ['Rex']);
+
+  // (c) The variant of the assumptions: its extra question is shown, and changed in the modal the
+  // page finds in the assumptions role.
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await expect(page).toHaveURL(/\/quote\/assumptions$/);
+  await expect(page.getByText('Is your pet shown or entered in competitions?')).toBeVisible();
+  await page.getByRole('button', { name: 'No, change assumptions – Rex' }).click();
+  const dialog = page.getByRole('dialog');
+  const shown = dialog.getByRole('group', { name: 'Is your pet shown or entered in competitions?' });
+  await shown.getByRole('radio', { name: 'Yes' }).check();
+  await expect(dialog.getByText("We can't cover pets that are shown or compete.")).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'definitions-edit-variant-refused');
+  await shown.getByRole('radio', { name: 'No' }).check();
+  await dialog.getByRole('button', { name: 'Save and close' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.getByRole('checkbox', { name: /Yes, they're correct/ }).check();
+  await page.getByRole('button', { name: 'Go to payment' }).click();
+
+  await directDebitByKeyboard(page);
+  await press(page, page.getByRole('button', { name: 'Confirm payment' }));
+  await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await expect(page).toHaveURL(/\/quote\/confirmation$/);
+  await expect(page.getByRole('region', { name: 'Rex' })).toContainText(/PETPS\d{7}/);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'definitions-edit-bought');
 });
