@@ -523,3 +523,39 @@ async fn a_direct_only_variant_of_the_assumptions_plays_their_role() {
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["data"]["step"]["id"], "payment", "{answer}");
 }
+
+/// The monthly price the review shows for one dog, not neutered, on the definitions `app` serves.
+async fn monthly_for_an_unneutered_dog(app: &TestApp) -> rust_decimal::Decimal {
+    app.view("/quote?brand=pos").await;
+    let mut pet = valid_pet();
+    pet["pet_neutered"] = json!("no");
+    app.reach_assumptions(json!([pet])).await;
+    let review = app.view("/quote/review").await;
+    let monthly = review["summary"]["monthly"]
+        .as_str()
+        .or_else(|| review["summary"]["total_monthly"].as_str())
+        .unwrap_or_else(|| panic!("a monthly price: {}", review["summary"]));
+    monthly.parse().expect("a price")
+}
+
+/// The price-factor recipe (journeys/README.md): a product team changes one factor in
+/// `journeys/products/rates.json` (a dog not neutered: 1.08 to 1.20) and a new quote is priced by
+/// it, the rest of the price as it was.
+#[tokio::test]
+async fn a_price_factor_changed_in_the_rates_prices_new_quotes_by_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    common::copy_definitions(dir.path());
+    edit_json(&dir.path().join("journeys/products/rates.json"), |rates| {
+        assert_eq!(rates["neutered"]["no"], "1.08");
+        rates["neutered"]["no"] = json!("1.20");
+    });
+    let before = monthly_for_an_unneutered_dog(&spawn_app().await).await;
+    let changed = Spawn::new().definitions(dir.path()).start().await;
+    let after = monthly_for_an_unneutered_dog(&changed).await;
+    let ratio = after / before;
+    let expected = rust_decimal::Decimal::new(120, 2) / rust_decimal::Decimal::new(108, 2);
+    assert!(
+        (ratio - expected).abs() < rust_decimal::Decimal::new(5, 3),
+        "{before} -> {after}: {ratio}, not {expected}"
+    );
+}
