@@ -3,7 +3,9 @@
 // down, 750 kbit/s up). Median of five loads of /quote?brand=pos: largest contentful paint, the
 // form usable (its first field drawn and enabled), bytes and requests. Then a returning visit
 // (the same browser, cache kept): script and stylesheet bytes fetched. Then a priced two-pet quote
-// at choose policy: time from an excess change to its new price on the screen.
+// at choose policy: time from an excess change to its new price on the screen. Then typing on the
+// first page (CPU slowed 4×): each keystroke in the pet's name and in the breed box, from the key
+// to the next paint (the Event Timing API's duration, as Interaction to Next Paint counts it).
 //
 //   node tests/perf/phone.mjs            starts target/release/pawpath on a fresh SQLite database
 //   PAWPATH_BINARY=… PAWPATH_PERF_RUNS=5 CHROMIUM_PATH=/usr/bin/chromium
@@ -140,6 +142,46 @@ async function excessChange(browser) {
   return shown - started;
 }
 
+/** Types a pet's name and a breed search on the first page; each keystroke's key-to-paint time. */
+async function typing(browser) {
+  const context = await browser.newContext(PHONE);
+  const { page } = await slowPage(context);
+  await page.goto(`${base}/quote?brand=pos`);
+  await page.waitForFunction(() => window.__perf.usable > 0, null, { timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => {
+    window.__keys = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === 'keydown' || e.name === 'keypress' || e.name === 'keyup') window.__keys.push({ name: e.name, id: e.interactionId, duration: e.duration });
+    }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+  });
+  const perKey = async (keys) => {
+    await page.evaluate(() => {
+      window.__keys = [];
+    });
+    for (const key of keys) {
+      await page.keyboard.type(key);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    }
+    await page.waitForTimeout(300);
+    // An interaction's time is its longest event (a key's down, press and up are one interaction).
+    const byInteraction = new Map();
+    for (const e of await page.evaluate(() => window.__keys)) byInteraction.set(e.id, Math.max(byInteraction.get(e.id) ?? 0, e.duration));
+    // Events under 16 ms are not reported: those keys took less (counted as 16).
+    const times = [...byInteraction.values()];
+    while (times.length < keys.length) times.push(16);
+    return times;
+  };
+  await page.getByLabel("What is your pet's name?").click();
+  const name = await perKey([...'Biscuit']);
+  await page.getByRole('radio', { name: 'Dog', exact: true }).click();
+  await page.getByRole('radio', { name: 'Pedigree', exact: true }).click();
+  await page.getByRole('combobox', { name: /^What breed is .+\?$/ }).click();
+  const breed = await perKey([...'labrador']);
+  await context.close();
+  return { name, breed };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 await ready();
@@ -171,6 +213,12 @@ for (let i = 0; i < runs; i++) {
 }
 const changes = [];
 for (let i = 0; i < runs; i++) changes.push(await excessChange(browser));
+const typed = { name: [], breed: [] };
+for (let i = 0; i < runs; i++) {
+  const t = await typing(browser);
+  typed.name.push(...t.name);
+  typed.breed.push(...t.breed);
+}
 await browser.close();
 
 const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
@@ -184,3 +232,8 @@ for (const f of cold[0].files) console.log(`    ${f}`);
 console.log(`Returning visit (cache kept): ${kb(returning.all.bytes)} in ${returning.all.count} requests; script and stylesheet: ${returning.code.bytes} B in ${returning.code.count} requests`);
 for (const f of returning.all.files) console.log(`    ${f}`);
 console.log(`Excess change on choose policy (priced two-pet quote) to its new price on screen: median ${s(median(changes))} (each: ${changes.map(s).join(', ')})`);
+const ms = (x) => `${Math.round(x)} ms`;
+const worst = (xs) => Math.max(...xs);
+console.log(`Typing on the first page (CPU 4× slower), key to next paint over ${runs} runs:`);
+console.log(`  pet's name   median ${ms(median(typed.name))}, worst ${ms(worst(typed.name))} (${typed.name.length} keys)`);
+console.log(`  breed box    median ${ms(median(typed.breed))}, worst ${ms(worst(typed.breed))} (${typed.breed.length} keys)`);

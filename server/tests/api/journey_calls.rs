@@ -372,21 +372,9 @@ async fn a_page_that_could_not_be_drawn_is_reported_and_counted() {
         answer.to_string().contains("message must be at most 300"),
         "{answer}"
     );
-    let metrics = app
-        .client
-        .get(format!("{}/metrics", app.base))
-        .bearer_auth(token)
-        .send()
+    let counted = app
+        .metric(token, "pawpath_render_errors_total")
         .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("text");
-    let counted = metrics
-        .lines()
-        .find(|l| l.starts_with("pawpath_render_errors_total"))
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|n| n.parse::<f64>().ok())
         .expect("counted");
     assert!(counted >= 1.0, "{counted}");
 }

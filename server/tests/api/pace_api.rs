@@ -91,21 +91,12 @@ async fn one_session_is_held_to_a_persons_pace_and_the_log_keeps_only_declared_k
         .expect("input");
     assert!(!input.contains("zzzz"), "{input}");
     assert!(input.contains("(undeclared keys)"), "{input}");
-    let metrics = app
-        .client
-        .get(format!("{}/metrics", app.base))
-        .bearer_auth("pace-metrics-token-0123456789abcdef")
-        .send()
+    let counted = app
+        .metric(
+            "pace-metrics-token-0123456789abcdef",
+            "pawpath_rate_limited_total{scope=\"session_saves\"}",
+        )
         .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("text");
-    let counted = metrics
-        .lines()
-        .find(|l| l.starts_with("pawpath_rate_limited_total{scope=\"session_saves\"}"))
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|n| n.parse::<f64>().ok())
         .expect("counted");
     assert!(counted >= slowed as f64, "{counted} < {slowed}");
 }

@@ -381,6 +381,25 @@ impl TestApp {
 }
 
 impl TestApp {
+    /// One sample of `/metrics` (open to `token`): the value on the first line that starts with
+    /// `series` (a metric name with its labels), if any.
+    pub async fn metric(&self, token: &str, series: &str) -> Option<f64> {
+        let text = self
+            .client
+            .get(format!("{}/metrics", self.base))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("metrics")
+            .text()
+            .await
+            .expect("text");
+        text.lines()
+            .find(|l| l.starts_with(series))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|n| n.parse::<f64>().ok())
+    }
+
     pub async fn save_owner(&self, owner: Value) -> (u16, Value) {
         let csrf = self.csrf().await;
         self.post_json("/api/ownerdetail", &json!({ "csrf": csrf, "owner": owner }))
