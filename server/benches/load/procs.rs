@@ -101,7 +101,12 @@ pub(super) fn start_bare() -> Server {
 
 pub(super) fn start_pawpath(database: &str, data: &std::path::Path) -> Server {
     let port = free_port();
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // PAWPATH_BENCH_DEFINITIONS: the definitions that build serves (an older build may not read
+    // today's); the repository's by default.
+    let root = std::env::var_os("PAWPATH_BENCH_DEFINITIONS").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+        std::path::PathBuf::from,
+    );
     // PAWPATH_BENCH_BINARY: another build of pawpath to load (a before-and-after comparison).
     let binary = std::env::var("PAWPATH_BENCH_BINARY")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_pawpath").to_owned());
