@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot } from './support';
 import { press } from './support-keys';
+import { describeRex } from './support-pets';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard } from './support-journey';
 
 // Issue 57: a product team's edit reaches the customer with nothing rebuilt. The binary and the
@@ -209,22 +210,8 @@ test('a question added to a set is asked on the next page load, and its rule kep
   addAQuestion();
   await expect.poll(servedVersion, { timeout: 30_000 }).not.toBe(before);
   await page.reload();
-  await page.getByLabel("What is your pet's name?").fill('Rex');
-  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
-  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
-  // The breed box opens once the breed lists are in (asked for at low priority beside the page).
-  const breed = page.getByRole('combobox', { name: /^What breed is .+\?$/ });
-  await expect(breed).toBeEnabled();
-  await breed.pressSequentially('beag');
-  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
-  await page.getByRole('textbox', { name: 'Day' }).fill('01');
-  await page.getByRole('textbox', { name: 'Month' }).fill('02');
-  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
-  await page.getByRole('radio', { name: 'Male', exact: true }).check();
-  await page.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
+  await describeRex(page);
   await expect(question).toBeVisible();
-  await page.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
-  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
   await page.getByRole('button', { name: 'Next' }).click();
   // Refused in the browser, with the schema's message (the default for `required`), and nothing sent.
   await expect(page.getByText('Please Check the following fields:')).toBeVisible();
@@ -253,22 +240,8 @@ test('a new step with its blocking answer, and a variant of the assumptions, wal
   addAStepAndAVariant();
   await expect.poll(servedVersion, { timeout: 30_000 }).not.toBe(before);
   await page.goto(`${base}/quote?brand=pos`);
-  await page.getByLabel("What is your pet's name?").fill('Rex');
-  await page.getByRole('radio', { name: 'Dog', exact: true }).check();
-  await page.getByRole('radio', { name: 'Pedigree', exact: true }).check();
-  // The breed box opens once the breed lists are in (asked for at low priority beside the page).
-  const breed = page.getByRole('combobox', { name: /^What breed is .+\?$/ });
-  await expect(breed).toBeEnabled();
-  await breed.pressSequentially('beag');
-  await page.getByRole('option', { name: 'Beagle', exact: true }).click();
-  await page.getByRole('textbox', { name: 'Day' }).fill('01');
-  await page.getByRole('textbox', { name: 'Month' }).fill('02');
-  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
-  await page.getByRole('radio', { name: 'Male', exact: true }).check();
-  await page.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
+  await describeRex(page);
   await page.getByRole('group', { name: 'Is your pet registered with the Kennel Club?' }).getByRole('radio', { name: 'No' }).check();
-  await page.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
-  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
   await page.getByRole('button', { name: 'Next' }).click();
   await detailsByKeyboard(page, `edit-${testInfo.project.name}@example.com`);
   await press(page, page.getByRole('button', { name: 'Next' }));

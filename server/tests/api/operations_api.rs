@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use common::smtp::SmtpSink;
-use common::{TestApp, spawn_app, spawn_app_with, valid_pet};
+use common::{TestApp, sample, spawn_app, spawn_app_with, valid_pet};
 use serde_json::{Value, json};
 
 pub(crate) const METRICS_TOKEN: &str = "scrape-0123456789abcdef0123456789abcdef";
@@ -39,14 +39,6 @@ pub(crate) fn pawpath(app: &TestApp, args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// A sample's value in the Prometheus text: the first line starting with `series`.
-pub(crate) fn sample(text: &str, series: &str) -> Option<f64> {
-    text.lines()
-        .find(|l| l.starts_with(series))
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|v| v.parse().ok())
 }
 
 #[tokio::test]

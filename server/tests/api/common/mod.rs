@@ -380,6 +380,15 @@ impl TestApp {
     }
 }
 
+/// The value of the first line of a `/metrics` text that starts with `series` (a metric's name
+/// with its labels), if any.
+pub fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find(|l| l.starts_with(series))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+}
+
 impl TestApp {
     /// One sample of `/metrics` (open to `token`): the value on the first line that starts with
     /// `series` (a metric name with its labels), if any.
@@ -394,10 +403,7 @@ impl TestApp {
             .text()
             .await
             .expect("text");
-        text.lines()
-            .find(|l| l.starts_with(series))
-            .and_then(|l| l.rsplit(' ').next())
-            .and_then(|n| n.parse::<f64>().ok())
+        sample(&text, series)
     }
 
     pub async fn save_owner(&self, owner: Value) -> (u16, Value) {
