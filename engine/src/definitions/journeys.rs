@@ -353,6 +353,11 @@ pub struct Edit {
     pub named_call: Option<String>,
     #[serde(default)]
     pub rules: Vec<String>,
+    /// Answers saving the modal also sets on the pet it edits (journey.md §4: "Saving the edit
+    /// modal sets confirm_assumptions true"), each a property of the set's pet items. The page
+    /// applies them to that pet, and only that pet, before it sends the call.
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub sets_on_pet: serde_json::Map<String, Value>,
 }
 
 impl Edit {

@@ -2,8 +2,7 @@
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 
-import { FormStep } from '@/features/form/FormStep';
-import * as pages from './pages';
+import { drawStep } from './step-views';
 import { resetQuote, setLanguage } from '@/features/journey/api';
 import { journeyMachine } from '@/features/journey/journey-machine';
 import { Footer, Header, UspBar } from '@/features/shell/Frame';
@@ -88,6 +87,16 @@ export function App() {
     window.history.pushState(null, '', path);
     send({ type: 'page.open', path });
   }, [send]);
+  // A page's own way on that is not a form's submit (review's Continue, the rescue cover's
+  // activation): counted as the step's submission, then the next page, or this one again.
+  const moveOn = useCallback(
+    (path?: string) => {
+      movedOnFrom.current = stepId ?? null;
+      if (path) open(path);
+      else send({ type: 'page.refresh' });
+    },
+    [open, send, stepId],
+  );
 
   const copy = view?.copy ?? boot.copy;
   const language = view?.language ?? boot.language;
@@ -166,130 +175,22 @@ export function App() {
                 {text(copy, 'retrieve.prompt')} <a href="/quote/retrieve-quote">{text(copy, 'retrieve.link')}</a>
               </p>
             )}
-            {view.step.view === 'assumptions' && view.questions ? (
-              <pages.Assumptions.Component
-                key={`${view.step.id}:${viewVersion}`}
-                view={view}
-                copy={copy}
-                serverErrors={serverErrors}
-                submissions={submissions}
-                editErrors={editErrors}
-                editSubmissions={editSubmissions}
-                busy={state.matches('submitting') || state.matches('removing') || state.matches('editing') || state.matches('refreshing')}
-                onSubmit={submit}
-                onEdit={(request) => send({ type: 'edit.submit', ...request })}
-                onRemovePet={(id) => send({ type: 'pet.remove', id })}
-              />
-            ) : view.step.view === 'choose_policy' && view.questions ? (
-              <pages.ChoosePolicy.Component
-                key={`${view.step.id}:${formVersion}`}
-                view={view}
-                copy={copy}
-                busy={state.matches('submitting')}
-                requoting={state.matches('editing') || state.matches('refreshing')}
-                serverErrors={serverErrors}
-                onSubmit={submit}
-                onChange={(request) => send({ type: 'edit.submit', ...request })}
-                notify={(n) => send({ type: 'notice.show', ...n })}
-              />
-            ) : view.step.view === 'review' ? (
-              <pages.Review.Component
-                key={`${view.step.id}:${viewVersion}`}
-                view={view}
-                copy={copy}
-                busy={state.matches('editing') || state.matches('refreshing') || state.matches('removing') || state.matches('adding')}
-                editErrors={editErrors}
-                editSubmissions={editSubmissions}
-                onEdit={(request) => send({ type: 'edit.submit', ...request })}
-                onRemovePet={(id) => send({ type: 'pet.remove', id })}
-                onAddPet={() => send({ type: 'pet.add' })}
-                onOpen={open}
-                onContinue={(path) => {
-                  movedOnFrom.current = stepId ?? null;
-                  open(path);
-                }}
-                notify={(n) => send({ type: 'notice.show', ...n })}
-                onRefresh={(notice) => send({ type: 'page.refresh', notice })}
-              />
-            ) : view.step.view === 'payment' && view.questions ? (
-              <pages.Payment.Component
-                key={`${view.step.id}:${formVersion}`}
-                view={view}
-                copy={copy}
-                busy={state.matches('submitting')}
-                serverErrors={serverErrors}
-                submissions={submissions}
-                onSubmit={submit}
-                onOpen={open}
-                onNotice={(n) => send({ type: 'notice.show', ...n })}
-              />
-            ) : view.step.view === 'payment_confirmation' && view.bank_details ? (
-              <pages.PaymentConfirmation.Component view={view} copy={copy} busy={state.matches('buying')} onOpen={open} onBuy={buy} />
-            ) : view.step.view === 'card_confirmation' ? (
-              <pages.CardConfirmation.Component
-                view={view}
-                copy={copy}
-                busy={state.matches('buying')}
-                serverErrors={serverErrors}
-                onOpen={open}
-                onBuy={buy}
-              />
-            ) : view.step.view === 'confirmation' && view.purchase ? (
-              <pages.Confirmation.Component view={view} copy={copy} onRefresh={() => send({ type: 'page.refresh' })} />
-            ) : view.step.view === 'rescue_confirmation' && view.rescue ? (
-              <pages.RescueConfirmation.Component
-                key={`${view.step.id}:${viewVersion}`}
-                view={view}
-                copy={copy}
-                onOpen={open}
-                onActivated={() => {
-                  movedOnFrom.current = stepId ?? null;
-                  send({ type: 'page.refresh' });
-                }}
-              />
-            ) : view.step.view === 'static_page' && view.page ? (
-              <pages.Static.Component page={view.page} shell={view.shell} copy={copy} onOpen={open} />
-            ) : view.step.view === 'retrieve_quote' ? (
-              <pages.RetrieveQuote.Component
-                view={view}
-                copy={copy}
-                onRetrieved={(path, expired) => {
-                  if (expired) send({ type: 'notice.show', kind: 'info', title: 'toast.success.title', body: 'retrieve.expired' });
-                  open(path);
-                }}
-              />
-            ) : view.step.view === 'form' && view.questions ? (
-              <FormStep
-                key={`${view.step.id}:${formVersion}`}
-                questions={view.questions}
-                copy={copy}
-                serverErrors={serverErrors}
-                submissions={submissions}
-                busy={state.matches('submitting') || state.matches('removing')}
-                submitLabel={text(copy, 'button.next')}
-                onSubmit={submit}
-                storedPets={view.pets.length}
-                onRemoveStoredPet={(id) => send({ type: 'pet.remove', id })}
-                onNotice={(n) => send({ type: 'notice.show', ...n })}
-                beforeActions={
-                  view.edits.promo_code || view.edits.referral_code || view.edits.existing_policy ? (
-                    <pages.Codes.Component
-                      key={viewVersion}
-                      view={view}
-                      copy={copy}
-                      busy={state.matches('editing') || state.matches('refreshing')}
-                      editErrors={editErrors}
-                      editSubmissions={editSubmissions}
-                      onEdit={(request) => send({ type: 'edit.submit', ...request })}
-                      notify={(n) => send({ type: 'notice.show', ...n })}
-                      onRefresh={(notice) => send({ type: 'page.refresh', notice })}
-                    />
-                  ) : null
-                }
-              />
-            ) : (
-              <PendingStep view={view} />
-            )}
+            {drawStep({
+              view,
+              copy,
+              viewKey: `${view.step.id}:${viewVersion}`,
+              formKey: `${view.step.id}:${formVersion}`,
+              is: (s) => state.matches(s),
+              serverErrors,
+              submissions,
+              editErrors,
+              editSubmissions,
+              send,
+              submit,
+              buy,
+              open,
+              moveOn,
+            }) ?? <PendingStep view={view} />}
           </StepBoundary>
         )}
       </main>

@@ -24,6 +24,8 @@ export interface QuestionsView {
   submit: string | null;
   /** Where the form is, for the definitions version served. */
   form?: string;
+  /** A modal's answers saving it also sets on the pet it edits (the journey's `sets_on_pet`). */
+  sets_on_pet?: Record<string, unknown>;
 }
 
 /** What the page's frame shows of the quote's brand (journeys/brands; journey.md §2 Shell). */

@@ -281,6 +281,44 @@ async fn the_named_calls_come_from_the_journey_files() {
     );
 }
 
+#[tokio::test]
+async fn what_saving_a_modal_sets_on_its_pet_comes_from_the_journey_file() {
+    // journey.md §4 Assumptions: "Saving the edit modal sets confirm_assumptions true": the
+    // journey's assumptions modal says so (`sets_on_pet`), and the page reads it from the view.
+    let app = spawn_app().await;
+    app.reach_assumptions(json!([valid_pet()])).await;
+    let page = app.view("/quote/assumptions").await;
+    assert_eq!(
+        page["edits"]["assumptions"]["sets_on_pet"],
+        json!({ "confirm_assumptions": true }),
+        "{}",
+        page["edits"]
+    );
+    // A modal that sets nothing sends nothing.
+    assert!(page["edits"]["start_date"].get("sets_on_pet").is_none());
+
+    // Taken out of the journey file, the page is no longer told to set it.
+    let dir = tempfile::tempdir().expect("tempdir");
+    copy_definitions(dir.path());
+    edit_json(&dir.path().join("journeys/direct.json"), |j| {
+        for step in j["steps"].as_array_mut().into_iter().flatten() {
+            let edits = step.get_mut("edits").and_then(Value::as_array_mut);
+            for edit in edits.into_iter().flatten() {
+                edit.as_object_mut().map(|e| e.remove("sets_on_pet"));
+            }
+        }
+    });
+    let app = Spawn::new().definitions(dir.path()).start().await;
+    app.view("/quote?brand=pos").await;
+    app.reach_assumptions(json!([valid_pet()])).await;
+    let page = app.view("/quote/assumptions").await;
+    assert!(
+        page["edits"]["assumptions"].get("sets_on_pet").is_none(),
+        "{}",
+        page["edits"]
+    );
+}
+
 /// An edit of direct.json that breaks it.
 type Breaks = fn(&mut Value);
 

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use crate::definitions::RawDefinitions;
 use crate::definitions::error::DefinitionError;
+use crate::definitions::schema::CompiledSchema;
 
 pub(super) fn lint_views(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
     let Some(manifest) = defs.views.first() else {
@@ -43,6 +44,7 @@ pub(super) fn lint_views(defs: &RawDefinitions, errors: &mut Vec<DefinitionError
             };
             let mut bound = BTreeSet::new();
             for (j, edit) in step.edits.iter().enumerate() {
+                lint_sets_on_pet(defs, &journey.file, i, j, edit, errors);
                 let role = edit.role();
                 let at = if edit.role.is_some() {
                     format!("/steps/{i}/edits/{j}/role")
@@ -80,6 +82,55 @@ pub(super) fn lint_views(defs: &RawDefinitions, errors: &mut Vec<DefinitionError
                     ));
                 }
             }
+        }
+    }
+}
+
+/// What a modal sets on the pet it edits (`sets_on_pet`) must be answers to the set's own pet
+/// questions, each one its question accepts: the page sends them with the modal's answers.
+fn lint_sets_on_pet(
+    defs: &RawDefinitions,
+    file: &str,
+    step: usize,
+    index: usize,
+    edit: &crate::definitions::Edit,
+    errors: &mut Vec<DefinitionError>,
+) {
+    let Some(set) = defs
+        .question_sets
+        .iter()
+        .find(|q| q.value.id == edit.questions)
+    else {
+        return; // an unknown set is refused with its own message
+    };
+    for (key, value) in &edit.sets_on_pet {
+        let at = format!("/steps/{step}/edits/{index}/sets_on_pet/{key}");
+        let pointer = format!("/properties/pets/items/properties/{key}");
+        let Some(question) = set.value.schema.pointer(&pointer) else {
+            errors.push(DefinitionError::new(
+                file,
+                at,
+                format!(
+                    "the question set {:?} asks no pet question {key:?} ({}), so the pet would carry an answer nobody asked Fix: name one of its pet questions, or add {key:?} to the set's pets.items.properties.",
+                    edit.questions.to_string(),
+                    set.file
+                ),
+            ));
+            continue;
+        };
+        let accepted = CompiledSchema::new(question.clone())
+            .map(|c| c.field_errors(value).is_empty())
+            .unwrap_or(true); // a refused schema has its own message
+        if !accepted {
+            errors.push(DefinitionError::new(
+                file,
+                at,
+                format!(
+                    "{value} is not an answer the question {key:?} of {:?} accepts Fix: set a value its schema ({}{pointer}) allows.",
+                    edit.questions.to_string(),
+                    set.file
+                ),
+            ));
         }
     }
 }

@@ -282,11 +282,7 @@ export function AssumptionsStep({
             onEdit({
               form: edits.assumptions?.id ?? '',
               call: edits.assumptions?.submit ?? '',
-              // journey.md §4: saving the modal sets confirm_assumptions true on the edited pet.
-              answers: {
-                ...a,
-                pets: ((a.pets as Pet[]) ?? []).map((p, i) => (i === modal.pet ? { ...p, confirm_assumptions: true } : p)),
-              },
+              answers: a,
             })
           }
         />

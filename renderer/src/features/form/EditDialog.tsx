@@ -22,6 +22,7 @@ import { ErrorSummary, focusField } from './ErrorSummary';
 import { CopyContext, FieldErrorsContext, toErrorMap } from './field-errors';
 import { validateAnswers, widgets as formWidgets } from './FormStep';
 import { schemaValidator } from './schema-validator';
+import { withSetsOnPet } from './sets-on-pet';
 import { ArrayFieldItemTemplate, ArrayFieldTemplate, FieldTemplate, ObjectFieldTemplate } from './templates';
 import { ChoiceWidget, refusalOf } from './widgets/ChoiceWidget';
 import { ConfirmTickWidget } from './widgets/ConfirmTickWidget';
@@ -221,7 +222,7 @@ export function EditDialog({
     const found = validateAnswers(questions, answers, copy);
     setClientErrors(found);
     setAttempts((n) => n + 1);
-    if (found.length === 0) onSave(answers);
+    if (found.length === 0) onSave(withSetsOnPet(questions, answers, onlyPet));
   }
 
   return (
@@ -269,3 +270,4 @@ export function EditDialog({
     </Modal>
   );
 }
+

@@ -136,15 +136,17 @@ pub fn view_data<'a>(
         if let Some(qs) = defs.question_set(&edit.questions) {
             // By the role the set plays on the view (journeys/views.json), which is what the
             // page reads; the set's own id travels inside (`id`, sent back as `form`).
-            edits.insert(
-                edit.role().to_owned(),
-                question_view(
-                    qs,
-                    &quote.document,
-                    Some(&viewing.edit_call(edit)),
-                    form(qs),
-                ),
+            let mut modal = question_view(
+                qs,
+                &quote.document,
+                Some(&viewing.edit_call(edit)),
+                form(qs),
             );
+            // What saving it also sets on the pet it edits (journey.md §4: confirm_assumptions).
+            if !edit.sets_on_pet.is_empty() {
+                modal["sets_on_pet"] = Value::Object(edit.sets_on_pet.clone());
+            }
+            edits.insert(edit.role().to_owned(), modal);
         }
     }
 

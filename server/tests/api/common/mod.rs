@@ -7,6 +7,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 pub mod answers;
+mod database;
 pub mod smtp;
 
 pub use answers::*;
@@ -59,40 +60,6 @@ pub async fn wait_ready(port: u16) {
 
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-async fn fresh_database(data_dir: &Path) -> String {
-    match std::env::var("PAWPATH_TEST_DATABASE")
-        .ok()
-        .filter(|v| v != "sqlite")
-    {
-        None => format!("sqlite://{}?mode=rwc", data_dir.join("test.db").display()),
-        Some(admin) => {
-            sqlx::any::install_default_drivers();
-            let name = format!("pawpath_test_{}", rand::rng().random::<u64>());
-            let pool = sqlx::AnyPool::connect(&admin)
-                .await
-                .expect("connect to PAWPATH_TEST_DATABASE");
-            sqlx::query(sqlx::AssertSqlSafe(format!("create database {name}")))
-                .execute(&pool)
-                .await
-                .expect("create database");
-            // A test's database is thrown away after it: waiting for each commit to reach the
-            // disk tests nothing (the transactions and their isolation are the same either way)
-            // and made the PostgreSQL run wait on the disk for most of its time.
-            sqlx::query(sqlx::AssertSqlSafe(format!(
-                "alter database {name} set synchronous_commit = off"
-            )))
-            .execute(&pool)
-            .await
-            .expect("alter database");
-            pool.close().await;
-            let (prefix, _) = admin
-                .rsplit_once('/')
-                .expect("postgres URL with a database");
-            format!("{prefix}/{name}")
-        }
-    }
 }
 
 /// A static folder holding the renderer's own index.html template (the built one may not exist
@@ -200,7 +167,7 @@ impl<'a> Spawn<'a> {
             Some(home) => home,
             None => {
                 let folder = tempfile::tempdir().expect("tempdir");
-                let database_url = fresh_database(folder.path()).await;
+                let database_url = database::fresh_database(folder.path()).await;
                 Home {
                     folder: Arc::new(folder),
                     database_url,
