@@ -73,7 +73,7 @@ impl App {
                     .map_err(StartError::Data)?,
             ),
         };
-        let store = Store::connect(&config.database_url)
+        let store = Store::connect_with(&config.database_url, config.database_connections)
             .await?
             .with_history_ceiling(config.history_ceiling);
         store.migrate().await?;

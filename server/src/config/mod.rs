@@ -135,6 +135,11 @@ pub struct Config {
     /// `PAWPATH_HISTORY_CEILING` (default 500): the most transitions one quote's history holds;
     /// past it the quote can only be bought or started again (issue 55).
     pub history_ceiling: i64,
+    /// `PAWPATH_DATABASE_CONNECTIONS` (default 24): the most connections to PostgreSQL one
+    /// instance opens, a third for the occasional work (purchases, retrieval, reports) and the
+    /// rest for the hot path; each is opened when first needed. Several instances share the
+    /// database's `max_connections` (100 by default). SQLite's one file keeps its own few.
+    pub database_connections: u32,
     /// Connection limits (issue 21): `PAWPATH_HEADER_TIMEOUT_MS`, `PAWPATH_REQUEST_TIMEOUT_MS`,
     /// `PAWPATH_MAX_CONNECTIONS`.
     pub limits: Limits,
@@ -144,6 +149,10 @@ pub struct Config {
 /// (issue 55): far more than a customer's journey makes (about 20 to 60), few enough that a
 /// quote's history stays small (each input at most `engine::journey::runtime::MAX_INPUT_BYTES`).
 pub const HISTORY_CEILING: i64 = 500;
+
+/// The default of `PAWPATH_DATABASE_CONNECTIONS`: the most PostgreSQL connections one instance
+/// opens.
+pub const DATABASE_CONNECTIONS: u32 = 24;
 
 /// How long a connection may take and how many may be open (issue 21: no request can exhaust
 /// the server).
@@ -600,6 +609,13 @@ impl Config {
             u64::try_from(HISTORY_CEILING).unwrap_or(500),
         )?)
         .unwrap_or(HISTORY_CEILING);
+        let database_connections = u32::try_from(number_in(
+            &get,
+            "PAWPATH_DATABASE_CONNECTIONS",
+            3..=1_000,
+            u64::from(DATABASE_CONNECTIONS),
+        )?)
+        .unwrap_or(DATABASE_CONNECTIONS);
         let shutdown_drain_ms = number_in(&get, "PAWPATH_SHUTDOWN_DRAIN_MS", 0..=120_000, 5_000)?;
         let retention_days =
             u32::try_from(number_in(&get, "PAWPATH_RETENTION_DAYS", 31..=3_650, 90)?).unwrap_or(90);
@@ -622,6 +638,7 @@ impl Config {
             session_burst,
             session_saves_per_minute,
             history_ceiling,
+            database_connections,
             listen_addr,
             trusted_proxies,
             limits,

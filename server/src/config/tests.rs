@@ -23,6 +23,9 @@ fn defaults_use_sqlite_in_the_data_folder_and_keep_the_secret() {
     let a = with(&[("PAWPATH_DATA_DIR", &d)]).expect("config");
     assert_eq!(a.port, 8080);
     assert!(a.database_url.starts_with("sqlite://"));
+    assert_eq!(a.database_connections, DATABASE_CONNECTIONS);
+    let few = with(&[("PAWPATH_DATABASE_CONNECTIONS", "3")]).expect("config");
+    assert_eq!(few.database_connections, 3);
     let b = with(&[("PAWPATH_DATA_DIR", &d)]).expect("config");
     assert_eq!(
         a.secret_key.bytes(),
@@ -45,6 +48,8 @@ fn malformed_values_name_their_variable() {
         ("PAWPATH_SMTP_URL", "mailto:someone"),
         ("PAWPATH_MAIL_FROM", "not an address"),
         ("PAWPATH_MAIL_RETRY_MS", "10"),
+        ("PAWPATH_DATABASE_CONNECTIONS", "2"),
+        ("PAWPATH_DATABASE_CONNECTIONS", "many"),
     ] {
         let e = with(&[(var, value)]).expect_err(var);
         assert_eq!(e.variable, var);

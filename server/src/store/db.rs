@@ -178,7 +178,14 @@ pub(crate) fn timestamp(at: chrono::DateTime<chrono::Utc>) -> String {
 }
 
 impl Store {
+    /// The store at `url`, with at most the default number of PostgreSQL connections.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        Self::connect_with(url, crate::config::DATABASE_CONNECTIONS).await
+    }
+
+    /// The store at `url`, with at most `connections` to PostgreSQL (`PAWPATH_DATABASE_CONNECTIONS`:
+    /// a third, at least one, on sqlx's pool for the occasional work, the rest for the hot path).
+    pub async fn connect_with(url: &str, connections: u32) -> Result<Self, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -237,8 +244,11 @@ impl Store {
             Backend::Postgres => {
                 // The hot path (a page's read, a transition, a new or inbound quote, activity)
                 // on its own connections; the rest (purchases, retrieval, reports) on sqlx's pool.
-                let pool = options(8).connect(url).await?;
-                let conns = std::sync::Arc::new(crate::store::conns::Conns::new(url, 16, &[]));
+                let occasional = (connections / 3).max(1);
+                let hot =
+                    usize::try_from(connections.saturating_sub(occasional).max(1)).unwrap_or(1);
+                let pool = options(occasional).connect(url).await?;
+                let conns = std::sync::Arc::new(crate::store::conns::Conns::new(url, hot, &[]));
                 Ok(Self {
                     writer: pool.clone(),
                     pool,
