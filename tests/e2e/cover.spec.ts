@@ -92,6 +92,14 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   await expect.poll(async () => pounds(await bar.textContent())).toBeLessThan(lt4000);
   page.off('request', pageCall);
   expect(calls).toEqual(['POST /api/getFlexProducts']);
+  // With no claim contribution, the example speaks of the excess alone, not "plus 0% of the
+  // remaining" (issue 58).
+  await page.getByRole('radio', { name: 'No contribution' }).click();
+  await expect(page.getByRole('radio', { name: 'No contribution' })).toBeChecked();
+  await expect(claim).toContainText(/you pay £199\.00 \(the £199(\.00)? excess\) and we pay/);
+  await expect(claim).not.toContainText('%');
+  await page.getByRole('radio', { name: '10%' }).click();
+  await expect(claim).toContainText('you pay £279.10');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'choose-policy-excess');
 

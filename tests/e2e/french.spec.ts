@@ -41,7 +41,7 @@ test('rcfr: a dog bought by Direct Debit entirely in French, priced in euros', a
   // The brand's frame, in French (journey.md §2 Shell).
   await expect(page.getByRole('link', { name: "Page d'accueil de Refuge Compagnons (ouvre le site de la marque)" })).toBeVisible();
   await expect(page.getByRole('banner').getByRole('link', { name: 'Appelez-nous au 0808 157 0700' })).toBeVisible();
-  await expect(page.getByRole('contentinfo')).toContainText('Refuge Compagnons est un nom commercial de Pawpath Insurance Services Limited');
+  await expect(page.getByRole('contentinfo')).toContainText('Refuge Compagnons est un nom commercial de Refuge Compagnons Assurances Limited');
   // The chooser: French is read, English offered, each named in itself.
   const chooser = page.getByRole('navigation', { name: 'Langue' });
   await expect(chooser.getByText('Français')).toHaveAttribute('aria-current', 'true');

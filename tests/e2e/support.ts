@@ -23,8 +23,13 @@ export async function expectAccessible(page: Page) {
   expect(await axeViolations(page), 'axe-core WCAG 2.2 AA violations').toEqual([]);
 }
 
-/** A full-page screenshot saved with the test output. */
+/**
+ * A full-page screenshot saved with the test output, for people to look at: taken on a
+ * developer's machine, and in CI only when PAWPATH_SCREENSHOTS=1 asks (a screenshot checks
+ * nothing, and CI's 160 of them cost about a minute of its two cores).
+ */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string) {
+  if (process.env.CI && process.env.PAWPATH_SCREENSHOTS !== '1') return;
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: 'image/png' });

@@ -104,7 +104,13 @@ impl Definitions {
                         if text.contains('{') {
                             *text = text
                                 .replace("{brand_name}", &b.display_name)
-                                .replace("{policy_prefixes}", &prefixes);
+                                .replace("{policy_prefixes}", &prefixes)
+                                .replace("{firm_name}", &b.firm.name)
+                                .replace("{firm_number}", &b.firm.company_number)
+                                .replace("{firm_registered_in}", &b.firm.registered_in)
+                                .replace("{firm_office}", &b.firm.registered_office)
+                                .replace("{firm_fca_reference}", &b.firm.fca_reference)
+                                .replace("{underwriter}", &b.firm.underwriter);
                         }
                     }
                     Some(((b.id.clone(), language.clone()), catalogue))

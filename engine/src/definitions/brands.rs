@@ -70,9 +70,33 @@ pub struct Brand {
     pub rating_badge: RatingBadge,
     pub best_buy_banner: bool,
     pub tracking: Tracking,
+    /// The firm that sells under the brand, as UK law asks every page and email to name it.
+    pub firm: Firm,
     /// Copy overrides: language → key → text.
     #[serde(default)]
     pub copy: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// The trading disclosures (Companies Act 2006 and the Company, Limited Liability Partnership and
+/// Business (Names and Trading Disclosures) Regulations 2015; FCA GEN 4 and Annex 1: the firm
+/// reference number): the firm's registered name, number and office, and its FCA status. The
+/// brand's copy names them as `{firm_name}`, `{firm_number}`, `{firm_registered_in}`,
+/// `{firm_office}`, `{firm_fca_reference}` and `{underwriter}`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Firm {
+    /// The registered name: "Pawpath Insurance Services Limited".
+    pub name: String,
+    /// The registered number at Companies House: eight digits, or two letters and six digits.
+    pub company_number: String,
+    /// Where the company is registered: "England and Wales", "Scotland", "Northern Ireland".
+    pub registered_in: String,
+    /// The registered office's address, on one line.
+    pub registered_office: String,
+    /// The firm reference number on the FCA's register: six or seven digits.
+    pub fca_reference: String,
+    /// The insurer that underwrites the cover.
+    pub underwriter: String,
 }
 
 impl Brand {

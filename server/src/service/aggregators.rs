@@ -131,19 +131,21 @@ pub async fn make_quote(
     };
     let voice = quote::voice(state, &row);
     let rules = quote::rule_context(state, &row);
-    let step_of = |questions: &str| {
+    // The steps the pages' own calls would submit (journey.md §7), found by the call each takes
+    // in the aggregator journey, whatever question sets the journey binds to them.
+    let step_of = |call: &str| {
         journey
             .steps
             .iter()
-            .find(|s| s.questions.as_deref() == Some(questions))
+            .find(|s| s.questions.is_some() && s.named_call.as_deref() == Some(call))
             .map(|s| s.id.clone())
             .ok_or_else(|| {
-                AppError::Internal(format!("the aggregator journey asks no {questions}"))
+                AppError::Internal(format!("no step of the aggregator journey takes {call}"))
             })
     };
-    let pet_step = step_of("pet_details_aggregator")?;
-    let crossbreed_step = step_of("crossbreed")?;
-    let owner_step = step_of("your_details")?;
+    let pet_step = step_of("/api/petdetails")?;
+    let crossbreed_step = step_of("/api/petownerdetails")?;
+    let owner_step = step_of("/api/ownerdetail")?;
 
     let mut document = row.document.clone();
     let mut records: Vec<(TransitionRecord, i64)> = Vec::new();

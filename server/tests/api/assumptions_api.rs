@@ -384,6 +384,16 @@ async fn the_start_date_is_saved_through_the_owner_update_within_its_window() {
             .format("%Y-%m-%d")
             .to_string()
     };
+    let uk = |n: i64| {
+        (today + chrono::Duration::days(n))
+            .format("%d/%m/%Y")
+            .to_string()
+    };
+    let too_late = format!(
+        "Cover can start up to 30 days from today. Please choose a date from {} to {}.",
+        uk(0),
+        uk(30)
+    );
     let cases: Vec<(&str, Value, &str, &str)> = vec![
         (
             "journey.md §5 start date required",
@@ -392,10 +402,10 @@ async fn the_start_date_is_saved_through_the_owner_update_within_its_window() {
             "This field is required",
         ),
         (
-            "journey.md §4 a date after the latest (30 days ahead) is refused",
+            "journey.md §4 a date after the latest (30 days ahead) is refused, saying why and the window",
             json!({ "pet_policy_start_date": day(31) }),
             "owner.pet_policy_start_date",
-            "Please enter a valid date",
+            &too_late,
         ),
         (
             "journey.md §5 a strict valid date",
@@ -477,7 +487,14 @@ async fn a_start_date_that_takes_a_pet_past_its_maximum_age_is_refused() {
         )
         .await;
     assert_eq!(status, 422, "{body}");
-    assert_eq!(first_error(&body).1, "Please enter a valid date");
+    assert_eq!(
+        first_error(&body).1,
+        format!(
+            "Cover must start before your pet reaches the oldest age we can cover. Please choose a date from {} to {}.",
+            today.format("%d/%m/%Y"),
+            (today + chrono::Duration::days(9)).format("%d/%m/%Y")
+        )
+    );
 }
 
 #[tokio::test]

@@ -421,7 +421,9 @@ async fn the_shell_carries_the_brands_frame_for_the_first_paint() {
         r#"<a href="tel:08081570100">Call us on 0808 157 0100</a>"#,
         r#"<main id="main" class="main" tabindex="-1"><noscript>"#,
         r#"<li><a href="/quote/privacy-cookie-policy">Privacy and cookies</a></li>"#,
-        "Small Beasts Pet Plan is a trading name of Pawpath Insurance Services Limited",
+        // The trading disclosures from the brand's settings (issue 58; Companies Act 2006 and
+        // the Trading Disclosures Regulations 2015, FCA GEN 4 Annex 1): name, number, office, FRN.
+        "Small Beasts Pet Plan is a trading name of Small Beasts Cover Limited, registered in Scotland (company number SC990123), registered office 12 Warren Lane, Examplebridge, EH99 1ZZ. Small Beasts Cover Limited is authorised and regulated by the Financial Conduct Authority (firm reference number 9990123).",
     ] {
         assert!(root.contains(part), "{part} not in {root}");
     }
@@ -429,7 +431,7 @@ async fn the_shell_carries_the_brands_frame_for_the_first_paint() {
     let french = shell_html(&app, "/quote?brand=rcfr").await;
     assert!(
         french.contains(
-            "Refuge Compagnons est un nom commercial de Pawpath Insurance Services Limited"
+            "Refuge Compagnons est un nom commercial de Refuge Compagnons Assurances Limited"
         ),
         "{french}"
     );

@@ -368,6 +368,8 @@ async fn the_edges_of_each_rule_are_accepted() {
         ("pet_cost", json!("10000")),
         ("pet_cost", json!("10000.00")),
         ("pet_cost", json!("99.9")),
+        // journey.md §3 Entities: pet_sex is m, f or other.
+        ("pet_sex", json!("other")),
         (
             "pet_date_of_birth",
             json!((today - Duration::days(26)).format("%Y-%m-%d").to_string()),

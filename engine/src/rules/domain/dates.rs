@@ -121,12 +121,24 @@ pub(super) fn start_date_in_window(
         return Vec::new();
     };
     let window = start_date_window(defs, document, ctx.today, &ctx.brand);
-    if stored > window.latest || stored < window.earliest {
-        vec![FieldError::new(
-            "owner.pet_policy_start_date",
-            "start_date.invalid",
-        )]
+    // Why the date is refused, and the window it must be in (issue 58: not just "Please enter a
+    // valid date"): 30 days ahead at most, or before a pet reaches its maximum age.
+    let key = if stored < window.earliest {
+        "start_date.too_early"
+    } else if stored > window.latest
+        && window.latest < ctx.today + chrono::Duration::days(START_WINDOW_DAYS)
+    {
+        "start_date.too_late_age"
+    } else if stored > window.latest {
+        "start_date.too_late"
     } else {
-        Vec::new()
-    }
+        return Vec::new();
+    };
+    let uk = |d: NaiveDate| d.format("%d/%m/%Y").to_string();
+    vec![
+        FieldError::new("owner.pet_policy_start_date", key)
+            .with_param("earliest", uk(window.earliest))
+            .with_param("latest", uk(window.latest))
+            .with_param("days", START_WINDOW_DAYS.to_string()),
+    ]
 }

@@ -81,7 +81,8 @@ export function ExcessPanel({
           </p>
         ) : (
           <p>
-            {text(copy, 'cover.claim_example.body', {
+            {/* With no claim contribution there is no share of the rest to speak of. */}
+            {text(copy, Number(product.coins) > 0 ? 'cover.claim_example.body' : 'cover.claim_example.body_no_coins', {
               bill: amount(product.ClaimExample.Bill),
               customer: amount(product.ClaimExample.Customer),
               excess: amount(product.Excess),

@@ -32,7 +32,13 @@ describe('the warning names the brand\'s own times (issue 29; journey.md §2, §
   it('words the short test-host times in minutes and seconds', () => {
     expect(period(copy, 180_000)).toBe('3 minutes');
     expect(period(copy, 60_000)).toBe('1 minute');
-    expect(period(copy, 90_000)).toBe('90 seconds');
+    expect(period(copy, 90_000)).toBe('1 minute and 30 seconds');
     expect(period(copy, 1_000)).toBe('1 second');
+  });
+  it('words long times in hours and minutes (journey.md §9: the contact page\'s 78,000,000 ms)', () => {
+    expect(period(copy, 78_000_000)).toBe('21 hours and 40 minutes');
+    expect(period(copy, 14_400_000)).toBe('4 hours');
+    expect(period(copy, 3_660_000)).toBe('1 hour and 1 minute');
+    expect(period(copy, 3_600_500)).toBe('1 hour');
   });
 });

@@ -13,19 +13,21 @@ const KEY = 'pawpath.lastActivity';
 const COUNTDOWN_S = 120;
 
 /**
- * A length of time in the page's words, in the largest whole unit ("4 hours", "1 hour",
- * "2 minutes"): the warning names the brand's own times (journey.md §9: 4 hours, or 1 hour for
- * one brand; shorter on test hosts).
+ * A length of time in the page's words, in hours and minutes ("4 hours", "21 hours and 40
+ * minutes", "2 minutes"; seconds only under an hour): the warning names the brand's own times
+ * (journey.md §9: 4 hours, or 1 hour for one brand; the contact page's 78,000,000 ms; shorter on
+ * test hosts). At most the two largest units, the rest rounded away.
  */
 export function period(copy: Record<string, string>, ms: number): string {
-  const units: [number, string][] = [
-    [3_600_000, 'hour'],
-    [60_000, 'minute'],
-    [1_000, 'second'],
-  ];
-  const [size, unit] = units.find(([size]) => ms >= size && ms % size === 0) ?? units[2];
-  const count = Math.max(1, Math.round(ms / size));
-  return text(copy, `timeout.period.${unit}${count === 1 ? '' : 's'}`, { count: String(count) });
+  const seconds = Math.max(1, Math.round(ms / 1_000));
+  const hours = Math.floor(seconds / 3_600);
+  const minutes = Math.floor((seconds % 3_600) / 60);
+  const rest = seconds % 60;
+  const counts: [number, string][] = hours > 0 ? [[hours, 'hour'], [minutes, 'minute']] : [[minutes, 'minute'], [rest, 'second']];
+  const parts = counts
+    .filter(([count]) => count > 0)
+    .map(([count, unit]) => text(copy, `timeout.period.${unit}${count === 1 ? '' : 's'}`, { count: String(count) }));
+  return parts.length === 2 ? text(copy, 'timeout.period.and', { first: parts[0], second: parts[1] }) : parts[0];
 }
 
 /** The countdown's colour for the seconds left (journey.md §2: orange at 60 s or less, red at 30). */
