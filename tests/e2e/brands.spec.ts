@@ -31,7 +31,7 @@ async function frameIsTheBrands(page: Page, brand: Brand) {
   await expect(page.getByRole('banner').getByRole('link', { name: `Call us on ${brand.phone}` })).toBeVisible();
   // The trading disclosures (issue 58): the firm, its number, registered office and FCA reference.
   await expect(page.getByRole('contentinfo')).toContainText(`${brand.name} is a trading name of ${brand.firm}`);
-  await expect(page.getByRole('contentinfo')).toContainText(new RegExp(`company number ${brand.firmNumber}, registered office .+\\. .+ is authorised and regulated by the Financial Conduct Authority \\(firm reference number ${brand.fca}\\)`));
+  await expect(page.getByRole('contentinfo')).toContainText(new RegExp(`company number ${brand.firmNumber}\\), registered office .+\\. .+ is authorised and regulated by the Financial Conduct Authority \\(firm reference number ${brand.fca}\\)`));
 }
 
 for (const brand of BRANDS) {

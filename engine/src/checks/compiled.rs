@@ -100,6 +100,11 @@ impl Definitions {
                         catalogue.extend(overrides.iter().map(|(k, v)| (k.clone(), v.clone())));
                     }
                     let prefixes = join_or(&b.policy_number.prefixes);
+                    // Where the firm is registered, in the catalogue's words.
+                    let registered_in = catalogue
+                        .get(&format!("firm.registered_in.{}", b.firm.registered_in))
+                        .cloned()
+                        .unwrap_or_else(|| b.firm.registered_in.clone());
                     for text in catalogue.values_mut() {
                         if text.contains('{') {
                             *text = text
@@ -107,7 +112,7 @@ impl Definitions {
                                 .replace("{policy_prefixes}", &prefixes)
                                 .replace("{firm_name}", &b.firm.name)
                                 .replace("{firm_number}", &b.firm.company_number)
-                                .replace("{firm_registered_in}", &b.firm.registered_in)
+                                .replace("{firm_registered_in}", &registered_in)
                                 .replace("{firm_office}", &b.firm.registered_office)
                                 .replace("{firm_fca_reference}", &b.firm.fca_reference)
                                 .replace("{underwriter}", &b.firm.underwriter);

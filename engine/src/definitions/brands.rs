@@ -89,7 +89,8 @@ pub struct Firm {
     pub name: String,
     /// The registered number at Companies House: eight digits, or two letters and six digits.
     pub company_number: String,
-    /// Where the company is registered: "England and Wales", "Scotland", "Northern Ireland".
+    /// Where the company is registered: `england_and_wales`, `wales`, `scotland` or
+    /// `northern_ireland`, worded by the copy (`firm.registered_in.<value>`).
     pub registered_in: String,
     /// The registered office's address, on one line.
     pub registered_office: String,

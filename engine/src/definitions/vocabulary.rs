@@ -33,6 +33,10 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "rehoming.date.too_late",
     "pet.dob.confirm_mismatch",
     "language.not_offered",
+    "firm.registered_in.england_and_wales",
+    "firm.registered_in.wales",
+    "firm.registered_in.scotland",
+    "firm.registered_in.northern_ireland",
 ];
 
 /// Declares the domain rules' names once: the enum, the list of them and the words a journey
