@@ -24,6 +24,12 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
 
   // Review, then the assumptions.
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // The demands-and-needs statement for what was chosen, each pet's (ICOBS 5.2.2, issue 58).
+  const demands = page.getByRole('region', { name: 'Your demands and needs' });
+  for (const p of pets) {
+    await expect(demands).toContainText(new RegExp(`${p.name}'s \\w[\\w ]* cover meets the demands and needs of someone who wants to insure their pet against the cost of vet treatment for injury and illness, up to £[\\d,]+, paying the first £[\\d,.]+ of each claim themselves\\.`));
+  }
+  await expect(demands).toContainText('We have not given you a personal recommendation');
   await screenshot(page, testInfo, 'review');
   await press(page, page.getByRole('button', { name: 'Continue' }));
   await expect(page).toHaveURL(/\/quote\/assumptions$/);

@@ -466,6 +466,11 @@ async fn review_gives_each_pet_its_documents_for_the_start_date() {
     assert_eq!(status, 200);
     assert!(html.contains("Policy wording"), "{html}");
     assert!(html.contains("This version is for policies starting on or after 01/12/2026."));
+    // The demands-and-needs statement the documents carry (ICOBS 5.2.2, issue 58).
+    assert!(html.contains("<h2>Your demands and needs</h2>"), "{html}");
+    assert!(html.contains(
+        "This insurance meets the demands and needs of people who want to insure their pet"
+    ));
     assert!(html.contains("you pay 25% of each claim"));
     assert!(
         html.contains("£2,000,000"),

@@ -112,6 +112,13 @@ async fn a_purchase_sends_one_confirmation_email_with_the_policies_and_the_direc
         let name = policy["pet_name"].as_str().expect("name");
         assert!(text.contains(name));
     }
+    // The demands-and-needs statement (ICOBS 5.2.2) and the trading disclosures (issue 58),
+    // in both parts.
+    for part in [&text, &html] {
+        assert!(part.contains("This insurance meets the demands and needs of people who want to insure their pet against the cost of vet treatment for injury and illness."), "{part}");
+        assert!(part.contains("Pawsure Pet Cover is a trading name of Pawpath Insurance Services Limited, registered in England and Wales (company number PP000417)"), "{part}");
+        assert!(part.contains("(firm reference number 9990417)"), "{part}");
+    }
     assert!(text.starts_with("Hello "), "{text}");
     assert!(text.contains("Your pets are covered from "), "{text}");
     // The Direct Debit: masked account, never the whole number; sort code; reference; the

@@ -21,6 +21,7 @@ import { addressMoved } from '@/shared/address';
 import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
+import { DemandsNeeds } from './DemandsNeeds';
 import { DocumentsExcessModal } from './DocumentsExcessModal';
 import { EmailQuoteButton } from './EmailQuoteButton';
 import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, marketingSummary, petEdit } from './review';
@@ -149,6 +150,8 @@ export function ReviewStep({
           onRemove={setRemoving}
         />
       ))}
+
+      <DemandsNeeds view={view} copy={copy} />
 
       <section className="card" aria-labelledby="review-start-heading">
         <h2 id="review-start-heading" className="pet__heading">
