@@ -146,6 +146,48 @@ async fn journey_3_a_customer_who_opted_out_or_never_reached_review_is_not_remin
 }
 
 #[tokio::test]
+async fn the_reminder_opt_out_is_offered_where_the_email_address_is_given() {
+    // Issue 58: the soft opt-in needs the chance to refuse at collection (PECR regulation
+    // 22(3)), so the your-details form asks it beside the email address; the review shows it.
+    let sink = SmtpSink::start().await;
+    let app = app_mailing_to(sink.url(), "7").await;
+    let (status, body) = app.save_pets(json!([valid_pet()])).await;
+    assert_eq!(status, 200, "{body}");
+    let details = app.view("/quote/your-details").await;
+    let form = common::with_form(&app.base, &details["questions"]).await;
+    assert_eq!(
+        form["schema"]["properties"]["owner"]["properties"]["no_quote_chase_email"]["type"],
+        "boolean",
+        "the your-details form asks it"
+    );
+    let mut owner = common::valid_owner();
+    owner["no_quote_chase_email"] = json!(true);
+    let (status, body) = app.save_owner(owner).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .save_cover(json!([{ "product": { "Code": "LT04000" } }]))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["data"]["owner"]["no_quote_chase_email"], true,
+        "{body}"
+    );
+    let reference = age_quote(&app, 25).await;
+    for _ in 0..50 {
+        if outcome(&app, &reference).await.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        outcome(&app, &reference).await.as_deref(),
+        Some("opted_out")
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(sink.messages().is_empty(), "no email");
+}
+
+#[tokio::test]
 async fn owner_payment_7_sendquoteemail_emails_the_quote_at_most_three_times() {
     let sink = SmtpSink::start().await;
     let app = app_mailing_to(sink.url(), "0").await;
