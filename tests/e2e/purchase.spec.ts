@@ -60,6 +60,8 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
     await expect(region).toContainText(/PETPS\d{7}/);
     // journey.md §9, owner-payment.md §9: the excess on confirmation (issue 29), as bought.
     await expect(region).toContainText(/Excess£(99|50) for each condition, each policy year/);
+    // journey.md §9: the rating badge on confirmation too (Lifetime £4,000 on pos has it).
+    await expect(region).toContainText('5★ rated');
     numbers.push(/PETPS\d{7}/.exec((await region.textContent()) ?? '')?.[0] ?? '');
   }
   await expectAccessible(page);

@@ -425,6 +425,70 @@ async fn the_rating_badge_follows_the_brands_variant() {
     assert!(rated_products("pdsa").await.iter().all(|(_, rated)| !rated));
 }
 
+/// The badge on ptp's review and then confirmation for a dog bought with `code`.
+async fn ptp_badges(code: &str) -> (bool, bool) {
+    let app = spawn_app().await;
+    app.view("/quote?brand=ptp").await;
+    let (status, body) = app.save_pets(json!([valid_pet()])).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .save_cover(json!([{ "product": { "Code": code } }]))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let chosen = |view: &Value| {
+        view["products"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["Code"] == code)
+            .and_then(|p| p["Rated"].as_bool())
+            .unwrap_or_else(|| panic!("the chosen product in {}", view["products"]))
+    };
+    let review = chosen(&body["data"]);
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/saveDeclaration",
+            &json!({ "csrf": csrf, "pets": [common::dog_answers()] }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let csrf = app.csrf().await;
+    let payment = json!({
+        "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada O'Neill",
+        "sort_code": "08-99-99", "account_number": "66374958", "payment_day": 15, "dd_confirmation": true
+    });
+    let (status, body) = app
+        .post_json(
+            "/api/setup-payment",
+            &json!({ "csrf": csrf, "payment": payment }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/purchase",
+            &json!({ "csrf": csrf, "idempotency_key": format!("badge-{code}") }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let confirmation = app.view("/quote/confirmation").await;
+    (review, chosen(&confirmation))
+}
+
+/// journey.md §9: "review 7000 and confirmation 8000 for LT and MB": the confirmation page shows
+/// the badge of what was bought, by its own threshold (the rate table has no limit between the
+/// two, so the engine's unit test `the_badge_follows_journey_md_section_9` holds the 7,000 case):
+/// on ptp an 8,000 Lifetime has it on both pages, a 6,000 on neither.
+#[tokio::test]
+async fn the_confirmation_shows_the_badge_of_what_was_bought() {
+    assert_eq!(ptp_badges("LT08000").await, (true, true));
+    assert_eq!(ptp_badges("LT06000").await, (false, false));
+}
+
 /// journey.md §1, owner-payment.md §1: "A specific tracking token name switches the sales
 /// number": a visitor arriving with a token the brand knows is given its number for the quote.
 #[tokio::test]

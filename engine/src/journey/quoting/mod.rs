@@ -112,5 +112,42 @@ mod tests {
             Species::Dog,
             k(CoverGroup::LT, 4000)
         ));
+        // On confirmation: "review 7000 and confirmation 8000 for LT and MB" (the Lifetime
+        // variant); the other variants as on review.
+        assert!(!rated_on_confirmation(
+            lifetime,
+            Species::Dog,
+            k(CoverGroup::LT, 7000)
+        ));
+        assert!(rated_on_confirmation(
+            lifetime,
+            Species::Dog,
+            k(CoverGroup::LT, 8000)
+        ));
+        assert!(rated_on_confirmation(
+            lifetime,
+            Species::Cat,
+            k(CoverGroup::MB, 10000)
+        ));
+        assert!(!rated_on_confirmation(
+            lifetime,
+            Species::Rabbit,
+            k(CoverGroup::LT, 8000)
+        ));
+        assert!(!rated_on_confirmation(
+            lifetime,
+            Species::Dog,
+            k(CoverGroup::TL, 8000)
+        ));
+        assert!(rated_on_confirmation(
+            five,
+            Species::Dog,
+            k(CoverGroup::LT, 4000)
+        ));
+        assert!(!rated_on_confirmation(
+            five,
+            Species::Dog,
+            k(CoverGroup::LT, 2500)
+        ));
     }
 }

@@ -240,6 +240,20 @@ pub fn older_pet_age(species: Species, breed: Option<&Breed>) -> u32 {
     }
 }
 
+/// journey.md §9 5-star rating badge on the confirmation page: as on review, except that the
+/// Lifetime variant's threshold there is the 8,000 limit ("review 7000 and confirmation 8000 for
+/// LT and MB").
+pub(super) fn rated_on_confirmation(badge: RatingBadge, species: Species, key: ProductKey) -> bool {
+    match badge {
+        RatingBadge::Defaqto5StarLifetime => {
+            species != Species::Rabbit
+                && matches!(key.group, CoverGroup::LT | CoverGroup::MB)
+                && key.limit >= 8000
+        }
+        _ => rated(badge, species, key),
+    }
+}
+
 /// journey.md §9 5-star rating badge, in the brand's variant (journeys/brands: rating_badge):
 /// Lifetime except the 2,500 limit and Max Benefit except 3,000; or, in the Lifetime variant,
 /// Lifetime and Max Benefit from the 7,000 limit (the review page's rule); or none. Never rabbits.

@@ -14,7 +14,9 @@ use crate::journey::quoting::drawings::{
 };
 use crate::journey::quoting::inputs::pet_input;
 use crate::journey::quoting::premiums::{Premiums, Quoted, product_key};
-use crate::journey::quoting::pricing::{older_pet_age, priced_choice, rated};
+use crate::journey::quoting::pricing::{
+    older_pet_age, priced_choice, rated, rated_on_confirmation,
+};
 use crate::rules::context::{RuleContext, months_between};
 use crate::rules::domain::cover_start;
 use crate::rules::rating::{PetFacts, claim_example};
@@ -127,6 +129,9 @@ pub enum Drawn {
     Every,
     /// Each pet's chosen product, if priced (the pages that show what was chosen).
     Chosen,
+    /// Each pet's chosen product as bought (the confirmation page): its rating badge by the
+    /// confirmation's rule (journey.md §9).
+    Bought,
 }
 
 /// [`products`] from prices already read from the document: every product, or only the chosen.
@@ -158,7 +163,7 @@ pub fn products_of(
         };
         let chosen = priced_choice(pet);
         for premiums in quoted.pets.get(i).into_iter().flatten() {
-            if drawn == Drawn::Chosen && chosen != Some(premiums.code()) {
+            if drawn != Drawn::Every && chosen != Some(premiums.code()) {
                 continue;
             }
             let Some(key) = product_key(premiums.code()) else {
@@ -166,7 +171,7 @@ pub fn products_of(
             };
             let limit = drawn_here.limit(rates, &input.facts, key.limit, money);
             let options = drawn_here.options(rates, input.facts.species, key);
-            out.push(product(
+            let mut drawn_product = product(
                 &input.facts,
                 start,
                 key,
@@ -176,7 +181,11 @@ pub fn products_of(
                 limit,
                 options,
                 &mut drawn_here,
-            ));
+            );
+            if drawn == Drawn::Bought {
+                drawn_product.Rated = rated_on_confirmation(badge, input.facts.species, key);
+            }
+            out.push(drawn_product);
         }
     }
     out

@@ -52,9 +52,13 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
         const product = pet?.product as Product | undefined;
         return (
           <section className="card" key={policy.policy_number} aria-labelledby={`policy-${policy.policy_number}`}>
-            <h2 id={`policy-${policy.policy_number}`} className="pet__heading">
-              {policy.pet_name}
-            </h2>
+            <div className="policy__top">
+              <h2 id={`policy-${policy.policy_number}`} className="pet__heading">
+                {policy.pet_name}
+              </h2>
+              {/* journey.md §9: the rating badge, by the confirmation's own rule (the server's). */}
+              {product?.Rated && <span className="badge">{text(copy, 'cover.rated')}</span>}
+            </div>
             <dl className="summary">
               <div className="summary__row">
                 <dt>{text(copy, 'confirmation.policy_number')}</dt>

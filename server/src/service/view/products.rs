@@ -33,8 +33,8 @@ pub(super) fn drawn_products(
         View::Payment
         | View::PaymentConfirmation
         | View::CardConfirmation
-        | View::Confirmation
         | View::RescueConfirmation => Some(Drawn::Chosen),
+        View::Confirmation => Some(Drawn::Bought),
         View::Form | View::Pending | View::Assumptions => None,
     }
 }
