@@ -161,7 +161,10 @@ test('one valid and one invalid promo code, a Nectar card and a branch code', as
   await screenshot(page, testInfo, 'nectar');
   await page.keyboard.press('Enter');
   await expect(promo).toBeHidden();
-  await expect(page.getByRole('status').filter({ hasText: 'Success: Your Nectar card has been added successfully.' })).toBeVisible();
+  // owner-payment.md §8 Promo and Nectar: both successes, the promotion's and the card's.
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Success: 500 Nectar points: Collect 500 Nectar points when you buy your policy. Your Nectar card has been added successfully.' }),
+  ).toBeVisible();
 
   // A branch code, trimmed when saved; Cancel keeps the previous value.
   await page.getByRole('button', { name: 'Add a referral or branch code' }).click();

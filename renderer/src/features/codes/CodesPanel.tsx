@@ -231,8 +231,9 @@ function PromoDialog({
         form: edit?.id ?? '',
         call: edit?.submit ?? '/api/ownerdetail',
         answers: { owner: card ? { promotional_code: typed, nectarCardNumber: card } : { promotional_code: typed } },
-        // The toast shows the promotion as the check described it.
-        notice: card ? 'nectar.toast.added' : `${offer.desc}: ${offer.summ}`,
+        // The toast shows the promotion as the check described it, and with a Nectar card also
+        // that the card was added (owner-payment.md §8 Promo and Nectar: both successes).
+        notice: card ? `${offer.desc}: ${offer.summ} ${text(copy, 'nectar.toast.added')}` : `${offer.desc}: ${offer.summ}`,
       });
     } catch {
       notify({ kind: 'error', title: 'toast.something_wrong.title', body: 'toast.something_wrong.body' });
