@@ -74,7 +74,8 @@ async fn tokenise(app: &TestApp, view: &Value, card: Value) -> (u16, Value) {
 }
 
 fn card(number: &str) -> Value {
-    json!({ "card": { "card_name": "Ada O'Neill", "card_number": number, "card_expiry": "12/30", "card_cvc": "737" } })
+    json!({ "card": { "card_name": "Ada O'Neill", "card_number": number, "card_expiry": "12/30", "card_cvc": "737",
+                      "address1": "12 Kings Road", "address3": "London" } })
 }
 
 async fn token_for(app: &TestApp, view: &Value, number: &str) -> String {
@@ -165,6 +166,11 @@ async fn a_card_payer_buys_once_and_the_card_number_is_nowhere() {
         "^([0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}|3[47][0-9]{2} [0-9]{6} [0-9]{5})$",
         "the card form the browser checks is questions/card.json"
     );
+    // The billing address (owner-payment.md §3: address1 to address4) starts as the owner's.
+    let billing = &view["payment_options"]["card"]["questions"]["answers"]["card"];
+    assert_eq!(billing["address1"], "12 Kings Road", "{billing}");
+    assert_eq!(billing["address3"], "London", "{billing}");
+    assert!(billing.get("card_number").is_none());
     let token = token_for(&app, &view, VISA).await;
     // Whatever the browser claims of the card, pawpath keeps what the provider says.
     let (status, body) = pay_by_card(
@@ -312,6 +318,18 @@ async fn the_provider_checks_the_card_with_the_specs_messages() {
         (
             with("card_name", ""),
             "card.card_name",
+            "This field is required",
+        ),
+        // owner-payment.md §5: "town required on the payment-side address" (address3), and
+        // the billing address's first line.
+        (
+            with("address3", ""),
+            "card.address3",
+            "This field is required",
+        ),
+        (
+            with("address1", ""),
+            "card.address1",
             "This field is required",
         ),
     ] {

@@ -313,22 +313,25 @@ async fn tokenise(
             "The body must be a JSON object {card: {card_name, card_number, card_expiry, card_cvc}}.",
         );
     };
+    // The card's fields are the card question set's (questions/card.json): the card itself and
+    // its billing address.
+    let fields = provider
+        .defs
+        .question_schema("card")
+        .and_then(|s| s.schema.pointer("/properties/card/properties"))
+        .and_then(Value::as_object);
     let shape_ok = value
         .as_object()
         .is_some_and(|o| o.keys().all(|k| k == "card"))
         && value
             .get("card")
             .and_then(Value::as_object)
-            .is_some_and(|c| {
-                c.keys().all(|k| {
-                    ["card_name", "card_number", "card_expiry", "card_cvc"].contains(&k.as_str())
-                })
-            });
+            .is_some_and(|c| c.keys().all(|k| fields.is_some_and(|f| f.contains_key(k))));
     if !shape_ok {
         return problem(
             StatusCode::BAD_REQUEST,
             "bad_request",
-            "The body must be a JSON object {card: {card_name, card_number, card_expiry, card_cvc}} and nothing else.",
+            "The body must be a JSON object {card: {card_name, card_number, card_expiry, card_cvc, address1…address4}} and nothing else.",
         );
     }
     let today = chrono::Utc::now()

@@ -20,12 +20,45 @@ pub(super) fn question_view(
     form: String,
 ) -> Value {
     let mut answers = runtime::project(&qs.schema, document);
+    prefill(&qs.schema, &mut answers, document, 0);
     if let Some(pets) = answers.get_mut("pets").and_then(Value::as_array_mut)
         && pets.is_empty()
     {
         pets.push(json!({}));
     }
     json!({ "id": qs.id, "answers": answers, "submit": call, "form": form })
+}
+
+/// Answers a question's schema says to start from elsewhere in the quote (`"x-from": "/owner/…"`,
+/// a JSON pointer), where the set holds none yet: the card's billing address starts as the
+/// owner's. Only through objects (not lists), and a few levels deep.
+fn prefill(schema: &Value, answers: &mut Value, document: &Value, depth: usize) {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    if depth > 4 {
+        return;
+    }
+    for (name, question) in properties {
+        if let Some(from) = question.get("x-from").and_then(Value::as_str) {
+            let value = document.pointer(from).filter(|v| !v.is_null());
+            if let (Some(value), Some(map)) = (value, answers.as_object_mut())
+                && !map.contains_key(name)
+            {
+                map.insert(name.clone(), value.clone());
+            }
+        } else if question.get("properties").is_some() {
+            let Some(map) = answers.as_object_mut() else {
+                continue;
+            };
+            let added = !map.contains_key(name);
+            let child = map.entry(name.clone()).or_insert_with(|| json!({}));
+            prefill(question, child, document, depth + 1);
+            if added && child.as_object().is_some_and(Map::is_empty) {
+                map.remove(name);
+            }
+        }
+    }
 }
 
 /// A question set's form as the brand draws it in a language: the schema, and the UI hints with

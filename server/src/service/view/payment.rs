@@ -56,7 +56,8 @@ pub(super) fn payment_options_view(input: &ViewInput<'_>) -> Value {
         (true, Some(qs)) => json!({
             "questions": question_view(
                 qs,
-                &json!({}),
+                // Nothing of the card is held; its billing address starts as the owner's.
+                &input.quote.document,
                 None,
                 form_url(input.defs, &input.quote.brand, input.voice.language(), &qs.id),
             ),
