@@ -48,6 +48,9 @@ impl App {
         let policies = crate::policies::ExistingPolicies::load(&defs).map_err(StartError::Data)?;
         let bank = load_modulus_tables(&config.modulus_tables)?;
         let holidays = crate::holidays::load().map_err(StartError::Data)?;
+        let sanctions = crate::sanctions::SanctionsList::load(&config.sanctions_list)
+            .map_err(StartError::Data)?;
+        tracing::info!(people = sanctions.len(), updated = %sanctions.updated, "sanctions list");
         let banks = crate::banks::BankDirectory::load().map_err(StartError::Data)?;
         let addresses = match &config.address_provider {
             crate::config::AddressProvider::BuiltIn => crate::addresses::AddressLookup::BuiltIn(
@@ -98,6 +101,7 @@ impl App {
             policies: Arc::new(policies),
             bank: Arc::new(bank),
             holidays: Arc::new(holidays),
+            sanctions: Arc::new(sanctions),
             made: Arc::default(),
             running,
         }))

@@ -19,6 +19,7 @@ pub mod payments;
 pub mod policies;
 pub mod reload;
 pub mod routes;
+pub mod sanctions;
 pub mod scanner;
 pub mod serve;
 pub mod service;

@@ -103,6 +103,10 @@ fn describe() {
         "Pages the browser could not draw and reported (POST /api/render-errors): the customer saw the brand's message and phone number instead"
     );
     describe_counter!(
+        "pawpath_screening_referrals_total",
+        "Purchases stopped because the policyholder may be on the sanctions list (OFSI's consolidated list), by journey: each is in the quote's transition log for staff"
+    );
+    describe_counter!(
         "pawpath_blocked_answers_total",
         "Answers that stopped a quote (a blocking answer), by rule"
     );
@@ -244,6 +248,12 @@ pub fn purchase(journey: &str, method: &str, outcome: &'static str) {
         "outcome" => outcome,
     )
     .increment(1);
+}
+
+/// A purchase stopped because the policyholder may be on the sanctions list (issue 58).
+pub fn screening_referral(journey: &str) {
+    ::metrics::counter!("pawpath_screening_referrals_total", "journey" => journey.to_owned())
+        .increment(1);
 }
 
 /// A card the provider declined.

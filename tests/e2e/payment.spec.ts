@@ -157,3 +157,37 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await expect(page.getByRole('region', { name: 'Rex' })).toContainText(/PETPS\d{7}/);
   expect(problems()).toEqual([]);
 });
+
+// Issue 58: a policyholder who may be on the UK sanctions list (OFSI's consolidated list; the
+// fictional entry Ostap QUANDRELL, born 12/03/1971, in server/data/sanctions/ConList.csv) is
+// asked to call, with the brand's number and never the reason, and nothing is bought.
+test('a possible sanctions match is asked to call, and nothing is bought', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await oneDogToPayment(page);
+  for (const [i, part] of ['08', '99', '99'].entries()) await page.getByLabel(`Sort code digits ${i + 1} of 3`).fill(part);
+  await page.getByLabel('Account holder name').fill('Ostap Quandrell');
+  await page.getByLabel('Account number').fill('66374958');
+  await page.getByLabel('Preferred collection day').selectOption('15');
+  await page.getByRole('checkbox', { name: /I confirm authority to create this Direct Debit agreement/ }).check();
+  await page.getByRole('button', { name: 'Confirm payment' }).click();
+  await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
+  // The policyholder's name and date of birth as the list has them (test mode's test-data call).
+  const view = await page.request.get('/quote/payment-confirmation', { headers: { Accept: 'application/json' } });
+  const csrf = (await view.json()).data.csrf as string;
+  const patched = await page.request.post('/api/test/patch', {
+    data: { csrf, owner: { customer_first_name: 'Ostap', customer_last_name: 'Quandrell', customer_date_of_birth: '1971-03-12' } },
+  });
+  expect(patched.status()).toBe(200);
+  await page.reload();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toHaveText('We need to speak to you before we can complete your purchase. Please call us on 0808 157 0000: your quote is saved.');
+  await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'screening-referral');
+  // Nothing bought: the confirmation is not there to see.
+  const confirmation = await page.request.get('/api/confirmation');
+  expect(confirmation.status()).toBe(404);
+  // The purchase's refusal (422) is the one failed request the browser reports.
+  expect(problems().filter((p) => !p.includes('status of 422'))).toEqual([]);
+});

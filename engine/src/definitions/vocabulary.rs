@@ -33,6 +33,7 @@ pub const ENGINE_COPY_KEYS: &[&str] = &[
     "rehoming.date.too_late",
     "pet.dob.confirm_mismatch",
     "language.not_offered",
+    "purchase.referred",
     "firm.registered_in.england_and_wales",
     "firm.registered_in.wales",
     "firm.registered_in.scotland",

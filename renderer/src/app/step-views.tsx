@@ -136,7 +136,9 @@ export const stepViews: Record<ViewName, Draw> = {
       />
     ),
   payment_confirmation: (c) =>
-    c.view.bank_details && <pages.PaymentConfirmation.Component view={c.view} copy={c.copy} busy={c.is('buying')} onOpen={c.open} onBuy={c.buy} />,
+    c.view.bank_details && (
+      <pages.PaymentConfirmation.Component view={c.view} copy={c.copy} busy={c.is('buying')} serverErrors={c.serverErrors} onOpen={c.open} onBuy={c.buy} />
+    ),
   card_confirmation: (c) => (
     <pages.CardConfirmation.Component view={c.view} copy={c.copy} busy={c.is('buying')} serverErrors={c.serverErrors} onOpen={c.open} onBuy={c.buy} />
   ),

@@ -71,6 +71,13 @@ pub struct Config {
     /// `PAWPATH_MODULUS_TABLES`: the folder holding Vocalink's `valacdos.txt` and `scsubtab.txt`
     /// (default `server/data/vocalink` under `PAWPATH_DEFINITIONS`); read at start.
     pub modulus_tables: PathBuf,
+    /// `PAWPATH_SANCTIONS_LIST`: OFSI's consolidated list as published (`ConList.csv`; default
+    /// `server/data/sanctions/ConList.csv` under `PAWPATH_DEFINITIONS`, a fictional list); read
+    /// at start, so a new list is a file and a restart.
+    pub sanctions_list: PathBuf,
+    /// `PAWPATH_SANCTIONS_THRESHOLD` (default 90; 70 to 100): how alike, in per cent, a
+    /// policyholder's name and a listed name must be for a possible match.
+    pub sanctions_threshold: u32,
     /// `PAWPATH_ADMIN_TOKEN`: the bearer token of the internal endpoints (a quote's pricing
     /// working); unset, they are off. At least 32 characters; never logged.
     pub admin_token: Option<ApiKey>,
@@ -437,6 +444,16 @@ impl Config {
         let modulus_tables = get("PAWPATH_MODULUS_TABLES")
             .map(PathBuf::from)
             .unwrap_or_else(|| definitions_root.join("server/data/vocalink"));
+        let sanctions_list = get("PAWPATH_SANCTIONS_LIST")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| definitions_root.join("server/data/sanctions/ConList.csv"));
+        let sanctions_threshold = u32::try_from(number_in(
+            &get,
+            "PAWPATH_SANCTIONS_THRESHOLD",
+            70..=100,
+            90,
+        )?)
+        .unwrap_or(90);
         let millis = |name: &'static str| -> Result<Option<u64>, ConfigError> {
             match get(name) {
                 None => Ok(None),
@@ -651,6 +668,8 @@ impl Config {
             session_override,
             encryption_key,
             modulus_tables,
+            sanctions_list,
+            sanctions_threshold,
             admin_token,
             dev_reload,
             aggregator_keys,

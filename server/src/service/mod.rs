@@ -26,6 +26,7 @@ pub mod reply;
 pub mod rescue;
 pub mod retention;
 pub mod retrieve;
+pub mod screening;
 pub mod state;
 pub mod test_mode;
 pub mod transition;

@@ -284,6 +284,19 @@ async fn buy(
         }
     }
     let document = &result.document;
+    // Sanctions screening (issue 58), before anything is charged or issued.
+    if let Some(refused) = crate::service::screening::refer_if_listed(
+        state,
+        quote,
+        document,
+        &result.record,
+        started,
+        experiment_views,
+    )
+    .await?
+    {
+        return Ok(Attempted::Refused(refused));
+    }
     let payment = document.get("payment").cloned().unwrap_or(json!({}));
     let text = |name: &str| {
         payment

@@ -41,6 +41,8 @@ pub struct Shared {
     pub bank: Arc<engine::rules::modulus::ModulusTables>,
     /// England and Wales bank holidays, for Direct Debit collection dates.
     pub holidays: Arc<engine::rules::collections::BankHolidays>,
+    /// OFSI's consolidated list, screened before each purchase (issue 58).
+    pub sanctions: Arc<crate::sanctions::SanctionsList>,
     /// Which bank a sort code belongs to (the bank details panel).
     pub banks: Arc<banks::BankDirectory>,
     /// The email templates (journeys/emails/), compiled at start.

@@ -38,6 +38,7 @@ mod report;
 mod retention_api;
 mod retrieve_api;
 mod rolling_restart;
+mod screening_api;
 mod session_api;
 mod several_pets_api;
 mod startup;

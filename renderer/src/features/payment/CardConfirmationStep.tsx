@@ -34,7 +34,8 @@ export function CardConfirmationStep({
     <div className="payment-confirmation">
       {serverErrors.length > 0 && (
         <div className="panel panel--stop" role="alert">
-          <p className="panel__title">{text(copy, 'card_confirmation.declined.title')}</p>
+          {/* A declined card says so; anything else (a referral) says only what the server says. */}
+          {serverErrors.some((e) => e.field.startsWith('payment.')) && <p className="panel__title">{text(copy, 'card_confirmation.declined.title')}</p>}
           {serverErrors.map((e) => (
             <p key={e.field}>{e.message}</p>
           ))}

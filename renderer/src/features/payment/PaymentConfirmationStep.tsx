@@ -8,19 +8,22 @@ import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { collectionText } from '@/features/payment/PaymentStep';
 import { text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
-import type { ViewData } from '@/shared/types';
+import type { FieldMessage, ViewData } from '@/shared/types';
 import './payment.css';
 
 export function PaymentConfirmationStep({
   view,
   copy,
   busy,
+  serverErrors = [],
   onOpen,
   onBuy,
 }: {
   view: ViewData;
   copy: Record<string, string>;
   busy: boolean;
+  /** Why buying stopped, as the server says it (a referral asks the customer to call). */
+  serverErrors?: readonly FieldMessage[];
   onOpen: (path: string) => void;
   onBuy: () => void;
 }) {
@@ -30,6 +33,13 @@ export function PaymentConfirmationStep({
   if (!bank) return null;
   return (
     <div className="payment-confirmation">
+      {serverErrors.length > 0 && (
+        <div className="panel panel--stop" role="alert">
+          {serverErrors.map((e) => (
+            <p key={e.field}>{e.message}</p>
+          ))}
+        </div>
+      )}
       <section className="card" aria-labelledby="bank-heading">
         <h2 id="bank-heading" className="pet__heading">
           {text(copy, 'payment_confirmation.heading')}

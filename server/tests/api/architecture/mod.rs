@@ -82,6 +82,7 @@ const SERVER: &[Layer] = &[
             "mail",
             "payments",
             "policies",
+            "sanctions",
             "scanner",
             "vets",
         ],
@@ -424,7 +425,7 @@ fn the_engine_imports_only_downward() {
 }
 
 /// What the service keeps to itself (issue 56): the store and the integrations on the state.
-const SERVICE_PRIVATE: [&str; 10] = [
+const SERVICE_PRIVATE: [&str; 11] = [
     "store",
     "payments",
     "mailer",
@@ -435,6 +436,7 @@ const SERVICE_PRIVATE: [&str; 10] = [
     "bank",
     "holidays",
     "mail_templates",
+    "sanctions",
 ];
 
 /// The service-private fields of the state that `code` (a route's, comments and strings taken

@@ -495,6 +495,7 @@ pub fn copy_definitions(to: &Path) {
         "questions/copy",
         "questions/breeds",
         "server/data/vocalink",
+        "server/data/sanctions",
     ] {
         std::fs::create_dir_all(to.join(folder)).expect("mkdir");
         for entry in std::fs::read_dir(root.join(folder))
