@@ -28,7 +28,9 @@ for (const p of PAGES) {
     // The script never arrives: what is on screen is the HTML's alone.
     await page.route('**/quote/assets/*.js', (route) => route.abort());
     await page.goto(p.path);
-    await expect(page.getByRole('contentinfo')).toContainText('Pawpath Insurance Services Limited');
+    // The trading disclosures (the brand's firm, issue 58) are in the HTML's own frame.
+    await expect(page.getByRole('contentinfo')).toContainText(/is a trading name of|est un nom commercial de/);
+    await expect(page.getByRole('contentinfo')).toContainText(/firm reference number|numéro de référence/);
     const drawnByServer = await frameMarkup(page);
     expect(drawnByServer[2]).toContain('footer__links');
     await screenshot(page, testInfo, `first-paint-${p.path.includes('contact') ? 'contact' : p.path.split('brand=')[1]}`);
