@@ -8,8 +8,9 @@ import { press } from './support-keys';
 // every key counted in the page (sessionStorage keeps the count across the journey's pages);
 // the count is printed for the note and held under a ceiling so the journey never grows longer
 // without someone deciding it should. 225 before issue 24, 222 after (four marketing boxes not
-// asked again on payment, one way to change the excess beside the price).
-const CEILING = 225;
+// asked again on payment, one way to change the excess beside the price); 225 with the quote
+// reminder opt-out asked beside the email address (issue 58: one Tab past it), held at 226.
+const CEILING = 226;
 
 test('one dog bought by keyboard: every key press counted', async ({ page }, testInfo) => {
   test.setTimeout(180_000);

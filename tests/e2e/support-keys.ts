@@ -11,6 +11,11 @@ async function hasFocus(target: Locator): Promise<boolean> {
 /** Presses Tab until `target` (or something inside it) has the focus; at most `max` presses. */
 export async function tabTo(page: Page, target: Locator, max = 120) {
   await expect(target).toBeVisible();
+  // A control the page is about to enable (choose policy's Continue, once the benefits are in
+  // view; a button while its call is out) is given a moment, as a customer waits, rather than
+  // tabbed past and around the whole page on a busy machine. One the customer's own Tabs will
+  // enable (by bringing the benefits into view) is then tabbed to as before.
+  if (await target.isDisabled().catch(() => false)) await expect(target).toBeEnabled({ timeout: 3_000 }).catch(() => undefined);
   for (let i = 0; i < max; i++) {
     if (await hasFocus(target)) return;
     await page.keyboard.press('Tab');
