@@ -447,32 +447,9 @@ async fn ptp_badges(code: &str) -> (bool, bool) {
             .unwrap_or_else(|| panic!("the chosen product in {}", view["products"]))
     };
     let review = chosen(&body["data"]);
-    let csrf = app.csrf().await;
+    app.declare_dogs(1).await;
     let (status, body) = app
-        .post_json(
-            "/api/saveDeclaration",
-            &json!({ "csrf": csrf, "pets": [common::dog_answers()] }),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let csrf = app.csrf().await;
-    let payment = json!({
-        "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada O'Neill",
-        "sort_code": "08-99-99", "account_number": "66374958", "payment_day": 15, "dd_confirmation": true
-    });
-    let (status, body) = app
-        .post_json(
-            "/api/setup-payment",
-            &json!({ "csrf": csrf, "payment": payment }),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-    let csrf = app.csrf().await;
-    let (status, body) = app
-        .post_json(
-            "/api/purchase",
-            &json!({ "csrf": csrf, "idempotency_key": format!("badge-{code}") }),
-        )
+        .pay_by_direct_debit_and_buy(&format!("badge-{code}"))
         .await;
     assert_eq!(status, 200, "{body}");
     let confirmation = app.view("/quote/confirmation").await;

@@ -399,6 +399,11 @@ impl TestApp {
     pub async fn reach_payment(&self, pets: Value) {
         let count = pets.as_array().map_or(0, Vec::len);
         self.reach_assumptions(pets).await;
+        self.declare_dogs(count).await;
+    }
+
+    /// The assumptions page's Go to payment for `count` dogs (the answers of `dog_answers`).
+    pub async fn declare_dogs(&self, count: usize) {
         let csrf = self.csrf().await;
         let (status, body) = self
             .post_json(
@@ -447,6 +452,14 @@ impl TestApp {
     /// As [`Self::buy_direct`], with the purchase's idempotency key.
     pub async fn buy_direct_with_key(&self, key: &str) -> Value {
         self.reach_payment(json!([valid_pet()])).await;
+        let (status, body) = self.pay_by_direct_debit_and_buy(key).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    /// From the payment page: a valid test account set up by Direct Debit, then the purchase
+    /// asked for with `key`; the purchase's status and answer.
+    pub async fn pay_by_direct_debit_and_buy(&self, key: &str) -> (u16, Value) {
         let csrf = self.csrf().await;
         let payment = json!({
             "payment_method": "DD", "payment_frequency": "MP", "account_name": "Ada O'Neill",
@@ -460,14 +473,11 @@ impl TestApp {
             .await;
         assert_eq!(status, 200, "{body}");
         let csrf = self.csrf().await;
-        let (status, body) = self
-            .post_json(
-                "/api/purchase",
-                &json!({ "csrf": csrf, "idempotency_key": key }),
-            )
-            .await;
-        assert_eq!(status, 200, "{body}");
-        body
+        self.post_json(
+            "/api/purchase",
+            &json!({ "csrf": csrf, "idempotency_key": key }),
+        )
+        .await
     }
 
     pub async fn edit(&self, call: &str, form: &str, answers: Value) -> (u16, Value) {
