@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -16,8 +16,19 @@ const smtpPort = port + 5;
 const mailboxPort = port + 6;
 
 
+/**
+ * Every brand's cookie banner already answered "Reject" (issue 58): the specs about the journey
+ * start where a customer is once they have chosen. tests/e2e/consent.spec.ts starts from no
+ * choice, and the specs that read the data layer accept (support.ts acceptAnalytics).
+ */
+const brands = readdirSync('../journeys/brands').filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+export const rejectedEverywhere = {
+  cookies: brands.map((brand) => ({ name: `pawpath_consent_${brand}`, value: 'denied', domain: '127.0.0.1', path: '/', expires: -1, httpOnly: false, secure: false, sameSite: 'Lax' as const })),
+  origins: [],
+};
+
 /** The specs that also run at phone width: layout, the first paint, modals, one purchase, and a product team's edits walked to a purchase. */
-const PHONE_SPECS = /(brands|cover-screen|definitions-edit|first-paint|friction|purchase|timeout)\.spec\.ts$/;
+const PHONE_SPECS = /(brands|consent|cover-screen|definitions-edit|first-paint|friction|purchase|timeout)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: './e2e',
@@ -37,6 +48,7 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    storageState: rejectedEverywhere,
     // A trace records every action's snapshots, which costs a CPU-bound two-core run about a
     // quarter of its time: kept for failures on a developer's machine, off in CI (a failing spec
     // is run again locally, where its trace is kept).

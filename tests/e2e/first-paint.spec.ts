@@ -11,15 +11,17 @@ const PAGES = [
   { name: 'pos, the first page', path: '/quote?brand=pos', heading: 'Your pets' },
   { name: 'rcfr, the first page in French', path: '/quote?brand=rcfr', heading: 'Vos animaux' },
   { name: 'pos, the contact page', path: '/quote/contact-and-faqs?brand=pos', heading: null },
+  // Before the cookie choice (issue 58): the banner is in the HTML too, first on the page.
+  { name: 'ptp, the first page before the cookie choice', path: '/quote?brand=ptp', heading: 'Your pets', unchosen: true },
 ];
 
-/** The frame's markup: the skip link, the header without the language chooser (which needs a quote
- * to keep the choice, so is not in the HTML) and the footer. */
+/** The frame's markup: the cookie banner, the skip link, the header without the language chooser
+ * (which needs a quote to keep the choice, so is not in the HTML) and the footer. */
 async function frameMarkup(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const header = document.querySelector('header.header')?.cloneNode(true) as HTMLElement | undefined;
     header?.querySelector('nav.languages')?.remove();
-    return [document.querySelector('a.skip-link')?.outerHTML ?? 'no skip link', header?.outerHTML ?? 'no header', document.querySelector('footer.footer')?.outerHTML ?? 'no footer'];
+    return [document.querySelector('.cookie-banner')?.outerHTML ?? 'no banner', document.querySelector('a.skip-link')?.outerHTML ?? 'no skip link', header?.outerHTML ?? 'no header', document.querySelector('footer.footer')?.outerHTML ?? 'no footer'];
   });
 }
 
@@ -27,12 +29,14 @@ for (const p of PAGES) {
   test(`${p.name}: the HTML's frame is the one React draws`, async ({ page }, testInfo) => {
     // The script never arrives: what is on screen is the HTML's alone.
     await page.route('**/quote/assets/*.js', (route) => route.abort());
+    if ('unchosen' in p) await page.context().clearCookies();
     await page.goto(p.path);
     // The trading disclosures (the brand's firm, issue 58) are in the HTML's own frame.
     await expect(page.getByRole('contentinfo')).toContainText(/is a trading name of|est un nom commercial de/);
     await expect(page.getByRole('contentinfo')).toContainText(/firm reference number|numéro de référence/);
     const drawnByServer = await frameMarkup(page);
-    expect(drawnByServer[2]).toContain('footer__links');
+    expect(drawnByServer[3]).toContain('footer__links');
+    if ('unchosen' in p) expect(drawnByServer[0]).toContain('Reject analytics cookies');
     await screenshot(page, testInfo, `first-paint-${p.path.includes('contact') ? 'contact' : p.path.split('brand=')[1]}`);
     await expectAccessible(page);
 

@@ -1,8 +1,11 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { acceptAnalytics, expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { press } from './support-keys';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard, type Pet } from './support-journey';
+
+// These read the data layer (owner-payment.md §4 Analytics): the customer has accepted analytics cookies.
+test.beforeEach(async ({ page }) => acceptAnalytics(page));
 
 // Issue 6, "Done when": a full direct purchase by keyboard alone, from /quote to /confirmation,
 // for one dog and for two pets, and the confirmation email arriving at the local SMTP server
@@ -85,7 +88,9 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
   expect(layer.filter((e) => e.event === 'submission').map((e) => e.page)).toEqual(['pet_details', 'user_details', 'review', 'payment', 'confirmation']);
   expect(layer.filter((e) => e.event === 'transactionDetails')).toHaveLength(1);
   expect(layer.filter((e) => e.event === 'purchase')).toHaveLength(1);
-  expect(layer.every((e) => e.tracking_id === 'GTM-POSPAWS')).toBe(true);
+  expect(layer.filter((e) => e.event !== 'gtm.js').every((e) => e.tracking_id === 'GTM-POSPAWS')).toBe(true);
+  // Accepted: the brand's tag manager is on the page, reading this data layer.
+  expect(await page.locator('script#pawpath-tag-manager').getAttribute('src')).toBe('https://www.googletagmanager.com/gtm.js?id=GTM-POSPAWS');
   expect(layer.find((e) => e.event === 'purchase')?.start_date).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
   // A reload of the confirmation asks again; still one email, and no second purchase event.
   await page.reload();

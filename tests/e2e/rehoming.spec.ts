@@ -1,9 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { acceptAnalytics, expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { chooseOption, chooseOptionByLabel, chooseRadio, chooseTab, press, typeInto } from './support-keys';
 import { lifetime4000ByKeyboard } from './support-journey';
 import { fillYourDetails } from './support-owner';
+
+// These read the data layer (owner-payment.md §4 Analytics): the customer has accepted analytics cookies.
+test.beforeEach(async ({ page }) => acceptAnalytics(page));
 
 // Issue 7, the rehoming flow (journey.md §1 Extra flows, §2 Routes: / eligibility (1), /your-pet
 // (2), /your-details (3), /confirmation (4); owner-payment.md §6 the document-scanning warnings,

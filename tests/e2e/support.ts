@@ -83,9 +83,19 @@ export async function showVariation(page: Page, variation: 'tiles' | 'guide') {
 }
 
 /**
- * A brand that names a tag manager (journeys/brands/ptp.json) has its page load it from the
+ * A brand's tag manager, once the customer accepts analytics cookies, is loaded from the
  * internet, which no test reaches: an empty stand-in is served at its address instead.
  */
 export async function stubTagManagers(page: Page) {
   await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+}
+
+/**
+ * The customer has accepted analytics cookies on every brand (the suite starts from "Reject",
+ * playwright.config.ts): the page fills its data layer and loads the (stand-in) tag manager.
+ */
+export async function acceptAnalytics(page: Page) {
+  const cookies = (await page.context().cookies()).filter((c) => c.name.startsWith('pawpath_consent_'));
+  await page.context().addCookies(cookies.map((c) => ({ ...c, value: 'granted' })));
+  await stubTagManagers(page);
 }

@@ -116,6 +116,12 @@ impl Definitions {
                                 .replace("{firm_office}", &b.firm.registered_office)
                                 .replace("{firm_fca_reference}", &b.firm.fca_reference)
                                 .replace("{underwriter}", &b.firm.underwriter);
+                            if let Some(tm) = &b.tracking.tag_manager {
+                                *text = text.replace("{tag_manager_name}", &tm.name).replace(
+                                    "{consent_days}",
+                                    &tm.ask_again_after_days.to_string(),
+                                );
+                            }
                         }
                     }
                     Some(((b.id.clone(), language.clone()), catalogue))

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::definitions::catalogues::Species;
 use crate::definitions::journeys::{Channel, Journey, Step};
-use crate::definitions::pages::PageId;
+use crate::definitions::pages::{BrandsWith, PageId, PageSection};
 
 /// The brand when none is asked for (journey.md §1: the first brand).
 pub const DEFAULT_BRAND: &str = "pos";
@@ -252,9 +252,9 @@ pub enum RatingBadge {
 #[serde(deny_unknown_fields)]
 pub struct Tracking {
     pub container_id: String,
-    /// The brand's tag manager, loaded on its pages: its script and the origins the page's
-    /// content security policy then allows it (for that brand only; issue 29). None: the events
-    /// stay in the page's data layer.
+    /// The brand's tag manager, loaded on its pages once the customer accepts analytics cookies:
+    /// its script and the origins the page's content security policy allows it (for that brand
+    /// only). None: no cookie banner, and the events stay in the page's data layer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag_manager: Option<TagManager>,
 }
@@ -263,7 +263,13 @@ pub struct Tracking {
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TagManager {
-    /// The script's https address.
+    /// What the cookie banner and the privacy page call it (`{tag_manager_name}` in copy).
+    pub name: String,
+    /// How long the customer's cookie choice is remembered before the banner asks again
+    /// (`{consent_days}` in copy; at most 13 months, as the ICO's guidance expects consent to be
+    /// refreshed).
+    pub ask_again_after_days: u16,
+    /// The script's https address, loaded only after the customer accepts analytics cookies.
     pub script: String,
     /// The https origins the tag manager loads from and sends to (script-src, connect-src,
     /// img-src); the script's own origin among them.
@@ -274,6 +280,16 @@ pub struct TagManager {
 pub const PROMOTION_TERMS_PATH: &str = "/price-comparison-promotion-terms";
 
 impl Brand {
+    /// Whether the brand's static page shows a section (journeys/pages.json `for_brands`: the
+    /// cookie policy differs for a brand with a tag manager).
+    pub fn shows_section(&self, section: &PageSection) -> bool {
+        match section.for_brands {
+            None => true,
+            Some(BrandsWith::WithTagManager) => self.tracking.tag_manager.is_some(),
+            Some(BrandsWith::WithoutTagManager) => self.tracking.tag_manager.is_none(),
+        }
+    }
+
     /// The path of one of the brand's static pages, if the brand has it.
     pub fn page_path(&self, page: PageId) -> Option<&str> {
         match page {

@@ -61,6 +61,10 @@ pub struct StaticPage {
 #[serde(deny_unknown_fields)]
 pub struct PageSection {
     pub heading: String,
+    /// Shown only for brands with (or without) a tag manager: the cookie policy says what each
+    /// brand's pages do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub for_brands: Option<BrandsWith>,
     pub paragraphs: Vec<String>,
 }
 
@@ -69,4 +73,12 @@ pub struct PageSection {
 pub struct Faq {
     pub question: String,
     pub answer: String,
+}
+
+/// Which brands a static page's section is for (journeys/pages.json: `for_brands`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrandsWith {
+    WithTagManager,
+    WithoutTagManager,
 }

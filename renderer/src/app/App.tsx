@@ -5,14 +5,17 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { drawStep } from './step-views';
 import { resetQuote, setLanguage } from '@/features/journey/api';
 import { journeyMachine } from '@/features/journey/journey-machine';
+import { CookieBanner } from '@/features/shell/CookieBanner';
 import { Footer, Header, UspBar } from '@/features/shell/Frame';
 import { InactivityTimer } from '@/features/shell/InactivityTimer';
 import { PendingStep } from '@/features/shell/PendingStep';
 import { StepBar } from '@/features/shell/StepBar';
 import { StepBoundary } from '@/features/shell/StepBoundary';
 import { Toast } from '@/features/shell/Toast';
+import { useConsent } from '@/features/shell/use-consent';
 import { pageView, push, purchaseOnce, submission, transactionDetails } from '@/shared/analytics';
 import { readBoot } from '@/shared/boot';
+import { currentChoice } from '@/shared/consent';
 import { text } from '@/shared/copy';
 import { MoneyContext, moneyFormat } from '@/shared/money';
 
@@ -40,6 +43,10 @@ export function App() {
     return () => window.removeEventListener('popstate', onPop);
   }, [send]);
 
+  const shell = view?.shell ?? boot.shell;
+  // The cookie choice first: the data layer follows it (issue 58).
+  const consent = useConsent(shell);
+
   // owner-payment.md §4 Analytics: a page view for each page shown; a submission event for the
   // page the customer moved on from; on the confirmation, transactionDetails and (once only) the
   // purchase.
@@ -58,7 +65,8 @@ export function App() {
     if (view.purchase && view.step.view === 'confirmation') {
       push(submission('confirmation', view));
       push(transactionDetails(view));
-      push(purchaseOnce(view, window.localStorage));
+      // Remembering that the purchase was counted is storage for analytics: only with consent.
+      if (currentChoice() === 'granted') push(purchaseOnce(view, window.localStorage));
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stepId]);
@@ -100,7 +108,6 @@ export function App() {
 
   const copy = view?.copy ?? boot.copy;
   const language = view?.language ?? boot.language;
-  const shell = view?.shell ?? boot.shell;
   // owner-payment.md §9 Currency: the brand's currency, written for the page's language.
   const money = useMemo(() => moneyFormat(shell?.currency, language), [shell?.currency, language]);
   const csrf = view?.csrf;
@@ -116,6 +123,9 @@ export function App() {
   );
   return (
     <MoneyContext.Provider value={money}>
+      {shell && consent.mode && (
+        <CookieBanner shell={shell} copy={copy} mode={consent.mode} choice={consent.choice} onChoose={consent.choose} onHide={consent.hide} onOpen={open} />
+      )}
       <a
         className="skip-link"
         href="#main"
@@ -194,7 +204,7 @@ export function App() {
           </StepBoundary>
         )}
       </main>
-      <Footer shell={shell} copy={copy} onOpen={open} />
+      <Footer shell={shell} copy={copy} onOpen={open} onCookieSettings={consent.openSettings} />
       {view && (
         <InactivityTimer warningMs={view.timeouts.warning_ms} resetMs={view.timeouts.reset_ms} copy={copy} onReset={() => resetQuote(view.csrf, `/quote?brand=${encodeURIComponent(view.brand)}`)} />
       )}

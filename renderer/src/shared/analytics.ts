@@ -3,10 +3,11 @@
  * page (pet_details, user_details, review, payment, confirmation), transactionDetails on the
  * confirmation and a purchase event that fires once only; start dates as DD/MM/YYYY; every
  * event carries the brand's tracking id and the experiment views shown. Events go into
- * `window.dataLayer`, where a brand's tag manager reads them (journeys/brands:
- * tracking.tag_manager, whose script and origins the brand's pages allow); nothing here sends
- * anything itself.
+ * `window.dataLayer`, where a brand's tag manager reads them once the customer accepts analytics
+ * cookies (./consent.ts; journeys/brands: tracking.tag_manager). Nothing here sends anything
+ * itself; once the customer rejects analytics, nothing more is put in the data layer.
  */
+import { currentChoice } from './consent';
 import type { ViewData } from './types';
 
 export interface DataLayerEvent {
@@ -93,7 +94,8 @@ export function transactionDetails(view: ViewData): DataLayerEvent | null {
 
 /**
  * The purchase event, once only for a purchase: a reload of the confirmation page, or a second
- * visit in this browser, fires nothing more. `seen` is where that is remembered.
+ * visit in this browser, fires nothing more. `seen` is where that is remembered, which is
+ * storage for analytics: the page asks for the event only once analytics cookies are accepted.
  */
 export function purchaseOnce(view: ViewData, seen: Pick<Storage, 'getItem' | 'setItem'>): DataLayerEvent | null {
   const details = transactionDetails(view);
@@ -104,11 +106,11 @@ export function purchaseOnce(view: ViewData, seen: Pick<Storage, 'getItem' | 'se
   return { ...details, event: 'purchase' };
 }
 
+/**
+ * Into the data layer: held in the page until the customer chooses (a tag manager loaded on
+ * acceptance reads what is there), never once they have refused.
+ */
 export function push(event: DataLayerEvent | null) {
-  if (!event) return;
-  const layer = (window.dataLayer ??= []);
-  // A brand's tag manager (its script on the page) starts from the event its own snippet would
-  // push first; the policy allows no inline snippet, so the first event carries it in.
-  if (layer.length === 0 && document.getElementById('pawpath-tag-manager')) layer.push({ event: 'gtm.js', 'gtm.start': Date.now() });
-  layer.push(event);
+  if (!event || currentChoice() === 'denied') return;
+  (window.dataLayer ??= []).push(event);
 }

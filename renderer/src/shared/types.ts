@@ -46,6 +46,8 @@ export interface ShellView {
   rating_badge: 'defaqto_5_star' | 'defaqto_5_star_lifetime' | 'none';
   best_buy_banner: boolean;
   tracking_id: string;
+  /** The brand's tag manager, loaded once the customer accepts analytics cookies; null: no cookie banner. */
+  tag_manager: { name: string; script: string; ask_again_after_days: number } | null;
 }
 
 /** A static page's words (journeys/pages.json). */

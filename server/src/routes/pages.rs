@@ -339,7 +339,11 @@ async fn view_data(state: &AppState, uri: &Uri, caller: &Caller) -> Result<Respo
             voice.t("retrieve.title"),
         )),
         Target::Static(page) => {
-            data.page = Some(view::static_page_view(page, &voice));
+            data.page = Some(view::static_page_view(
+                page,
+                state.defs.brand(&session.quote.brand),
+                &voice,
+            ));
             Some(page_step(
                 &format!("page_{}", page.id.as_str()),
                 "static_page",
@@ -412,8 +416,8 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
     let brand = state.defs.brand(&brand_id);
     let copy = voice.catalogue();
     let text = |key: &str| voice.t(key);
-    // A brand that names a tag manager: its script on the page, and its origins in this page's
-    // policy only (issue 29).
+    // A brand that names a tag manager: its origins in this brand's pages' policy only (issue
+    // 29). The page loads its script only once the customer accepts analytics cookies (issue 58).
     let tag_manager = brand.and_then(|b| b.tracking.tag_manager.as_ref());
     let policy =
         tag_manager.map(|tm| crate::http::policy::content_security_policy_with(&tm.origins));
@@ -509,7 +513,12 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
                 &serde_json::json!({}),
             )
         });
-    let drawn = frame.as_ref().map(|shell| first_paint_frame(shell, &voice));
+    // The cookie banner is in the HTML too, for a brand with a tag manager whose customer has
+    // not chosen yet (or whose choice has lapsed): asked on the first page, never drawn late.
+    let consent = consent_choice(headers, &brand_id);
+    let drawn = frame
+        .as_ref()
+        .map(|shell| first_paint_frame(shell, &voice, consent));
     let rendered = env.render_str(
         &html,
         minijinja::context! {
@@ -522,7 +531,6 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
             no_script => text("app.no_script"),
             preload_fetch => view_url.iter().chain(form.iter()).cloned().collect::<Vec<_>>(),
             preload_later => &breeds_url,
-            tag_manager => tag_manager.map(|tm| tm.script.as_str()),
             boot => minijinja::context! { language => voice.language(), copy => &copy, copy_url => view::copy_url(&state.defs, &brand_id, voice.language()), breeds_url => &breeds_url, view_url => &view_url, shell => minijinja::Value::from(minijinja::value::Serde(&frame)) },
         },
     );
@@ -535,7 +543,11 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
 /// The frame as React draws it before the page's view arrives (renderer/src/features/shell/Frame.tsx:
 /// the skip link, the header without the language chooser, the footer), for the HTML to carry so
 /// the first paint needs no script (issue 23). (The caller has none when the brand is unknown.)
-fn first_paint_frame(shell: &view::Shell<'_>, voice: &engine::Voice<'_>) -> serde_json::Value {
+fn first_paint_frame(
+    shell: &view::Shell<'_>,
+    voice: &engine::Voice<'_>,
+    consent: Option<Consent>,
+) -> serde_json::Value {
     let text = |key: &str| voice.t(key);
     let phone = shell.phone;
     let call_us = voice.text(
@@ -570,7 +582,48 @@ fn first_paint_frame(shell: &view::Shell<'_>, voice: &engine::Voice<'_>) -> serd
         "links_label": text("footer.links_label"),
         "links": links,
         "regulatory": text("footer.regulatory"),
+        "cookie_settings": shell.tag_manager.as_ref().map(|_| text("footer.cookies")),
+        "cookie_banner": shell
+            .tag_manager
+            .as_ref()
+            .filter(|_| consent.is_none())
+            .map(|_| serde_json::json!({
+                "label": text("cookies.banner.label"),
+                "heading": text("cookies.banner.heading"),
+                "necessary": text("cookies.banner.necessary"),
+                "analytics": text("cookies.banner.analytics"),
+                "accept": text("cookies.banner.accept"),
+                "reject": text("cookies.banner.reject"),
+                "policy": text("cookies.banner.policy"),
+                "policy_url": pages.privacy,
+            })),
     })
+}
+
+/// A customer's answer to the cookie banner (renderer/src/shared/consent.ts writes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Consent {
+    Granted,
+    Denied,
+}
+
+/// The customer's cookie choice for this brand, from the `pawpath_consent_<brand>` cookie the
+/// page writes when they answer the banner (it lasts the brand's `ask_again_after_days`); None
+/// when they have not chosen, or the value is not one the page writes.
+fn consent_choice(headers: &HeaderMap, brand: &str) -> Option<Consent> {
+    let name = format!("pawpath_consent_{brand}");
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .and_then(|(_, v)| match v {
+            "granted" => Some(Consent::Granted),
+            "denied" => Some(Consent::Denied),
+            _ => None,
+        })
 }
 
 /// The simplified shell for Internet Explorer: the brand's colours, its name and the message;

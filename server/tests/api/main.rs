@@ -12,6 +12,7 @@ mod breeds_api;
 mod closed_steps_api;
 mod codes_api;
 mod common;
+mod consent_api;
 mod cover_api;
 mod delivery_api;
 mod deploy;

@@ -106,7 +106,7 @@ export function UspBar({ copy }: { copy: Copy }) {
   );
 }
 
-export function Footer({ shell, copy, onOpen }: { shell: ShellView | null; copy: Copy; onOpen: (path: string) => void }) {
+export function Footer({ shell, copy, onOpen, onCookieSettings }: { shell: ShellView | null; copy: Copy; onOpen: (path: string) => void; onCookieSettings: () => void }) {
   const follow = (path: string) => (e: MouseEvent<HTMLAnchorElement>) => {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
     e.preventDefault();
@@ -134,6 +134,14 @@ export function Footer({ shell, copy, onOpen }: { shell: ShellView | null; copy:
                     </a>
                   </li>
                 ))}
+              {/* The cookie choice, changeable from every page (issue 58). */}
+              {shell.tag_manager && (
+                <li>
+                  <button type="button" className="footer__cookies" onClick={onCookieSettings}>
+                    {text(copy, 'footer.cookies')}
+                  </button>
+                </li>
+              )}
             </ul>
           </nav>
         )}

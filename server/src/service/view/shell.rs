@@ -28,6 +28,18 @@ pub struct Shell<'a> {
     pub(crate) rating_badge: engine::definitions::RatingBadge,
     pub(crate) best_buy_banner: bool,
     pub(crate) tracking_id: &'a str,
+    /// The brand's tag manager, for the page to load once the customer accepts analytics
+    /// cookies (journeys/brands: tracking.tag_manager); None: no cookie banner.
+    pub(crate) tag_manager: Option<ShellTagManager<'a>>,
+}
+
+/// What the page needs of a brand's tag manager: its name, where its script is, and how long the
+/// customer's cookie choice lasts.
+#[derive(serde::Serialize)]
+pub(crate) struct ShellTagManager<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) script: &'a str,
+    pub(crate) ask_again_after_days: u16,
 }
 
 /// Where the brand's static pages are, under the journey's base path.
@@ -94,12 +106,19 @@ pub fn shell_view<'a>(
         rating_badge: b.rating_badge,
         best_buy_banner: b.best_buy_banner,
         tracking_id: &b.tracking.container_id,
+        tag_manager: b.tracking.tag_manager.as_ref().map(|tm| ShellTagManager {
+            name: &tm.name,
+            script: &tm.script,
+            ask_again_after_days: tm.ask_again_after_days,
+        }),
     })
 }
 
-/// A static page's words in the brand's voice (journeys/pages.json).
+/// A static page's words in the brand's voice (journeys/pages.json), with the sections meant for
+/// the brand (the cookie policy differs for a brand with a tag manager).
 pub fn static_page_view(
     page: &engine::definitions::StaticPage,
+    brand: Option<&engine::definitions::Brand>,
     voice: &engine::Voice<'_>,
 ) -> Value {
     json!({
@@ -107,7 +126,7 @@ pub fn static_page_view(
         "title": voice.t(&page.title),
         "description": voice.t(&page.description),
         "index": page.index,
-        "sections": page.sections.iter().map(|s| json!({
+        "sections": page.sections.iter().filter(|s| brand.is_none_or(|b| b.shows_section(s))).map(|s| json!({
             "heading": voice.t(&s.heading),
             "paragraphs": s.paragraphs.iter().map(|p| voice.t(p)).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
