@@ -80,6 +80,17 @@ pub struct ConfirmationEmail {
     pub card: Option<CardLines>,
     /// The first collections (the advance notice), DD/MM/YYYY.
     pub collections: Vec<CollectionLine>,
+    /// A Nectar promotion's bonus (owner-payment.md §9: capped at 20,000 points).
+    pub nectar: Option<NectarLines>,
+}
+
+/// The bonus Nectar points a purchase earns, written in the email's language.
+#[derive(Debug, Clone, Serialize)]
+pub struct NectarLines {
+    pub points: String,
+    pub card_last4: String,
+    /// The cap, where it cut the promotion's points down.
+    pub capped_at: Option<String>,
 }
 
 /// What the free rehoming cover's email says (journey.md §1 Extra flows; owner-payment.md §9:
@@ -455,6 +466,11 @@ impl ConfirmationEmail {
                 amount: "£40.00".into(),
                 payments: 2,
             }],
+            nectar: Some(NectarLines {
+                points: "20,000".into(),
+                card_last4: "8909".into(),
+                capped_at: Some("20,000".into()),
+            }),
         }
     }
 }

@@ -246,6 +246,15 @@ impl Definitions {
             .find(|p| p.code == wanted)
     }
 
+    /// The most bonus Nectar points one purchase earns (journeys/promotions.json; owner-payment.md
+    /// §9: 20,000); no promotions file, none.
+    pub fn nectar_bonus_cap(&self) -> u32 {
+        self.raw
+            .promotions
+            .first()
+            .map_or(0, |f| f.value.nectar_bonus_cap)
+    }
+
     pub fn journeys(&self) -> impl Iterator<Item = &Journey> {
         self.raw.journeys.iter().map(|j| &j.value)
     }

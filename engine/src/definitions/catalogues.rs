@@ -160,6 +160,8 @@ pub struct PromotionFile {
     #[serde(rename = "$schema")]
     pub schema: String,
     pub description: String,
+    /// The most bonus Nectar points one purchase earns (owner-payment.md §9: 20,000).
+    pub nectar_bonus_cap: u32,
     pub codes: Vec<PromoCode>,
 }
 
@@ -176,4 +178,20 @@ pub struct PromoCode {
     pub valid_from: chrono::NaiveDate,
     pub valid_to: chrono::NaiveDate,
     pub nectar: bool,
+    /// What a Nectar promotion earns (required when `nectar`, absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nectar_points: Option<NectarPoints>,
+}
+
+/// A Nectar promotion's bonus, totalled over the policies bought (engine/src/rules/domain/codes.rs
+/// nectar_bonus).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NectarPoints {
+    /// Points for each policy bought.
+    #[serde(default)]
+    pub per_policy: u32,
+    /// Points for each whole pound of the first year's premiums.
+    #[serde(default)]
+    pub per_pound: u32,
 }

@@ -51,6 +51,20 @@ impl Money {
         self.write(amount, true)
     }
 
+    /// A whole count in the language's grouping, no symbol: "20,000", "20 000" (Nectar points).
+    pub fn count(&self, n: u64) -> String {
+        let group = if self.french { '\u{202f}' } else { ',' };
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(group);
+            }
+            out.push(c);
+        }
+        out
+    }
+
     fn write(&self, amount: Decimal, drop_whole: bool) -> String {
         let amount = amount.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
         let negative = amount.is_sign_negative() && !amount.is_zero();

@@ -135,6 +135,8 @@ export interface ViewData {
   timeouts: { warning_ms: number; reset_ms: number };
   /** The purchase, once bought (owner-payment.md §2 Confirmation page). */
   purchase: Purchase | null;
+  /** A bought quote's Nectar bonus, totalled and capped by the server (owner-payment.md §9: 20,000 points). */
+  nectar_bonus?: { points: number; capped: boolean; cap: number; card_last4: string } | null;
   /** The rehoming flow's free cover, on its confirmation page (journey.md §1 Extra flows). */
   rescue?: RescueCover | null;
   /** The variation of each experiment this quote is shown (journeys/experiments.json). */

@@ -528,6 +528,15 @@ pub fn render_confirmation_email(
             }
         })
         .collect();
+    let premiums: Vec<_> = policies.iter().map(|p| p.annual_premium).collect();
+    let nectar =
+        engine::rules::domain::nectar_bonus(&state.defs, &quote.document, &premiums).map(|b| {
+            crate::mail::NectarLines {
+                points: money.count(u64::from(b.points)),
+                card_last4: b.card_last4,
+                capped_at: b.capped.then(|| money.count(u64::from(b.cap))),
+            }
+        });
     let message = ConfirmationEmail {
         brand_code: quote.brand.clone(),
         language: voice.language().to_owned(),
@@ -563,6 +572,7 @@ pub fn render_confirmation_email(
                 payments: i64::from(c.payments),
             })
             .collect(),
+        nectar,
     };
     let rendered = state
         .mail_templates

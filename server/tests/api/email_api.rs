@@ -345,3 +345,61 @@ async fn journey_4_a_dog_without_third_party_liability_is_priced_and_told_so_in_
     );
     assert!(text.contains(&format!("£{after}")), "{after} in {text}");
 }
+
+#[tokio::test]
+async fn a_nectar_promotion_s_points_are_totalled_on_the_confirmation_and_in_its_email() {
+    // owner-payment.md §4 Nectar card, §9 "Nectar bonus cap: 20,000 points": NECTAR10X earns 10
+    // points a whole pound of the first year's premiums, for all the pets together (the cap
+    // itself is the engine's test, the_nectar_bonus_is_totalled_over_the_purchase_and_capped).
+    let sink = SmtpSink::start().await;
+    let app = app_mailing_to(sink.url()).await;
+    let mut second = valid_pet();
+    second["pet_name"] = json!("Pepper");
+    app.reach_assumptions(json!([valid_pet(), second])).await;
+    let (status, body) = app
+        .edit(
+            "/api/ownerdetail",
+            "promo_code",
+            json!({ "owner": { "promotional_code": "NECTAR10X", "nectarCardNumber": "12345678909" } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    app.declare_dogs(2).await;
+    let data = buy_at_payment(&app).await;
+    let yearly: rust_decimal::Decimal = data["purchase"]["policies"]
+        .as_array()
+        .expect("policies")
+        .iter()
+        .map(|p| {
+            p["annual_premium"]
+                .as_str()
+                .expect("premium")
+                .parse::<rust_decimal::Decimal>()
+                .expect("decimal")
+        })
+        .sum();
+    let points = (yearly.trunc() * rust_decimal::Decimal::from(10)).to_string();
+    let bonus = &app.view("/quote/confirmation").await["nectar_bonus"];
+    assert_eq!(bonus["points"].to_string(), points, "{bonus}");
+    assert_eq!(bonus["capped"], false);
+    assert_eq!(bonus["card_last4"], "8909");
+
+    ask_for_email(&app).await;
+    let got = sink.wait_for(1, Duration::from_secs(10)).await;
+    let message = MessageParser::default()
+        .parse(&got[0].data)
+        .expect("a MIME message");
+    let text = message.body_text(0).expect("a text part").into_owned();
+    let written = points
+        .as_bytes()
+        .rchunks(3)
+        .rev()
+        .map(|c| std::str::from_utf8(c).expect("digits"))
+        .collect::<Vec<_>>()
+        .join(",");
+    assert!(
+        text.contains(&format!("{written} bonus Nectar points will be added to your Nectar card ending 8909 within 28 days.")),
+        "{text}"
+    );
+    assert!(!text.contains("capped"), "{text}");
+}

@@ -26,6 +26,50 @@ pub fn promo_offer<'d>(
     })
 }
 
+/// The bonus Nectar points a purchase earns (owner-payment.md §4 Nectar card, §9 "Nectar bonus
+/// cap: 20,000 points").
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct NectarBonus {
+    /// What the customer is given: the promotion's points, at most the cap.
+    pub points: u32,
+    /// Whether the cap cut the promotion's points down.
+    pub capped: bool,
+    pub cap: u32,
+    /// The last four digits of the Nectar card they go to.
+    pub card_last4: String,
+}
+
+/// owner-payment.md §9: the bonus a bought quote's Nectar promotion earns, totalled here and
+/// nowhere else: the promotion's points for each policy and for each whole pound of the first
+/// year's premiums, capped at the promotions file's `nectar_bonus_cap`. None when the quote has
+/// no Nectar promotion or no card to credit.
+pub fn nectar_bonus(
+    defs: &Definitions,
+    document: &Value,
+    annual_premiums: &[rust_decimal::Decimal],
+) -> Option<NectarBonus> {
+    let owner = document.get("owner")?;
+    let promo = defs.promo_code(owner.get("promotional_code")?.as_str()?)?;
+    let points = promo.nectar_points.filter(|_| promo.nectar)?;
+    let card = owner
+        .get("nectarCardNumber")
+        .and_then(Value::as_str)
+        .filter(|n| nectar_number_valid(n))?;
+    let pounds: rust_decimal::Decimal = annual_premiums.iter().copied().sum();
+    let whole_pounds = rust_decimal::prelude::ToPrimitive::to_u64(&pounds.trunc()).unwrap_or(0);
+    let policies = u64::try_from(annual_premiums.len()).unwrap_or(u64::MAX);
+    let earned = u64::from(points.per_policy)
+        .saturating_mul(policies)
+        .saturating_add(u64::from(points.per_pound).saturating_mul(whole_pounds));
+    let cap = defs.nectar_bonus_cap();
+    Some(NectarBonus {
+        points: u32::try_from(earned.min(u64::from(cap))).unwrap_or(cap),
+        capped: earned > u64::from(cap),
+        cap,
+        card_last4: card[card.len() - 4..].to_owned(),
+    })
+}
+
 /// The prefix every Nectar card number starts with; customers type the 11 digits after it
 /// (owner-payment.md §5 Promo and loyalty).
 pub const NECTAR_PREFIX: &str = "98263000";

@@ -118,6 +118,63 @@ mod tests {
         Definitions::load(&crate::definitions::FsLoader::new(root)).expect("repository definitions")
     }
 
+    /// owner-payment.md §9 "Nectar bonus cap: 20,000 points": a Nectar promotion's points, per
+    /// policy and per whole pound of the first year's premiums, totalled over the purchase and
+    /// capped; none without a Nectar promotion or a valid card.
+    #[test]
+    fn the_nectar_bonus_is_totalled_over_the_purchase_and_capped_at_20000() {
+        use rust_decimal::Decimal;
+        let defs = defs();
+        assert_eq!(defs.nectar_bonus_cap(), 20_000);
+        let quote = |code: &str, card: &str| json!({ "owner": { "promotional_code": code, "nectarCardNumber": card } });
+        let pounds = |p: &[&str]| {
+            p.iter()
+                .map(|s| s.parse::<Decimal>().expect("amount"))
+                .collect::<Vec<_>>()
+        };
+        let bonus = |code: &str, premiums: &[&str]| {
+            nectar_bonus(&defs, &quote(code, "12345678909"), &pounds(premiums))
+        };
+        // NECTAR500: 500 a policy.
+        let two = bonus("nectar500", &["241.20", "123.00"]).expect("bonus");
+        assert_eq!(
+            (two.points, two.capped, two.card_last4.as_str()),
+            (1_000, false, "8909")
+        );
+        // NECTAR10X: 10 a whole pound of the first year's premiums, all pets together.
+        assert_eq!(
+            bonus("NECTAR10X", &["241.20", "123.99"]).map(|b| b.points),
+            Some(3_650)
+        );
+        // At the cap, and either side of it.
+        assert_eq!(
+            bonus("NECTAR10X", &["1999.99"]).map(|b| (b.points, b.capped)),
+            Some((19_990, false))
+        );
+        assert_eq!(
+            bonus("NECTAR10X", &["1000.00", "1000.99"]).map(|b| (b.points, b.capped)),
+            Some((20_000, false))
+        );
+        assert_eq!(
+            bonus("NECTAR10X", &["2000.10", "0.90"]).map(|b| (b.points, b.capped)),
+            Some((20_000, true))
+        );
+        assert_eq!(
+            bonus("NECTAR10X", &["9000", "9000", "9000"]).map(|b| (b.points, b.cap)),
+            Some((20_000, 20_000))
+        );
+        // No Nectar promotion, or no valid card: nothing to credit.
+        assert_eq!(bonus("WELCOME10", &["500"]), None);
+        assert_eq!(
+            nectar_bonus(&defs, &quote("NECTAR10X", "12345678900"), &pounds(&["500"])),
+            None
+        );
+        assert_eq!(
+            nectar_bonus(&defs, &json!({ "owner": {} }), &pounds(&["500"])),
+            None
+        );
+    }
+
     fn d(s: &str) -> NaiveDate {
         NaiveDate::parse_from_str(s, "%Y-%m-%d").expect("date")
     }

@@ -91,6 +91,18 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
           </section>
         );
       })}
+      {view.nectar_bonus && (
+        // owner-payment.md §4 Nectar card, §9: the bonus the promotion earns, capped at 20,000.
+        <section className="card" aria-labelledby="nectar-heading">
+          <h2 id="nectar-heading" className="pet__heading">
+            {text(copy, 'confirmation.nectar.heading')}
+          </h2>
+          <p>
+            {text(copy, 'confirmation.nectar.points', { points: new Intl.NumberFormat(view.language).format(view.nectar_bonus.points), card: view.nectar_bonus.card_last4 })}
+            {view.nectar_bonus.capped && ` ${text(copy, 'confirmation.nectar.capped', { cap: new Intl.NumberFormat(view.language).format(view.nectar_bonus.cap) })}`}
+          </p>
+        </section>
+      )}
       <section className="card" aria-labelledby="payment-heading">
         <h2 id="payment-heading" className="pet__heading">
           {text(copy, bought.card ? 'confirmation.payment_card' : 'confirmation.payment')}

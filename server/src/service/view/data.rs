@@ -57,6 +57,9 @@ pub struct ViewData<'a> {
     pub payment_options: Value,
     pub bank_details: Value,
     pub purchase: Option<&'a crate::store::PurchaseRow>,
+    /// A bought quote's Nectar bonus (owner-payment.md §9: capped at 20,000 points), on its
+    /// confirmation.
+    pub nectar_bonus: Option<engine::rules::domain::NectarBonus>,
     /// The rehoming flow's free cover (journey.md §1 Extra flows), on its confirmation page.
     pub rescue: Value,
     /// journey.md §4 Timers, §9: the inactivity warning and reset times.
@@ -280,6 +283,10 @@ pub fn view_data<'a>(
         payment_options: payment_options_view(input),
         bank_details,
         purchase: input.purchase.as_ref(),
+        nectar_bonus: input.purchase.as_ref().and_then(|p| {
+            let premiums: Vec<_> = p.policies.iter().map(|p| p.annual_premium).collect();
+            engine::rules::domain::nectar_bonus(defs, &quote.document, &premiums)
+        }),
         rescue: if viewing.view == engine::definitions::View::RescueConfirmation {
             crate::service::rescue::rescue_view(
                 defs,
