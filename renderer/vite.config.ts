@@ -55,6 +55,8 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
-    environment: 'jsdom',
+    // Most tests are of plain functions; a test that needs a page says so in its first line
+    // (`// @vitest-environment jsdom`), so the others do not pay for one.
+    environment: 'node',
   },
 });

@@ -79,6 +79,13 @@ export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
 step "Rust tests on SQLite"
 PAWPATH_TEST_DATABASE=sqlite cargo test --workspace
 
+# The renderer's checks and build need no database and little of what the Rust tests use: they
+# run beside the PostgreSQL tests (whose servers mostly wait on the database and on clocks), and
+# their output is printed when they are waited for, before the browser tests that need the build.
+renderer_log=$(mktemp)
+(cd renderer && npm run --silent typecheck && npm test --silent && npm run --silent build) >"$renderer_log" 2>&1 &
+renderer_pid=$!
+
 postgres_url=""
 if [[ "${DATABASE_URL:-}" == postgres* ]]; then
   postgres_url="$DATABASE_URL"
@@ -99,11 +106,14 @@ else
   step "PostgreSQL not reachable (127.0.0.1:5432 or DATABASE_URL): its run is skipped"
 fi
 
-step "Renderer: type check and Vitest"
-(cd renderer && npm run --silent typecheck && npm test --silent)
-
-step "Renderer build and bundle report"
-(cd renderer && npm run --silent build)
+step "Renderer: type check, Vitest, build and bundle report (started beside PostgreSQL; the time here is what was left)"
+renderer_status=0
+wait "$renderer_pid" || renderer_status=$?
+cat "$renderer_log"
+if [ "$renderer_status" -ne 0 ]; then
+  echo "The renderer's checks or build failed (exit $renderer_status)." >&2
+  exit "$renderer_status"
+fi
 
 step "Definitions: pawpath check (the lint and the deeper checks)"
 # The binary the tests above built (and the browser tests below serve).

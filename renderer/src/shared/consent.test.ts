@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // Issue 58, consent before tags (the ICO's guidance on cookies): the choice read and written per
 // brand, nothing in the data layer once refused, the tag manager loaded once and only when asked,
 // and a withdrawal deleting the analytics cookies.

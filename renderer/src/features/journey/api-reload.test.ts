@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // The page's code chunks fail to load, as after a release renamed them under an open page.
