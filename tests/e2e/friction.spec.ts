@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, watchConsole } from './support';
+import { describeRex } from './support-pets';
 
 // Issue 24, friction on the forms (journey.md §2 Error summary: "Please Check the following
 // fields:", each invalid field listed).
@@ -108,5 +109,28 @@ test('two pets: each asked about by name, the finished one folded with Edit', as
   await page.getByRole('button', { name: 'Add another pet' }).click();
   await expect(sections.nth(2).getByLabel("What is your pet's name?")).toBeVisible();
   await expectAccessible(page);
+  expect(problems()).toEqual([]);
+});
+
+// Issue 59: a pet's cost as people write it, "£1,200", is taken (the same rule as the server's,
+// tests/fixtures/amounts.json); a comma that groups nothing is still refused.
+test('a pet cost with its thousands separator is taken as written', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto('/quote?brand=pos');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
+  await describeRex(page);
+  await page.getByRole('checkbox', { name: "I didn't pay anything" }).uncheck();
+  const cost = page.getByRole('textbox', { name: 'How much did you pay for Rex?' });
+  await cost.fill('12,50');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Please Check the following fields:' })).toBeVisible();
+  await cost.fill('£1,200');
+  await expect(cost).toHaveValue('£1,200');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'pet-cost-grouped');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/\/quote\/your-details/);
+  const view = await page.request.get('/quote/your-details', { headers: { Accept: 'application/json' } });
+  expect((await view.json()).data.pets[0].pet_cost).toBe('1200');
   expect(problems()).toEqual([]);
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import cases from '../../../engine/tests/fixtures/money.json';
-import { fromPence, moneyFormat, sterling, toPence, type Currency } from './money';
+import amounts from '../../../tests/fixtures/amounts.json';
+import { fromPence, moneyFormat, plainAmount, sterling, toPence, type Currency } from './money';
 
 describe('money (journey.md §9, owner-payment.md §9 Currency)', () => {
   it('reads and writes pence exactly', () => {
@@ -38,5 +39,17 @@ describe('money (journey.md §9, owner-payment.md §9 Currency)', () => {
     const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
     expect(moneyFormat('EUR', 'fr-FR').price('1234.5')).toBe(euros.format(1234.5));
     expect(moneyFormat('EUR', 'fr-FR').price('28.48')).toBe(euros.format(28.48));
+  });
+});
+
+// The table the server's engine tests read too (one rule on both sides): journey.md §5 pet_cost
+// and issue 59, thousands separators.
+describe('amounts as people type them', () => {
+  const table = amounts as unknown as { valid: Array<[string, Currency, string]>; unchanged: Array<[string, Currency]> };
+  it.each(table.valid)('reads %j in %s as %j', (typed, currency, plain) => {
+    expect(plainAmount(typed, currency)).toBe(plain);
+  });
+  it.each(table.unchanged)('leaves %j in %s as typed', (typed, currency) => {
+    expect(plainAmount(typed, currency)).toBe(typed);
   });
 });

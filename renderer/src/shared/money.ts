@@ -27,6 +27,7 @@ export type Currency = 'GBP' | 'EUR';
 
 /** Writes amounts in one currency for readers of one language. */
 export interface Money {
+  currency: Currency;
   /** "£" or "€". */
   symbol: string;
   /** Whether the symbol follows the number ("1 234,50 €") rather than leading it ("£1,234.50"). */
@@ -54,6 +55,7 @@ export function moneyFormat(currency: Currency = 'GBP', language = 'en-GB'): Mon
     return french ? `${sign}${number}\u00a0${symbol}` : `${sign}${symbol}${number}`;
   };
   return {
+    currency,
     symbol,
     symbolAfter: french,
     price: (value) => write(value, false),
@@ -69,4 +71,32 @@ export const MoneyContext = createContext<Money>(sterling);
 
 export function useMoney(): Money {
   return useContext(MoneyContext);
+}
+
+const SPACE = /^[\s\u00a0\u202f]+|[\s\u00a0\u202f]+$/g;
+
+/**
+ * An amount as people type it, as the number the rule is about (journey.md §5 pet_cost; issue
+ * 59): the brand's own symbol before or after it and the thousands grouping ("1,200" in pounds,
+ * "1 200" with any space) dropped, a decimal comma in euros made a point. Anything else is left
+ * as typed, for the schema to name. The server does the same (engine plain_amount); both are
+ * tested against tests/fixtures/amounts.json.
+ */
+export function plainAmount(typed: string, currency: Currency): string {
+  const symbol = SYMBOLS[currency];
+  const trimmed = typed.replace(SPACE, '');
+  let number = trimmed;
+  if (number.startsWith(symbol)) number = number.slice(symbol.length);
+  else if (number.endsWith(symbol)) number = number.slice(0, -symbol.length);
+  number = number.replace(SPACE, '');
+  let whole = number;
+  let fraction: string | null = null;
+  const decimalComma = currency === 'EUR' ? /^(.*),(\d{1,2})$/.exec(number) : null;
+  if (decimalComma) [whole, fraction] = [decimalComma[1], decimalComma[2]];
+  else if (number.includes('.')) [whole, fraction] = [number.slice(0, number.indexOf('.')), number.slice(number.indexOf('.') + 1)];
+  const groups = whole.split(currency === 'GBP' ? /[\s\u00a0\u202f,]/ : /[\s\u00a0\u202f]/);
+  const well =
+    groups.every((g) => /^\d+$/.test(g)) && (groups.length === 1 || groups[0].length <= 3) && groups.slice(1).every((g) => g.length === 3);
+  if (!well) return typed;
+  return fraction === null ? groups.join('') : `${groups.join('')}.${fraction}`;
 }

@@ -8,7 +8,7 @@ use crate::checks::compiled::Definitions;
 use crate::rules::context::RuleContext;
 use crate::rules::domain::dates::start_date_window;
 use crate::rules::domain::facts::breed_of;
-use crate::rules::domain::owner::{normalise_owner, normalise_payment, without_currency};
+use crate::rules::domain::owner::{normalise_owner, normalise_payment, plain_amount};
 
 /// Fields the server owns, derived after every change to the pets, so that guards over the
 /// document can see them: `id`, the pet's 1-based position (journey.md §3); `original_id`, given
@@ -99,7 +99,7 @@ pub fn derive_quote_fields(defs: &Definitions, document: &mut Value, ctx: &RuleC
     if let Some(pets) = document.get_mut("pets").and_then(Value::as_array_mut) {
         for pet in pets.iter_mut().filter_map(Value::as_object_mut) {
             if let (Some(currency), Some(Value::String(cost))) = (currency, pet.get_mut("pet_cost"))
-                && let Some(amount) = without_currency(cost, currency)
+                && let Some(amount) = plain_amount(cost, currency)
             {
                 *cost = amount;
             }

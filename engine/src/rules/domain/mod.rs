@@ -86,28 +86,32 @@ mod tests {
         }
     }
 
+    /// journey.md §3 Pet (pet_cost may carry a currency prefix) and issue 59 (thousands
+    /// separators): the table the renderer's tests read too.
     #[test]
-    fn a_pet_cost_loses_the_brands_currency_symbol_only() {
+    fn a_pet_cost_loses_the_brands_currency_symbol_and_its_grouping_only() {
         use crate::definitions::Currency;
-        assert_eq!(
-            without_currency("£250", Currency::Gbp).as_deref(),
-            Some("250")
-        );
-        assert_eq!(
-            without_currency(" £ 99.50 ", Currency::Gbp).as_deref(),
-            Some("99.50")
-        );
-        assert_eq!(
-            without_currency("250 €", Currency::Eur).as_deref(),
-            Some("250")
-        );
-        assert_eq!(
-            without_currency("€250", Currency::Eur).as_deref(),
-            Some("250")
-        );
-        assert_eq!(without_currency("250", Currency::Gbp), None);
-        assert_eq!(without_currency("€250", Currency::Gbp), None);
-        assert_eq!(without_currency("$250", Currency::Gbp), None);
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/amounts.json");
+        let table: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("table")).expect("json");
+        let currency = |c: &serde_json::Value| match c.as_str() {
+            Some("GBP") => Currency::Gbp,
+            Some("EUR") => Currency::Eur,
+            other => panic!("currency {other:?}"),
+        };
+        for row in table["valid"].as_array().expect("valid") {
+            let typed = row[0].as_str().expect("typed");
+            assert_eq!(
+                plain_amount(typed, currency(&row[1])).as_deref(),
+                row[2].as_str(),
+                "{typed:?}"
+            );
+        }
+        for row in table["unchanged"].as_array().expect("unchanged") {
+            let typed = row[0].as_str().expect("typed");
+            assert_eq!(plain_amount(typed, currency(&row[1])), None, "{typed:?}");
+        }
     }
     use super::format_years;
     use super::*;

@@ -24,19 +24,54 @@ pub(super) fn normalise_payment(payment: &mut serde_json::Map<String, Value>) {
     }
 }
 
-/// journey.md §3 Pet: "pet_cost (may carry a currency prefix)" (issue 25): the brand's own
-/// symbol, before or after the amount ("£250", "250 €"), is dropped and the number kept, as the
-/// page does before sending. Another currency's symbol is left as typed, for the schema to name.
-pub fn without_currency(typed: &str, currency: crate::definitions::Currency) -> Option<String> {
+/// journey.md §3 Pet: "pet_cost (may carry a currency prefix)" (issue 25), and thousands
+/// separators as people write them (issue 59): the brand's own symbol, before or after the amount
+/// ("£250", "250 €"), and the grouping ("1,200" in pounds; "1 200" with any kind of space) are
+/// dropped, and a decimal comma in euros ("99,50") becomes a point, as the page does before
+/// sending. Anything else (another currency's symbol, a comma that groups nothing) is left as
+/// typed, for the schema to name: None. The table both sides test is tests/fixtures/amounts.json.
+pub fn plain_amount(typed: &str, currency: crate::definitions::Currency) -> Option<String> {
     let symbol = match currency {
         crate::definitions::Currency::Gbp => '£',
         crate::definitions::Currency::Eur => '€',
     };
-    let trimmed = typed.trim_matches(|c: char| c.is_whitespace());
-    let rest = trimmed
+    let space = |c: char| c.is_whitespace() || c == '\u{a0}' || c == '\u{202f}';
+    let trimmed = typed.trim_matches(space);
+    let number = trimmed
         .strip_prefix(symbol)
-        .or_else(|| trimmed.strip_suffix(symbol))?;
-    Some(rest.trim_matches(|c: char| c.is_whitespace()).to_owned())
+        .or_else(|| trimmed.strip_suffix(symbol))
+        .unwrap_or(trimmed)
+        .trim_matches(space);
+    let (whole, fraction) = match (currency, number.rsplit_once(',')) {
+        // A comma before one or two last digits is the decimal point in euros.
+        (crate::definitions::Currency::Eur, Some((w, f)))
+            if (1..=2).contains(&f.len()) && f.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            (w, Some(f))
+        }
+        _ => match number.split_once('.') {
+            Some((w, f)) => (w, Some(f)),
+            None => (number, None),
+        },
+    };
+    let groups: Vec<&str> = whole
+        .split(|c: char| space(c) || (c == ',' && currency == crate::definitions::Currency::Gbp))
+        .collect();
+    let grouped_well = groups
+        .iter()
+        .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()))
+        && groups
+            .first()
+            .is_some_and(|g| g.len() <= 3 || groups.len() == 1)
+        && groups.iter().skip(1).all(|g| g.len() == 3);
+    if !grouped_well {
+        return None;
+    }
+    let plain = match fraction {
+        Some(f) => format!("{}.{f}", groups.concat()),
+        None => groups.concat(),
+    };
+    (plain != typed).then_some(plain)
 }
 
 /// owner-payment.md §5 Owner: names and the phone number trimmed, the email trimmed and

@@ -1,13 +1,14 @@
 /**
  * An amount with the brand's currency symbol (journey.md §5 pet_cost): before the number in
  * English ("£"), after it in French ("€"). The symbol is shown, never sent; "I didn't pay
- * anything" sets the amount to 0.
+ * anything" sets the amount to 0. What the customer types stays in the box as typed ("£1,200");
+ * the answer is the plain number (plainAmount, as the server reads it: issue 59).
  */
 import type { WidgetProps } from '@rjsf/utils';
-import { useContext } from 'react';
+import { useContext, useEffect, useState } from 'react';
 
 import { text } from '@/shared/copy';
-import { useMoney } from '@/shared/money';
+import { plainAmount, useMoney } from '@/shared/money';
 import { CopyContext, describedBy, useFieldError } from '../field-errors';
 import '../form.css';
 
@@ -22,6 +23,12 @@ export function CurrencyWidget({ id, value, onChange, onBlur, onFocus, options, 
   const error = useFieldError(id);
   const hasHelp = typeof uiSchema?.['ui:help'] === 'string';
   const nothing = value === '0';
+  const answer = typeof value === 'string' ? value : '';
+  const [typed, setTyped] = useState(answer);
+  // An answer set from elsewhere ("I didn't pay anything", a saved quote) is what the box shows.
+  useEffect(() => {
+    setTyped((shown) => (plainAmount(shown, money.currency) === answer ? shown : answer));
+  }, [answer, money.currency]);
   const nothingKey = typeof options.nothingLabel === 'string' ? options.nothingLabel : undefined;
   return (
     <div className="currency">
@@ -33,13 +40,13 @@ export function CurrencyWidget({ id, value, onChange, onBlur, onFocus, options, 
           type="text"
           inputMode="decimal"
           autoComplete="off"
-          value={typeof value === 'string' ? value : ''}
+          value={typed}
           disabled={disabled || readonly || nothing}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(id, Boolean(error), hasHelp)}
           onChange={(e) => {
-            // A typed symbol is dropped: the server takes the number (journey.md §5).
-            const v = e.target.value.replace(/^\s*[£€]\s*|\s*€\s*$/g, '').trim();
+            setTyped(e.target.value);
+            const v = plainAmount(e.target.value, money.currency).trim();
             onChange(v === '' ? undefined : v);
           }}
           onBlur={() => onBlur(id, value)}
