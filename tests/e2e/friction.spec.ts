@@ -134,3 +134,31 @@ test('a pet cost with its thousands separator is taken as written', async ({ pag
   expect((await view.json()).data.pets[0].pet_cost).toBe('1200');
   expect(problems()).toEqual([]);
 });
+
+// Issue 59, retrieve-quote: the error summary names each field, and too many tries are said on the
+// page with the brand's number rather than as a fault of the reference.
+test('retrieve names its fields, and too many tries are a page notice with the number to call', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto('/quote/retrieve-quote?brand=pos');
+  await expect(page.getByRole('heading', { level: 1, name: 'Retrieve your quote' })).toBeVisible();
+  await page.getByRole('button', { name: 'Retrieve quote' }).click();
+  const summary = page.getByRole('alert').filter({ hasText: 'Please Check the following fields:' });
+  await expect(summary.getByRole('link')).toHaveText(['Quote reference – This field is required', 'Email address – This field is required']);
+  await expectAccessible(page);
+
+  await page.getByRole('textbox', { name: 'Quote reference' }).fill('ZZZZ-ZZZZ-ZZZZ');
+  await page.getByRole('textbox', { name: 'Email address' }).fill('nobody@example.com');
+  const notice = page.getByRole('alert').filter({ hasText: 'call us on 0808 157 0000' });
+  // A session's ten tries; the eleventh is refused.
+  for (let i = 0; i < 11 && !(await notice.isVisible()); i++) {
+    await page.getByRole('button', { name: 'Retrieve quote' }).click();
+    await expect(page.getByRole('button', { name: 'Retrieve quote' })).toBeEnabled();
+  }
+  await expect(notice).toBeVisible();
+  await expect(notice).toBeFocused();
+  await expect(page.locator('[data-field="quote_reference"] .field__error')).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'retrieve-too-many');
+  // The refusals themselves are logged by the browser as failed loads (422, then 429).
+  expect(problems().filter((p) => !/status of 4(22|29)/.test(p))).toEqual([]);
+});

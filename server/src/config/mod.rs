@@ -8,7 +8,11 @@ pub use secrets::SecretKey;
 use secrets::{exactly_32, load_or_create_key, load_or_create_secret, parse_secret};
 
 mod error;
+mod parse;
 mod secrets;
+
+pub use parse::AGGREGATOR_CODES;
+use parse::{number_in, parse_aggregator_keys};
 
 pub use error::ConfigError;
 use error::err;
@@ -134,6 +138,10 @@ pub struct Config {
     /// `PAWPATH_LOOKUPS_PER_ADDRESS` (default 1,000): address and vet lookups one client
     /// address may make in 15 minutes (each session may make 60).
     pub lookups_per_address: u64,
+    /// `PAWPATH_RETRIEVALS_PER_ADDRESS` (default 1,000): quote retrievals one client address may
+    /// try in 15 minutes; many customers share one address, and each session and each quote
+    /// reference may be tried only 10 times (issue 59).
+    pub retrievals_per_address: u64,
     /// `PAWPATH_SESSION_BURST` (default 120) and `PAWPATH_SESSION_SAVES_PER_MINUTE` (default 120):
     /// how many state-changing calls one session may make at once, and how fast the allowance
     /// comes back (issue 55: a token bucket per session).
@@ -188,75 +196,10 @@ impl Default for Limits {
     }
 }
 
-/// A whole number in `range`, or `default` when unset; anything else names the variable.
-fn number_in(
-    get: &impl Fn(&str) -> Option<String>,
-    variable: &'static str,
-    range: std::ops::RangeInclusive<u64>,
-    default: u64,
-) -> Result<u64, ConfigError> {
-    match get(variable) {
-        None => Ok(default),
-        Some(v) => v
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|n| range.contains(n))
-            .ok_or_else(|| {
-                err(
-                    variable,
-                    format!(
-                        "{v:?} is not a whole number from {} to {}",
-                        range.start(),
-                        range.end()
-                    ),
-                )
-            }),
-    }
-}
-
 /// Which payment provider takes cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PaymentProviderChoice {
     Test,
-}
-
-/// The aggregator codes journey.md §1 names.
-pub const AGGREGATOR_CODES: [&str; 6] = ["ctm", "gcp", "msm", "cnf", "qze", "mon"];
-
-/// `ctm=key,msm=key`: each code once, each key at least 32 characters, no key shared.
-fn parse_aggregator_keys(value: &str) -> Result<Vec<(String, ApiKey)>, String> {
-    let mut keys: Vec<(String, ApiKey)> = Vec::new();
-    for (i, pair) in value.split(',').map(str::trim).enumerate() {
-        if pair.is_empty() {
-            continue;
-        }
-        let Some((code, key)) = pair.split_once('=') else {
-            return Err(format!(
-                "entry {} is not code=key (for example ctm=<a key of 32 or more characters>)",
-                i + 1
-            ));
-        };
-        let code = code.trim().to_ascii_lowercase();
-        let key = key.trim();
-        if !AGGREGATOR_CODES.contains(&code.as_str()) {
-            return Err(format!(
-                "{code:?} is not an aggregator code (one of {})",
-                AGGREGATOR_CODES.join(", ")
-            ));
-        }
-        if key.len() < 32 {
-            return Err(format!("the key for {code} must be at least 32 characters"));
-        }
-        if keys.iter().any(|(c, _)| *c == code) {
-            return Err(format!("{code} is given more than once"));
-        }
-        if keys.iter().any(|(_, k)| k.0 == key) {
-            return Err(format!("the key for {code} is also another code's key"));
-        }
-        keys.push((code, ApiKey(key.to_owned())));
-    }
-    Ok(keys)
 }
 
 impl Config {
@@ -616,6 +559,12 @@ impl Config {
         };
         let lookups_per_address =
             number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;
+        let retrievals_per_address = number_in(
+            &get,
+            "PAWPATH_RETRIEVALS_PER_ADDRESS",
+            1..=10_000_000,
+            1_000,
+        )?;
         let session_burst = number_in(&get, "PAWPATH_SESSION_BURST", 1..=1_000_000, 120)?;
         let session_saves_per_minute =
             number_in(&get, "PAWPATH_SESSION_SAVES_PER_MINUTE", 1..=6_000_000, 120)?;
@@ -652,6 +601,7 @@ impl Config {
             retention_days,
             purge_interval_ms,
             lookups_per_address,
+            retrievals_per_address,
             session_burst,
             session_saves_per_minute,
             history_ceiling,

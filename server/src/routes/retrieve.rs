@@ -24,7 +24,7 @@ pub(super) async fn quote_retrieval(
     // Every answer from here leaves at the same moment, whatever was found (issue 21: a wrong
     // email took longer than a wrong reference, which told a guesser the reference was real).
     let answer_at = tokio::time::Instant::now() + ANSWER_AFTER;
-    let answer = find(&state, &body, auth).await;
+    let answer = find(&state, &caller, &body, auth).await;
     tokio::time::sleep_until(answer_at).await;
     answer
 }

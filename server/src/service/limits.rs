@@ -8,13 +8,18 @@ use crate::service::quote;
 use crate::service::state::AppState;
 
 /// Attempts allowed in any window of [`WINDOW_SECONDS`], by what is attempted and who counts:
-/// a code or a retrieval is a guess, so few, from an address or a session alike; an address or
-/// vet lookup is a customer typing (and, with Loqate, a paid lookup): 60 a session, and from
-/// one address (many customers share one behind a mobile network) `PAWPATH_LOOKUPS_PER_ADDRESS`.
+/// a code is a guess, so few, from an address or a session alike; a retrieval is a guess too,
+/// few a session and a quote reference ([`RETRIEVALS_PER_REFERENCE`]), but many customers share
+/// one address behind a mobile network or an office, so `PAWPATH_RETRIEVALS_PER_ADDRESS` from
+/// one (issue 59); an address or vet lookup is a customer typing (and, with Loqate, a paid
+/// lookup): 60 a session, and from one address `PAWPATH_LOOKUPS_PER_ADDRESS`.
 fn budget(state: &AppState, scope: &str, per_address: bool) -> i64 {
     match (scope, per_address) {
         ("address" | "vets", true) => {
             i64::try_from(state.config.lookups_per_address).unwrap_or(i64::MAX)
+        }
+        ("retrieve", true) => {
+            i64::try_from(state.config.retrievals_per_address).unwrap_or(i64::MAX)
         }
         ("address" | "vets", false) => 60,
         _ => 10,
@@ -48,6 +53,35 @@ pub async fn limit(state: &AppState, scope: &str, caller: &Caller) -> Result<(),
     counted(state, scope, caller, &keys, window, elapsed).await
 }
 
+/// The most retrievals of one quote reference in any window of [`WINDOW_SECONDS`], whoever asks
+/// (issue 59): a guesser of a customer's email address gets as few tries as from one session.
+pub const RETRIEVALS_PER_REFERENCE: i64 = 10;
+
+/// Counts a retrieval of `reference` (kept only as a digest), beside [`limit`]'s counts of the
+/// caller's address and session; refuses once it is over its budget.
+pub async fn limit_reference(
+    state: &AppState,
+    caller: &Caller,
+    reference: &str,
+) -> Result<(), AppError> {
+    let now = chrono::Utc::now().timestamp();
+    let elapsed = now.rem_euclid(WINDOW_SECONDS);
+    let keys = [(
+        format!("retrieve:ref:{}", digest_hex(reference)),
+        RETRIEVALS_PER_REFERENCE,
+    )];
+    counted(state, "retrieve", caller, &keys, now - elapsed, elapsed).await
+}
+
+/// The SHA-256 of a value, in hex: what a count is kept under instead of the value.
+fn digest_hex(value: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(value.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// The most emails about quotes one address may be sent in any window of [`WINDOW_SECONDS`],
 /// however many quotes name it (issue 29: a quote's email address is whatever its visitor typed,
 /// so nobody may use quotes to mail someone else over and over).
@@ -65,13 +99,7 @@ pub async fn limit_quote_email(
     let window = now - elapsed;
     let scope = "quote_email";
     let ip = caller.ip;
-    let digest = {
-        use sha2::{Digest, Sha256};
-        Sha256::digest(recipient.trim().to_lowercase().as_bytes())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    };
+    let digest = digest_hex(&recipient.trim().to_lowercase());
     let mut keys = vec![
         (format!("{scope}:ip:{ip}"), budget(state, scope, true)),
         (format!("{scope}:to:{digest}"), QUOTE_EMAILS_PER_RECIPIENT),

@@ -44,6 +44,7 @@ pub const ANSWER_AFTER: std::time::Duration = std::time::Duration::from_millis(2
 
 pub async fn find(
     state: &AppState,
+    caller: &crate::service::Caller,
     body: &serde_json::Map<String, Value>,
     auth: crate::service::transition::Authorised,
 ) -> Result<Reply, AppError> {
@@ -57,6 +58,7 @@ pub async fn find(
     };
     let reference = normalise_reference(&text("quote_reference", 40)?);
     let email = text("email", 254)?.trim().to_lowercase();
+    crate::service::limits::limit_reference(state, caller, &reference).await?;
     let found = state.store.quote_by_ref(&reference).await?;
     let stored = found
         .as_ref()

@@ -108,6 +108,55 @@ async fn a_wrong_reference_and_a_wrong_email_get_the_same_answer() {
     assert_eq!(last, 429);
 }
 
+/// Issue 59: customers behind one address (a mobile network, an office) are not refused for each
+/// other's tries: the address's budget is a setting with a high default, while each session and
+/// each quote reference keeps its own few tries.
+#[tokio::test]
+async fn many_behind_one_address_each_try_and_one_reference_is_guessed_only_a_few_times() {
+    let (app, qidu) = saved_quote().await;
+    // A dozen people from this address, each with their own browser and their own reference,
+    // are each answered (not found here: none of them made a quote on this test server).
+    for i in 0..12u8 {
+        let reference = format!("ZZZZ-ZZZZ-ZZZ{}", char::from(b'A' + i));
+        let (status, body) = Browser::new(&app)
+            .retrieve(&reference, "x@example.com")
+            .await;
+        assert_eq!(status, 422, "customer {i}: {body}");
+    }
+    // One reference guessed at from fresh browsers: ten tries, then no more, whoever asks.
+    let mut statuses = Vec::new();
+    for i in 0..11 {
+        let guess = format!("guess{i}@example.com");
+        statuses.push(Browser::new(&app).retrieve(&qidu, &guess).await.0);
+    }
+    assert_eq!(statuses[..10], [422; 10]);
+    assert_eq!(statuses[10], 429);
+    let (status, _) = Browser::new(&app).retrieve(&qidu, "ada@example.com").await;
+    assert_eq!(
+        status, 429,
+        "the reference rests, even for its owner, for a few minutes"
+    );
+    // Another reference is not held up by it.
+    let (status, _) = Browser::new(&app)
+        .retrieve("YYYY-YYYY-YYYY", "ada@example.com")
+        .await;
+    assert_eq!(status, 422);
+
+    // The address's own budget is the operator's to set.
+    let strict =
+        crate::common::spawn_app_with(&[("PAWPATH_RETRIEVALS_PER_ADDRESS", "3".into())]).await;
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        statuses.push(
+            Browser::new(&strict)
+                .retrieve("ZZZZ-ZZZZ-ZZZZ", "x@example.com")
+                .await
+                .0,
+        );
+    }
+    assert_eq!(statuses, [422, 422, 422, 429]);
+}
+
 #[tokio::test]
 async fn an_expired_quote_becomes_a_new_quote_starting_today() {
     // journey.md §4 Policy start date, §8: "The quote reference you have provided has expired…".

@@ -34,6 +34,9 @@ export function RetrieveQuoteStep({
   const [errors, setErrors] = useState<FieldMessage[]>([]);
   const [busy, setBusy] = useState(false);
   const [purchased, setPurchased] = useState<string | null>(null);
+  // Too many tries (from this browser, at this reference, or from a busy shared address): said on
+  // the page with the brand's number, not as a fault of the reference (issue 59).
+  const [refused, setRefused] = useState(false);
 
   async function submit() {
     const found: FieldMessage[] = [];
@@ -45,6 +48,7 @@ export function RetrieveQuoteStep({
       return;
     }
     setBusy(true);
+    setRefused(false);
     const result = await submitAnswers('/api/quoteretrieval', view.csrf, { quote_reference: reference, email });
     setBusy(false);
     if (result.kind === 'ok') {
@@ -58,8 +62,10 @@ export function RetrieveQuoteStep({
     } else if (result.kind === 'invalid') {
       setErrors(result.errors);
       if (result.errors[0]) focusField(result.errors[0].field);
+    } else if (result.kind === 'failed' && result.status === 429) {
+      setRefused(true);
     } else {
-      setErrors([{ field: 'quote_reference', message: result.kind === 'failed' && result.status === 429 ? result.message : text(copy, 'toast.generic.body') }]);
+      setErrors([{ field: 'quote_reference', message: text(copy, 'toast.generic.body') }]);
     }
   }
 
@@ -116,7 +122,13 @@ export function RetrieveQuoteStep({
       }}
     >
       <p className="lead">{text(copy, 'retrieve.intro')}</p>
-      <ErrorSummary errors={errors} pets={[]} ui={{}} copy={copy} />
+      {refused && (
+        <div className="panel panel--warning retrieve__notice" role="alert" tabIndex={-1} ref={(el) => el?.focus()}>
+          <p>{text(copy, 'retrieve.too_many', { phone: view.shell?.phone ?? '' })}</p>
+        </div>
+      )}
+      {/* Each field named in the summary (issue 59: not "required" twice). */}
+      <ErrorSummary errors={errors} pets={[]} ui={{ quote_reference: { 'ui:title': text(copy, 'retrieve.reference') }, email: { 'ui:title': text(copy, 'retrieve.email') } }} copy={copy} />
       {field('quote_reference', text(copy, 'retrieve.reference'), reference, setReference, text(copy, 'retrieve.reference.hint'))}
       {field('email', text(copy, 'retrieve.email'), email, setEmail)}
       <div className="actions">
