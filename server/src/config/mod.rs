@@ -371,7 +371,11 @@ impl Config {
         };
         let aggregator_keys = match get("PAWPATH_AGGREGATOR_KEYS") {
             None => Vec::new(),
-            Some(v) => parse_aggregator_keys(&v).map_err(|p| err("PAWPATH_AGGREGATOR_KEYS", p))?,
+            Some(v) => parse_aggregator_keys(&v)
+                .map_err(|p| err("PAWPATH_AGGREGATOR_KEYS", p))?
+                .into_iter()
+                .map(|(code, key)| (code, ApiKey(key)))
+                .collect(),
         };
         let definitions_root =
             PathBuf::from(get("PAWPATH_DEFINITIONS").unwrap_or_else(|| ".".into()));

@@ -1,8 +1,7 @@
 //! The shapes of setting that need more than a parse: a bounded whole number, the aggregators'
 //! keys.
 
-use super::error::err;
-use super::{ApiKey, ConfigError};
+use super::error::{ConfigError, err};
 
 /// A whole number in `range`, or `default` when unset; anything else names the variable.
 pub(super) fn number_in(
@@ -35,8 +34,8 @@ pub(super) fn number_in(
 pub const AGGREGATOR_CODES: [&str; 6] = ["ctm", "gcp", "msm", "cnf", "qze", "mon"];
 
 /// `ctm=key,msm=key`: each code once, each key at least 32 characters, no key shared.
-pub(super) fn parse_aggregator_keys(value: &str) -> Result<Vec<(String, ApiKey)>, String> {
-    let mut keys: Vec<(String, ApiKey)> = Vec::new();
+pub(super) fn parse_aggregator_keys(value: &str) -> Result<Vec<(String, String)>, String> {
+    let mut keys: Vec<(String, String)> = Vec::new();
     for (i, pair) in value.split(',').map(str::trim).enumerate() {
         if pair.is_empty() {
             continue;
@@ -61,10 +60,10 @@ pub(super) fn parse_aggregator_keys(value: &str) -> Result<Vec<(String, ApiKey)>
         if keys.iter().any(|(c, _)| *c == code) {
             return Err(format!("{code} is given more than once"));
         }
-        if keys.iter().any(|(_, k)| k.0 == key) {
+        if keys.iter().any(|(_, k)| k == key) {
             return Err(format!("the key for {code} is also another code's key"));
         }
-        keys.push((code, ApiKey(key.to_owned())));
+        keys.push((code, key.to_owned()));
     }
     Ok(keys)
 }

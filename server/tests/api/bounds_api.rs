@@ -422,7 +422,12 @@ async fn the_breed_list_reads_its_body_and_keeps_the_connection() {
     }
 }
 
+/// A retrieval from a new browser through the proxy that writes `forwarded`, of a reference of
+/// its own (each reference has its own budget too).
 async fn retrieve_via(app: &TestApp, forwarded: &str) -> u16 {
+    static ASKED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = ASKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let reference = format!("ZZZZ-ZZZZ-{n:04}");
     let client = reqwest::Client::builder()
         .cookie_store(true)
         .build()
@@ -443,9 +448,7 @@ async fn retrieve_via(app: &TestApp, forwarded: &str) -> u16 {
     client
         .post(format!("{}/api/quoteretrieval", app.base))
         .header("X-Forwarded-For", forwarded)
-        .json(
-            &json!({ "csrf": csrf, "quote_reference": "ZZZZ-ZZZZ-ZZZZ", "email": "a@example.com" }),
-        )
+        .json(&json!({ "csrf": csrf, "quote_reference": reference, "email": "a@example.com" }))
         .send()
         .await
         .expect("post")
@@ -455,7 +458,11 @@ async fn retrieve_via(app: &TestApp, forwarded: &str) -> u16 {
 
 #[tokio::test]
 async fn the_rate_limit_counts_the_address_our_proxy_saw_not_one_the_client_wrote() {
-    let app = spawn_app_with(&[("PAWPATH_CLIENT_IP_HEADER", "x-forwarded-for".into())]).await;
+    let app = spawn_app_with(&[
+        ("PAWPATH_CLIENT_IP_HEADER", "x-forwarded-for".into()),
+        ("PAWPATH_RETRIEVALS_PER_ADDRESS", "10".into()),
+    ])
+    .await;
     // Our proxy appends the address it saw (198.51.100.7); the client wrote a new one each time.
     let mut statuses = Vec::new();
     for i in 0..11 {
