@@ -162,3 +162,23 @@ test('retrieve names its fields, and too many tries are a page notice with the n
   // The refusals themselves are logged by the browser as failed loads (422, then 429).
   expect(problems().filter((p) => !/status of 4(22|29)/.test(p))).toEqual([]);
 });
+
+// Issue 59: the remove-pet dialog opens over a dimmed page with the focus on Cancel, never on the
+// permanent action.
+test('removing a pet asks over a dimmed page, with the focus on Cancel', async ({ page }, testInfo) => {
+  await page.goto('/quote?brand=pos');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
+  await describeRex(page);
+  await page.getByRole('button', { name: 'Add another pet' }).click();
+  await page.getByRole('button', { name: 'Remove Rex', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove Rex from the application?' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  const backdrop = await dialog.evaluate((d) => getComputedStyle(d, '::backdrop').backgroundColor);
+  expect(backdrop).toBe('rgba(0, 0, 0, 0.5)');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'remove-pet-dialog');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('heading', { level: 2, name: 'Tell us about Rex' })).toBeVisible();
+});

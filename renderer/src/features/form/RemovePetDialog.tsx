@@ -1,7 +1,8 @@
 /**
  * The remove-pet modal (journey.md §2 Modals): "Remove {petName} from the application?", the
- * permanence warning, the multi-pet discount warning, and Remove pet. A native modal dialog:
- * focus stays inside, Escape cancels, focus returns to where it was.
+ * permanence warning, the multi-pet discount warning, and Remove pet. A native modal dialog over
+ * a dimmed page: focus starts on Cancel, never on the permanent action (issue 59), stays inside,
+ * Escape cancels, and returns to where it was.
  */
 import { useEffect, useRef } from 'react';
 
@@ -20,10 +21,14 @@ export function RemovePetDialog({
   onCancel: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
-    if (name !== null && !d.open) d.showModal();
+    if (name !== null && !d.open) {
+      d.showModal();
+      cancel.current?.focus();
+    }
     if (name === null && d.open) d.close();
   }, [name]);
   const who = name ?? '';
@@ -47,7 +52,7 @@ export function RemovePetDialog({
         <button type="button" className="button button--danger" onClick={onConfirm}>
           {text(copy, 'button.remove_pet')}
         </button>
-        <button type="button" className="button button--secondary" onClick={onCancel}>
+        <button type="button" className="button button--secondary" ref={cancel} onClick={onCancel}>
           {text(copy, 'button.cancel')}
         </button>
       </div>
