@@ -515,10 +515,10 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
         });
     // The cookie banner is in the HTML too, for a brand with a tag manager whose customer has
     // not chosen yet (or whose choice has lapsed): asked on the first page, never drawn late.
-    let consent = consent_choice(headers, &brand_id);
+    let chosen = consent_chosen(headers, &brand_id);
     let drawn = frame
         .as_ref()
-        .map(|shell| first_paint_frame(shell, &voice, consent));
+        .map(|shell| first_paint_frame(shell, &voice, chosen));
     let rendered = env.render_str(
         &html,
         minijinja::context! {
@@ -546,7 +546,7 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
 fn first_paint_frame(
     shell: &view::Shell<'_>,
     voice: &engine::Voice<'_>,
-    consent: Option<Consent>,
+    cookies_chosen: bool,
 ) -> serde_json::Value {
     let text = |key: &str| voice.t(key);
     let phone = shell.phone;
@@ -586,7 +586,7 @@ fn first_paint_frame(
         "cookie_banner": shell
             .tag_manager
             .as_ref()
-            .filter(|_| consent.is_none())
+            .filter(|_| !cookies_chosen)
             .map(|_| serde_json::json!({
                 "label": text("cookies.banner.label"),
                 "heading": text("cookies.banner.heading"),
@@ -600,17 +600,10 @@ fn first_paint_frame(
     })
 }
 
-/// A customer's answer to the cookie banner (renderer/src/shared/consent.ts writes it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Consent {
-    Granted,
-    Denied,
-}
-
-/// The customer's cookie choice for this brand, from the `pawpath_consent_<brand>` cookie the
-/// page writes when they answer the banner (it lasts the brand's `ask_again_after_days`); None
-/// when they have not chosen, or the value is not one the page writes.
-fn consent_choice(headers: &HeaderMap, brand: &str) -> Option<Consent> {
+/// Whether the customer has answered this brand's cookie banner: the `pawpath_consent_<brand>`
+/// cookie the page writes (renderer/src/shared/consent.ts), `granted` or `denied`, for the
+/// brand's `ask_again_after_days`; any other value is no answer.
+fn consent_chosen(headers: &HeaderMap, brand: &str) -> bool {
     let name = format!("pawpath_consent_{brand}");
     headers
         .get_all(axum::http::header::COOKIE)
@@ -618,12 +611,7 @@ fn consent_choice(headers: &HeaderMap, brand: &str) -> Option<Consent> {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .and_then(|(_, v)| match v {
-            "granted" => Some(Consent::Granted),
-            "denied" => Some(Consent::Denied),
-            _ => None,
-        })
+        .any(|(k, v)| k == name && matches!(v, "granted" | "denied"))
 }
 
 /// The simplified shell for Internet Explorer: the brand's colours, its name and the message;

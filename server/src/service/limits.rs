@@ -39,9 +39,6 @@ pub fn sliding_count(current: i64, previous: i64, elapsed: i64, window: i64) -> 
 /// Counts an attempt at `scope` by this caller (its address and its session); refuses once
 /// either is over the scope's budget in the sliding window.
 pub async fn limit(state: &AppState, scope: &str, caller: &Caller) -> Result<(), AppError> {
-    let now = chrono::Utc::now().timestamp();
-    let elapsed = now.rem_euclid(WINDOW_SECONDS);
-    let window = now - elapsed;
     let ip = caller.ip;
     let mut keys = vec![(format!("{scope}:ip:{ip}"), budget(state, scope, true))];
     if let Some(token) = &caller.session {
@@ -50,7 +47,7 @@ pub async fn limit(state: &AppState, scope: &str, caller: &Caller) -> Result<(),
             budget(state, scope, false),
         ));
     }
-    counted(state, scope, caller, &keys, window, elapsed).await
+    counted(state, scope, caller, &keys).await
 }
 
 /// The most retrievals of one quote reference in any window of [`WINDOW_SECONDS`], whoever asks
@@ -64,13 +61,11 @@ pub async fn limit_reference(
     caller: &Caller,
     reference: &str,
 ) -> Result<(), AppError> {
-    let now = chrono::Utc::now().timestamp();
-    let elapsed = now.rem_euclid(WINDOW_SECONDS);
     let keys = [(
         format!("retrieve:ref:{}", digest_hex(reference)),
         RETRIEVALS_PER_REFERENCE,
     )];
-    counted(state, "retrieve", caller, &keys, now - elapsed, elapsed).await
+    counted(state, "retrieve", caller, &keys).await
 }
 
 /// The SHA-256 of a value, in hex: what a count is kept under instead of the value.
@@ -94,9 +89,6 @@ pub async fn limit_quote_email(
     caller: &Caller,
     recipient: &str,
 ) -> Result<(), AppError> {
-    let now = chrono::Utc::now().timestamp();
-    let elapsed = now.rem_euclid(WINDOW_SECONDS);
-    let window = now - elapsed;
     let scope = "quote_email";
     let ip = caller.ip;
     let digest = digest_hex(&recipient.trim().to_lowercase());
@@ -110,7 +102,7 @@ pub async fn limit_quote_email(
             budget(state, scope, false),
         ));
     }
-    counted(state, scope, caller, &keys, window, elapsed).await
+    counted(state, scope, caller, &keys).await
 }
 
 /// Counts one attempt against each key and refuses when any is over its budget.
@@ -119,9 +111,11 @@ async fn counted(
     scope: &str,
     caller: &Caller,
     keys: &[(String, i64)],
-    window: i64,
-    elapsed: i64,
 ) -> Result<(), AppError> {
+    // The fixed window this moment is in, and how far into it.
+    let now = chrono::Utc::now().timestamp();
+    let elapsed = now.rem_euclid(WINDOW_SECONDS);
+    let window = now - elapsed;
     let names: Vec<String> = keys.iter().map(|(k, _)| k.clone()).collect();
     let counts = state
         .store

@@ -8,7 +8,7 @@
  * server/src/routes/pages.rs first_paint_frame), so the page does not move when the script
  * arrives; tests/e2e/first-paint.spec.ts compares the two.
  */
-import { type MouseEvent, useEffect, useRef } from 'react';
+import { type MouseEvent, type ReactNode, useEffect, useRef } from 'react';
 
 import { text } from '@/shared/copy';
 import type { Choice } from '@/shared/consent';
@@ -46,50 +46,51 @@ export function CookieBanner({
     e.preventDefault();
     onOpen(policy);
   };
+  const frame = (inner: ReactNode) => (
+    <div className="cookie-banner" role="region" aria-label={text(copy, 'cookies.banner.label')}>
+      <div className="cookie-banner__inner">{inner}</div>
+    </div>
+  );
   if (mode === 'confirmed') {
-    return (
-      <div className="cookie-banner" role="region" aria-label={text(copy, 'cookies.banner.label')}>
-        <div className="cookie-banner__inner">
-          <p className="cookie-banner__confirmation" tabIndex={-1} ref={confirmation}>
-            {text(copy, choice === 'granted' ? 'cookies.banner.accepted' : 'cookies.banner.rejected')}
-          </p>
-          <div className="cookie-banner__buttons">
-            <button type="button" className="button cookie-banner__button" onClick={onHide}>
-              {text(copy, 'cookies.banner.hide')}
-            </button>
-          </div>
+    return frame(
+      <>
+        <p className="cookie-banner__confirmation" tabIndex={-1} ref={confirmation}>
+          {text(copy, choice === 'granted' ? 'cookies.banner.accepted' : 'cookies.banner.rejected')}
+        </p>
+        <div className="cookie-banner__buttons">
+          <button type="button" className="button cookie-banner__button" onClick={onHide}>
+            {text(copy, 'cookies.banner.hide')}
+          </button>
         </div>
-      </div>
+      </>,
     );
   }
-  return (
-    <div className="cookie-banner" role="region" aria-label={text(copy, 'cookies.banner.label')}>
-      <div className="cookie-banner__inner">
-        <h2 className="cookie-banner__heading" ref={heading} {...(mode === 'settings' ? { tabIndex: -1 } : {})}>
-          {text(copy, 'cookies.banner.heading')}
-        </h2>
-        <p>{text(copy, 'cookies.banner.necessary')}</p>
-        <p>{text(copy, 'cookies.banner.analytics')}</p>
-        {mode === 'settings' && choice && (
-          <p className="cookie-banner__current">{text(copy, choice === 'granted' ? 'cookies.banner.now_accepted' : 'cookies.banner.now_rejected')}</p>
+  return frame(
+    <>
+      <h2 className="cookie-banner__heading" ref={heading} {...(mode === 'settings' ? { tabIndex: -1 } : {})}>
+        {text(copy, 'cookies.banner.heading')}
+      </h2>
+      <p>{text(copy, 'cookies.banner.necessary')}</p>
+      <p>{text(copy, 'cookies.banner.analytics')}</p>
+      {mode === 'settings' && choice && (
+        <p className="cookie-banner__current">{text(copy, choice === 'granted' ? 'cookies.banner.now_accepted' : 'cookies.banner.now_rejected')}</p>
+      )}
+      <div className="cookie-banner__buttons">
+        <button type="button" className="button cookie-banner__button" onClick={() => onChoose('granted')}>
+          {text(copy, 'cookies.banner.accept')}
+        </button>
+        <button type="button" className="button cookie-banner__button" onClick={() => onChoose('denied')}>
+          {text(copy, 'cookies.banner.reject')}
+        </button>
+        <a className="cookie-banner__link" href={policy} onClick={follow}>
+          {text(copy, 'cookies.banner.policy')}
+        </a>
+        {mode === 'settings' && (
+          <button type="button" className="cookie-banner__hide" onClick={onHide}>
+            {text(copy, 'cookies.banner.hide')}
+          </button>
         )}
-        <div className="cookie-banner__buttons">
-          <button type="button" className="button cookie-banner__button" onClick={() => onChoose('granted')}>
-            {text(copy, 'cookies.banner.accept')}
-          </button>
-          <button type="button" className="button cookie-banner__button" onClick={() => onChoose('denied')}>
-            {text(copy, 'cookies.banner.reject')}
-          </button>
-          <a className="cookie-banner__link" href={policy} onClick={follow}>
-            {text(copy, 'cookies.banner.policy')}
-          </a>
-          {mode === 'settings' && (
-            <button type="button" className="cookie-banner__hide" onClick={onHide}>
-              {text(copy, 'cookies.banner.hide')}
-            </button>
-          )}
-        </div>
       </div>
-    </div>
+    </>,
   );
 }
