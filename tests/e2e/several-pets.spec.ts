@@ -64,11 +64,14 @@ test('a dog, a cat and a rabbit in one quote; one removed through the modal', as
   await expect(page.getByRole('heading', { level: 2, name: 'Tell us about Thumper' })).toBeVisible();
   await screenshot(page, testInfo, 'pet-removed');
 
-  // A pet added and not saved leaves the form without a call.
+  // A pet added (the pets before it saved first, and a blank slot with them: issue 59) and
+  // removed again before it is described.
   await page.getByRole('button', { name: 'Add another pet' }).click();
   await expect(sections).toHaveCount(3);
   await page.getByRole('button', { name: 'Remove pet' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Remove pet' }).click();
+  await expect(sections).toHaveCount(2);
+  await page.reload();
   await expect(sections).toHaveCount(2);
   expect(problems()).toEqual([]);
 });

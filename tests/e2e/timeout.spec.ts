@@ -51,6 +51,54 @@ test('the warning counts down, then the reset modal starts a new quote', async (
   expect(problems()).toEqual([]);
 });
 
+// Issue 59: a quote with the owner's email is saved, and the reset modal says so, with its
+// reference, how to retrieve it, and the way there (owner-payment.md §2 Retrieve quote).
+test('the reset modal of a saved quote gives its reference and the way back to it', async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto('/quote?brand=pos');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
+  // The pets and the owner, saved through the pages' own calls.
+  const reference = await page.evaluate(async () => {
+    const view = async () => (await (await fetch('/quote', { headers: { Accept: 'application/json' } })).json()).data;
+    const post = (url: string, body: unknown) =>
+      fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
+    const { csrf, qidu } = await view();
+    await post('/api/petdetails?norequote=1', {
+      csrf,
+      pets: [{ pet_name: 'Rex', pet_type: 'dog', dog_breed_type: 'breed', pet_breed: 'D173', pet_date_of_birth: '2023-02-01', pet_sex: 'm', pet_neutered: 'yes', pet_any_injury_illness: 'no', pet_cost: '0', confirm_assumptions: true }],
+    });
+    await post('/api/ownerdetail', {
+      csrf,
+      owner: {
+        customer_title: 'Ms', customer_first_name: 'Ada', customer_last_name: 'Lovelace', customer_date_of_birth: '1985-03-27',
+        email_address: 'ada@example.com', customer_contact_number: '01632960123', houseNumberName: '12',
+        customer_address_line_1: '12 Kings Road', customer_town: 'London', customer_postcode: 'SW1A 1AA',
+        marketing_preferences: { optin_email: false, optin_post: false, optin_sms: false, optin_phone: false },
+      },
+    });
+    return qidu as string;
+  });
+  await page.reload();
+  const reset = page.getByRole('dialog', { name: 'Your quote has been reset' });
+  await expect(reset).toBeVisible({ timeout: 20_000 });
+  await expect(reset).toContainText(
+    `Due to inactivity, we've reset your quote to protect any information you gave us. Your quote is saved as ${reference}: to carry on with it, retrieve it with that reference and the email address you gave us, or start a new quote.`,
+  );
+  await expect(reset.getByRole('button', { name: 'Start a new quote' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'timeout-reset-saved');
+  await reset.getByRole('button', { name: 'Retrieve your quote' }).click();
+  await expect(page).toHaveURL(new RegExp(`/quote/retrieve-quote\\?brand=pos&reference=${reference}$`));
+  await expect(page.getByRole('textbox', { name: 'Quote reference' })).toHaveValue(reference);
+  await page.getByRole('textbox', { name: 'Email address' }).fill('ada@example.com');
+  await page.getByRole('button', { name: 'Retrieve quote' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /cover/i })).toBeVisible();
+  const now = await page.evaluate(async () => (await (await fetch('/quote', { headers: { Accept: 'application/json' } })).json()).data);
+  expect(now.qidu).toBe(reference);
+  expect(now.pets[0].pet_name).toBe('Rex');
+  expect(problems()).toEqual([]);
+});
+
 // Issue 55; journey.md §2 Inactivity timeout: the journey is reset, not the brand or the channel.
 // Every brand and both of its channels, read from the definitions (a brand added there is tested
 // here without a change): the page opened with a tracking token, left until the reset modal,

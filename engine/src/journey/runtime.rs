@@ -143,8 +143,13 @@ impl QuoteMachine {
                 Transition(State::expired())
             }
             MachineEvent::Customer(Event::Reset) => {
-                context.reset();
-                Transition(State::reset())
+                if saved_for_retrieval(&context.document) {
+                    context.part();
+                    Handled
+                } else {
+                    context.reset();
+                    Transition(State::reset())
+                }
             }
             MachineEvent::Resume(_) => Handled,
         }
@@ -421,6 +426,13 @@ impl Ctx<'_> {
         Ok(true)
     }
 
+    /// Starting again from a quote saved for retrieval (journey.md §2 Inactivity timeout): the
+    /// answers are kept and the quote stays open, to be found again by its reference and email;
+    /// the server parts it from the session, which is what protects it on a shared device.
+    fn part(&mut self) {
+        self.record.outcome = Outcome::Moved;
+    }
+
     fn reset(&mut self) {
         self.document = empty_document();
         self.record.outcome = Outcome::Moved;
@@ -581,6 +593,16 @@ fn event_input(defs: &Definitions, journey: &Journey, event: &Event) -> Option<V
         Event::Purchase | Event::Expire | Event::Reset | Event::AddPet => return None,
     };
     Some(bounded_input(value))
+}
+
+/// Whether the customer can come back to an open quote by its reference and their email address
+/// (retrieve-quote, owner-payment.md §2): the owner's email is stored. Starting again from such a
+/// quote keeps it (journey.md §2 Inactivity timeout): only its session ends.
+pub fn saved_for_retrieval(document: &Value) -> bool {
+    document
+        .pointer("/owner/email_address")
+        .and_then(Value::as_str)
+        .is_some_and(|e| !e.trim().is_empty())
 }
 
 /// The pure transition function.

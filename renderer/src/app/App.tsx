@@ -18,13 +18,24 @@ import { readBoot } from '@/shared/boot';
 import { currentChoice } from '@/shared/consent';
 import { text } from '@/shared/copy';
 import { MoneyContext, moneyFormat } from '@/shared/money';
+import type { ViewData } from '@/shared/types';
+
+/**
+ * Whether the quote is kept to be retrieved when this browser's session ends: an open quote with
+ * the owner's email (the engine's `saved_for_retrieval`), found again by its reference and email.
+ */
+function savedForRetrieval(view: ViewData): boolean {
+  const email = view.owner.email_address;
+  return !view.purchase && typeof email === 'string' && email.trim() !== '';
+}
 
 export function App() {
   const [state, send] = useMachine(journeyMachine, {
     // The first load keeps the query: a brand asked for with ?brand= (journey.md §1).
     input: { path: window.location.pathname + window.location.search },
   });
-  const { view, failure, failureStatus, serverErrors, submissions, viewVersion, formVersion, notice, editErrors, editSubmissions } = state.context;
+  const { view, failure, failureStatus, serverErrors, submissions, viewVersion, formVersion, notice, editErrors, editSubmissions, petAdded } =
+    state.context;
   const boot = useMemo(() => readBoot(), []);
   const heading = useRef<HTMLHeadingElement>(null);
   const stepId = view?.step.id;
@@ -191,6 +202,7 @@ export function App() {
               viewKey: `${view.step.id}:${viewVersion}`,
               formKey: `${view.step.id}:${formVersion}`,
               is: (s) => state.matches(s),
+              petAdded,
               serverErrors,
               submissions,
               editErrors,
@@ -206,7 +218,13 @@ export function App() {
       </main>
       <Footer shell={shell} copy={copy} onOpen={open} onCookieSettings={consent.openSettings} />
       {view && (
-        <InactivityTimer warningMs={view.timeouts.warning_ms} resetMs={view.timeouts.reset_ms} copy={copy} onReset={() => resetQuote(view.csrf, `/quote?brand=${encodeURIComponent(view.brand)}`)} />
+        <InactivityTimer
+          warningMs={view.timeouts.warning_ms}
+          resetMs={view.timeouts.reset_ms}
+          copy={copy}
+          savedAs={savedForRetrieval(view) ? view.qidu : null}
+          onReset={() => resetQuote(view.csrf, `/quote?brand=${encodeURIComponent(view.brand)}`)}
+        />
       )}
       {notice && view && (
         <Toast kind={notice.kind} title={text(copy, notice.title)} content={text(copy, notice.body)} closeLabel={text(copy, 'toast.close')} onClose={closeToast} />

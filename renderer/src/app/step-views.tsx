@@ -20,7 +20,9 @@ export interface StepContext {
   /** Remounts a page when the view data is replaced (`viewVersion`) or its form is reset (`formVersion`). */
   viewKey: string;
   formKey: string;
-  is: (state: 'submitting' | 'removing' | 'editing' | 'refreshing' | 'adding' | 'buying') => boolean;
+  is: (state: 'submitting' | 'removing' | 'editing' | 'refreshing' | 'adding' | 'savingPets' | 'buying') => boolean;
+  /** A pet was just added on the page shown again. */
+  petAdded: boolean;
   serverErrors: FieldMessage[];
   submissions: number;
   editErrors: FieldMessage[];
@@ -49,9 +51,12 @@ export const stepViews: Record<ViewName, Draw> = {
         copy={c.copy}
         serverErrors={c.serverErrors}
         submissions={c.submissions}
-        busy={c.is('submitting') || c.is('removing')}
+        busy={c.is('submitting') || c.is('removing') || c.is('savingPets') || c.is('adding')}
         submitLabel={text(c.copy, 'button.next')}
         onSubmit={c.submit}
+        onSaveAndAddPet={(answers) => c.send({ type: 'pets.save_and_add', answers })}
+        draftKey={`${c.view.qidu}.${c.view.step.id}`}
+        petAdded={c.petAdded}
         storedPets={c.view.pets.length}
         onRemoveStoredPet={(id) => c.send({ type: 'pet.remove', id })}
         onNotice={notify(c)}

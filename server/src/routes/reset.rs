@@ -16,7 +16,9 @@ use crate::service::quote::reset_quote;
 use crate::service::state::AppState;
 use crate::service::transition::authorise_found;
 
-/// POST /api/reset: `{csrf}` → `{data: {success: true, start}}`: `start` is where the new quote
+/// POST /api/reset: `{csrf}` → `{data: {success: true, start, retrieve?}}`: `retrieve`, where the
+/// quote was kept to be found again (its owner's email is stored), is its retrieve-quote page
+/// with the reference filled in; `start` is where the new quote
 /// begins, on the old one's journey and brand with its tracking token (issue 55: a reset starts
 /// the journey again, not the brand or the channel). (The spec's reset is a GET; a call that
 /// changes the quote takes the CSRF token, so it is a POST here.) A token that is not the
@@ -60,8 +62,13 @@ pub(super) async fn reset(
             brand: engine::definitions::DEFAULT_BRAND.to_owned(),
             journey: quote::DEFAULT_JOURNEY.to_owned(),
             tracking_token: None,
+            kept: None,
         },
     };
     let start = carried.start(&state);
-    Ok(Json(json!({ "data": { "success": true, "start": start } })).into_response())
+    let mut data = json!({ "success": true, "start": start });
+    if let Some(retrieve) = carried.retrieve(&state) {
+        data["retrieve"] = json!(retrieve);
+    }
+    Ok(Json(json!({ "data": data })).into_response())
 }

@@ -59,6 +59,8 @@ pub struct Carried {
     pub brand: String,
     pub journey: String,
     pub tracking_token: Option<String>,
+    /// The ended quote's reference, where it was kept to be retrieved (it had the owner's email).
+    pub kept: Option<String>,
 }
 
 impl Carried {
@@ -71,7 +73,21 @@ impl Carried {
                 .get("tracking_token")
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_owned),
+            kept: (quote.lifecycle == Lifecycle::Active
+                && runtime::saved_for_retrieval(&quote.document))
+            .then(|| quote.quote_ref.clone()),
         }
+    }
+
+    /// Where the ended quote can be found again: the retrieve-quote page of its journey, under its
+    /// brand, with the reference filled in (the email address is still asked).
+    pub fn retrieve(&self, state: &AppState) -> Option<String> {
+        let reference = self.kept.as_ref()?;
+        let journey = state.defs.journey(&self.journey)?;
+        Some(format!(
+            "{}/retrieve-quote?brand={}&reference={reference}",
+            journey.base_path, self.brand
+        ))
     }
 
     /// Where the new quote starts: its journey's first page, under its brand and with its
@@ -360,7 +376,8 @@ pub async fn insert_for_session(
 }
 
 /// Resets a quote and parts it from its session. A bought quote keeps its answers (its policies
-/// stand); it is parted from the session all the same.
+/// stand), and so does an open one saved for retrieval (the owner's email is stored: the engine's
+/// reset keeps it open, to be found again); each is parted from the session all the same.
 pub async fn reset_quote(
     state: &AppState,
     quote: &QuoteRow,
@@ -391,7 +408,7 @@ pub async fn reset_quote(
             .await?;
     }
     state.store.detach_session(&quote.id).await?;
-    tracing::info!(quote = %quote.id, "quote reset and parted from its session");
+    tracing::info!(quote = %quote.id, "quote ended on this session and parted from it");
     Ok(())
 }
 

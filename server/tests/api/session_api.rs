@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{spawn_app, spawn_app_with, valid_pet};
+use common::{spawn_app, spawn_app_with, valid_owner, valid_pet};
 use serde_json::json;
 
 #[tokio::test]
@@ -69,6 +69,76 @@ async fn the_server_resets_an_idle_quote_on_its_own_clock() {
     let after = app.view("/quote").await;
     assert_ne!(after["qidu"], before["qidu"]);
     assert_eq!(after["pets"], json!([]));
+}
+
+/// Issue 59; journey.md §2 Inactivity timeout, owner-payment.md §2 Retrieve quote: a quote with
+/// the owner's email is saved, so starting again ends it on this browser only. It keeps its
+/// answers and stays open; the reset answers its retrieve-quote page with the reference filled
+/// in; another visitor (or this one, later) retrieves it by reference and email.
+#[tokio::test]
+async fn starting_again_keeps_a_quote_saved_with_an_email_to_be_retrieved() {
+    let app = spawn_app().await;
+    assert_eq!(app.save_pets(json!([valid_pet()])).await.0, 200);
+    assert_eq!(app.save_owner(valid_owner()).await.0, 200);
+    let before = app.view("/quote").await;
+    let qidu = before["qidu"].as_str().expect("reference").to_owned();
+    let (status, body) = app
+        .post_json("/api/reset", &json!({ "csrf": before["csrf"] }))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["data"]["retrieve"],
+        json!(format!("/quote/retrieve-quote?brand=pos&reference={qidu}"))
+    );
+    assert_eq!(body["data"]["start"], "/quote?brand=pos");
+    // Parted: this browser starts a new quote.
+    let after = app.view("/quote").await;
+    assert_ne!(after["qidu"], json!(qidu));
+    assert_eq!(after["pets"], json!([]));
+    // Kept, open, with its answers; the transition is recorded as the reset it was.
+    let row = app
+        .sql(&format!(
+            "select lifecycle from quotes where quote_ref = '{qidu}'"
+        ))
+        .await;
+    assert_eq!(row.as_deref(), Some("active"));
+    let event = app
+        .sql("select event || ':' || outcome from step_transitions where event = 'reset'")
+        .await;
+    assert_eq!(event.as_deref(), Some("reset:moved"));
+    let csrf = app.view("/quote/retrieve-quote").await["csrf"].clone();
+    let (status, body) = app
+        .post_json(
+            "/api/quoteretrieval",
+            &json!({ "csrf": csrf, "quote_reference": qidu, "email": "ada@example.com" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let back = app.view("/quote/choose-policy").await;
+    assert_eq!(back["qidu"], json!(qidu));
+    assert_eq!(back["pets"][0]["pet_name"], "Biscuit");
+}
+
+/// Without the owner's email nothing could find the quote again: starting again clears it, and
+/// the answer names no retrieve-quote page.
+#[tokio::test]
+async fn starting_again_clears_a_quote_nobody_could_retrieve() {
+    let app = spawn_app().await;
+    assert_eq!(app.save_pets(json!([valid_pet()])).await.0, 200);
+    let before = app.view("/quote").await;
+    let (status, body) = app
+        .post_json("/api/reset", &json!({ "csrf": before["csrf"] }))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["data"].get("retrieve").is_none(), "{body}");
+    let qidu = before["qidu"].as_str().expect("reference");
+    let document = app
+        .sql(&format!(
+            "select document from quotes where quote_ref = '{qidu}'"
+        ))
+        .await
+        .expect("the quote");
+    assert!(!document.contains("Biscuit"), "{document}");
 }
 
 /// Every brand and the journeys of both its channels, from the definitions: (brand, its first

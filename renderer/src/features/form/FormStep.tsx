@@ -82,6 +82,58 @@ function finishedPets(questions: QuestionsView, answers: Answers, copy: Record<s
   );
 }
 
+/**
+ * The tab's copy of pets not saved yet (journey.md §4: a reload, or a phone discarding the tab
+ * while the owner looks up a date of birth, loses nothing). Only the pets the server holds no
+ * answers for are taken from it; a value longer than a typed answer (a certificate's contents)
+ * is never kept, and a draft that does not fit is dropped.
+ */
+const DRAFT_PREFIX = 'pawpath.pets.';
+const DRAFT_MAX_CHARS = 20_000;
+const DRAFT_MAX_VALUE_CHARS = 500;
+
+function withDraft(answers: Answers, key: string): Answers {
+  let draft: unknown;
+  try {
+    draft = JSON.parse(sessionStorage.getItem(DRAFT_PREFIX + key) ?? 'null');
+  } catch {
+    return answers;
+  }
+  if (!Array.isArray(draft)) return answers;
+  const stored = Array.isArray(answers.pets) ? (answers.pets as Answers[]) : [];
+  const blank = (pet: Answers | undefined) => !pet || typeof pet.pet_type !== 'string' || pet.pet_type === '';
+  const pets = stored.map((pet, i) => (blank(pet) && isAnswers(draft[i]) ? draft[i] : pet));
+  // A pet typed in this tab after the last one the server holds.
+  for (let i = stored.length; i < Math.min(draft.length, 10); i++) if (isAnswers(draft[i])) pets.push(draft[i]);
+  return { ...answers, pets };
+}
+
+function isAnswers(value: unknown): value is Answers {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function saveDraft(key: string, answers: Answers) {
+  const pets = Array.isArray(answers.pets) ? (answers.pets as Answers[]) : [];
+  const kept = pets.map((pet) =>
+    Object.fromEntries(Object.entries(pet ?? {}).filter(([, v]) => typeof v !== 'string' || v.length <= DRAFT_MAX_VALUE_CHARS)),
+  );
+  const json = JSON.stringify(kept);
+  try {
+    if (json.length <= DRAFT_MAX_CHARS) sessionStorage.setItem(DRAFT_PREFIX + key, json);
+    else sessionStorage.removeItem(DRAFT_PREFIX + key);
+  } catch {
+    // A tab that keeps nothing (storage full or refused) loses only what it would have kept.
+  }
+}
+
+function clearDraft(key: string) {
+  try {
+    sessionStorage.removeItem(DRAFT_PREFIX + key);
+  } catch {
+    // As above.
+  }
+}
+
 export function FormStep({
   questions,
   copy,
@@ -95,6 +147,9 @@ export function FormStep({
   onNotice,
   beforeActions,
   secondaryAction,
+  onSaveAndAddPet,
+  draftKey,
+  petAdded = false,
 }: {
   questions: QuestionsView;
   copy: Record<string, string>;
@@ -115,8 +170,21 @@ export function FormStep({
   beforeActions?: ReactNode | ((answers: Answers) => ReactNode);
   /** A second action beside the step's button (the payment page's Back). */
   secondaryAction?: ReactNode;
+  /**
+   * "Add another pet" saves the pets first (journey.md §4 Add another pet), with the answers
+   * checked as a submission's are; without it a pet is added to the form only.
+   */
+  onSaveAndAddPet?: (answers: Answers) => void;
+  /** Where the tab keeps the answers of pets not saved yet (sessionStorage), on the forms that add pets. */
+  draftKey?: string;
+  /** A pet was just added: its first question takes the focus. */
+  petAdded?: boolean;
 }) {
-  const [formData, setFormData] = useState<Answers>(questions.answers);
+  const keepsDraft = draftKey !== undefined && addsPets(questions);
+  const [formData, setFormData] = useState<Answers>(() => (keepsDraft ? withDraft(questions.answers, draftKey) : questions.answers));
+  useEffect(() => {
+    if (keepsDraft) saveDraft(draftKey, formData);
+  }, [keepsDraft, draftKey, formData]);
   const ui = useMemo(() => namedQuestions(questions.ui, copy), [questions.ui, copy]);
   const [clientErrors, setClientErrors] = useState<FieldMessage[]>([]);
   const [attempts, setAttempts] = useState(0);
@@ -126,7 +194,7 @@ export function FormStep({
   const breeds = useMemo(() => ({ lists, byId: lists ? breedIndex(lists) : new Map() }), [lists]);
   const pets = (formData.pets as Array<Record<string, unknown>> | undefined) ?? [];
   const [removing, setRemoving] = useState<number | null>(null);
-  const [focusPet, setFocusPet] = useState<number | null>(null);
+  const [focusPet, setFocusPet] = useState<number | null>(() => (petAdded && pets.length > 0 ? pets.length - 1 : null));
   // With more than one pet, a finished pet folds to a summary with Edit (issue 24): the pets a
   // customer already described on an earlier visit start folded, and each finished pet folds as
   // the next one is added.
@@ -137,6 +205,10 @@ export function FormStep({
   const petActions = useMemo(
     () => ({
       add: () => {
+        if (onSaveAndAddPet) {
+          if (check(formData)) onSaveAndAddPet(formData);
+          return;
+        }
         setFolded((before) => new Set([...before, ...finishedPets(questions, formData, copy, breeds.byId)]));
         setFormData((d) => {
           const list = Array.isArray(d.pets) ? (d.pets as Answers[]) : [];
@@ -154,7 +226,8 @@ export function FormStep({
         pets.length > 1 ? [...folded].filter((i) => i < pets.length && !errors.some((e) => e.field.startsWith(`pets[${i}]`))) : [],
       ) as ReadonlySet<number>,
     }),
-    [questions, formData, copy, breeds.byId, folded, pets.length, errors],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [questions, formData, copy, breeds.byId, folded, pets.length, errors, onSaveAndAddPet],
   );
   // A new pet's section opens at its first question.
   // rjsf draws the new section a frame or two after the form data changes, so wait for it.
@@ -171,7 +244,8 @@ export function FormStep({
         handle = requestAnimationFrame(tryFocus);
       }
     };
-    tryFocus();
+    // From the next frame: after the page's own focus on a new view.
+    handle = requestAnimationFrame(tryFocus);
     return () => cancelAnimationFrame(handle);
   }, [focusPet]);
 
@@ -180,6 +254,8 @@ export function FormStep({
     const index = removing;
     setRemoving(null);
     if (index < storedPets) {
+      // The tab's copy follows: the pets after it move up a place.
+      if (keepsDraft) saveDraft(draftKey, { ...formData, pets: pets.filter((_, i) => i !== index) });
       onRemoveStoredPet(index + 1);
     } else {
       // A pet added on this page and not saved yet leaves the form only.
@@ -200,11 +276,18 @@ export function FormStep({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [attempts, submissions]);
 
-  function submit(answers: Answers) {
+  /** Checks the answers as the server will: the errors are shown and the first invalid field focused. */
+  function check(answers: Answers): boolean {
     const found = validateAnswers(questions, answers, copy);
     setClientErrors(found);
     setAttempts((n) => n + 1);
-    if (found.length === 0) onSubmit(answers);
+    return found.length === 0;
+  }
+
+  function submit(answers: Answers) {
+    if (!check(answers)) return;
+    if (keepsDraft) clearDraft(draftKey);
+    onSubmit(answers);
   }
 
   return (

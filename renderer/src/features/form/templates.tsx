@@ -114,11 +114,13 @@ function ExcludedBreeds({ introKey }: { introKey: string }) {
   );
 }
 
-export function ArrayFieldTemplate({ items, uiSchema, schema }: ArrayFieldTemplateProps) {
+export function ArrayFieldTemplate({ items, uiSchema, schema, registry }: ArrayFieldTemplateProps) {
   const copy = useContext(CopyContext);
   const { add } = usePetActions();
   const addLabel = (uiSchema?.['ui:options'] as Record<string, unknown> | undefined)?.addItemLabel;
-  const room = typeof schema.maxItems !== 'number' || items.length < schema.maxItems;
+  // A modal that edits one pet adds none (pets are added on the page that asks about them).
+  const room =
+    registry.formContext?.onlyPet === undefined && (typeof schema.maxItems !== 'number' || items.length < schema.maxItems);
   return (
     <div className="pets">
       {items}

@@ -131,17 +131,30 @@ describe('starting again (journey.md §2 Inactivity timeout; issue 55)', () => {
 
   it('goes where the server says the new quote starts: the same journey, brand and tracking token', async () => {
     const fetcher = answering({ data: { success: true, start: '/aggregators/quote?brand=sbp&tracking_token=tv_campaign' } });
-    expect(await resetQuote('token', '/quote?brand=sbp', fetcher as unknown as typeof fetch)).toBe('/aggregators/quote?brand=sbp&tracking_token=tv_campaign');
+    expect(await resetQuote('token', '/quote?brand=sbp', fetcher as unknown as typeof fetch)).toEqual({
+      start: '/aggregators/quote?brand=sbp&tracking_token=tv_campaign',
+      retrieve: null,
+    });
+  });
+
+  it('goes back to a quote kept for retrieval only on this site', async () => {
+    const kept = answering({ data: { success: true, start: '/quote?brand=pos', retrieve: '/quote/retrieve-quote?brand=pos&reference=ABCD-EFGH-JKMN' } });
+    expect(await resetQuote('token', '/quote?brand=pos', kept as unknown as typeof fetch)).toEqual({
+      start: '/quote?brand=pos',
+      retrieve: '/quote/retrieve-quote?brand=pos&reference=ABCD-EFGH-JKMN',
+    });
+    const elsewhere = answering({ data: { success: true, start: '/quote?brand=pos', retrieve: '//elsewhere.example/' } });
+    expect((await resetQuote('token', '/quote?brand=pos', elsewhere as unknown as typeof fetch)).retrieve).toBeNull();
   });
 
   it("keeps the page's brand when the call fails or answers no start on this site", async () => {
     const failing = vi.fn(async () => {
       throw new Error('offline');
     });
-    expect(await resetQuote('token', '/quote?brand=ich', failing as unknown as typeof fetch)).toBe('/quote?brand=ich');
+    expect((await resetQuote('token', '/quote?brand=ich', failing as unknown as typeof fetch)).start).toBe('/quote?brand=ich');
     for (const start of ['//elsewhere.example/quote', 'https://elsewhere.example/', 42]) {
       const fetcher = answering({ data: { success: true, start } });
-      expect(await resetQuote('token', '/quote?brand=ich', fetcher as unknown as typeof fetch)).toBe('/quote?brand=ich');
+      expect((await resetQuote('token', '/quote?brand=ich', fetcher as unknown as typeof fetch)).start).toBe('/quote?brand=ich');
     }
   });
 });

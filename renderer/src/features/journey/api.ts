@@ -377,7 +377,13 @@ export async function requestConfirmationEmail(fetcher: typeof fetch = fetch): P
  * tracking token (journey.md §2: the journey is reset, not the brand or the channel). When the
  * call cannot be made, `fallback` (this page's brand's start) is where to go.
  */
-export async function resetQuote(csrf: string, fallback: string, fetcher: typeof fetch = fetch): Promise<string> {
+export async function resetQuote(
+  csrf: string,
+  fallback: string,
+  fetcher: typeof fetch = fetch,
+): Promise<{ start: string; retrieve: string | null }> {
+  // Only a path on this site.
+  const local = (path: unknown): path is string => typeof path === 'string' && path.startsWith('/') && !path.startsWith('//');
   try {
     const response = await fetcher('/api/reset', {
       method: 'POST',
@@ -385,12 +391,12 @@ export async function resetQuote(csrf: string, fallback: string, fetcher: typeof
       credentials: 'same-origin',
       body: JSON.stringify({ csrf, locale: pageLocale() }),
     });
-    const body = (await response.json()) as { data?: { start?: unknown } };
+    const body = (await response.json()) as { data?: { start?: unknown; retrieve?: unknown } };
     const start = body.data?.start;
-    // Only a path on this site.
-    if (typeof start === 'string' && start.startsWith('/') && !start.startsWith('//')) return start;
+    const retrieve = body.data?.retrieve;
+    if (local(start)) return { start, retrieve: local(retrieve) ? retrieve : null };
   } catch {
     // The server resets an idle quote on its own clock as well.
   }
-  return fallback;
+  return { start: fallback, retrieve: null };
 }

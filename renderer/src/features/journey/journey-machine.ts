@@ -37,6 +37,8 @@ export interface JourneyContext {
   editSubmissions: number;
   /** The toast to show once the modal's answers are saved (copy key), if any. */
   editNotice: { body: string; kind: 'success' | 'info' } | null;
+  /** The view shown is the pet details page with a pet just added: its questions take the focus. */
+  petAdded: boolean;
 }
 
 /**
@@ -65,6 +67,11 @@ export type JourneyEvent =
   | { type: 'step.submit'; answers: Record<string, unknown> }
   | { type: 'pet.remove'; id: number }
   | { type: 'pet.add' }
+  /**
+   * journey.md §4 Add another pet on the pet details page: "elsewhere the pets are saved first",
+   * then a fresh pet slot, so a reload (or a phone discarding the tab) loses no pet.
+   */
+  | { type: 'pets.save_and_add'; answers: Record<string, unknown> }
   /** Buy the quote (the bank details panel's Continue). */
   | { type: 'quote.buy' }
   | ({ type: 'edit.submit' } & EditRequest)
@@ -126,7 +133,8 @@ export const journeyMachine = setup({
   },
   actions: {
     setPath: assign({ path: ({ event }) => (event.type === 'page.open' ? event.path : '') }),
-    storeView: assign(({ event, context }) => {
+    /** With `petAdded`: a pet was just added on the page the view shows again, whose questions take the focus. */
+    storeView: assign(({ event, context }, params: { petAdded?: boolean } | undefined) => {
       const result = outputOf(event);
       return result?.kind === 'ok'
         ? {
@@ -138,6 +146,7 @@ export const journeyMachine = setup({
             failureStatus: null,
             viewVersion: context.viewVersion + 1,
             formVersion: context.formVersion + 1,
+            petAdded: params?.petAdded === true && context.view?.step.id === result.data.step.id,
             // owner-payment.md §8: the address changed on a page (your details) after prices
             // were shown: the information toast, as the review page's modal shows it.
             ...(repricedByAddress(context.view, result.data)
@@ -210,6 +219,7 @@ export const journeyMachine = setup({
     editErrors: [],
     editSubmissions: 0,
     editNotice: null,
+    petAdded: false,
   }),
   on: {
     'page.open': { target: '.loading', actions: 'setPath' },
@@ -237,6 +247,7 @@ export const journeyMachine = setup({
         'step.submit': { guard: 'canSubmit', target: 'submitting', actions: ['clearServerErrors', 'clearFailure'] },
         'pet.remove': { target: 'removing', actions: 'clearFailure' },
         'pet.add': { target: 'adding', actions: 'clearFailure' },
+        'pets.save_and_add': { guard: 'canSubmit', target: 'savingPets', actions: ['clearServerErrors', 'clearFailure'] },
         'quote.buy': { target: 'buying', actions: 'clearFailure' },
         'edit.submit': { target: 'editing', actions: ['clearFailure', 'startEdit'] },
         'page.refresh': {
@@ -280,7 +291,11 @@ export const journeyMachine = setup({
         src: 'submitAnswers',
         input: ({ context }) => ({ url: '/api/addpetid', csrf: context.view?.csrf ?? '', answers: {} }),
         onDone: [
-          { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
+          {
+            guard: 'answeredWithView',
+            target: 'showing',
+            actions: [{ type: 'storeView', params: { petAdded: true } }, { type: 'followStep', params: { replace: false } }],
+          },
           {
             guard: 'answeredWithFieldErrors',
             target: 'showing',
@@ -290,6 +305,29 @@ export const journeyMachine = setup({
               return { notice: { kind: 'error' as const, title: 'toast.something_wrong.title', body: message ?? 'toast.generic.body' } };
             }),
           },
+          { guard: 'stepClosed', target: 'loading', actions: 'noticeClosed' },
+          { target: 'showing', actions: 'storeFailure' },
+        ],
+        onError: { target: 'showing', actions: 'storeFailure' },
+      },
+    },
+    /**
+     * The pets on the page saved through the step's own call (the norequote=1 variant while no pet
+     * has a product), then the fresh slot. The server's answer in between is not shown: the
+     * customer stays on the pet details page, where the slot brings them back. Field errors stay
+     * on the page, as a submission's do.
+     */
+    savingPets: {
+      invoke: {
+        src: 'submitAnswers',
+        input: ({ context, event }) => ({
+          url: context.view ? submitUrl(context.view) : '',
+          csrf: context.view?.csrf ?? '',
+          answers: event.type === 'pets.save_and_add' ? event.answers : {},
+        }),
+        onDone: [
+          { guard: 'answeredWithView', target: 'adding' },
+          { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeFieldErrors' },
           { guard: 'stepClosed', target: 'loading', actions: 'noticeClosed' },
           { target: 'showing', actions: 'storeFailure' },
         ],

@@ -3,8 +3,8 @@
  * session storage (debounced 250 ms), so every tab of the quote shares it. After the warning time
  * a modal counts down from 120 seconds (information colour, orange at 60 s or less, red at 30 s
  * or less, stopping at 0); after the reset time a modal that cannot be closed offers "Start a new
- * quote", which resets the journey and goes to /quote. The server resets an idle quote on its
- * own clock too.
+ * quote", which resets the journey and goes to /quote, and, for a quote kept to be retrieved,
+ * the way back to it. The server resets an idle quote on its own clock too.
  */
 import { useEffect, useRef, useState } from 'react';
 
@@ -33,12 +33,15 @@ export function InactivityTimer({
   warningMs,
   resetMs,
   copy,
+  savedAs,
   onReset,
 }: {
   warningMs: number;
   resetMs: number;
   copy: Record<string, string>;
-  onReset: () => Promise<string>;
+  /** The quote's reference, where it is kept to be retrieved (the owner's email is stored). */
+  savedAs: string | null;
+  onReset: () => Promise<{ start: string; retrieve: string | null }>;
 }) {
   const [idle, setIdle] = useState(0);
   const warned = idle >= warningMs && idle < resetMs;
@@ -74,6 +77,7 @@ export function InactivityTimer({
       warningMs={warningMs}
       resetMs={resetMs}
       copy={copy}
+      savedAs={savedAs}
       onReset={onReset}
       onContinue={() => {
         noteActivity();

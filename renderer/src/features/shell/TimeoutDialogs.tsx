@@ -41,6 +41,7 @@ export function TimeoutDialogs({
   warningMs,
   resetMs,
   copy,
+  savedAs,
   onReset,
   onContinue,
 }: {
@@ -49,27 +50,35 @@ export function TimeoutDialogs({
   warningMs: number;
   resetMs: number;
   copy: Record<string, string>;
-  /** Resets the quote and answers where the new one starts. */
-  onReset: () => Promise<string>;
+  /** The quote's reference, where it is kept to be retrieved. */
+  savedAs: string | null;
+  /** Ends the quote on this browser and answers where the new one starts, and where the kept one is retrieved. */
+  onReset: () => Promise<{ start: string; retrieve: string | null }>;
   onContinue: () => void;
 }) {
   const [resetting, setResetting] = useState(false);
   if (expired) {
+    const leave = (to: 'start' | 'retrieve') => async () => {
+      setResetting(true);
+      const { start, retrieve } = await onReset();
+      sessionStorage.removeItem(KEY);
+      window.location.assign(to === 'retrieve' && retrieve ? retrieve : start);
+    };
     return (
       <Modal titleId="reset-title" title={text(copy, 'timeout.reset.title')} onCancel={() => undefined}>
-        <p>{text(copy, 'timeout.reset.body')}</p>
+        {savedAs ? (
+          // A quote with the owner's email is kept: it is said so, with how to come back to it.
+          <p>{text(copy, 'timeout.reset.body_saved', { reference: savedAs })}</p>
+        ) : (
+          <p>{text(copy, 'timeout.reset.body')}</p>
+        )}
         <div className="dialog__actions">
-          <button
-            type="button"
-            className="button"
-            disabled={resetting}
-            onClick={async () => {
-              setResetting(true);
-              const start = await onReset();
-              sessionStorage.removeItem(KEY);
-              window.location.assign(start);
-            }}
-          >
+          {savedAs && (
+            <button type="button" className="button" disabled={resetting} onClick={leave('retrieve')}>
+              {text(copy, 'timeout.reset.retrieve')}
+            </button>
+          )}
+          <button type="button" className={savedAs ? 'button button--secondary' : 'button'} disabled={resetting} onClick={leave('start')}>
             {text(copy, 'timeout.reset.button')}
           </button>
         </div>
