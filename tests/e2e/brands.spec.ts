@@ -70,6 +70,20 @@ for (const brand of BRANDS) {
     await press(page, page.getByRole('button', { name: 'Next' }));
     await expect(page.getByRole('heading', { name: "Choose Rex's cover" })).toBeVisible();
     await samePageOtherTheme();
+    // Issue 59: on every brand, the first phone screen names a cover with its price, whatever
+    // the brand puts above the choice (sbp's Best Buy banner comes after it).
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const named = page.getByRole('region', { name: "Rex's price" }).locator('.price-bar__names');
+    await expect(named).toHaveText(/^Lifetime £[\d,]+$/);
+    await expect(named).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole('region', { name: "Rex's price" }).locator('.price-bar__monthly')).toBeInViewport({ ratio: 1 });
+    // And the choice itself begins there: the cover type tiles, or the guide (an experiment).
+    await expect(
+      page.getByRole('heading', { name: 'Lifetime', exact: true }).or(page.getByRole('group', { name: 'Do you want cover for short-term and long-term ongoing conditions?' })),
+    ).toBeInViewport();
+    if (size) await page.setViewportSize(size);
     await coverByKeyboard(page, ['Rex']);
     await frameIsTheBrands(page, brand);
     await expectAccessible(page);

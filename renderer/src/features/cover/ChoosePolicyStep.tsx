@@ -73,6 +73,8 @@ export function ChoosePolicyStep({
     }),
   );
   const [upsellUsed, setUpsellUsed] = useState<Set<number>>(new Set());
+  // The pets whose guide questions the customer has answered (until then, they are the page's suggestion).
+  const [guided, setGuided] = useState<ReadonlySet<number>>(new Set());
   const [clientError, setClientError] = useState<string | null>(null);
   const [benefitsOpen, setBenefitsOpen] = useState(false);
   const pet = pets[current] ?? {};
@@ -183,9 +185,13 @@ export function ChoosePolicyStep({
 
   return (
     <div className="cover" aria-busy={requoting || undefined}>
-      <BestBuyBanner view={view} pets={[pet]} copy={copy} />
       <QuoteFacts view={view} copy={copy} />
       <ErrorSummary errors={errors} pets={pets} ui={{}} copy={copy} />
+      {current > 0 && (
+        <button type="button" className="link-button cover__back" disabled={busy || requoting} onClick={back}>
+          {text(copy, 'cover.back_pet', { petName: String(pets[current - 1]?.pet_name ?? '') })}
+        </button>
+      )}
       <h2 className="cover__heading" id={headingId}>
         {text(copy, 'cover.heading', { petName })}
       </h2>
@@ -199,8 +205,10 @@ export function ChoosePolicyStep({
             key={current}
             groups={groups}
             chosen={choice.group}
+            preAnswered={!guided.has(current) && !(pet.product as { RecurringMonthly?: string } | undefined)?.RecurringMonthly}
             copy={copy}
             onGroup={(group) => {
+              setGuided((g) => new Set(g).add(current));
               // journey.md §4: a new cover type clears the level.
               setChoice({ group, code: group === choice.group ? choice.code : null });
               setClientError(null);
@@ -243,6 +251,8 @@ export function ChoosePolicyStep({
           </button>
         </div>
       )}
+      {/* After the cover choice, so that every brand's first phone screen shows a cover with its price. */}
+      <BestBuyBanner view={view} pets={[pet]} copy={copy} />
       {chosen && (
         <IncludedCard product={chosen} copy={copy} sectionRef={included} headingRef={includedHeading} onBenefits={() => setBenefitsOpen(true)} />
       )}
@@ -254,13 +264,15 @@ export function ChoosePolicyStep({
         copy={copy}
         petName={petName}
         chosen={chosen}
+        household={{
+          chosen: choices.map((c, i) => productsOf(view.products, i + 1).find((p) => p.Code === c.code)),
+          names: pets.map((p) => String(p.pet_name ?? '')),
+        }}
         busy={busy}
         requoting={requoting}
-        previousPet={current > 0 ? String(pets[current - 1]?.pet_name ?? '') : null}
         nextPet={last ? null : String(pets[current + 1]?.pet_name ?? '')}
         canContinue={Boolean(choice.code)}
         seenBenefits={seenBenefits}
-        onBack={back}
         onNext={next}
         onReadBenefits={() => {
           included.current?.scrollIntoView({ block: 'center' });

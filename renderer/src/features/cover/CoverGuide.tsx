@@ -19,9 +19,23 @@ function initial(group: Group | null): { longAndShort: Answer; everyYear: Answer
   return { longAndShort: null, everyYear: null };
 }
 
-function YesNo({ id, legend, value, onChange, copy }: { id: string; legend: string; value: Answer; onChange: (a: 'yes' | 'no') => void; copy: Record<string, string> }) {
+function YesNo({
+  id,
+  legend,
+  value,
+  onChange,
+  copy,
+  describedBy,
+}: {
+  id: string;
+  legend: string;
+  value: Answer;
+  onChange: (a: 'yes' | 'no') => void;
+  copy: Record<string, string>;
+  describedBy?: string;
+}) {
   return (
-    <fieldset className="field choice">
+    <fieldset className="field choice" aria-describedby={describedBy}>
       <legend className="field__label">{legend}</legend>
       <div className="choice__options choice__options--inline">
         {(['yes', 'no'] as const).map((a) => (
@@ -38,12 +52,15 @@ function YesNo({ id, legend, value, onChange, copy }: { id: string; legend: stri
 export function CoverGuide({
   groups,
   chosen,
+  preAnswered,
   copy,
   onGroup,
   onContinue,
 }: {
   groups: Group[];
   chosen: Group | null;
+  /** The answers are the page's suggestion for the pet, not the customer's: said so until they answer. */
+  preAnswered: boolean;
   copy: Record<string, string>;
   /** Sets (or, with null, clears) the cover type. */
   onGroup: (group: Group | null) => void;
@@ -68,11 +85,17 @@ export function CoverGuide({
     onGroup(offered(g) ? g : null);
   }
 
+  const note = preAnswered && chosen ? 'guide-pre-answered' : undefined;
   return (
     <div className="guide">
-      <YesNo id="guide-long-short" legend={text(copy, 'cover.guide.long_short')} value={answers.longAndShort} onChange={longAndShort} copy={copy} />
+      {note && chosen && (
+        <p className="hint guide__pre-answered" id={note}>
+          {text(copy, 'cover.guide.pre_answered', { type: text(copy, `cover.type.${chosen.toLowerCase()}`) })}
+        </p>
+      )}
+      <YesNo id="guide-long-short" legend={text(copy, 'cover.guide.long_short')} value={answers.longAndShort} onChange={longAndShort} copy={copy} describedBy={note} />
       {answers.longAndShort === 'yes' && (
-        <YesNo id="guide-every-year" legend={text(copy, 'cover.guide.every_year')} value={answers.everyYear} onChange={everyYear} copy={copy} />
+        <YesNo id="guide-every-year" legend={text(copy, 'cover.guide.every_year')} value={answers.everyYear} onChange={everyYear} copy={copy} describedBy={note} />
       )}
       {chosen && (
         <div className="panel panel--info guide__result" role="status">

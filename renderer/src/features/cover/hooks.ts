@@ -52,14 +52,20 @@ export function useBarHeight(ref: React.RefObject<HTMLElement | null>) {
     const bar = ref.current;
     const root = document.documentElement;
     if (!bar) return;
-    const set = () => root.style.setProperty('--price-bar-height', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+    const set = () => {
+      const height = Math.ceil(bar.getBoundingClientRect().height);
+      // A bar that would cover more than a quarter of the window stays in its place on the page.
+      bar.classList.toggle('price-bar--static', height > window.innerHeight / 4);
+      root.style.setProperty('--price-bar-height', `${sticks(bar) ? height : 0}px`);
+    };
     set();
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(set);
     observer?.observe(bar);
+    window.addEventListener('resize', set);
     let frame = 0;
     const clear = (e: FocusEvent) => {
       const target = e.target;
-      if (!(target instanceof HTMLElement) || bar.contains(target)) return;
+      if (!(target instanceof HTMLElement) || bar.contains(target) || !sticks(bar)) return;
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
         const barTop = bar.getBoundingClientRect().top;
@@ -73,9 +79,15 @@ export function useBarHeight(ref: React.RefObject<HTMLElement | null>) {
     document.addEventListener('focusin', clear);
     return () => {
       observer?.disconnect();
+      window.removeEventListener('resize', set);
       document.removeEventListener('focusin', clear);
       cancelAnimationFrame(frame);
       root.style.removeProperty('--price-bar-height');
     };
   }, [ref]);
+}
+
+/** Whether the bar is stuck to the window's foot (not where the window is short: cover.css). */
+function sticks(bar: HTMLElement): boolean {
+  return getComputedStyle(bar).position === 'sticky';
 }

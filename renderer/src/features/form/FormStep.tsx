@@ -150,6 +150,7 @@ export function FormStep({
   onSaveAndAddPet,
   draftKey,
   petAdded = false,
+  submitDescribedBy,
 }: {
   questions: QuestionsView;
   copy: Record<string, string>;
@@ -179,6 +180,8 @@ export function FormStep({
   draftKey?: string;
   /** A pet was just added: its first question takes the focus. */
   petAdded?: boolean;
+  /** The id of what the step's button does, said beside it (the payment page's "nothing is taken yet"). */
+  submitDescribedBy?: string;
 }) {
   const keepsDraft = draftKey !== undefined && addsPets(questions);
   const [formData, setFormData] = useState<Answers>(() => (keepsDraft ? withDraft(questions.answers, draftKey) : questions.answers));
@@ -327,7 +330,7 @@ export function FormStep({
         >
           {typeof beforeActions === 'function' ? beforeActions(formData) : beforeActions}
           <div className="actions">
-            <button type="submit" className="button" disabled={busy || refused}>
+            <button type="submit" className="button" disabled={busy || refused} aria-describedby={submitDescribedBy}>
               {busy ? text(copy, 'button.saving') : submitLabel}
             </button>
             {secondaryAction}

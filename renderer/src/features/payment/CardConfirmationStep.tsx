@@ -87,8 +87,11 @@ export function CardConfirmationStep({
           </a>
         </div>
       </section>
+      <p className="panel panel--info commit" id="card-commit">
+        {text(copy, 'card_confirmation.commit', { start: ukDate(view.start_date.chosen), amount: price(yearly ? view.summary.annual : view.summary.monthly) })}
+      </p>
       <div className="actions">
-        <button type="button" className="button" disabled={busy} onClick={onBuy}>
+        <button type="button" className="button" disabled={busy} onClick={onBuy} aria-describedby="card-commit">
           {busy ? text(copy, 'button.saving') : text(copy, 'card_confirmation.pay')}
         </button>
       </div>

@@ -97,12 +97,17 @@ export function PaymentConfirmationStep({
           {text(copy, 'payment_confirmation.commit.heading')}
         </h2>
         <p id="commit-text">{text(copy, 'payment_confirmation.commit', { start: ukDate(bank.cover_start), brand: text(copy, 'app.brand') })}</p>
+        <p id="commit-price">
+          {bank.payment_frequency === 'AP'
+            ? text(copy, 'payment_confirmation.commit.price_annual', { amount: price(view.summary.annual) })
+            : text(copy, 'payment_confirmation.commit.price_monthly', { amount: price(view.summary.monthly) })}
+        </p>
         {bank.first_collection && bank.payment_day && (
           <p id="commit-collection">{collectionText(copy, price, bank.payment_frequency === 'AP' ? 'AP' : 'MP', bank.payment_day, bank.first_collection)}</p>
         )}
       </section>
       <div className="actions">
-        <button type="button" className="button" disabled={busy} onClick={onBuy} aria-describedby={bank.first_collection && bank.payment_day ? 'commit-text commit-collection' : 'commit-text'}>
+        <button type="button" className="button" disabled={busy} onClick={onBuy} aria-describedby={bank.first_collection && bank.payment_day ? 'commit-text commit-price commit-collection' : 'commit-text commit-price'}>
           {busy ? text(copy, 'button.saving') : text(copy, 'payment_confirmation.continue')}
         </button>
       </div>

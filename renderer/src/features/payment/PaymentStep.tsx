@@ -57,23 +57,58 @@ function ChoiceGroup<T extends string>({
 }: {
   name: string;
   legend: string;
-  options: Array<{ value: T; label: string }>;
+  /** `hint`: words already written (an amount in them), shown under the option and read with it. */
+  options: Array<{ value: T; label: string; hint?: string }>;
   value: T;
   onChange: (v: T) => void;
   copy: Record<string, string>;
 }) {
+  const hinted = options.some((o) => o.hint);
   return (
     <fieldset className="choice card">
       <legend className="field__label">{text(copy, legend)}</legend>
-      <div className="choice__options">
+      <div className={hinted ? 'choice__options choice__options--hinted' : 'choice__options'}>
         {options.map((o) => (
           <div className="choice__option" key={o.value}>
-            <input type="radio" id={`${name}-${o.value}`} name={name} checked={value === o.value} onChange={() => onChange(o.value)} />
-            <label htmlFor={`${name}-${o.value}`}>{text(copy, o.label)}</label>
+            <input
+              type="radio"
+              id={`${name}-${o.value}`}
+              name={name}
+              checked={value === o.value}
+              onChange={() => onChange(o.value)}
+              aria-describedby={o.hint ? `${name}-${o.value}-hint` : undefined}
+            />
+            <label htmlFor={`${name}-${o.value}`}>
+              {text(copy, o.label)}
+              {o.hint && (
+                <span className="choice__hint" id={`${name}-${o.value}-hint`}>
+                  {o.hint}
+                </span>
+              )}
+            </label>
           </div>
         ))}
       </div>
     </fieldset>
+  );
+}
+
+/**
+ * What each way of paying costs (issue 59): the month's price; the year's, which is twelve
+ * months' price with no saving (owner-payment.md §4 Prices: the annual view is 12 × monthly), and
+ * when it is taken.
+ */
+function frequencyHint(copy: Record<string, string>, price: (v: string) => string, view: ViewData, f: Frequency, method: Method): string {
+  if (f === 'MP') return text(copy, 'payment.frequency.monthly.hint', { monthly: price(view.summary.monthly) });
+  return text(copy, method === 'CC' ? 'payment.frequency.annual.hint_card' : 'payment.frequency.annual.hint_dd', { annual: price(view.summary.annual) });
+}
+
+/** Beside Confirm payment: nothing is taken yet; the next page is a check (issue 59). */
+function NothingTakenYet({ copy }: { copy: Record<string, string> }) {
+  return (
+    <p className="hint payment__next" id="payment-next">
+      {text(copy, 'payment.confirm.next')}
+    </p>
   );
 }
 
@@ -263,7 +298,7 @@ export function PaymentStep({
       <ChoiceGroup
         name="payment_frequency"
         legend={frequencyUi['ui:title'] ?? 'payment.frequency.label'}
-        options={frequencies.map((f, i) => ({ value: f, label: frequencyUi['ui:enumNames']?.[i] ?? f }))}
+        options={frequencies.map((f, i) => ({ value: f, label: frequencyUi['ui:enumNames']?.[i] ?? f, hint: frequencyHint(copy, price, view, f, method) }))}
         value={frequency}
         onChange={setFrequency}
         copy={copy}
@@ -335,8 +370,10 @@ export function PaymentStep({
                 <CardNotice view={view} copy={copy} frequency={frequency} />
                 {important}
                 <CommunicationsPanel view={view} copy={copy} onNotice={onNotice} />
+                <NothingTakenYet copy={copy} />
               </>
             )}
+            submitDescribedBy="payment-next"
             secondaryAction={back}
           />
         </>
@@ -372,8 +409,10 @@ export function PaymentStep({
               </p>
               {important}
               <CommunicationsPanel view={view} copy={copy} onNotice={onNotice} />
+              <NothingTakenYet copy={copy} />
             </>
           )}
+          submitDescribedBy="payment-next"
           secondaryAction={back}
         />
       )}
