@@ -88,14 +88,15 @@ export function CoverGuide({
   const note = preAnswered && chosen ? 'guide-pre-answered' : undefined;
   return (
     <div className="guide">
+      <YesNo id="guide-long-short" legend={text(copy, 'cover.guide.long_short')} value={answers.longAndShort} onChange={longAndShort} copy={copy} describedBy={note} />
+      {answers.longAndShort === 'yes' && (
+        <YesNo id="guide-every-year" legend={text(copy, 'cover.guide.every_year')} value={answers.everyYear} onChange={everyYear} copy={copy} describedBy={note} />
+      )}
+      {/* Under the answers it is about, and read with each question (aria-describedby). */}
       {note && chosen && (
         <p className="hint guide__pre-answered" id={note}>
           {text(copy, 'cover.guide.pre_answered', { type: text(copy, `cover.type.${chosen.toLowerCase()}`) })}
         </p>
-      )}
-      <YesNo id="guide-long-short" legend={text(copy, 'cover.guide.long_short')} value={answers.longAndShort} onChange={longAndShort} copy={copy} describedBy={note} />
-      {answers.longAndShort === 'yes' && (
-        <YesNo id="guide-every-year" legend={text(copy, 'cover.guide.every_year')} value={answers.everyYear} onChange={everyYear} copy={copy} describedBy={note} />
       )}
       {chosen && (
         <div className="panel panel--info guide__result" role="status">
