@@ -29,9 +29,16 @@ test('choose-policy and review carry the average claim, the example excess, the 
   const rating = page.getByRole('region', { name: /Rated by Defaqto/ });
   await expect(rating).toContainText('Your Lifetime cover is rated 5 stars by Defaqto.');
   await expect(rating).toContainText('Defaqto is an independent financial research company.');
-  await expect(page.getByRole('region', { name: 'Why insure your pet?' }).getByRole('listitem')).toHaveCount(3);
-  const next = page.getByRole('region', { name: 'What happens next' });
+  // Folded until asked for (issue 59): a heading to open, the words inside.
+  const why = page.locator('details').filter({ has: page.getByRole('heading', { name: 'Why insure your pet?' }) });
+  await expect(why.getByRole('listitem').first()).toBeHidden();
+  await why.getByText('Why insure your pet?').click();
+  await expect(why.getByRole('listitem')).toHaveCount(3);
+  await expect(why.getByRole('listitem').first()).toBeVisible();
+  const next = page.locator('details').filter({ has: page.getByRole('heading', { name: 'What happens next' }) });
+  await next.getByText('What happens next').click();
   await expect(next.getByRole('listitem').first()).toHaveText("Confirm the assumptions we've made about your pets.");
+  await expect(next.getByRole('listitem').first()).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, 'review-content');
   expect(problems()).toEqual([]);

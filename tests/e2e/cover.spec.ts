@@ -184,7 +184,7 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   await expect.poll(async () => pounds(await rex.locator('.review-pet__price').textContent())).toBeGreaterThan(rexMonthly);
 
   // The change-cover modal (journey.md §2 Modals: radio lists, "Save and close").
-  await tigger.getByRole('button', { name: 'Change cover – Tigger' }).click();
+  await tigger.getByRole('button', { name: 'Change cover for Tigger' }).click();
   const coverModal = page.getByRole('dialog', { name: "Change Tigger's cover" });
   await coverModal.getByRole('radio', { name: 'Lifetime' }).check();
   await coverModal.getByRole('radio', { name: /^£4,000 vet fees/ }).check();
@@ -194,12 +194,12 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   await expect(tigger).toContainText('Lifetime £4,000');
 
   // Quote reminders opt-out (journey.md §2 Modals).
-  const reminders = page.getByRole('region', { name: 'Quote reminders' });
+  const reminders = page.getByRole('region', { name: 'Your details' });
   await reminders.getByRole('button', { name: 'Change quote reminders' }).click();
   const reminderModal = page.getByRole('dialog', { name: 'Quote reminders' });
   await reminderModal.getByRole('checkbox', { name: "Don't send me quote reminders" }).check();
   await reminderModal.getByRole('button', { name: 'Save and close' }).click();
-  await expect(page.getByRole('region', { name: 'Quote reminders' })).toContainText("You've asked us not to send quote reminders.");
+  await expect(reminders).toContainText("You've asked us not to send quote reminders.");
 
   // The address modal: a new address re-quotes, with the information toast (owner-payment.md §8).
   await page.getByRole('button', { name: 'Change address' }).click();

@@ -46,8 +46,10 @@ test('from review: edit a pet in place, email the quote, add another pet', async
   await screenshot(page, testInfo, 'review-after-edit');
 
   // owner-payment.md §8 Updates, word for word: "Your details have been updated successfully."
-  await press(page, page.getByRole('button', { name: 'Edit your details' }));
+  // Issue 59: each answer has its own Change, which opens the modal at that answer.
+  await press(page, page.getByRole('button', { name: 'Change phone number' }));
   const details = page.getByRole('dialog', { name: 'Edit your details' });
+  await expect(details.getByLabel('Phone number')).toBeFocused();
   await details.getByLabel('Phone number').fill('01632960999');
   await press(page, details.getByRole('button', { name: 'Save and close' }));
   await expect(page.getByRole('status').filter({ hasText: 'Success: Your details have been updated successfully.' })).toBeVisible();

@@ -147,8 +147,11 @@ export function EditDialog({
   onRemovePet,
   onNotice,
   ui,
+  focusOn,
 }: {
   questions: QuestionsView;
+  /** The field the modal opens at (a check-answers row's Change: `pets[0].pet_breed`); else the dialog's own start. */
+  focusOn?: string;
   /** UI hints in place of the question set's own (onlyOwnerFields). */
   ui?: Record<string, unknown>;
   /** Shows a toast a widget asks for (the address search's). */
@@ -177,6 +180,18 @@ export function EditDialog({
   const asksBreed = propertySchema(petQuestions(questions).item, 'pet_breed') !== undefined;
   const lists = useBreeds(asksBreed);
   const breeds = useMemo(() => ({ lists, byId: lists ? breedIndex(lists) : new Map() }), [lists]);
+
+  // Opened from one answer's Change: that answer takes the focus, once rjsf has drawn it.
+  useEffect(() => {
+    if (!focusOn) return;
+    let frames = 0;
+    let handle = 0;
+    const tryFocus = () => {
+      if (!focusField(focusOn) && frames++ < 30) handle = requestAnimationFrame(tryFocus);
+    };
+    handle = requestAnimationFrame(tryFocus);
+    return () => cancelAnimationFrame(handle);
+  }, [focusOn]);
 
   useEffect(() => {
     if (errors.length > 0) focusField(errors[0].field);

@@ -1,17 +1,18 @@
 /**
- * One pet on the review page (journey.md §2 Review): its price and cover, the claim
- * contribution to choose where there is more than one, what its answers warn of, the pre-existing
- * conditions and date of birth prompts, and the ways to change it.
+ * One pet on the review page (journey.md §2 Review): its price; its answers and cover to check,
+ * each with its Change (issue 59); the claim contribution to choose where there is more than one,
+ * what its answers warn of, the pre-existing conditions and date of birth prompts, and the ways
+ * to change or remove it; for a dog on the brand that has one, the Best Buy banner.
  */
 import { answerWarnings } from '@/features/form/EditDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest } from '@/features/journey/journey-machine';
-import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
 import { ClaimTerms } from '@/features/cover/ClaimTerms';
+import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
 import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { Product, ViewData } from '@/shared/types';
-import { PetIcon } from './PetIcon';
+import { CheckAnswers, usePetAnswers } from './CheckAnswers';
 import { type ReviewModal, needsDobConfirmation, petEdit, preExistingReferred } from './review';
 import './review.css';
 
@@ -46,41 +47,37 @@ export function ReviewPetCard({
   const referred = preExistingReferred(view, i);
   const detailsAdded = typeof pet.vet_name === 'string' || pet.provide_vet_later === true;
   const coins = product ? product.excess_options.list.map((o) => o.coins) : [];
+  const answers = usePetAnswers(petEdit(view), pet, copy);
+  const canEditPet = Boolean(petEdit(view));
   return (
     <section className="card review-pet" aria-labelledby={id}>
-      <div className="review-pet__top">
-        <PetIcon species={String(pet.pet_type ?? '')} />
-        <h2 id={id} className="pet__heading">
-          {name}
-        </h2>
-        {product?.Rated && <span className="badge">{text(copy, 'cover.rated')}</span>}
-      </div>
-      <BestBuyBanner view={view} pets={[pet]} copy={copy} />
+      <h2 id={id} className="pet__heading">
+        {name}
+      </h2>
       {product ? (
         <>
           <p className="review-pet__price">
             <strong>{price(product.RecurringMonthly)}</strong> {text(copy, 'cover.per_month')} · {price(product.AnnualPremium)} {text(copy, 'cover.per_year')}
           </p>
-          <dl className="summary">
-            <div className="summary__row">
-              <dt>{text(copy, 'review.pet.cover_type')}</dt>
-              <dd>{text(copy, 'review.pet.cover', { type: coverTypeName(copy, product.Gid), limit: amount(String(product.LimitVal)) })}</dd>
-            </div>
-            <div className="summary__row">
-              <dt>{text(copy, 'review.pet.vet_fees')}</dt>
-              <dd>{amount(String(product.LimitVal))}</dd>
-            </div>
-            <div className="summary__row">
-              <dt>{text(copy, 'review.pet.excess')}</dt>
-              <dd>{amount(product.Excess)}</dd>
-            </div>
-            {product.coins !== '0' && (
-              <div className="summary__row">
-                <dt>{text(copy, 'review.pet.coins')}</dt>
-                <dd>{text(copy, 'cover.excess.coins.option', { percent: String(product.coins) })}</dd>
-              </div>
-            )}
-          </dl>
+          <CheckAnswers
+            copy={copy}
+            rows={[
+              ...answers.map((a) => ({
+                ...a,
+                onChange: canEditPet ? () => onModal({ kind: 'pet', pet: i, field: `pets[${i}].${a.key}` }) : undefined,
+                changeName: text(copy, 'review.answer.change_hidden', { what: a.label.toLowerCase(), petName: name }),
+              })),
+              {
+                key: 'cover',
+                label: text(copy, 'review.pet.cover_type'),
+                value: text(copy, 'review.pet.cover', { type: coverTypeName(copy, product.Gid), limit: amount(String(product.LimitVal)) }),
+                onChange: productsOf(i).length > 1 && view.edits.cover ? () => onModal({ kind: 'cover', pet: i }) : undefined,
+                changeName: text(copy, 'review.answer.change_hidden', { what: text(copy, 'review.pet.cover_type').toLowerCase(), petName: name }),
+              },
+              { key: 'excess', label: text(copy, 'review.pet.excess'), value: amount(product.Excess) },
+            ]}
+          />
+          <BestBuyBanner view={view} pets={[pet]} copy={copy} />
           {coins.length > 1 && (
             <fieldset className="field choice coins">
               <legend className="field__label">{text(copy, 'review.coins.heading', { petName: name })}</legend>
@@ -170,12 +167,6 @@ export function ReviewPetCard({
         <button type="button" className="link-button" onClick={() => (petEdit(view) ? onModal({ kind: 'pet', pet: i }) : onOpen(`${base}`))}>
           {text(copy, 'review.pet.edit', { petName: name })}
         </button>
-        {productsOf(i).length > 1 && view.edits.cover && (
-          <button type="button" className="link-button" onClick={() => onModal({ kind: 'cover', pet: i })}>
-            {text(copy, 'review.pet.change_cover')}
-            <span className="visually-hidden"> – {name}</span>
-          </button>
-        )}
         {view.channel === 'aggregator' && product && productsOf(i).length > 0 && (
           <button type="button" className="link-button" onClick={() => onModal({ kind: 'benefits', pet: i })}>
             {text(copy, 'review.pet.compare_benefits')}

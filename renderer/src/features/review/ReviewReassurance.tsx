@@ -24,26 +24,27 @@ export function ReviewReassurance({ view, copy }: { view: ViewData; copy: Record
           <p className="hint">{text(copy, 'review.rating.notice')}</p>
         </section>
       )}
-      <section className="card" aria-labelledby="review-why-heading">
-        <h2 id="review-why-heading" className="pet__heading">
-          {text(copy, 'review.why.heading')}
-        </h2>
+      {/* Read if wanted, folded so that the page is about checking the quote (issue 59). */}
+      <details className="card accordion review__fold">
+        <summary className="accordion__summary">
+          <h2 className="review__fold-heading">{text(copy, 'review.why.heading')}</h2>
+        </summary>
         <ul className="review__list">
           {['1', '2', '3'].map((n) => (
             <li key={n}>{text(copy, `review.why.${n}`)}</li>
           ))}
         </ul>
-      </section>
-      <section className="card" aria-labelledby="review-next-heading">
-        <h2 id="review-next-heading" className="pet__heading">
-          {text(copy, 'review.next.heading')}
-        </h2>
+      </details>
+      <details className="card accordion review__fold">
+        <summary className="accordion__summary">
+          <h2 className="review__fold-heading">{text(copy, 'review.next.heading')}</h2>
+        </summary>
         <ol className="review__list">
           {['1', '2', '3'].map((n) => (
             <li key={n}>{text(copy, `review.next.${n}`)}</li>
           ))}
         </ol>
-      </section>
+      </details>
     </>
   );
 }

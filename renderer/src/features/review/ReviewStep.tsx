@@ -23,9 +23,7 @@ import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
 import { DemandsNeeds } from './DemandsNeeds';
 import { DocumentsExcessModal } from './DocumentsExcessModal';
-import { EmailQuoteButton } from './EmailQuoteButton';
-import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, marketingSummary, petEdit } from './review';
-import { PetIcon } from './PetIcon';
+import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, petEdit } from './review';
 import { ReviewPetCard } from './ReviewPetCard';
 import { ReviewReassurance } from './ReviewReassurance';
 import { OwnerDetailsCard } from './OwnerDetailsCard';
@@ -65,7 +63,6 @@ export function ReviewStep({
   const [removing, setRemoving] = useState<number | null>(null);
   const [annual, setAnnual] = useState(false);
   const pets = view.pets;
-  const owner = view.owner;
   const summary = view.summary;
   const base = view.step.path.replace(/\/review$/, '');
   const productsOf = (i: number) => view.products.filter((p) => p.petid === i + 1);
@@ -88,14 +85,6 @@ export function ReviewStep({
         <h2 id="review-quote-heading" className="visually-hidden">
           {text(copy, 'review.heading')}
         </h2>
-        <ul className="review__pets">
-          {pets.slice(0, 4).map((p, i) => (
-            <li key={String(p.original_id ?? i)}>
-              <PetIcon species={String(p.pet_type ?? '')} />
-              <span>{String(p.pet_name ?? '')}</span>
-            </li>
-          ))}
-        </ul>
         <dl className="quote-facts">
           <div>
             <dt>{text(copy, 'cover.quote_reference')}</dt>
@@ -103,7 +92,18 @@ export function ReviewStep({
           </div>
           <div>
             <dt>{text(copy, 'cover.starts')}</dt>
-            <dd>{ukDate(view.start_date.chosen)}</dd>
+            <dd>
+              {ukDate(view.start_date.chosen)}
+              {view.edits.start_date && (
+                <>
+                  {' '}
+                  <button type="button" className="link-button quote-facts__change" onClick={() => setModal({ kind: 'start_date' })}>
+                    {text(copy, 'review.answer.change')}
+                    <span className="visually-hidden"> {text(copy, 'review.start.change_hidden')}</span>
+                  </button>
+                </>
+              )}
+            </dd>
           </div>
           {view.valid_until && (
             <div>
@@ -153,51 +153,14 @@ export function ReviewStep({
 
       <DemandsNeeds view={view} copy={copy} />
 
-      <section className="card" aria-labelledby="review-start-heading">
-        <h2 id="review-start-heading" className="pet__heading">
-          {text(copy, 'review.start.heading')}
-        </h2>
-        <p>{text(copy, 'start_date.current', { date: ukDate(view.start_date.chosen) })}</p>
-        {view.edits.start_date && (
-          <button type="button" className="button button--secondary" onClick={() => setModal({ kind: 'start_date' })}>
-            {text(copy, 'review.start.change')}
-          </button>
-        )}
-      </section>
-
-      <OwnerDetailsCard view={view} copy={copy} onModal={setModal} />
-
-      {view.edits.your_details && (
-        <section className="card" aria-labelledby="review-marketing-heading">
-          <h2 id="review-marketing-heading" className="pet__heading">
-            {text(copy, 'review.marketing.heading')}
-          </h2>
-          <p>{marketingSummary(copy, owner)}</p>
-          <button type="button" className="button button--secondary" onClick={() => setModal({ kind: 'owner', variant: 'marketing' })}>
-            {text(copy, 'review.marketing.change')}
-          </button>
-        </section>
-      )}
-
-      {view.edits.quote_reminder && (
-        <section className="card" aria-labelledby="review-reminder-heading">
-          <h2 id="review-reminder-heading" className="pet__heading">
-            {text(copy, 'review.reminder.heading')}
-          </h2>
-          <p>{text(copy, view.no_quote_chase_email ? 'review.reminder.off' : 'review.reminder.on')}</p>
-          <button type="button" className="link-button" onClick={() => setModal({ kind: 'reminder' })}>
-            {text(copy, 'review.reminder.change')}
-          </button>
-          <p className="review__email-quote">
-            <EmailQuoteButton csrf={view.csrf} copy={copy} notify={notify} />
-          </p>
-        </section>
-      )}
+      <OwnerDetailsCard view={view} copy={copy} onModal={setModal} notify={notify} />
 
       <section className="card" aria-labelledby="review-discounts-heading">
         <h2 id="review-discounts-heading" className="pet__heading">
           {text(copy, 'review.discounts.heading')}
         </h2>
+        {/* Monthly or yearly amounts, where there is a discount to show either way. */}
+        {summary.discounts_monthly.length > 0 && (
         <fieldset className="field choice">
           <legend className="visually-hidden">{text(copy, 'review.discounts.view')}</legend>
           <div className="choice__options choice__options--inline">
@@ -209,6 +172,7 @@ export function ReviewStep({
             ))}
           </div>
         </fieldset>
+        )}
         {discounts.length > 0 ? (
           <dl className="summary">
             {discounts.map(([key, value]) => (
@@ -289,6 +253,7 @@ export function ReviewStep({
           submissions={editSubmissions}
           busy={busy}
           onNotice={notify}
+          focusOn={modal.field}
           onCancel={() => setModal(null)}
           onSave={saveOwner}
         />
@@ -327,6 +292,7 @@ export function ReviewStep({
           questions={petEdit(view)!}
           title={text(copy, 'review.pet.edit', { petName: String(pets[modal.pet]?.pet_name ?? '') })}
           onlyPet={modal.pet}
+          focusOn={modal.field}
           copy={copy}
           view={view}
           serverErrors={editErrors}

@@ -4,10 +4,10 @@ import type { QuestionsView, ViewData } from '@/shared/types';
 
 export type OwnerModal = 'address' | 'full' | 'phone' | 'marketing';
 export type ReviewModal =
-  | { kind: 'owner'; variant: OwnerModal }
+  | { kind: 'owner'; variant: OwnerModal; field?: string }
   | { kind: 'start_date' }
   | { kind: 'pre_existing'; pet: number }
-  | { kind: 'pet'; pet: number }
+  | { kind: 'pet'; pet: number; field?: string }
   | { kind: 'cover'; pet: number }
   | { kind: 'benefits'; pet: number }
   | { kind: 'reminder' }
