@@ -225,3 +225,31 @@ test('the claim contribution and its example are beside every price', async ({ p
   await expect(page.getByText(terms)).toBeVisible();
   await expectAccessible(page);
 });
+
+// Issue 59: the benefits modal on a phone keeps its Close in view as the table scrolls, and
+// every level's chip is whole (they wrap rather than run off the side).
+test('the benefits modal keeps Close in view and shows every level whole', async ({ page }, testInfo) => {
+  await rexToChoosePolicy(page);
+  await page.getByRole('tab', { name: /Cover level/ }).click();
+  await page.getByRole('button', { name: "Find out what is and isn't covered" }).first().click();
+  const benefits = page.getByRole('dialog', { name: 'Benefits by cover level' });
+  await expect(benefits).toBeVisible();
+  const tabs = benefits.getByRole('tab');
+  expect(await tabs.count()).toBeGreaterThanOrEqual(5);
+  const dialogBox = (await benefits.boundingBox())!;
+  for (const tab of await tabs.all()) {
+    const box = (await tab.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(dialogBox.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(dialogBox.x + dialogBox.width);
+  }
+  await expect(benefits.getByRole('tab', { name: 'Lifetime £8,000' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'benefits-modal');
+  // Scrolled to the end of the table, the Close is still in view, and closes.
+  await benefits.evaluate((d) => d.scrollTo(0, d.scrollHeight));
+  const close = benefits.getByRole('button', { name: 'Close' });
+  await expect(close).toBeInViewport({ ratio: 1 });
+  await screenshot(page, testInfo, 'benefits-modal-scrolled');
+  await close.click();
+  await expect(benefits).toBeHidden();
+});

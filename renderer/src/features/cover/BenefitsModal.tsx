@@ -1,4 +1,7 @@
-/** The benefits table modal (journey.md §2): a tab per vet fee limit. */
+/**
+ * The benefits table modal (journey.md §2): a tab per vet fee limit, as chips that wrap; its
+ * Close in a header that stays in view however long the table (issue 59).
+ */
 import { useRef, useState } from 'react';
 
 import { DocumentLinks } from '@/features/shell/DocumentLinks';
@@ -28,8 +31,8 @@ export function BenefitsModal({
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
   if (!p) return null;
   return (
-    <Modal titleId="benefits-title" title={text(copy, 'cover.benefits.heading')} onCancel={onClose}>
-      <div role="tablist" className="tabs tabs--small" aria-label={text(copy, 'cover.benefits.heading')}>
+    <Modal titleId="benefits-title" title={text(copy, 'cover.benefits.heading')} onCancel={onClose} closeLabel={text(copy, 'button.close')}>
+      <div role="tablist" className="tabs tabs--small tabs--chips" aria-label={text(copy, 'cover.benefits.heading')}>
         {products.map((x, i) => (
           <button
             key={x.Code}
@@ -81,11 +84,6 @@ export function BenefitsModal({
           <DocumentLinks documents={documents?.by_group[p.Gid] ?? []} copy={copy} suffix={coverTypeName(copy, p.Gid)} />
         </>
       )}
-      <div className="dialog__actions">
-        <button type="button" className="button" onClick={onClose}>
-          {text(copy, 'button.close')}
-        </button>
-      </div>
     </Modal>
   );
 }

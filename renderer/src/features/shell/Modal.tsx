@@ -7,7 +7,20 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import './shell.css';
 
-export function Modal({ titleId, title, onCancel, children }: { titleId: string; title: string; onCancel: () => void; children: ReactNode }) {
+export function Modal({
+  titleId,
+  title,
+  onCancel,
+  children,
+  closeLabel,
+}: {
+  titleId: string;
+  title: string;
+  onCancel: () => void;
+  children: ReactNode;
+  /** A close button in a header that stays in view as a long modal scrolls (issue 59: the benefits on a phone). */
+  closeLabel?: string;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = dialog.current;
@@ -26,9 +39,20 @@ export function Modal({ titleId, title, onCancel, children }: { titleId: string;
         onCancel();
       }}
     >
-      <h2 id={titleId} className="dialog__title">
-        {title}
-      </h2>
+      {closeLabel ? (
+        <div className="dialog__header">
+          <h2 id={titleId} className="dialog__title">
+            {title}
+          </h2>
+          <button type="button" className="button button--secondary dialog__close" onClick={onCancel}>
+            {closeLabel}
+          </button>
+        </div>
+      ) : (
+        <h2 id={titleId} className="dialog__title">
+          {title}
+        </h2>
+      )}
       {children}
     </dialog>,
     document.body,
