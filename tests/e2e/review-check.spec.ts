@@ -32,10 +32,7 @@ test("the review lists the pet's answers and the owner's, each with its own Chan
   const problems = watchConsole(page);
   await rexToReview(page);
   for (const [label, value] of [
-    ['Name', 'Rex'],
-    ['Type of pet', 'Dog'],
-    ['Type of dog', 'Pedigree'],
-    ['Breed', 'Beagle'],
+    ['Pet', 'Dog, Pedigree, Beagle'],
     ['Date of birth', '01/02/2023'],
     ['Sex', 'Male'],
     ['Neutered', 'Yes'],
@@ -48,6 +45,8 @@ test("the review lists the pet's answers and the owner's, each with its own Chan
   await expect(answer(page, 'Your details', 'Email address')).toHaveText('ada@example.com');
   // One rating panel for the page, no badge per pet; the reading folded.
   await expect(page.getByText('5★ rated')).toHaveCount(1);
+  // The header's pet icons stay (owner-payment.md §2 Review quote header), one per pet.
+  await expect(page.locator('.review__pets li')).toHaveCount(1);
   await expect(page.getByRole('region', { name: /Rated by Defaqto/ })).toHaveCount(1);
   await expect(page.locator('details.review__fold')).toHaveCount(2);
   await expect(page.locator('details.review__fold[open]')).toHaveCount(0);
@@ -56,10 +55,10 @@ test("the review lists the pet's answers and the owner's, each with its own Chan
 
   // Change the breed: the modal opens at the breed, with no way to add a pet from it, and the
   // list shows the new breed once it is saved.
-  await page.getByRole('button', { name: 'Change breed for Rex' }).click();
+  await page.getByRole('button', { name: 'Change pet for Rex' }).click();
   const dialog = page.getByRole('dialog', { name: "Edit Rex's details" });
   const breed = dialog.getByRole('combobox', { name: 'What breed is Rex?' });
-  await expect(breed).toBeFocused();
+  await expect(dialog.getByRole('group', { name: /^Is Rex a dog/ }).getByRole('radio', { name: 'Dog', exact: true })).toBeFocused();
   await expect(dialog.getByRole('button', { name: 'Add another pet' })).toHaveCount(0);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'review-edit-pet');
@@ -68,7 +67,7 @@ test("the review lists the pet's answers and the owner's, each with its own Chan
   await page.getByRole('option', { name: 'Boxer', exact: true }).click();
   await dialog.getByRole('button', { name: 'Save and close' }).click();
   await expect(dialog).toBeHidden();
-  await expect(answer(page, 'Rex', 'Breed')).toHaveText('Boxer');
+  await expect(answer(page, 'Rex', 'Pet')).toHaveText('Dog, Pedigree, Boxer');
 
   // The cover start date changes beside where it is said, by keyboard.
   await page.getByRole('button', { name: 'Change start date' }).focus();

@@ -2,7 +2,8 @@
  * Answers to check, each with its own Change (the GOV.UK "check answers" pattern; issue 59): a
  * pet's answers as its question set lists them, and the owner's. Which of a pet's answers are
  * listed, and under what short label, is the question set's (`ui:options.summaryLabel`, a copy
- * key), so a question a product team adds with a label is listed without a change here.
+ * key; answers sharing a label make one row), so a question a product team adds with a label is
+ * listed without a change here.
  */
 import { useMemo } from 'react';
 
@@ -61,14 +62,23 @@ export function usePetAnswers(questions: QuestionsView | undefined, pet: Record<
   if (!questions) return [];
   const { item, ui, order } = petItem(questions);
   const rows: Array<Omit<AnswerRow, 'onChange' | 'changeName'>> = [];
+  const labels: string[] = [];
   for (const key of order) {
     const hints = ui[key] ?? {};
     const label = (hints['ui:options'] as Node | undefined)?.summaryLabel;
     const answer = pet[key];
     if (typeof label !== 'string' || answer === undefined || answer === null || answer === '') continue;
     const value = answerText(answer, fieldSchema(item, key) ?? {}, hints, copy, amount, byId, pet);
-    // A breed its type already names (a moggie, a rabbit of a listed type) is said once.
-    if (value === '' || rows.some((r) => r.value === value)) continue;
+    if (value === '') continue;
+    // Answers that share a label are one row ("Dog, Pedigree, Beagle"), whose Change opens at the
+    // first; a breed its type already names (a moggie) is said once.
+    const at = labels.indexOf(label);
+    if (at >= 0) {
+      const parts = rows[at].value.split(', ');
+      if (!parts.includes(value)) rows[at] = { ...rows[at], value: `${rows[at].value}, ${value}` };
+      continue;
+    }
+    labels.push(label);
     rows.push({ key, label: text(copy, label), value });
   }
   return rows;

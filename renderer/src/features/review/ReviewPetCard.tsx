@@ -164,9 +164,12 @@ export function ReviewPetCard({
         </div>
       )}
       <div className="review-pet__actions">
-        <button type="button" className="link-button" onClick={() => (petEdit(view) ? onModal({ kind: 'pet', pet: i }) : onOpen(`${base}`))}>
-          {text(copy, 'review.pet.edit', { petName: name })}
-        </button>
+        {!canEditPet && (
+          // Without the edit-pet modal, the pet page.
+          <button type="button" className="link-button" onClick={() => onOpen(`${base}`)}>
+            {text(copy, 'review.pet.edit', { petName: name })}
+          </button>
+        )}
         {view.channel === 'aggregator' && product && productsOf(i).length > 0 && (
           <button type="button" className="link-button" onClick={() => onModal({ kind: 'benefits', pet: i })}>
             {text(copy, 'review.pet.compare_benefits')}

@@ -7,7 +7,7 @@
 import { coverTypeName, text } from '@/shared/copy';
 import type { Product, ViewData } from '@/shared/types';
 
-export function ReviewReassurance({ view, copy }: { view: ViewData; copy: Record<string, string> }) {
+export function ReviewReassurance({ view, copy, part }: { view: ViewData; copy: Record<string, string>; part: 'rating' | 'reading' }) {
   const chosen = view.pets
     .map((pet, i) => view.products.find((p) => p.petid === i + 1 && p.Code === (pet.product as Product | undefined)?.Code))
     .filter((p): p is Product => Boolean(p));
@@ -15,7 +15,7 @@ export function ReviewReassurance({ view, copy }: { view: ViewData; copy: Record
   const ratedTypes = [...new Set(rated.map((p) => coverTypeName(copy, p.Gid)))].join(', ');
   return (
     <>
-      {rated.length > 0 && (
+      {part === 'rating' && rated.length > 0 && (
         <section className="card review__rating" aria-labelledby="review-rating-heading">
           <h2 id="review-rating-heading" className="pet__heading">
             <span className="badge">{text(copy, 'cover.rated')}</span> {text(copy, 'review.rating.heading')}
@@ -24,7 +24,9 @@ export function ReviewReassurance({ view, copy }: { view: ViewData; copy: Record
           <p className="hint">{text(copy, 'review.rating.notice')}</p>
         </section>
       )}
-      {/* Read if wanted, folded so that the page is about checking the quote (issue 59). */}
+      {/* Read if wanted, folded, after the way on: the page is about checking the quote (issue 59). */}
+      {part === 'reading' && (
+      <>
       <details className="card accordion review__fold">
         <summary className="accordion__summary">
           <h2 className="review__fold-heading">{text(copy, 'review.why.heading')}</h2>
@@ -45,6 +47,8 @@ export function ReviewReassurance({ view, copy }: { view: ViewData; copy: Record
           ))}
         </ol>
       </details>
+      </>
+      )}
     </>
   );
 }

@@ -23,7 +23,9 @@ import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
 import { DemandsNeeds } from './DemandsNeeds';
 import { DocumentsExcessModal } from './DocumentsExcessModal';
+import { EmailQuoteButton } from './EmailQuoteButton';
 import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, petEdit } from './review';
+import { PetIcon } from './PetIcon';
 import { ReviewPetCard } from './ReviewPetCard';
 import { ReviewReassurance } from './ReviewReassurance';
 import { OwnerDetailsCard } from './OwnerDetailsCard';
@@ -85,6 +87,14 @@ export function ReviewStep({
         <h2 id="review-quote-heading" className="visually-hidden">
           {text(copy, 'review.heading')}
         </h2>
+        <ul className="review__pets">
+          {pets.slice(0, 4).map((p, i) => (
+            <li key={String(p.original_id ?? i)}>
+              <PetIcon species={String(p.pet_type ?? '')} />
+              <span>{String(p.pet_name ?? '')}</span>
+            </li>
+          ))}
+        </ul>
         <dl className="quote-facts">
           <div>
             <dt>{text(copy, 'cover.quote_reference')}</dt>
@@ -153,7 +163,7 @@ export function ReviewStep({
 
       <DemandsNeeds view={view} copy={copy} />
 
-      <OwnerDetailsCard view={view} copy={copy} onModal={setModal} notify={notify} />
+      <OwnerDetailsCard view={view} copy={copy} onModal={setModal} />
 
       <section className="card" aria-labelledby="review-discounts-heading">
         <h2 id="review-discounts-heading" className="pet__heading">
@@ -224,8 +234,15 @@ export function ReviewStep({
         />
       )}
 
-      <ReviewReassurance view={view} copy={copy} />
+      <ReviewReassurance view={view} copy={copy} part="rating" />
 
+      <div className="actions">
+        <button type="button" className="button" disabled={busy || !summary.every_pet_chosen} onClick={() => onContinue(view.step.next ?? `${base}/assumptions`)}>
+          {text(copy, 'review.continue')}
+        </button>
+      </div>
+
+      {/* The other ways on, after Continue (issue 59: the way to buy is not behind them). */}
       <section className="card" aria-labelledby="review-add-pet-heading">
         <h2 id="review-add-pet-heading" className="pet__heading">
           {text(copy, 'review.add_pet')}
@@ -235,12 +252,13 @@ export function ReviewStep({
           {text(copy, 'review.add_pet')}
         </button>
       </section>
+      {view.edits.quote_reminder && (
+        <p className="review__email-quote">
+          <EmailQuoteButton csrf={view.csrf} copy={copy} notify={notify} />
+        </p>
+      )}
 
-      <div className="actions">
-        <button type="button" className="button" disabled={busy || !summary.every_pet_chosen} onClick={() => onContinue(view.step.next ?? `${base}/assumptions`)}>
-          {text(copy, 'review.continue')}
-        </button>
-      </div>
+      <ReviewReassurance view={view} copy={copy} part="reading" />
 
       {modal?.kind === 'owner' && view.edits.your_details && (
         <EditDialog

@@ -2,7 +2,7 @@
 import { text } from '@/shared/copy';
 import type { QuestionsView, ViewData } from '@/shared/types';
 
-export type OwnerModal = 'address' | 'full' | 'phone' | 'marketing';
+export type OwnerModal = 'address' | 'full' | 'phone';
 export type ReviewModal =
   | { kind: 'owner'; variant: OwnerModal; field?: string }
   | { kind: 'start_date' }
@@ -18,15 +18,13 @@ export const OWNER_TITLES: Record<OwnerModal, string> = {
   full: 'review.details.edit',
   address: 'review.details.edit_address',
   phone: 'review.details.add_phone',
-  marketing: 'review.marketing.change',
 };
 
 /** The owner fields each of the review's owner modals shows (issue 4: address-only and full). */
 export const OWNER_FIELDS: Record<OwnerModal, string[]> = {
   address: ['email_address', 'customer_address_line_1'],
-  full: ['customer_title', 'customer_first_name', 'customer_last_name', 'customer_date_of_birth', 'email_address', 'customer_contact_number', 'customer_address_line_1'],
+  full: ['customer_title', 'customer_first_name', 'customer_last_name', 'customer_date_of_birth', 'email_address', 'customer_contact_number', 'customer_address_line_1', 'marketing_preferences'],
   phone: ['customer_contact_number'],
-  marketing: ['marketing_preferences'],
 };
 
 /**

@@ -75,11 +75,18 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
   useEffect(() => {
     if (focusResults > 0) resultsRef.current?.querySelector<HTMLElement>('input, select')?.focus();
   }, [focusResults]);
+  // Issue 59: a found address is said where it is shown, and takes the focus (the search box it
+  // was typed in is gone); no toast over the page's other questions.
+  const chosenRef = useRef<HTMLDivElement>(null);
+  const [found, setFound] = useState(0);
+  useEffect(() => {
+    if (found > 0) chosenRef.current?.focus();
+  }, [found]);
 
   async function fill(found: Found, typedHouse: string) {
     const answer = await post<Retrieved | null>({ id: found.Id });
     if (!answer.ok || !answer.data) {
-      notify('error', 'address.toast.not_found.title', 'address.not_found');
+      setSearchError('address.not_found');
       return;
     }
     const a = answer.data;
@@ -94,20 +101,19 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
     setResults(null);
     setMode('chosen');
     setSearchError(null);
-    // owner-payment.md §8 Address and policy: "Found: We found your address." It takes the place
-    // of an earlier search's error toast.
-    notify('success', 'toast.success.title', 'address.found');
+    // owner-payment.md §8 Address and policy: "Found: We found your address.", said above the
+    // address itself (issue 59), which takes the focus.
+    setFound((n) => n + 1);
   }
 
   async function modernSearch() {
     const formatted = formatPostcode(postcode);
+    // Each refusal is said at the search, with the way on; no toast over it (issue 59).
     if (!house.trim() || !postcode.trim()) {
-      notify('error', 'address.toast.invalid_search.title', 'address.toast.invalid_search.body');
       setSearchError('address.toast.invalid_search.body');
       return;
     }
     if (!formatted) {
-      notify('error', 'address.toast.invalid_postcode.title', 'address.toast.invalid_postcode.body');
       setSearchError('address.toast.invalid_postcode.body');
       return;
     }
@@ -121,7 +127,6 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
       }
       if (answer.data.length === 0) {
         setResults(null);
-        notify('error', 'address.toast.not_found.title', 'address.not_found');
         setSearchError('address.not_found');
       } else if (answer.data.length === 1) {
         await fill(answer.data[0], house.trim());
@@ -143,7 +148,6 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
     const formatted = formatPostcode(postcode);
     if (!formatted) {
       setLegacyError(text(copy, 'address.postcode_invalid'));
-      notify('error', 'address.toast.invalid_postcode.title', 'address.toast.invalid_postcode.body');
       return;
     }
     setBusy(true);
@@ -170,7 +174,8 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
       <GroupHead id={id} label={label} />
 
       {mode === 'chosen' && (
-        <div className="address-chosen">
+        <div className="address-chosen" ref={chosenRef} tabIndex={-1}>
+          {found > 0 && <p className="address-chosen__found">{text(copy, 'address.found')}</p>}
           <address>
             {chosenLines.map((line) => (
               <span key={line}>
