@@ -60,6 +60,12 @@ test('a card payer on a brand that takes cards buys by keyboard alone', async ({
   const card = page.getByRole('region', { name: 'Your card' });
   await expect(card).toContainText('Visa ending 1111');
   await expect(card).toContainText("Ada O'Neill");
+  // Issue 59: the button that buys says so, with what it takes, to whoever reads its description.
+  const taken = (await card.locator('.summary__row').filter({ hasText: 'Taken today' }).locator('dd').textContent()) ?? '';
+  expect(taken).toMatch(/^£\d+\.\d\d$/);
+  await expect(page.getByRole('button', { name: 'Pay now' })).toHaveAccessibleDescription(
+    new RegExp(`^Pay now buys your policy, with cover from \\d\\d/\\d\\d/\\d{4}, and takes ${taken.replace('.', '\\.')} from your card today\\.$`),
+  );
   await expectAccessible(page);
   await screenshot(page, testInfo, 'card-confirmation');
   await press(page, page.getByRole('button', { name: 'Pay now' }));
