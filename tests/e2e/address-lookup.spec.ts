@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, watchConsole } from './support';
+import { describeTigger } from './support-pets';
 
 // Issue 59, the address lookup on the details page (owner-payment.md §8 Address and policy), at
 // 1280 px and at 375 px: Enter in the postcode box finds the address, which is said where it is
@@ -10,16 +11,7 @@ import { expectAccessible, screenshot, watchConsole } from './support';
 test('a found address takes the focus with no toast; one not found is said at the search only', async ({ page }, testInfo) => {
   const problems = watchConsole(page);
   await page.goto('/quote?brand=pos');
-  await page.getByLabel("What is your pet's name?").fill('Tigger');
-  await page.getByRole('radio', { name: 'Cat', exact: true }).check();
-  await page.getByRole('radio', { name: 'Moggie', exact: true }).check();
-  await page.getByRole('textbox', { name: 'Day' }).fill('01');
-  await page.getByRole('textbox', { name: 'Month' }).fill('02');
-  await page.getByRole('textbox', { name: 'Year' }).fill('2023');
-  await page.getByRole('radio', { name: 'Male', exact: true }).check();
-  await page.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
-  await page.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
-  await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await describeTigger(page.locator('section.pet').first());
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/your-details$/);
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, watchConsole } from './support';
-import { describeRex } from './support-pets';
+import { describeRex, describeTigger } from './support-pets';
 
 // Issue 59, nothing the customer typed is lost. journey.md §4 Add another pet: "elsewhere the pets
 // are saved first" (through /api/petdetails, the norequote=1 variant while no pet has a product,
@@ -49,13 +49,7 @@ test('a pet added saves the pets before it, and a reload loses neither them nor 
   await other.close();
 
   // Finished and sent on: the pets are the server's from then on.
-  await tigger.getByRole('radio', { name: 'Moggie', exact: true }).check();
-  await tigger.getByRole('textbox', { name: 'Month' }).fill('06');
-  await tigger.getByRole('textbox', { name: 'Year' }).fill('2022');
-  await tigger.getByRole('radio', { name: 'Female', exact: true }).check();
-  await tigger.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
-  await tigger.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
-  await tigger.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await describeTigger(tigger);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/quote\/your-details$/);
   expect(problems()).toEqual([]);

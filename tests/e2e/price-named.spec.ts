@@ -2,7 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 
 import { expectAccessible, screenshot, showVariation, watchConsole } from './support';
 import { fillYourDetails } from './support-owner';
-import { describeRex, describeRexAndGoOn } from './support-pets';
+import { describeRex, describeRexAndGoOn, describeTigger } from './support-pets';
 
 // Issue 59, the price always says what it buys (journey.md §2 Cover select, owner-payment.md §2
 // Payment page and Bank details panel, §4 Prices: the annual view is 12 × monthly), at 1280 px
@@ -73,17 +73,7 @@ test('with two pets the bar gives the household total, and Back is on the page, 
   await showVariation(page, 'tiles');
   await describeRex(page);
   await page.getByRole('button', { name: 'Add another pet' }).click();
-  const tigger = page.locator('section.pet').nth(1);
-  await tigger.getByLabel("What is your pet's name?").fill('Tigger');
-  await tigger.getByRole('radio', { name: 'Cat', exact: true }).check();
-  await tigger.getByRole('radio', { name: 'Moggie', exact: true }).check();
-  await tigger.getByRole('textbox', { name: 'Day' }).fill('15');
-  await tigger.getByRole('textbox', { name: 'Month' }).fill('06');
-  await tigger.getByRole('textbox', { name: 'Year' }).fill('2022');
-  await tigger.getByRole('radio', { name: 'Female', exact: true }).check();
-  await tigger.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
-  await tigger.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
-  await tigger.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+  await describeTigger(page.locator('section.pet').nth(1));
   await page.getByRole('button', { name: 'Next' }).click();
   await fillYourDetails(page);
   await page.getByRole('button', { name: 'Next' }).click();

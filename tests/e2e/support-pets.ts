@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Fills the questions every pet has, after its species and breed. */
 export async function fillTheRest(page: Page, name: string) {
@@ -49,4 +49,21 @@ export async function describeRex(page: Page) {
   await page.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
   await page.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
   await page.getByRole('checkbox', { name: "I didn't pay anything" }).check();
+}
+
+/**
+ * In a pet's section of the pets page, describes Tigger: a female neutered Moggie born 15/06/2022
+ * with no injury or illness, who cost nothing.
+ */
+export async function describeTigger(section: Locator) {
+  await section.getByLabel("What is your pet's name?").fill('Tigger');
+  await section.getByRole('radio', { name: 'Cat', exact: true }).check();
+  await section.getByRole('radio', { name: 'Moggie', exact: true }).check();
+  await section.getByRole('textbox', { name: 'Day' }).fill('15');
+  await section.getByRole('textbox', { name: 'Month' }).fill('06');
+  await section.getByRole('textbox', { name: 'Year' }).fill('2022');
+  await section.getByRole('radio', { name: 'Female', exact: true }).check();
+  await section.getByRole('group', { name: /^Has .+ been neutered\?$/ }).getByRole('radio', { name: 'Yes' }).check();
+  await section.getByRole('group', { name: /^Has .+ had any injury or illness\?$/ }).getByRole('radio', { name: 'No' }).check();
+  await section.getByRole('checkbox', { name: "I didn't pay anything" }).check();
 }

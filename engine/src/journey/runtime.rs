@@ -605,6 +605,12 @@ pub fn saved_for_retrieval(document: &Value) -> bool {
         .is_some_and(|e| !e.trim().is_empty())
 }
 
+/// Whether starting again (the `Reset` event) keeps the quote open to be retrieved rather than
+/// clearing it: an open quote saved for retrieval. The server tells the browser so beforehand.
+pub fn kept_on_reset(lifecycle: Lifecycle, document: &Value) -> bool {
+    lifecycle == Lifecycle::Active && saved_for_retrieval(document)
+}
+
 /// The pure transition function.
 pub fn transition(
     defs: &Definitions,

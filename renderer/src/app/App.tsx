@@ -18,16 +18,6 @@ import { readBoot } from '@/shared/boot';
 import { currentChoice } from '@/shared/consent';
 import { text } from '@/shared/copy';
 import { MoneyContext, moneyFormat } from '@/shared/money';
-import type { ViewData } from '@/shared/types';
-
-/**
- * Whether the quote is kept to be retrieved when this browser's session ends: an open quote with
- * the owner's email (the engine's `saved_for_retrieval`), found again by its reference and email.
- */
-function savedForRetrieval(view: ViewData): boolean {
-  const email = view.owner.email_address;
-  return !view.purchase && typeof email === 'string' && email.trim() !== '';
-}
 
 export function App() {
   const [state, send] = useMachine(journeyMachine, {
@@ -222,7 +212,7 @@ export function App() {
           warningMs={view.timeouts.warning_ms}
           resetMs={view.timeouts.reset_ms}
           copy={copy}
-          savedAs={savedForRetrieval(view) ? view.qidu : null}
+          savedAs={view.kept_on_reset ? view.qidu : null}
           onReset={() => resetQuote(view.csrf, `/quote?brand=${encodeURIComponent(view.brand)}`)}
         />
       )}

@@ -143,6 +143,8 @@ export interface ViewData {
   experiments: Record<string, string>;
   /** journey.md §3 Quote view data: the customer asked for no quote reminders. */
   no_quote_chase_email: boolean;
+  /** Whether starting again keeps the quote to be retrieved (it has the owner's email): the server's rule. */
+  kept_on_reset: boolean;
   /** owner-payment.md §3 Documents: each pet's policy wording and IPID for its product. */
   documents: PetDocuments[];
   /** The last day the quote's prices hold (YYYY-MM-DD). */

@@ -73,9 +73,8 @@ impl Carried {
                 .get("tracking_token")
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_owned),
-            kept: (quote.lifecycle == Lifecycle::Active
-                && runtime::saved_for_retrieval(&quote.document))
-            .then(|| quote.quote_ref.clone()),
+            kept: runtime::kept_on_reset(quote.lifecycle, &quote.document)
+                .then(|| quote.quote_ref.clone()),
         }
     }
 

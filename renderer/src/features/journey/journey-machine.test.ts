@@ -27,6 +27,7 @@ function view(stepId: string, path: string, extra: Partial<ViewData> = {}): View
     valid_until: '2026-12-22',
     documents: [],
     no_quote_chase_email: false,
+    kept_on_reset: false,
     experiments: {},
     payment: {},
     collections: null,

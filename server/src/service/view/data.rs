@@ -64,6 +64,9 @@ pub struct ViewData<'a> {
     pub rescue: Value,
     /// journey.md §4 Timers, §9: the inactivity warning and reset times.
     pub timeouts: Timeouts,
+    /// Whether the reset keeps this quote to be retrieved (the engine's `kept_on_reset`): the
+    /// reset modal says so, with the reference.
+    pub kept_on_reset: bool,
     pub experiments: Value,
     pub step_bar: Vec<Value>,
     /// The brand's copy in the quote's language, at its own address (fetched once).
@@ -302,6 +305,7 @@ pub fn view_data<'a>(
             warning_ms: input.timeouts.0,
             reset_ms: input.timeouts.1,
         },
+        kept_on_reset: runtime::kept_on_reset(quote.lifecycle, &quote.document),
         experiments: experiments_view(defs, quote),
         step_bar,
         copy_url: copy_url(defs, &quote.brand, voice.language()),
