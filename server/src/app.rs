@@ -28,6 +28,11 @@ impl App {
             .spawn(state.store.clone(), state.running.subscribe())
             .into_iter()
             .collect();
+        jobs.extend(
+            state
+                .events
+                .spawn(state.store.clone(), state.running.subscribe()),
+        );
         crate::tools::replay::keep_definitions(&state).await;
         jobs.extend(crate::service::reminders::spawn(state.clone()));
         jobs.extend(crate::service::retention::spawn(state.clone()));
@@ -70,6 +75,10 @@ impl App {
             })
             .map_err(StartError::Data)?,
         );
+        let events = Arc::new(
+            crate::events::Dispatcher::new(config.policy_webhook.clone())
+                .map_err(StartError::Data)?,
+        );
         let test_payments = match config.payment_provider {
             crate::config::PaymentProviderChoice::Test => Arc::new(
                 crate::payments::test_provider::TestProvider::new(Arc::clone(&defs))
@@ -93,6 +102,7 @@ impl App {
             mail_templates: Arc::new(mail_templates),
             banks: Arc::new(banks),
             mailer,
+            events,
             config: Arc::new(config),
             defs,
             store,

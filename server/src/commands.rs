@@ -95,14 +95,108 @@ pub fn experiment_variations(
 }
 
 /// `pawpath terminate-policy <number>`: an operator cancels a policy (a free rehoming policy
-/// whose pet went back to the centre; its annual link then opens /policy-terminated). True when
-/// it was in force.
+/// whose pet went back to the centre; its annual link then opens /policy-terminated), and the
+/// insurer is told (`policy.cancelled`, delivered by a running server). True when it was in force.
 pub async fn terminate_policy(config: &Config, policy_number: &str) -> Result<bool, StartError> {
     let store = Store::connect(&config.database_url).await?;
     store.migrate().await?;
-    let done = store.terminate_policy(policy_number).await?;
+    let today = chrono::Utc::now()
+        .with_timezone(&chrono_tz::Europe::London)
+        .date_naive();
+    let done = store
+        .terminate_policy(policy_number, |purchase| {
+            crate::events::policy_cancelled(purchase, policy_number, today)
+        })
+        .await?;
     store.close().await;
     Ok(done)
+}
+
+/// What `pawpath events` is asked.
+#[derive(Debug, Clone)]
+pub enum EventsAction {
+    List {
+        failed: bool,
+        limit: i64,
+        json: bool,
+    },
+    Retry {
+        id: String,
+    },
+}
+
+/// `pawpath events list [--failed] [--limit N] [--json]` and `pawpath events retry <id>`.
+pub async fn events(config: &Config, request: &EventsAction) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let done = match request {
+        EventsAction::List {
+            failed,
+            limit,
+            json,
+        } => events_list(config, *failed, *limit).await.map(|list| {
+            if *json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&list).unwrap_or_default()
+                );
+                return true;
+            }
+            println!("{} waiting", list.len());
+            for e in &list {
+                println!(
+                    "{}  {}  stream {}  written {}  attempts {}  next {}{}",
+                    e.id,
+                    e.kind,
+                    e.stream,
+                    e.created_at,
+                    e.attempts,
+                    e.next_attempt_at,
+                    e.last_error
+                        .as_deref()
+                        .map(|x| format!("\n    last failure: {x}"))
+                        .unwrap_or_default()
+                );
+            }
+            true
+        }),
+        EventsAction::Retry { id } => events_retry(config, id).await.inspect(|&due| {
+            if due {
+                println!("event {id} is due now");
+            } else {
+                eprintln!("event {id}: no such event waiting (unknown, or delivered)");
+            }
+        }),
+    };
+    match done {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("pawpath events: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `pawpath events list`: the policy events not yet delivered, oldest first.
+pub async fn events_list(
+    config: &Config,
+    failed_only: bool,
+    limit: i64,
+) -> Result<Vec<store::EventSummary>, StartError> {
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let list = store.list_events(failed_only, limit).await;
+    store.close().await;
+    Ok(list?)
+}
+
+/// `pawpath events retry <id>`: an undelivered event made due now; false when there is none.
+pub async fn events_retry(config: &Config, id: &str) -> Result<bool, StartError> {
+    let store = Store::connect(&config.database_url).await?;
+    store.migrate().await?;
+    let due = store.retry_event(id).await;
+    store.close().await;
+    Ok(due?)
 }
 
 /// `pawpath purge [--dry-run]`: quotes never bought and left alone for `PAWPATH_RETENTION_DAYS`

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod config;
 pub mod crypto;
 pub mod data_file;
+pub mod events;
 pub mod holidays;
 pub mod http;
 pub mod logs;

@@ -96,6 +96,35 @@ enum Command {
         #[command(subcommand)]
         request: SubjectRequest,
     },
+    /// The policy events for the insurer's systems that are waiting: list them, or retry one now.
+    Events {
+        #[command(subcommand)]
+        request: EventsRequest,
+    },
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum EventsRequest {
+    /// The events not yet delivered, oldest first: id, type, stream, attempts, next attempt and
+    /// the last failure.
+    #[command(after_help = "Example:\n  pawpath events list --failed")]
+    List {
+        /// Only those whose delivery has failed at least once.
+        #[arg(long)]
+        failed: bool,
+        /// The most listed.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(i64).range(1..=10_000))]
+        limit: i64,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make an undelivered event due now (a running server delivers it within seconds).
+    #[command(after_help = "Example:\n  pawpath events retry msg_2kX9…")]
+    Retry {
+        /// The event's id (its webhook-id).
+        id: String,
+    },
 }
 
 /// Where the definitions are, for the commands that read only them.
@@ -610,6 +639,21 @@ async fn main() -> ExitCode {
         }
         Some(Command::Purge { dry_run }) => return purge(&config, dry_run).await,
         Some(Command::Subject { request }) => return subject(&config, &request).await,
+        Some(Command::Events { request }) => {
+            let action = match request {
+                EventsRequest::List {
+                    failed,
+                    limit,
+                    json,
+                } => pawpath::commands::EventsAction::List {
+                    failed,
+                    limit,
+                    json,
+                },
+                EventsRequest::Retry { id } => pawpath::commands::EventsAction::Retry { id },
+            };
+            return pawpath::commands::events(&config, &action).await;
+        }
         Some(Command::Replay {
             reference,
             from,

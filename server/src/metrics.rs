@@ -127,6 +127,27 @@ fn describe() {
         Unit::Seconds,
         "Age of the oldest email waiting in the outbox, at scrape time (0 when none)"
     );
+    describe_gauge!(
+        "pawpath_policy_events_waiting",
+        "Policy events not yet delivered to the insurer's systems, at scrape time"
+    );
+    describe_gauge!(
+        "pawpath_policy_events_oldest_undelivered_seconds",
+        Unit::Seconds,
+        "Age of the oldest policy event not yet delivered, at scrape time (0 when none)"
+    );
+    describe_gauge!(
+        "pawpath_policy_events_most_attempts",
+        "The most delivery attempts any undelivered policy event has had, at scrape time"
+    );
+    describe_gauge!(
+        "pawpath_policy_events_undelivered_over_a_day",
+        "Policy events written over a day ago and still not delivered, at scrape time: alert on any"
+    );
+    describe_counter!(
+        "pawpath_policy_event_deliveries_total",
+        "Policy event delivery attempts, by outcome (delivered, retry)"
+    );
     describe_counter!(
         "pawpath_email_deliveries_total",
         "Email delivery attempts, by outcome (sent, retry, refused)"
@@ -173,6 +194,10 @@ fn zeroes() {
     }
     for outcome in ["sent", "retry", "refused"] {
         ::metrics::counter!("pawpath_email_deliveries_total", "outcome" => outcome).absolute(0);
+    }
+    for outcome in ["delivered", "retry"] {
+        ::metrics::counter!("pawpath_policy_event_deliveries_total", "outcome" => outcome)
+            .absolute(0);
     }
     for scope in [
         "address",
@@ -293,6 +318,21 @@ pub fn provider(provider: &'static str, operation: &'static str, ok: bool, took:
 /// A request refused by the rate limit of `scope`.
 pub fn rate_limited(scope: &str) {
     ::metrics::counter!("pawpath_rate_limited_total", "scope" => scope.to_owned()).increment(1);
+}
+
+/// A policy event delivery attempt: `delivered` or `retry`.
+pub fn policy_event_delivery(outcome: &'static str) {
+    ::metrics::counter!("pawpath_policy_event_deliveries_total", "outcome" => outcome).increment(1);
+}
+
+/// The policy events waiting (set at scrape time): how many, the oldest's age, the most
+/// attempts, and how many are over a day old.
+#[allow(clippy::cast_precision_loss)]
+pub fn policy_events(waiting: u64, oldest: Duration, most_attempts: u64, over_a_day: u64) {
+    ::metrics::gauge!("pawpath_policy_events_waiting").set(waiting as f64);
+    ::metrics::gauge!("pawpath_policy_events_oldest_undelivered_seconds").set(oldest.as_secs_f64());
+    ::metrics::gauge!("pawpath_policy_events_most_attempts").set(most_attempts as f64);
+    ::metrics::gauge!("pawpath_policy_events_undelivered_over_a_day").set(over_a_day as f64);
 }
 
 /// The outbox as it stands (set at scrape time).

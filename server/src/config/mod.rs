@@ -10,6 +10,9 @@ use secrets::{exactly_32, load_or_create_key, load_or_create_secret, parse_secre
 mod error;
 mod parse;
 mod secrets;
+mod webhooks;
+
+pub use webhooks::PolicyWebhook;
 
 pub use parse::AGGREGATOR_CODES;
 use parse::{number_in, parse_aggregator_keys};
@@ -127,6 +130,10 @@ pub struct Config {
     /// (the local test provider, the default on http hosts) is the only provider built so far;
     /// on an https host it must be named on purpose, so nobody takes real cards with it unaware.
     pub payment_provider: PaymentProviderChoice,
+    /// The insurer's receiver of policy events (`PAWPATH_POLICY_WEBHOOK_URL`, `…_SECRET`,
+    /// `…_ACCOUNT_KEY`, `…_RETRY_MS`; see `webhooks.rs`): required on an https host; unset
+    /// elsewhere, events wait in the database until one is set.
+    pub policy_webhook: Option<PolicyWebhook>,
     /// `PAWPATH_LISTEN_ADDR`: the address the server listens on (default `0.0.0.0`, every
     /// interface; `127.0.0.1` behind a proxy on the same machine).
     pub listen_addr: std::net::IpAddr,
@@ -528,6 +535,7 @@ impl Config {
                 ));
             }
         };
+        let policy_webhook = webhooks::policy_webhook(&get, public_url.starts_with("https://"))?;
         let listen_addr = match get("PAWPATH_LISTEN_ADDR") {
             None => std::net::IpAddr::from([0, 0, 0, 0]),
             Some(v) => v.trim().parse().map_err(|_| {
@@ -614,6 +622,7 @@ impl Config {
             trusted_proxies,
             limits,
             payment_provider,
+            policy_webhook,
             smtp_url,
             mail_from,
             mail_retry_ms,

@@ -110,10 +110,14 @@ pub(super) async fn save_portal_password(
     .await
     .map_err(|e| AppError::Internal(e.to_string()))?
     .map_err(AppError::Internal)?;
-    if !state
-        .store
-        .register_portal(&bought.id, owner_email, &hash)
-        .await?
+    if !crate::service::policy_events::register_portal(
+        &state,
+        &bought.id,
+        &quote,
+        owner_email,
+        &hash,
+    )
+    .await?
     {
         return Err(AppError::Conflict);
     }

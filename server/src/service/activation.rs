@@ -144,7 +144,7 @@ pub async fn activate(
         &text("/owner/email_address"),
         rendered,
     );
-    let purchase = NewPurchase {
+    let mut purchase = NewPurchase {
         id: crate::store::random_id(),
         idempotency_key: format!("rescue-{}", quote.id),
         payment_frequency: "FREE".into(),
@@ -154,8 +154,11 @@ pub async fn activate(
         payment: NewPayment::Free,
         collections: Vec::new(),
         emails: vec![email],
+        events: Vec::new(),
         session_hash: session_hash.to_owned(),
     };
+    let event = crate::service::policy_events::bought(state, quote, document, &purchase, None)?;
+    purchase.events.push(event);
     let meta = TransitionMeta::of(quote, started, experiment_views);
     match state
         .store
@@ -165,6 +168,7 @@ pub async fn activate(
         Ok(PurchaseOutcome::Bought) => {
             tracing::info!(quote = %quote.id, "rescue cover activated");
             state.mailer.wake();
+            state.events.wake();
             Ok(Ok(true))
         }
         Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Ok(false)),

@@ -18,6 +18,7 @@ pub mod limits;
 pub mod lookups;
 pub mod ops;
 pub mod pace;
+pub mod policy_events;
 pub mod purchase;
 pub mod quote;
 pub mod reminders;

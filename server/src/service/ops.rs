@@ -33,6 +33,22 @@ pub async fn scrape(state: &AppState) -> String {
         }
         Err(e) => tracing::warn!(error = %e, "metrics: the outbox cannot be read"),
     }
+    match state.store.event_backlog().await {
+        Ok(b) => {
+            let age = b
+                .oldest
+                .and_then(|at| (chrono::Utc::now() - at).to_std().ok())
+                .unwrap_or_default();
+            let count = |n: i64| u64::try_from(n).unwrap_or(0);
+            crate::metrics::policy_events(
+                count(b.waiting),
+                age,
+                count(b.most_attempts),
+                count(b.over_a_day),
+            );
+        }
+        Err(e) => tracing::warn!(error = %e, "metrics: the policy events cannot be read"),
+    }
     for (pool, in_use, idle) in state.store.pool_use() {
         crate::metrics::pool(pool, in_use, idle);
     }

@@ -314,6 +314,8 @@ async fn buy(
     } else {
         (Frequency::Monthly, summary.monthly)
     };
+    // A Direct Debit payer's account number, for the insurer's event (sealed to its key there).
+    let mut account_number = None;
     let (payment, plan, day) = if by_card {
         let card = match charge_card(state, quote, &text, amount).await? {
             Ok(card) => card,
@@ -328,6 +330,13 @@ async fn buy(
                 "the quote has no bank details to buy with".into(),
             )));
         };
+        account_number = Some(
+            state
+                .config
+                .encryption_key
+                .decrypt(&quote.id, ACCOUNT_NUMBER, &ciphertext)
+                .map_err(|e| AppError::Internal(format!("the account number: {e}")))?,
+        );
         let day = payment
             .get("payment_day")
             .and_then(Value::as_i64)
@@ -389,7 +398,7 @@ async fn buy(
         payment: &payment,
     };
     let email = render_confirmation_email(state, quote, document, &policies, &terms)?;
-    let purchase = NewPurchase {
+    let mut purchase = NewPurchase {
         id: crate::store::random_id(),
         // Scoped to its quote (issue 21): a key another quote used is no business of this one.
         idempotency_key: format!("{}:{key}", quote.id),
@@ -409,8 +418,17 @@ async fn buy(
             })
             .collect(),
         emails: vec![email],
+        events: Vec::new(),
         session_hash: session_hash.to_owned(),
     };
+    let event = crate::service::policy_events::bought(
+        state,
+        quote,
+        document,
+        &purchase,
+        account_number.as_deref(),
+    )?;
+    purchase.events.push(event);
     let meta = TransitionMeta::of(quote, started, experiment_views);
     match state
         .store
@@ -420,6 +438,7 @@ async fn buy(
         Ok(PurchaseOutcome::Bought) => {
             tracing::info!(quote = %quote.id, policies = purchase.policies.len(), "purchase");
             state.mailer.wake();
+            state.events.wake();
             Ok(Attempted::Bought)
         }
         Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Attempted::Raced),

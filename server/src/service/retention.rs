@@ -147,9 +147,14 @@ pub async fn erase(
     let quotes = store.subject_quotes(subject).await?;
     let mut erased = Vec::new();
     let mut kept = Vec::new();
+    // The bought quotes' purchases: the insurer holds their customer's data and is told.
+    let mut purchases = Vec::new();
     for quote in &quotes {
         if quote.bought {
             kept.push(quote.quote_ref.clone());
+            if let Some(purchase) = store.purchase_of(&quote.id).await? {
+                purchases.push((quote.quote_ref.clone(), purchase));
+            }
         } else if dry_run || store.purge_quote(&quote.id).await? {
             erased.push(quote.quote_ref.clone());
         }
@@ -158,7 +163,21 @@ pub async fn erase(
         String::new()
     } else {
         let id = store
-            .record_data_request("erase", subject, quotes.len(), erased.len(), kept.len())
+            .record_data_request_with(
+                "erase",
+                subject,
+                [quotes.len(), erased.len(), kept.len()],
+                |request| {
+                    purchases
+                        .iter()
+                        .map(|(reference, p)| {
+                            let numbers: Vec<String> =
+                                p.policies.iter().map(|x| x.policy_number.clone()).collect();
+                            crate::events::subject_erased(&p.id, request, reference, &numbers)
+                        })
+                        .collect()
+                },
+            )
             .await?;
         tracing::info!(request = %id, matched_by = %subject.recorded(), erased = erased.len(), kept = kept.len(), "erasure request");
         id

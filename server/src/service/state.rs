@@ -49,6 +49,8 @@ pub struct Shared {
     pub mail_templates: Arc<mail::MailTemplates>,
     /// The outbox's delivery worker.
     pub mailer: Arc<mail::Mailer>,
+    /// The policy events' delivery worker, and the insurer's key for the account number.
+    pub events: Arc<crate::events::Dispatcher>,
     /// Where cards go (brands that take cards).
     pub payments: Arc<dyn payments::PaymentProvider>,
     /// The local test provider, when it is the one: its browser endpoint is served too.

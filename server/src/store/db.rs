@@ -106,6 +106,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = embedded!("sqlite":
         "0015_replay.sql",
         "0016_quiet_updates.sql",
         "0017_history_count.sql",
+        "0018_policy_events.sql",
 );
 
 const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
@@ -126,6 +127,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
         "0015_replay.sql",
         "0016_quiet_updates.sql",
         "0017_history_count.sql",
+        "0018_policy_events.sql",
 );
 
 /// A migration from its file, as sqlx reads a folder: the version before the first `_`, the rest

@@ -51,6 +51,7 @@ pub mod batch;
 pub mod conns;
 pub mod db;
 pub mod error;
+pub mod events;
 pub mod experiments;
 pub mod outbox;
 pub mod purchases;
@@ -66,6 +67,7 @@ pub mod writer;
 
 pub use db::*;
 pub use error::StoreError;
+pub use events::*;
 pub use outbox::*;
 pub use purchases::*;
 pub use quote_emails::*;

@@ -29,6 +29,8 @@ pub struct NewPurchase {
     pub collections: Vec<(String, String, i64)>,
     /// The emails the purchase owes the customer, written to the outbox in its transaction.
     pub emails: Vec<NewEmail>,
+    /// The policy events it owes the insurer (`policy.bought`), written in its transaction.
+    pub events: Vec<crate::store::events::NewEvent>,
     /// The hash of the session the bought quote moves to (issue 55): from the purchase on, only
     /// that session finds it.
     pub session_hash: String,
@@ -274,6 +276,7 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        crate::store::events::insert_events(&mut tx, &p.events, &now).await?;
         TransitionRow::of(&now, record, &meta)
             .insert(&mut *tx)
             .await?;
@@ -365,32 +368,40 @@ impl Store {
         }))
     }
 
-    /// Stores a pet portal account's password hash; false when the purchase already has one.
+    /// Stores a pet portal account's password hash, with the policy event that tells the
+    /// insurer, in one transaction; false (and nothing written) when the purchase already has one.
     pub async fn register_portal(
         &self,
         purchase_id: &str,
         email: &str,
         hash: &str,
+        event: &crate::store::events::NewEvent,
     ) -> Result<bool, StoreError> {
+        let at = now();
+        let mut tx = self.begin_write().await?;
         let done = sqlx::query(
             "insert into portal_accounts (purchase_id, email, password_hash, created_at) values ($1, $2, $3, $4)",
         )
         .bind(purchase_id)
         .bind(email)
         .bind(hash)
-        .bind(now())
-        .execute(&self.writer)
+        .bind(&at)
+        .execute(&mut *tx)
         .await;
         match done {
-            Ok(_) => Ok(true),
+            Ok(_) => {}
             Err(e)
                 if e.as_database_error()
                     .is_some_and(|d| d.is_unique_violation()) =>
             {
-                Ok(false)
+                tx.rollback().await?;
+                return Ok(false);
             }
-            Err(e) => Err(e.into()),
+            Err(e) => return Err(e.into()),
         }
+        crate::store::events::insert_events(&mut tx, std::slice::from_ref(event), &at).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// A purchase's portal password hash (for tests and the portal).
@@ -455,16 +466,34 @@ impl Store {
         .map_err(StoreError::from)
     }
 
-    /// Cancels a policy (an operator's `pawpath terminate-policy`): true when it was in force.
-    pub async fn terminate_policy(&self, policy_number: &str) -> Result<bool, StoreError> {
+    /// Cancels a policy (an operator's `pawpath terminate-policy`), with the policy event `event`
+    /// makes of its purchase's id, in one transaction: true when it was in force.
+    pub async fn terminate_policy(
+        &self,
+        policy_number: &str,
+        event: impl FnOnce(&str) -> crate::store::events::NewEvent,
+    ) -> Result<bool, StoreError> {
+        let at = now();
+        let mut tx = self.begin_write().await?;
         let done = sqlx::query(
             "update policies set terminated_at = $1 where policy_number = $2 and terminated_at is null",
         )
-        .bind(now())
+        .bind(&at)
         .bind(policy_number)
-        .execute(&self.writer)
+        .execute(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        let purchase: String =
+            sqlx::query_scalar("select purchase_id from policies where policy_number = $1")
+                .bind(policy_number)
+                .fetch_one(&mut *tx)
+                .await?;
+        crate::store::events::insert_events(&mut tx, &[event(&purchase)], &at).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// The quote made from a policy's link, if one was.

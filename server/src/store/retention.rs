@@ -335,8 +335,23 @@ impl Store {
         erased: usize,
         kept: usize,
     ) -> Result<String, StoreError> {
+        self.record_data_request_with(kind, subject, [quotes, erased, kept], |_| Vec::new())
+            .await
+    }
+
+    /// [`Store::record_data_request`], with the policy events `events` makes of the request's
+    /// id written in the same transaction (an erasure the insurer is told of).
+    pub async fn record_data_request_with(
+        &self,
+        kind: &str,
+        subject: &Subject,
+        [quotes, erased, kept]: [usize; 3],
+        events: impl FnOnce(&str) -> Vec<crate::store::events::NewEvent>,
+    ) -> Result<String, StoreError> {
         let id = crate::store::db::random_id();
         let count = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let at = now();
+        let mut tx = self.begin_write().await?;
         sqlx::query(
             "insert into data_requests (id, kind, matched_by, quotes, erased, kept, created_at)
              values ($1, $2, $3, $4, $5, $6, $7)",
@@ -347,9 +362,11 @@ impl Store {
         .bind(count(quotes))
         .bind(count(erased))
         .bind(count(kept))
-        .bind(now())
-        .execute(&self.writer)
+        .bind(&at)
+        .execute(&mut *tx)
         .await?;
+        crate::store::events::insert_events(&mut tx, &events(&id), &at).await?;
+        tx.commit().await?;
         Ok(id)
     }
 }

@@ -17,6 +17,7 @@ mod cover_api;
 mod delivery_api;
 mod deploy;
 mod email_api;
+mod events_api;
 mod every_call;
 mod experiment_report;
 mod flows;

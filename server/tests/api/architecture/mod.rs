@@ -74,10 +74,11 @@ const SERVER: &[Layer] = &[
     },
     Layer {
         name: "integrations",
-        says: "the world outside: mail, payments, lookups",
+        says: "the world outside: mail, policy events, payments, lookups",
         modules: &[
             "addresses",
             "banks",
+            "events",
             "holidays",
             "mail",
             "payments",

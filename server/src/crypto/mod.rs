@@ -3,6 +3,12 @@
 //! value, and the quote and field bound in as associated data, so a ciphertext moved to another
 //! quote or field does not decrypt.
 
+pub mod sealing;
+pub mod webhook;
+
+pub use sealing::AccountKey;
+pub use webhook::WebhookSecret;
+
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use aes_gcm::{Aes256Gcm, Key, Nonce};
 use base64::Engine as _;
