@@ -80,6 +80,9 @@ pub struct ConfirmationEmail {
     pub card: Option<CardLines>,
     /// The first collections (the advance notice), DD/MM/YYYY.
     pub collections: Vec<CollectionLine>,
+    /// The working days' notice the brand gives of a change to a Direct Debit (its
+    /// `direct_debit_notice_days`).
+    pub notice_days: u32,
     /// A Nectar promotion's bonus (owner-payment.md §9: capped at 20,000 points).
     pub nectar: Option<NectarLines>,
 }
@@ -433,8 +436,8 @@ fn describe(e: &Error) -> String {
 }
 
 impl ConfirmationEmail {
-    /// A message with every part filled, for checking the templates at start.
-    fn sample(brand: &str, language: &str) -> Self {
+    /// A message with every part filled, for checking the templates at start (and for tests).
+    pub fn sample(brand: &str, language: &str) -> Self {
         Self {
             brand_code: brand.to_owned(),
             language: language.to_owned(),
@@ -466,6 +469,7 @@ impl ConfirmationEmail {
                 amount: "£40.00".into(),
                 payments: 2,
             }],
+            notice_days: 10,
             nectar: Some(NectarLines {
                 points: "20,000".into(),
                 card_last4: "8909".into(),

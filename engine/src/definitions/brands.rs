@@ -68,6 +68,10 @@ pub struct Brand {
     #[serde(default)]
     pub review_step_number: Option<u32>,
     pub rating_badge: RatingBadge,
+    /// The advance notice, in working days, of a change to a Direct Debit (owner-payment.md §9:
+    /// 10 unless the brand has agreed otherwise).
+    #[serde(default = "ten_working_days")]
+    pub direct_debit_notice_days: u32,
     pub best_buy_banner: bool,
     pub tracking: Tracking,
     /// The firm that sells under the brand, as UK law asks every page and email to name it.
@@ -75,6 +79,14 @@ pub struct Brand {
     /// Copy overrides: language → key → text.
     #[serde(default)]
     pub copy: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// The advance notice of a change to a Direct Debit, in working days, a brand gives unless it
+/// has agreed another (owner-payment.md §9: "changes notified 10 working days ahead").
+pub const DIRECT_DEBIT_NOTICE_DAYS: u32 = 10;
+
+fn ten_working_days() -> u32 {
+    DIRECT_DEBIT_NOTICE_DAYS
 }
 
 /// The trading disclosures (Companies Act 2006 and the Company, Limited Liability Partnership and

@@ -471,9 +471,7 @@ pub fn render_confirmation_email(
         frequency,
         payment,
     } = *terms;
-    use crate::mail::{
-        CardLines, CollectionLine, ConfirmationEmail, DocumentLink, MandateLines, PetLine,
-    };
+    use crate::mail::{CardLines, ConfirmationEmail, DocumentLink, MandateLines, PetLine};
     let uk = |d: chrono::NaiveDate| d.format("%d/%m/%Y").to_string();
     let voice = quote::voice(state, quote);
     let money = voice.money();
@@ -582,15 +580,13 @@ pub fn render_confirmation_email(
             }),
             NewPayment::DirectDebit { .. } | NewPayment::Free => None,
         },
-        collections: plan
-            .iter()
-            .take(EMAIL_COLLECTIONS)
-            .map(|c| CollectionLine {
-                date: uk(c.date),
-                amount: money.price(c.amount),
-                payments: i64::from(c.payments),
-            })
-            .collect(),
+        collections: collection_lines(plan, &money),
+        notice_days: state
+            .defs
+            .brand(&quote.brand)
+            .map_or(engine::definitions::brands::DIRECT_DEBIT_NOTICE_DAYS, |b| {
+                b.direct_debit_notice_days
+            }),
         nectar,
     };
     let rendered = state
@@ -602,6 +598,22 @@ pub fn render_confirmation_email(
         &field("/owner/email_address"),
         rendered,
     ))
+}
+
+/// The first collections as the confirmation email gives notice of them: each one's UK date,
+/// amount in the brand's money, and how many payments it takes.
+pub fn collection_lines(
+    plan: &[engine::rules::collections::Collection],
+    money: &engine::Money,
+) -> Vec<crate::mail::CollectionLine> {
+    plan.iter()
+        .take(EMAIL_COLLECTIONS)
+        .map(|c| crate::mail::CollectionLine {
+            date: c.date.format("%d/%m/%Y").to_string(),
+            amount: money.price(c.amount),
+            payments: i64::from(c.payments),
+        })
+        .collect()
 }
 
 /// The purchase of a bought quote (none before it is bought).

@@ -146,6 +146,10 @@ async fn a_purchase_sends_one_confirmation_email_with_the_policies_and_the_direc
         text.contains(&format!("£{first_amount}")) || text.contains(&first_amount),
         "{first_amount}"
     );
+    // The advance notice (issue 60): the notice period the brand has agreed (pos: 10).
+    for part in [&text, &html] {
+        assert!(part.contains("This is your advance notice of the Direct Debit collections above. If the amount, date or frequency changes, we'll tell you at least 10 working days before your account is debited.") || part.contains("we&#x27;ll tell you at least 10 working days"), "{part}");
+    }
     // The policy documents, as links to this server.
     assert!(text.contains("/quote/documents/"), "{text}");
     // The HTML is escaped: the apostrophe of the account name arrives as an entity.
@@ -402,4 +406,63 @@ async fn a_nectar_promotion_s_points_are_totalled_on_the_confirmation_and_in_its
         "{text}"
     );
     assert!(!text.contains("capped"), "{text}");
+}
+
+/// Issue 60, the Direct Debit Guarantee's advance notice (owner-payment.md §9 "Collection within
+/// 14 days: first collection skipped; two payments next month" and "changes notified 10 working
+/// days ahead"): set up on 20 November 2026 with the 28th as the collection day, the 28 November
+/// collection is under 14 days away, so the first is two payments on 28 December, a bank holiday
+/// (Boxing Day's substitute), taken on 29 December 2026; the email says so, with the brand's
+/// notice period.
+#[test]
+fn the_29_december_2026_collection_of_two_payments_reads_right() {
+    use engine::rules::collections::{Frequency, schedule};
+    let day = |m, d| chrono::NaiveDate::from_ymd_opt(2026, m, d).expect("a date");
+    let holidays = pawpath::holidays::load().expect("bank holidays");
+    let monthly: rust_decimal::Decimal = "30.25".parse().expect("amount");
+    let plan = schedule(
+        day(11, 20),
+        day(11, 20),
+        28,
+        Frequency::Monthly,
+        monthly,
+        &holidays,
+    );
+    assert_eq!(plan[0].date, day(12, 29));
+    assert_eq!(
+        (plan[0].payments, plan[0].amount.to_string()),
+        (2, "60.50".to_owned())
+    );
+    assert_eq!(plan[1].date.to_string(), "2027-01-28");
+    let (defs, templates) = pawpath::load_definitions(&common::repo_root()).expect("definitions");
+    for (brand, notice) in [("pos", 10), ("ptp", 10)] {
+        let money = defs.voice(brand, "en-GB").money();
+        let mut message = pawpath::mail::ConfirmationEmail::sample(brand, "en-GB");
+        message.collections = pawpath::service::purchase::collection_lines(&plan, &money);
+        message.notice_days = defs
+            .brand(brand)
+            .expect("the brand")
+            .direct_debit_notice_days;
+        assert_eq!(message.notice_days, notice, "{brand}");
+        let email = templates.confirmation(&message).expect("renders");
+        assert!(email.text.contains(
+            "  - £60.50 on or shortly after 29/12/2026 (two monthly payments, as your first payment date was less than 14 days away)\n  - £30.25 on or shortly after 28/01/2027\n  - £30.25 on or shortly after 01/03/2027"
+        ), "{}", email.text);
+        assert!(
+            email.text.contains(&format!(
+                "we'll tell you at least {notice} working days before your account is debited"
+            )),
+            "{}",
+            email.text
+        );
+        let html = email.html.replace("&#x2f;", "/").replace("&#x27;", "'");
+        assert!(
+            html.contains("£60.50 on or shortly after 29/12/2026 (two monthly payments"),
+            "{html}"
+        );
+        assert!(
+            html.contains(&format!("we'll tell you at least {notice} working days")),
+            "{html}"
+        );
+    }
 }
