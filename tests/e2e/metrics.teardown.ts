@@ -48,6 +48,11 @@ test('metrics: every family has values after the browser suite', async ({ reques
   for (const family of [
     'pawpath_outbox_depth',
     'pawpath_outbox_oldest_undelivered_seconds',
+    'pawpath_policy_events_waiting',
+    'pawpath_policy_events_oldest_undelivered_seconds',
+    'pawpath_policy_events_most_attempts',
+    'pawpath_policy_events_undelivered_over_a_day',
+    'pawpath_policy_event_deliveries_total',
     'pawpath_provider_errors_total',
     'pawpath_rate_limited_total',
     'pawpath_db_pool_connections',
