@@ -79,10 +79,23 @@ impl App {
             crate::events::Dispatcher::new(config.policy_webhook.clone())
                 .map_err(StartError::Data)?,
         );
-        let test_payments = match config.payment_provider {
-            crate::config::PaymentProviderChoice::Test => Arc::new(
-                crate::payments::test_provider::TestProvider::new(Arc::clone(&defs))
-                    .map_err(StartError::Data)?,
+        let (payments, test_payments): (
+            Arc<dyn crate::payments::PaymentProvider>,
+            Option<Arc<crate::payments::test_provider::TestProvider>>,
+        ) = match &config.payment_provider {
+            crate::config::PaymentProviderChoice::Test => {
+                let provider = Arc::new(
+                    crate::payments::test_provider::TestProvider::new(Arc::clone(&defs))
+                        .map_err(StartError::Data)?,
+                );
+                (provider.clone(), Some(provider))
+            }
+            crate::config::PaymentProviderChoice::Stripe(settings) => (
+                Arc::new(
+                    crate::payments::stripe::Stripe::new(settings.clone())
+                        .map_err(StartError::Data)?,
+                ),
+                None,
             ),
         };
         let store = Store::connect_with(&config.database_url, config.database_connections)
@@ -97,8 +110,8 @@ impl App {
         ));
         Ok(AppState::new(crate::service::state::Shared {
             pace,
-            payments: test_payments.clone(),
-            test_payments: Some(test_payments),
+            payments,
+            test_payments,
             mail_templates: Arc::new(mail_templates),
             banks: Arc::new(banks),
             mailer,

@@ -19,10 +19,20 @@ import { currentChoice } from '@/shared/consent';
 import { text } from '@/shared/copy';
 import { MoneyContext, moneyFormat } from '@/shared/money';
 
+/** The page asked for, and the card payment the browser came back with from the customer's bank (`?payment_intent=`). */
+function cameBack(location: Location): { path: string; returned: string | null } {
+  const query = new URLSearchParams(location.search);
+  const returned = query.get('payment_intent');
+  for (const name of ['payment_intent', 'payment_intent_client_secret', 'redirect_status']) query.delete(name);
+  const rest = query.toString();
+  return { path: location.pathname + (rest ? `?${rest}` : ''), returned: returned && /^[A-Za-z0-9_]{1,255}$/.test(returned) ? returned : null };
+}
+
 export function App() {
   const [state, send] = useMachine(journeyMachine, {
-    // The first load keeps the query: a brand asked for with ?brand= (journey.md §1).
-    input: { path: window.location.pathname + window.location.search },
+    // The first load keeps the query: a brand asked for with ?brand= (journey.md §1); the card
+    // provider's return from the customer's bank (3-D Secure) is the purchase's, not the page's.
+    input: useMemo(() => cameBack(window.location), []),
   });
   const { view, failure, failureStatus, serverErrors, submissions, viewVersion, formVersion, notice, editErrors, editSubmissions, petAdded } =
     state.context;

@@ -20,7 +20,7 @@ export interface StepContext {
   /** Remounts a page when the view data is replaced (`viewVersion`) or its form is reset (`formVersion`). */
   viewKey: string;
   formKey: string;
-  is: (state: 'submitting' | 'removing' | 'editing' | 'refreshing' | 'adding' | 'savingPets' | 'buying') => boolean;
+  is: (state: 'submitting' | 'removing' | 'editing' | 'refreshing' | 'adding' | 'savingPets' | 'buying' | 'authenticating') => boolean;
   /** A pet was just added on the page shown again. */
   petAdded: boolean;
   serverErrors: FieldMessage[];
@@ -142,10 +142,10 @@ export const stepViews: Record<ViewName, Draw> = {
     ),
   payment_confirmation: (c) =>
     c.view.bank_details && (
-      <pages.PaymentConfirmation.Component view={c.view} copy={c.copy} busy={c.is('buying')} serverErrors={c.serverErrors} onOpen={c.open} onBuy={c.buy} />
+      <pages.PaymentConfirmation.Component view={c.view} copy={c.copy} busy={c.is('buying') || c.is('authenticating')} serverErrors={c.serverErrors} onOpen={c.open} onBuy={c.buy} />
     ),
   card_confirmation: (c) => (
-    <pages.CardConfirmation.Component view={c.view} copy={c.copy} busy={c.is('buying')} serverErrors={c.serverErrors} onOpen={c.open} onBuy={c.buy} />
+    <pages.CardConfirmation.Component view={c.view} copy={c.copy} busy={c.is('buying') || c.is('authenticating')} serverErrors={c.serverErrors} onOpen={c.open} onBuy={c.buy} />
   ),
   confirmation: (c) => c.view.purchase && <pages.Confirmation.Component view={c.view} copy={c.copy} onRefresh={() => c.send({ type: 'page.refresh' })} />,
   rescue_confirmation: (c) =>

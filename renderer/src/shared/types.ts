@@ -242,7 +242,11 @@ export interface FieldMessage {
 /** How the brand takes payment; for card, the card form and where the browser sends it. */
 export interface PaymentOptions {
   methods: Array<'DD' | 'CC'>;
-  card: { questions: QuestionsView; provider: { tokenise_url: string; publishable_key: string } } | null;
+  card: {
+    questions: QuestionsView;
+    /** `form`: pawpath's card form posted to the provider; `stripe`: the card's number, expiry and security code in Stripe's own fields. */
+    provider: { kind: 'form'; tokenise_url: string; publishable_key: string } | { kind: 'stripe'; script_url: string; publishable_key: string };
+  } | null;
 }
 
 export interface Purchase {

@@ -9,9 +9,11 @@ use secrets::{exactly_32, load_or_create_key, load_or_create_secret, parse_secre
 
 mod error;
 mod parse;
+mod payments;
 mod secrets;
 mod webhooks;
 
+pub use payments::PaymentProviderChoice;
 pub use webhooks::PolicyWebhook;
 
 pub use parse::AGGREGATOR_CODES;
@@ -126,9 +128,9 @@ pub struct Config {
     /// `PAWPATH_REMINDER_INTERVAL_MS`: how often the reminder job looks for quotes due one
     /// (default 900,000: every 15 minutes; 50 to 86,400,000).
     pub reminder_interval_ms: u64,
-    /// `PAWPATH_PAYMENT_PROVIDER`: where card details go for brands that take cards. `test`
-    /// (the local test provider, the default on http hosts) is the only provider built so far;
-    /// on an https host it must be named on purpose, so nobody takes real cards with it unaware.
+    /// `PAWPATH_PAYMENT_PROVIDER`: where card details go for brands that take cards: `stripe`
+    /// (with `PAWPATH_STRIPE_*`, see `payments.rs`), or `test`, the local test provider (the
+    /// default on http hosts), which an https host refuses.
     pub payment_provider: PaymentProviderChoice,
     /// The insurer's receiver of policy events (`PAWPATH_POLICY_WEBHOOK_URL`, `…_SECRET`,
     /// `…_ACCOUNT_KEY`, `…_RETRY_MS`; see `webhooks.rs`): required on an https host; unset
@@ -201,12 +203,6 @@ impl Default for Limits {
             max_connections: 1_024,
         }
     }
-}
-
-/// Which payment provider takes cards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PaymentProviderChoice {
-    Test,
 }
 
 impl Config {
@@ -519,22 +515,8 @@ impl Config {
                     )
                 })?,
         };
-        let payment_provider = match get("PAWPATH_PAYMENT_PROVIDER").as_deref().map(str::trim) {
-            Some("test") => PaymentProviderChoice::Test,
-            None | Some("") if !public_url.starts_with("https://") => PaymentProviderChoice::Test,
-            None | Some("") => {
-                return Err(err(
-                    "PAWPATH_PAYMENT_PROVIDER",
-                    "is required on an https host; the only provider built is `test`, the local test provider, which takes no real payments",
-                ));
-            }
-            Some(other) => {
-                return Err(err(
-                    "PAWPATH_PAYMENT_PROVIDER",
-                    format!("{other:?} is not a payment provider; the only one is `test`"),
-                ));
-            }
-        };
+        let payment_provider =
+            payments::payment_provider(&get, public_url.starts_with("https://"))?;
         let policy_webhook = webhooks::policy_webhook(&get, public_url.starts_with("https://"))?;
         let listen_addr = match get("PAWPATH_LISTEN_ADDR") {
             None => std::net::IpAddr::from([0, 0, 0, 0]),

@@ -7,9 +7,10 @@
 //! expiry: what a statement or receipt shows) and, when the quote is bought, to charge it.
 //! [`PaymentProvider`] is that interface; [`test_provider::TestProvider`] is a provider that runs
 //! inside pawpath for development and tests, with its own browser endpoint, holding no card
-//! number either.
+//! number either; [`stripe::Stripe`] is Stripe's PaymentIntents, with 3-D Secure (issue 60).
 
 pub mod cards;
+pub mod stripe;
 pub mod test_provider;
 
 use std::future::Future;
@@ -41,13 +42,89 @@ pub struct Charge {
     pub currency: String,
 }
 
+/// What a charge came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Charged {
+    Paid(Charge),
+    /// The card's issuer asks the customer to authenticate (3-D Secure, PSD2 strong customer
+    /// authentication): the browser goes to `url`, and comes back to the charge's return address.
+    Authenticate {
+        payment: String,
+        url: String,
+    },
+}
+
+/// A payment begun earlier, as the provider now has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PaymentState {
+    Paid(Charge),
+    /// Still waiting on the customer's bank: the challenge not yet done.
+    Authenticating {
+        url: Option<String>,
+    },
+    /// Declined, the challenge failed, or cancelled: nothing was taken.
+    Failed,
+}
+
+/// A card payment to take.
+#[derive(Debug, Clone, Copy)]
+pub struct ChargeRequest<'a> {
+    pub token: &'a str,
+    pub amount: Decimal,
+    pub currency: &'a str,
+    /// The same key always answers with the first payment made with it, so a retry never
+    /// charges twice.
+    pub idempotency_key: &'a str,
+    /// Where the browser comes back to after a 3-D Secure challenge.
+    pub return_url: &'a str,
+    /// The quote, kept with the payment so its webhook finds the purchase.
+    pub quote_id: &'a str,
+    /// Monthly payers' later payments are taken without them: the card is kept for that.
+    pub recurring: bool,
+}
+
+/// What a provider's webhook says, once its signature is checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProviderEvent {
+    /// A payment for a quote was taken, or failed (its challenge failed, or it was declined).
+    Payment {
+        quote_id: String,
+        payment: String,
+        paid: bool,
+    },
+    /// Anything else: acknowledged, nothing to do.
+    Other(String),
+}
+
+/// Why a webhook was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WebhookRefused {
+    #[error("the signature does not match")]
+    Signature,
+    #[error("the body is not an event: {0}")]
+    Body(String),
+    #[error("this provider sends no webhooks")]
+    NotTaken,
+}
+
 /// What the browser needs to send a card to the provider.
 #[derive(Debug, Clone, Serialize)]
-pub struct BrowserSettings {
-    /// Where the card form is posted (`{card: {card_name, card_number, card_expiry, card_cvc}}`).
-    pub tokenise_url: String,
-    /// The provider's public key for this site, sent as `Authorization: Bearer …`.
-    pub publishable_key: String,
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BrowserSettings {
+    /// pawpath's card form posted to the provider's endpoint
+    /// (`{card: {card_name, card_number, card_expiry, card_cvc}}`), with the provider's public key
+    /// sent as `Authorization: Bearer …`.
+    Form {
+        tokenise_url: String,
+        publishable_key: String,
+    },
+    /// Stripe: the card's number, expiry and security code in Stripe's own fields (Stripe.js,
+    /// loaded from `script_url`); the rest of the card form (the name, the billing address) is
+    /// pawpath's.
+    Stripe {
+        script_url: String,
+        publishable_key: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -70,19 +147,29 @@ pub enum ProviderError {
 pub trait PaymentProvider: Send + Sync {
     fn name(&self) -> &'static str;
 
-    /// Where the browser sends the card form.
+    /// What the browser needs to send a card to the provider.
     fn browser(&self) -> BrowserSettings;
 
     /// What a token stands for.
     fn card<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<CardSummary, ProviderError>>;
 
-    /// Takes a payment. The same `idempotency_key` always answers with the first payment made
-    /// with it, so a retry never charges twice.
+    /// Takes a payment, or begins one the customer's bank must authenticate.
     fn charge<'a>(
         &'a self,
-        token: &'a str,
-        amount: Decimal,
-        currency: &'a str,
-        idempotency_key: &'a str,
-    ) -> BoxFuture<'a, Result<Charge, ProviderError>>;
+        request: ChargeRequest<'a>,
+    ) -> BoxFuture<'a, Result<Charged, ProviderError>>;
+
+    /// A payment begun earlier, as it now stands.
+    fn payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<PaymentState, ProviderError>>;
+
+    /// Gives up a payment the customer did not finish authenticating. A payment already taken
+    /// is not cancelled: its state is answered instead.
+    fn cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<PaymentState, ProviderError>>;
+
+    /// Checks a webhook's signature and reads it.
+    fn webhook(
+        &self,
+        headers: &axum::http::HeaderMap,
+        body: &[u8],
+    ) -> Result<ProviderEvent, WebhookRefused>;
 }

@@ -26,7 +26,10 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use super::cards::{Issuers, luhn_valid};
-use super::{BoxFuture, BrowserSettings, CardSummary, Charge, PaymentProvider, ProviderError};
+use super::{
+    BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, PaymentProvider,
+    PaymentState, ProviderError, ProviderEvent, WebhookRefused,
+};
 
 /// The test card that tokenises but is always declined (as hosted providers' test modes have).
 pub const DECLINED_CARD: &str = "4000000000000002";
@@ -213,7 +216,7 @@ impl PaymentProvider for TestProvider {
     }
 
     fn browser(&self) -> BrowserSettings {
-        BrowserSettings {
+        BrowserSettings::Form {
             tokenise_url: PATH.to_owned(),
             publishable_key: self.publishable_key.clone(),
         }
@@ -225,17 +228,21 @@ impl PaymentProvider for TestProvider {
 
     fn charge<'a>(
         &'a self,
-        token: &'a str,
-        amount: Decimal,
-        currency: &'a str,
-        idempotency_key: &'a str,
-    ) -> BoxFuture<'a, Result<Charge, ProviderError>> {
+        request: ChargeRequest<'a>,
+    ) -> BoxFuture<'a, Result<Charged, ProviderError>> {
         Box::pin(async move {
+            let ChargeRequest {
+                token,
+                amount,
+                currency,
+                idempotency_key,
+                ..
+            } = request;
             let (_, declines) = self.held(token)?;
             let mut ledger = self.ledger();
             if let Some((first_token, first_amount, charge)) = ledger.charges.get(idempotency_key) {
                 return if first_token == token && *first_amount == amount {
-                    Ok(charge.clone())
+                    Ok(Charged::Paid(charge.clone()))
                 } else {
                     Err(ProviderError::KeyReused)
                 };
@@ -255,8 +262,30 @@ impl PaymentProvider for TestProvider {
             if let Some(held) = ledger.tokens.get_mut(token) {
                 held.attached = true;
             }
-            Ok(charge)
+            Ok(Charged::Paid(charge))
         })
+    }
+
+    /// The test provider answers every charge at once, so a payment it knows is one it took.
+    fn payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<PaymentState, ProviderError>> {
+        Box::pin(async move {
+            let ledger = self.ledger();
+            Ok(ledger
+                .charges
+                .values()
+                .find(|(_, _, charge)| charge.id == id)
+                .map_or(PaymentState::Failed, |(_, _, charge)| {
+                    PaymentState::Paid(charge.clone())
+                }))
+        })
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<PaymentState, ProviderError>> {
+        self.payment(id)
+    }
+
+    fn webhook(&self, _headers: &HeaderMap, _body: &[u8]) -> Result<ProviderEvent, WebhookRefused> {
+        Err(WebhookRefused::NotTaken)
     }
 }
 

@@ -270,6 +270,14 @@ pub fn router(state: AppState) -> Router {
         Some(provider) => router.merge(std::sync::Arc::clone(provider).router()),
         None => router,
     };
+    // The card provider's webhook: a payment's outcome for a customer who did not come back.
+    let router = router
+        .route(
+            "/payments/webhook",
+            axum::routing::post(payment::provider_webhook).layer(DefaultBodyLimit::max(BODY_LIMIT)),
+        )
+        // Where the customer's bank sends the browser back after a 3-D Secure challenge.
+        .route("/payments/return", get(payment::payment_return));
 
     let https = state.config.public_url.starts_with("https://");
     router

@@ -418,9 +418,12 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
     let text = |key: &str| voice.t(key);
     // A brand that names a tag manager: its origins in this brand's pages' policy only (issue
     // 29). The page loads its script only once the customer accepts analytics cookies (issue 58).
+    // The card provider's, where its own card fields are drawn on the page (issue 60).
     let tag_manager = brand.and_then(|b| b.tracking.tag_manager.as_ref());
-    let policy =
-        tag_manager.map(|tm| crate::http::policy::content_security_policy_with(&tm.origins));
+    let tag_origins = tag_manager.map_or(&[][..], |tm| tm.origins.as_slice());
+    let payment_origins = state.config.payment_provider.browser_origins();
+    let policy = (!tag_origins.is_empty() || !payment_origins.is_empty())
+        .then(|| crate::http::policy::content_security_policy_with(tag_origins, &payment_origins));
     let html_page = |page: String| {
         let mut response = (
             [

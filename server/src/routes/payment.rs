@@ -111,3 +111,61 @@ const DIRECT_DEBIT_ONLY: &[&str] = &[
     "payment_day",
     "dd_confirmation",
 ];
+
+/// POST /payments/webhook: the card payment provider's webhook (issue 60), checked by its
+/// signature before anything is read. 200 when handled (or nothing was to be done); 503 when
+/// the purchase could not be made just now, so the provider sends it again; 400 for a signature
+/// or body that does not hold; 404 where the provider sends none (the test provider).
+pub(super) async fn provider_webhook(
+    State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    use crate::payments::WebhookRefused;
+    use axum::http::StatusCode;
+    let answer =
+        |status: StatusCode, error: &str| (status, Json(json!({ "error": error }))).into_response();
+    match crate::service::card_payment::provider_webhook(&state, &headers, &body).await {
+        Ok(true) => Json(json!({ "received": true })).into_response(),
+        Ok(false) => answer(StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+        Err(WebhookRefused::NotTaken) => answer(StatusCode::NOT_FOUND, "not_found"),
+        Err(refused) => {
+            tracing::warn!(%refused, "payment provider webhook refused");
+            answer(StatusCode::BAD_REQUEST, &refused.to_string())
+        }
+    }
+}
+
+/// GET /payments/return?payment_intent=…: the customer's bank sends the browser back here after
+/// a 3-D Secure challenge (see [`crate::service::card_payment::returned_from_bank`]); 303 to the
+/// confirmation (with the bought quote's session cookie) or to the page bought from.
+pub(super) async fn payment_return(
+    State(state): State<AppState>,
+    caller: crate::service::Caller,
+    axum::extract::Query(query): axum::extract::Query<std::collections::HashMap<String, String>>,
+) -> Result<Response, AppError> {
+    use axum::http::{HeaderValue, StatusCode, header};
+    let payment = query
+        .get("payment_intent")
+        .filter(|p| {
+            (1..=255).contains(&p.len())
+                && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        })
+        .ok_or_else(|| {
+            AppError::BadRequest("payment_intent must be the provider's payment id".into())
+        })?;
+    let (location, session) =
+        crate::service::card_payment::returned_from_bank(&state, &caller, payment).await?;
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    let headers = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&location) {
+        headers.insert(header::LOCATION, v);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(session) = session
+        && let Ok(v) = HeaderValue::from_str(&session.set_cookie(state.config.secure_cookies()))
+    {
+        headers.insert(header::SET_COOKIE, v);
+    }
+    Ok(response)
+}

@@ -10,6 +10,7 @@ pub mod aggregators;
 pub mod annual;
 pub mod breeds;
 pub mod caller;
+pub mod card_payment;
 pub mod emails;
 pub mod error;
 pub mod fields;

@@ -14,6 +14,7 @@ use engine::rules::collections::{Frequency, card_schedule, schedule};
 
 use crate::payments::ProviderError;
 use crate::service::caller::Caller;
+use crate::service::card_payment::{CardOutcome, Payer, charge_card};
 use crate::service::error::FieldMessage;
 use crate::service::error::{AppError, Closed};
 use crate::service::reply::Reply;
@@ -22,71 +23,17 @@ use crate::service::quote;
 use crate::service::state::AppState;
 use crate::service::view::{self, ViewInput};
 use crate::store::{
-    CardPaymentRow, NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError,
-    TransitionMeta,
+    NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError, TransitionMeta,
 };
 
 pub const ACCOUNT_NUMBER: &str = "/payment/account_number";
 
-pub const CARD_TOKEN: &str = "/payment/card_token";
-
-/// Takes a card payer's first payment through the payment provider. The idempotency key is the
-/// quote's, and a quote is bought once: a double click, a retry or a second tab are answered with
-/// the same payment, never a second. A declined card, or a token past its time, is the customer's
-/// to put right (a field error); the provider being down is a 502.
-pub async fn charge_card(
-    state: &AppState,
-    quote: &QuoteRow,
-    text: &(dyn Fn(&str) -> String + Sync),
-    amount: Decimal,
-) -> Result<Result<CardPaymentRow, AppError>, AppError> {
-    let refuse = |key: &str| {
-        Ok(Err(AppError::Validation(vec![FieldMessage {
-            field: "payment.card_token".into(),
-            message: quote::voice(state, quote).t(key),
-        }])))
-    };
-    let Some(sealed) = state.store.secret(&quote.id, CARD_TOKEN).await? else {
-        return refuse("payment.card.token.invalid");
-    };
-    let token = state
-        .config
-        .encryption_key
-        .decrypt(&quote.id, CARD_TOKEN, &sealed)
-        .map_err(|e| AppError::Internal(format!("quote {}: card token {e}", quote.id)))?;
-    let key = format!("purchase-{}", quote.id);
-    // The brand's currency (owner-payment.md §9 Currency).
-    let currency = state
-        .defs
-        .brand(&quote.brand)
-        .map_or("GBP", |b| b.currency.code());
-    match state.payments.charge(&token, amount, currency, &key).await {
-        Ok(charge) => Ok(Ok(CardPaymentRow {
-            provider: state.payments.name().to_owned(),
-            charge_reference: charge.id,
-            amount: charge.amount,
-            currency: charge.currency,
-            card_name: text("card_name"),
-            issuer: text("card_issuer"),
-            last4: text("card_last4"),
-            expiry: text("card_expiry"),
-        })),
-        Err(ProviderError::Declined) => {
-            tracing::info!(quote = %quote.id, "card declined");
-            crate::metrics::card_declined();
-            refuse("card_confirmation.declined")
-        }
-        Err(ProviderError::UnknownToken) => refuse("payment.card.token.invalid"),
-        Err(ProviderError::KeyReused) => Err(AppError::Internal(format!(
-            "quote {}: the provider holds a different payment for this quote",
-            quote.id
-        ))),
-        Err(ProviderError::Unavailable(m)) => Err(AppError::Unavailable(m)),
-    }
-}
+pub use crate::service::card_payment::CARD_TOKEN;
 
 pub enum Attempted {
     Bought,
+    /// The card's issuer asks the customer to authenticate (3-D Secure): the browser goes here.
+    Authenticate(String),
     /// Another request changed or bought the quote first.
     Raced,
     Refused(AppError),
@@ -108,11 +55,18 @@ pub async fn purchase(
 ) -> Result<Reply, AppError> {
     let started = Instant::now();
     let key = idempotency_key(body)?;
+    let returned = crate::service::card_payment::returned_payment(body)?;
     let crate::service::transition::Authorised {
         mut quote,
         token,
         experiment_views,
-    } = match crate::service::transition::authorise(state, caller, body, &["idempotency_key"]).await
+    } = match crate::service::transition::authorise(
+        state,
+        caller,
+        body,
+        &["idempotency_key", "payment_return"],
+    )
+    .await
     {
         Ok(auth) => auth,
         Err(AppError::Csrf) => return bought_elsewhere(state, caller, body, &key).await,
@@ -130,11 +84,13 @@ pub async fn purchase(
             &key,
             &next.hash(),
             &experiment_views,
+            returned.as_deref(),
             started,
         )
         .await?
         {
             Attempted::Bought | Attempted::Raced => {}
+            Attempted::Authenticate(url) => return authenticate(&url),
             Attempted::Refused(e) => return Err(e),
         }
         // Bought here or by a twin request with the same key (so the same new session), or
@@ -220,16 +176,30 @@ async fn with_session(
         .joining(state, session))
 }
 
-/// Buys the quote (see [`buy`]), counting the outcome for `/metrics`.
+/// The answer that sends the browser to the card issuer's 3-D Secure challenge: `{next_action:
+/// {redirect_url}}`, and no view (the quote is not bought yet).
+fn authenticate(url: &str) -> Result<Reply, AppError> {
+    Reply::json(&json!({ "next_action": { "type": "redirect", "redirect_url": url } }))
+}
+
+/// Buys the quote (see [`buy`]), counting the outcome for `/metrics`. `returned`: the card
+/// payment the customer's browser has come back from a 3-D Secure challenge with.
 pub async fn attempt(
     state: &AppState,
     quote: &QuoteRow,
     key: &str,
     session_hash: &str,
     experiment_views: &[String],
+    returned: Option<&str>,
     started: Instant,
 ) -> Result<Attempted, AppError> {
-    let attempted = buy(state, quote, key, session_hash, experiment_views, started).await;
+    let payer = Payer {
+        key,
+        session_hash,
+        returned,
+        return_url: String::new(),
+    };
+    let attempted = buy(state, quote, payer, experiment_views, started).await;
     let method = match quote
         .document
         .pointer("/payment/payment_method")
@@ -241,6 +211,7 @@ pub async fn attempt(
     };
     let outcome = match &attempted {
         Ok(Attempted::Bought) => "bought",
+        Ok(Attempted::Authenticate(_)) => "authenticating",
         Ok(Attempted::Raced) => "raced",
         Ok(Attempted::Refused(_)) => "refused",
         Err(_) => "failed",
@@ -252,8 +223,7 @@ pub async fn attempt(
 async fn buy(
     state: &AppState,
     quote: &QuoteRow,
-    key: &str,
-    session_hash: &str,
+    payer: Payer<'_>,
     experiment_views: &[String],
     started: Instant,
 ) -> Result<Attempted, AppError> {
@@ -317,9 +287,20 @@ async fn buy(
     // A Direct Debit payer's account number, for the insurer's event (sealed to its key there).
     let mut account_number = None;
     let (payment, plan, day) = if by_card {
-        let card = match charge_card(state, quote, &text, amount).await? {
-            Ok(card) => card,
-            Err(refused) => return Ok(Attempted::Refused(refused)),
+        // The customer comes back to the page they bought from after a 3-D Secure challenge.
+        // The customer's bank sends the browser back here after a 3-D Secure challenge.
+        let payer = Payer {
+            return_url: format!(
+                "{}/payments/return",
+                state.config.public_url.trim_end_matches('/')
+            ),
+            ..payer
+        };
+        let recurring = freq == Frequency::Monthly;
+        let card = match charge_card(state, quote, &text, amount, recurring, &payer).await? {
+            CardOutcome::Paid(card) => card,
+            CardOutcome::Authenticate(url) => return Ok(Attempted::Authenticate(url)),
+            CardOutcome::Refused(refused) => return Ok(Attempted::Refused(refused)),
         };
         let plan = card_schedule(rules.today, freq, amount);
         let day = i64::from(rules.today.day().min(28));
@@ -401,7 +382,7 @@ async fn buy(
     let mut purchase = NewPurchase {
         id: crate::store::random_id(),
         // Scoped to its quote (issue 21): a key another quote used is no business of this one.
-        idempotency_key: format!("{}:{key}", quote.id),
+        idempotency_key: format!("{}:{}", quote.id, payer.key),
         payment_frequency: frequency,
         payment_day: day,
         cover_start: start.to_string(),
@@ -419,7 +400,7 @@ async fn buy(
             .collect(),
         emails: vec![email],
         events: Vec::new(),
-        session_hash: session_hash.to_owned(),
+        session_hash: payer.session_hash.to_owned(),
     };
     let event = crate::service::policy_events::bought(
         state,

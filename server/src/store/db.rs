@@ -107,6 +107,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = embedded!("sqlite":
         "0016_quiet_updates.sql",
         "0017_history_count.sql",
         "0018_policy_events.sql",
+        "0019_card_attempts.sql",
 );
 
 const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
@@ -128,6 +129,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
         "0016_quiet_updates.sql",
         "0017_history_count.sql",
         "0018_policy_events.sql",
+        "0019_card_attempts.sql",
 );
 
 /// A migration from its file, as sqlx reads a folder: the version before the first `_`, the rest

@@ -48,6 +48,7 @@ macro_rules! select_quote {
 }
 
 pub mod batch;
+pub mod card_attempts;
 pub mod conns;
 pub mod db;
 pub mod error;
@@ -65,6 +66,7 @@ pub mod rows;
 pub mod transitions;
 pub mod writer;
 
+pub use card_attempts::*;
 pub use db::*;
 pub use error::StoreError;
 pub use events::*;

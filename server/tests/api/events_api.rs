@@ -496,12 +496,17 @@ fn the_receiver_s_settings_go_together_and_are_checked() {
     );
     // A live (https) host: required, and https only.
     let https = ("PAWPATH_PUBLIC_URL", "https://quotes.example.test");
-    let provider = ("PAWPATH_PAYMENT_PROVIDER", "test");
-    let (variable, said) = problem(&[https, provider]).expect("required on https");
+    let provider = ("PAWPATH_PAYMENT_PROVIDER", "stripe");
+    let (sk, pk, whsec) = (
+        ("PAWPATH_STRIPE_SECRET_KEY", "sk_test_pawpath"),
+        ("PAWPATH_STRIPE_PUBLISHABLE_KEY", "pk_test_pawpath"),
+        ("PAWPATH_STRIPE_WEBHOOK_SECRET", "whsec_pawpath"),
+    );
+    let (variable, said) = problem(&[https, provider, sk, pk, whsec]).expect("required on https");
     assert_eq!(variable, "PAWPATH_POLICY_WEBHOOK_URL");
     assert!(said.contains("https host"), "{said}");
     assert_eq!(
-        named(&[https, provider, url, secret, key]).as_deref(),
+        named(&[https, provider, sk, pk, whsec, url, secret, key]).as_deref(),
         Some("PAWPATH_POLICY_WEBHOOK_URL"),
         "plain http from a live host"
     );
@@ -509,6 +514,9 @@ fn the_receiver_s_settings_go_together_and_are_checked() {
         problem(&[
             https,
             provider,
+            sk,
+            pk,
+            whsec,
             (
                 "PAWPATH_POLICY_WEBHOOK_URL",
                 "https://insurer.example/events"

@@ -11,7 +11,9 @@ export type ApiResult =
   | { kind: 'invalid'; errors: FieldMessage[] }
   | { kind: 'failed'; status: number; message: string }
   /** Issue 25: a step or form the quote cannot open yet; nothing was stored. */
-  | { kind: 'closed'; message: string };
+  | { kind: 'closed'; message: string }
+  /** The card's issuer asks the customer to authenticate (3-D Secure): the browser goes to `url` and comes back. */
+  | { kind: 'authenticate'; url: string };
 
 /** The page's language, as the shared helper's `locale` (journey.md §7: default en-GB). */
 function pageLocale(): string {
@@ -327,9 +329,12 @@ export async function tokeniseCard(
 /**
  * Buys the quote (issue 6): one key per purchase attempt, kept in session storage until the
  * purchase is made, so a retry after a dropped connection sends the same key; the server makes
- * one purchase whatever arrives and answers every request with it.
+ * one purchase whatever arrives and answers every request with it. A card payment the issuer
+ * asks the customer to authenticate (3-D Secure, issue 60) answers with where to go instead;
+ * the key is kept for the request made on coming back (`returned`: the provider's payment id
+ * the browser came back with).
  */
-export async function purchase(csrf: string, qidu: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
+export async function purchase(csrf: string, qidu: string, returned: string | null = null, fetcher: typeof fetch = fetch): Promise<ApiResult> {
   const slot = `pawpath.purchase.${qidu}`;
   let key = sessionStorage.getItem(slot);
   if (!key) {
@@ -340,10 +345,19 @@ export async function purchase(csrf: string, qidu: string, fetcher: typeof fetch
     method: 'POST',
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     credentials: 'same-origin',
-    body: JSON.stringify({ csrf, locale: pageLocale(), ...helperFields(), idempotency_key: key }),
+    body: JSON.stringify({ csrf, locale: pageLocale(), ...helperFields(), idempotency_key: key, ...(returned ? { payment_return: returned } : {}) }),
   });
+  if (response.ok) {
+    const action = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { next_action?: { redirect_url?: string } } | null;
+    const url = action?.next_action?.redirect_url;
+    if (typeof url === 'string' && /^https?:\/\//.test(url)) return { kind: 'authenticate', url };
+  }
   const result = await read(response, fetcher);
-  if (result.kind === 'ok') sessionStorage.removeItem(slot);
+  // Done, or refused (a declined card): the next attempt is a new one.
+  if (result.kind === 'ok' || result.kind === 'invalid') sessionStorage.removeItem(slot);
   return result;
 }
 

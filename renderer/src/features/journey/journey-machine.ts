@@ -39,6 +39,12 @@ export interface JourneyContext {
   editNotice: { body: string; kind: 'success' | 'info' } | null;
   /** The view shown is the pet details page with a pet just added: its questions take the focus. */
   petAdded: boolean;
+  /**
+   * The card payment the browser came back with from the customer's bank (3-D Secure, issue 60:
+   * `?payment_intent=` on the page bought from): the purchase is asked for again once the page
+   * is loaded, and the server says whether it is bought or the card was declined.
+   */
+  returned: string | null;
 }
 
 /**
@@ -101,12 +107,12 @@ export const journeyMachine = setup({
   types: {
     context: {} as JourneyContext,
     events: {} as JourneyEvent,
-    input: {} as { path: string },
+    input: {} as { path: string; returned?: string | null },
   },
   actors: {
     loadView: fromPromise<ApiResult, { path: string }>(({ input }) => loadView(input.path)),
     removePet: fromPromise<ApiResult, { id: number; csrf: string }>(({ input }) => removePet(input.id, input.csrf)),
-    purchase: fromPromise<ApiResult, { csrf: string; qidu: string }>(({ input }) => purchase(input.csrf, input.qidu)),
+    purchase: fromPromise<ApiResult, { csrf: string; qidu: string; returned: string | null }>(({ input }) => purchase(input.csrf, input.qidu, input.returned)),
     submitAnswers: fromPromise<ApiResult, { url: string; csrf: string; answers: Record<string, unknown> }>(({ input }) =>
       submitAnswers(input.url, input.csrf, input.answers),
     ),
@@ -127,6 +133,10 @@ export const journeyMachine = setup({
       return output?.kind === 'ok' && output.outcome === 'moved' && output.data.step.id === context.view?.step.id;
     },
     answeredWithFieldErrors: ({ event }) => outputOf(event)?.kind === 'invalid',
+    /** Loaded on coming back from the customer's bank: the purchase is asked for again. */
+    returnedFromBank: ({ event, context }) => outputOf(event)?.kind === 'ok' && context.returned !== null,
+    /** The card's issuer asks the customer to authenticate (3-D Secure). */
+    toAuthenticate: ({ event }) => outputOf(event)?.kind === 'authenticate',
     /** The step or form asked for is not open (changed in another window): nothing was stored. */
     stepClosed: ({ event }) => outputOf(event)?.kind === 'closed',
     canSubmit: ({ context }) => Boolean(context.view?.questions?.submit),
@@ -194,6 +204,12 @@ export const journeyMachine = setup({
         ? { notice: { kind: context.editNotice.kind, title: 'toast.success.title', body: context.editNotice.body }, editNotice: null }
         : { editNotice: null },
     ),
+    /** To the customer's bank's challenge; they come back to this page. */
+    goToBank: ({ event }) => {
+      const output = outputOf(event);
+      if (output?.kind === 'authenticate') window.location.assign(output.url);
+    },
+    forgetReturn: assign({ returned: null }),
     /** Shows the step's URL: a new history entry when the step moved, the same one otherwise. */
     followStep: ({ context }, params: { replace: boolean }) => {
       const path = context.view?.step.path;
@@ -220,6 +236,7 @@ export const journeyMachine = setup({
     editSubmissions: 0,
     editNotice: null,
     petAdded: false,
+    returned: input.returned ?? null,
   }),
   on: {
     'page.open': { target: '.loading', actions: 'setPath' },
@@ -236,6 +253,7 @@ export const journeyMachine = setup({
         src: 'loadView',
         input: ({ context }) => ({ path: context.path }),
         onDone: [
+          { guard: 'returnedFromBank', target: 'buying', actions: ['storeView', { type: 'followStep', params: { replace: true } }] },
           { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: true } }] },
           { target: 'failed', actions: 'storeFailure' },
         ],
@@ -369,10 +387,13 @@ export const journeyMachine = setup({
      * server makes one purchase whatever arrives); the answer is the confirmation page.
      */
     buying: {
+      exit: 'forgetReturn',
       invoke: {
         src: 'purchase',
-        input: ({ context }) => ({ csrf: context.view?.csrf ?? '', qidu: context.view?.qidu ?? '' }),
+        input: ({ context }) => ({ csrf: context.view?.csrf ?? '', qidu: context.view?.qidu ?? '', returned: context.returned }),
         onDone: [
+          // Off to the customer's bank; the page they come back to asks again.
+          { guard: 'toAuthenticate', target: 'authenticating', actions: 'goToBank' },
           { guard: 'answeredWithView', target: 'showing', actions: ['storeView', { type: 'followStep', params: { replace: false } }] },
           // A declined card: the customer's to put right, shown on the page.
           { guard: 'answeredWithFieldErrors', target: 'showing', actions: 'storeFieldErrors' },
@@ -382,6 +403,8 @@ export const journeyMachine = setup({
         onError: { target: 'showing', actions: 'storeFailure' },
       },
     },
+    /** Leaving for the customer's bank's 3-D Secure challenge: the button stays busy. */
+    authenticating: {},
     /** After a modal saved: the page's data again, for the page the customer is on. */
     refreshing: {
       invoke: {

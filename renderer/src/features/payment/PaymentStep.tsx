@@ -6,7 +6,7 @@
  * important information, keeping in touch and the Insurance Premium Tax note; Confirm payment
  * and Back.
  */
-import { useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 
 import { FormStep } from '@/features/form/FormStep';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
@@ -14,6 +14,7 @@ import { submitAnswers, tokeniseCard, validateBank } from '@/features/journey/ap
 import type { Notice } from '@/features/journey/journey-machine';
 import { ClaimTerms } from '@/features/cover/ClaimTerms';
 import { Modal } from '@/features/shell/Modal';
+import { ProviderCardFields, withoutProviderFields, type ProviderCardHandle } from './ProviderCardFields';
 import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
@@ -228,6 +229,11 @@ export function PaymentStep({
   const [cardErrors, setCardErrors] = useState<FieldMessage[]>([]);
   const [cardAttempts, setCardAttempts] = useState(0);
   const [sending, setSending] = useState(false);
+  // A provider that draws its own card fields (Stripe): the card form asks only the rest.
+  const providerFields = cardOffer?.provider.kind === 'stripe' ? cardOffer.provider : null;
+  const providerCard = useRef<ProviderCardHandle | null>(null);
+  const [providerError, setProviderError] = useState<string | null>(null);
+  const cardQuestions = useMemo(() => (cardOffer && providerFields ? withoutProviderFields(cardOffer.questions) : cardOffer?.questions), [cardOffer, providerFields]);
   const brand = text(copy, 'app.brand');
   const base = view.step.path.replace(/\/payment$/, '');
   const questions = view.questions;
@@ -338,8 +344,9 @@ export function PaymentStep({
               ))}
             </div>
           )}
+          {providerFields && <ProviderCardFields provider={providerFields} language={view.language} copy={copy} handle={providerCard} error={providerError} />}
           <FormStep
-            questions={cardOffer.questions}
+            questions={cardQuestions ?? cardOffer.questions}
             copy={copy}
             serverErrors={cardErrors}
             submissions={cardAttempts}
@@ -347,6 +354,27 @@ export function PaymentStep({
             submitLabel={text(copy, 'payment.confirm')}
             onSubmit={async (answers) => {
               // The card goes to the payment provider; pawpath is sent its token only.
+              if (providerFields) {
+                const card = (answers.card ?? {}) as Record<string, string | undefined>;
+                setSending(true);
+                const made = providerCard.current
+                  ? await providerCard.current.create({
+                      name: card.card_name,
+                      address: { line1: card.address1, line2: card.address2, city: card.address3, state: card.address4, country: 'GB' },
+                    })
+                  : { error: null };
+                setSending(false);
+                if ('token' in made) {
+                  setProviderError(null);
+                  onSubmit({ payment: { payment_method: 'CC', payment_frequency: frequency, card_token: made.token } });
+                } else if (made.error) {
+                  setProviderError(made.error);
+                } else {
+                  onNotice({ kind: 'error', title: 'payment.card.unavailable.title', body: 'payment.card.unavailable' });
+                }
+                return;
+              }
+              if (cardOffer.provider.kind !== 'form') return;
               setSending(true);
               const result = await tokeniseCard(cardOffer.provider, (answers.card ?? {}) as Record<string, unknown>, view.language);
               setSending(false);

@@ -28,15 +28,25 @@ pub fn private_key() -> rsa::RsaPrivateKey {
     rsa::RsaPrivateKey::from_pkcs8_pem(&pem).expect("a PKCS#8 RSA key")
 }
 
-/// What a live (https) host needs to start: its address, a named payment provider and an
-/// insurer's receiver of policy events (here one nobody answers at).
+/// What a live (https) host needs to start: its address, a real payment provider (Stripe, at
+/// its own address: nothing is asked of it at start) and an insurer's receiver of policy events
+/// (here one nobody answers at).
 pub fn live_host() -> Vec<(&'static str, String)> {
     vec![
         (
             "PAWPATH_PUBLIC_URL",
             "https://quotes.example.test".to_owned(),
         ),
-        ("PAWPATH_PAYMENT_PROVIDER", "test".to_owned()),
+        ("PAWPATH_PAYMENT_PROVIDER", "stripe".to_owned()),
+        ("PAWPATH_STRIPE_SECRET_KEY", "sk_test_pawpath".to_owned()),
+        (
+            "PAWPATH_STRIPE_PUBLISHABLE_KEY",
+            "pk_test_pawpath".to_owned(),
+        ),
+        (
+            "PAWPATH_STRIPE_WEBHOOK_SECRET",
+            "whsec_pawpath_test".to_owned(),
+        ),
         (
             "PAWPATH_POLICY_WEBHOOK_URL",
             "https://insurer.example.test/policy-events".to_owned(),

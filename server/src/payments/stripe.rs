@@ -1,0 +1,500 @@
+//! Stripe's PaymentIntents (issue 60), over its HTTP API: the card's number, expiry and security
+//! code go from Stripe's own fields in the browser (Stripe.js) to Stripe, which answers with a
+//! PaymentMethod (`pm_…`); pawpath is sent only that id, reads what a receipt shows of it, and when
+//! the quote is bought creates and confirms a PaymentIntent with it. When the card's issuer asks
+//! for strong customer authentication (3-D Secure, PSD2), the intent answers `requires_action`
+//! with the address of the challenge; the customer comes back to the return address, and the
+//! intent's state (or its webhook, if they never come back) ends the purchase.
+//!
+//! Every request carries the secret key; every creation an idempotency key, so an answer lost
+//! to a timeout is asked for again and answered with the same intent. Stripe's webhooks are
+//! checked against the endpoint's signing secret (`Stripe-Signature: t=…,v1=…`, HMAC-SHA256 of
+//! `t.body`), within five minutes of their timestamp.
+
+use std::time::Duration;
+
+use axum::http::HeaderMap;
+use hmac::{Hmac, Mac};
+use rust_decimal::Decimal;
+use serde_json::Value;
+use sha2::Sha256;
+
+use super::{
+    BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, Issuer,
+    PaymentProvider, PaymentState, ProviderError, ProviderEvent, WebhookRefused,
+};
+
+/// How old a webhook's timestamp may be (Stripe's own libraries' default tolerance).
+const WEBHOOK_TOLERANCE_SECONDS: i64 = 300;
+
+/// The most of an answer read from Stripe.
+const ANSWER_LIMIT: usize = 256 * 1024;
+
+/// What a Stripe account is reached with.
+#[derive(Clone)]
+pub struct StripeSettings {
+    /// `https://api.stripe.com`, or a local fake's address in tests.
+    pub api_url: String,
+    /// Stripe.js: `https://js.stripe.com/v3/`.
+    pub script_url: String,
+    pub secret_key: String,
+    pub publishable_key: String,
+    /// The webhook endpoint's signing secret (`whsec_…`).
+    pub webhook_secret: String,
+    /// How long a request to Stripe may take.
+    pub timeout: Duration,
+}
+
+impl std::fmt::Debug for StripeSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StripeSettings")
+            .field("api_url", &self.api_url)
+            .field("script_url", &self.script_url)
+            .field("publishable_key", &self.publishable_key)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+pub struct Stripe {
+    settings: StripeSettings,
+    client: reqwest::Client,
+}
+
+impl Stripe {
+    pub fn new(settings: StripeSettings) -> Result<Self, String> {
+        let client = reqwest::Client::builder()
+            .timeout(settings.timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| format!("the Stripe client could not be made: {e}"))?;
+        Ok(Self { settings, client })
+    }
+
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        form: &[(&str, String)],
+        idempotency_key: Option<&str>,
+    ) -> Result<(u16, Value), ProviderError> {
+        let url = format!("{}{path}", self.settings.api_url.trim_end_matches('/'));
+        let mut request = self
+            .client
+            .request(method, url)
+            .bearer_auth(&self.settings.secret_key)
+            .header("Stripe-Version", "2024-06-20");
+        if let Some(key) = idempotency_key {
+            request = request.header("Idempotency-Key", key);
+        }
+        if !form.is_empty() {
+            request = request
+                .header(
+                    reqwest::header::CONTENT_TYPE,
+                    "application/x-www-form-urlencoded",
+                )
+                .body(encode_form(form));
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| ProviderError::Unavailable(format!("Stripe: {e}")))?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| ProviderError::Unavailable(format!("Stripe: {e}")))?;
+        if bytes.len() > ANSWER_LIMIT {
+            return Err(ProviderError::Unavailable(
+                "Stripe answered with more than 256 KiB".into(),
+            ));
+        }
+        let body = serde_json::from_slice(&bytes).map_err(|_| {
+            ProviderError::Unavailable(format!("Stripe answered {status} without JSON"))
+        })?;
+        if status >= 500 || status == 401 || status == 429 {
+            return Err(ProviderError::Unavailable(format!(
+                "Stripe answered {status}: {}",
+                error_message(&body)
+            )));
+        }
+        Ok((status, body))
+    }
+}
+
+/// `application/x-www-form-urlencoded`, as Stripe's API takes.
+fn encode_form(form: &[(&str, String)]) -> String {
+    let encode = |s: &str| {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'*' => {
+                    char::from(b).to_string()
+                }
+                b' ' => "+".to_owned(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect::<String>()
+    };
+    form.iter()
+        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn error_message(body: &Value) -> String {
+    body.pointer("/error/message")
+        .and_then(Value::as_str)
+        .unwrap_or("no message")
+        .chars()
+        .take(200)
+        .collect()
+}
+
+/// An amount in the currency's minor unit (pence, cents), as Stripe takes it.
+fn minor_units(amount: Decimal) -> Result<i64, ProviderError> {
+    let pence = amount * Decimal::ONE_HUNDRED;
+    if pence.fract() != Decimal::ZERO || pence <= Decimal::ZERO {
+        return Err(ProviderError::Unavailable(format!(
+            "{amount} is not an amount Stripe can take"
+        )));
+    }
+    i64::try_from(pence).map_err(|_| ProviderError::Unavailable(format!("{amount} is too large")))
+}
+
+fn from_minor_units(pence: i64) -> Decimal {
+    Decimal::new(pence, 2)
+}
+
+/// The issuer code of a card Stripe describes (owner-payment.md §5's codes).
+fn issuer(brand: &str) -> Option<Issuer> {
+    match brand {
+        "visa" => Some(Issuer::Visa),
+        "mastercard" => Some(Issuer::Mastercard),
+        "amex" => Some(Issuer::Amex),
+        "jcb" => Some(Issuer::Jcb),
+        _ => None,
+    }
+}
+
+/// An intent as pawpath reads it.
+fn intent_state(intent: &Value) -> PaymentState {
+    let text = |p: &str| {
+        intent
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    };
+    match text("/status") {
+        "succeeded" | "processing" => PaymentState::Paid(Charge {
+            id: text("/id").to_owned(),
+            amount: intent
+                .get("amount")
+                .and_then(Value::as_i64)
+                .map_or(Decimal::ZERO, from_minor_units),
+            currency: text("/currency").to_ascii_uppercase(),
+        }),
+        "requires_action" | "requires_confirmation" => PaymentState::Authenticating {
+            url: intent
+                .pointer("/next_action/redirect_to_url/url")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        },
+        _ => PaymentState::Failed,
+    }
+}
+
+/// Whether a safe id (Stripe's ids: letters, digits and underscores) is what `id` is, so it can
+/// go in a request's path.
+fn safe_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 255 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+impl PaymentProvider for Stripe {
+    fn name(&self) -> &'static str {
+        "stripe"
+    }
+
+    fn browser(&self) -> BrowserSettings {
+        BrowserSettings::Stripe {
+            script_url: self.settings.script_url.clone(),
+            publishable_key: self.settings.publishable_key.clone(),
+        }
+    }
+
+    fn card<'a>(&'a self, token: &'a str) -> BoxFuture<'a, Result<CardSummary, ProviderError>> {
+        Box::pin(async move {
+            if !token.starts_with("pm_") || !safe_id(token) {
+                return Err(ProviderError::UnknownToken);
+            }
+            let (status, body) = self
+                .call(
+                    reqwest::Method::GET,
+                    &format!("/v1/payment_methods/{token}"),
+                    &[],
+                    None,
+                )
+                .await?;
+            if status != 200 {
+                return Err(ProviderError::UnknownToken);
+            }
+            let card = |p: &str| body.pointer(&format!("/card/{p}")).cloned();
+            let issuer = card("brand")
+                .as_ref()
+                .and_then(Value::as_str)
+                .and_then(issuer)
+                .ok_or(ProviderError::UnknownToken)?;
+            let month = card("exp_month").and_then(|v| v.as_u64()).unwrap_or(0);
+            let year = card("exp_year").and_then(|v| v.as_u64()).unwrap_or(0);
+            Ok(CardSummary {
+                name: body
+                    .pointer("/billing_details/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .chars()
+                    .take(30)
+                    .collect(),
+                issuer,
+                last4: card("last4")
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .filter(|l| l.len() == 4 && l.bytes().all(|b| b.is_ascii_digit()))
+                    .ok_or(ProviderError::UnknownToken)?
+                    .to_owned(),
+                expiry: format!("{month:02}/{:02}", year % 100),
+            })
+        })
+    }
+
+    fn charge<'a>(
+        &'a self,
+        request: ChargeRequest<'a>,
+    ) -> BoxFuture<'a, Result<Charged, ProviderError>> {
+        Box::pin(async move {
+            if !safe_id(request.token) {
+                return Err(ProviderError::UnknownToken);
+            }
+            let mut form = vec![
+                ("amount", minor_units(request.amount)?.to_string()),
+                ("currency", request.currency.to_ascii_lowercase()),
+                ("payment_method", request.token.to_owned()),
+                ("payment_method_types[]", "card".to_owned()),
+                ("confirm", "true".to_owned()),
+                ("return_url", request.return_url.to_owned()),
+                ("metadata[quote]", request.quote_id.to_owned()),
+            ];
+            if request.recurring {
+                form.push(("setup_future_usage", "off_session".to_owned()));
+            }
+            let (status, body) = self
+                .call(
+                    reqwest::Method::POST,
+                    "/v1/payment_intents",
+                    &form,
+                    Some(request.idempotency_key),
+                )
+                .await?;
+            match (status, body.pointer("/error/type").and_then(Value::as_str)) {
+                (200, _) => {}
+                (_, Some("card_error")) => return Err(ProviderError::Declined),
+                (_, Some("idempotency_error")) => return Err(ProviderError::KeyReused),
+                (_, _)
+                    if body.pointer("/error/param").and_then(Value::as_str)
+                        == Some("payment_method") =>
+                {
+                    return Err(ProviderError::UnknownToken);
+                }
+                _ => {
+                    return Err(ProviderError::Unavailable(format!(
+                        "Stripe refused the payment ({status}): {}",
+                        error_message(&body)
+                    )));
+                }
+            }
+            let id = body.get("id").and_then(Value::as_str).unwrap_or_default();
+            match intent_state(&body) {
+                PaymentState::Paid(charge) => Ok(Charged::Paid(charge)),
+                PaymentState::Authenticating { url: Some(url) } => Ok(Charged::Authenticate {
+                    payment: id.to_owned(),
+                    url,
+                }),
+                PaymentState::Authenticating { url: None } => Err(ProviderError::Unavailable(
+                    format!("Stripe's payment {id} waits on an action pawpath cannot take"),
+                )),
+                PaymentState::Failed => Err(ProviderError::Declined),
+            }
+        })
+    }
+
+    fn payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<PaymentState, ProviderError>> {
+        Box::pin(async move {
+            if !safe_id(id) {
+                return Ok(PaymentState::Failed);
+            }
+            let (status, body) = self
+                .call(
+                    reqwest::Method::GET,
+                    &format!("/v1/payment_intents/{id}"),
+                    &[],
+                    None,
+                )
+                .await?;
+            if status != 200 {
+                return Ok(PaymentState::Failed);
+            }
+            Ok(intent_state(&body))
+        })
+    }
+
+    fn cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<PaymentState, ProviderError>> {
+        Box::pin(async move {
+            if !safe_id(id) {
+                return Ok(PaymentState::Failed);
+            }
+            let (status, body) = self
+                .call(
+                    reqwest::Method::POST,
+                    &format!("/v1/payment_intents/{id}/cancel"),
+                    &[],
+                    None,
+                )
+                .await?;
+            if status == 200 {
+                return Ok(intent_state(&body));
+            }
+            // Too late to cancel (it succeeded meanwhile): as it now stands.
+            match body.pointer("/error/payment_intent") {
+                Some(intent) => Ok(intent_state(intent)),
+                None => self.payment(id).await,
+            }
+        })
+    }
+
+    fn webhook(&self, headers: &HeaderMap, body: &[u8]) -> Result<ProviderEvent, WebhookRefused> {
+        let header = headers
+            .get("stripe-signature")
+            .and_then(|v| v.to_str().ok())
+            .ok_or(WebhookRefused::Signature)?;
+        let now = chrono::Utc::now().timestamp();
+        if !signed(&self.settings.webhook_secret, header, body, now) {
+            return Err(WebhookRefused::Signature);
+        }
+        let event: Value =
+            serde_json::from_slice(body).map_err(|_| WebhookRefused::Body("not JSON".into()))?;
+        let kind = event
+            .get("type")
+            .and_then(Value::as_str)
+            .ok_or_else(|| WebhookRefused::Body("no type".into()))?;
+        let paid = match kind {
+            "payment_intent.succeeded" => true,
+            "payment_intent.payment_failed" | "payment_intent.canceled" => false,
+            other => return Ok(ProviderEvent::Other(other.chars().take(100).collect())),
+        };
+        let intent = event
+            .pointer("/data/object")
+            .ok_or_else(|| WebhookRefused::Body("no data.object".into()))?;
+        let text = |p: &str| intent.pointer(p).and_then(Value::as_str);
+        match (text("/id"), text("/metadata/quote")) {
+            (Some(payment), Some(quote_id)) => Ok(ProviderEvent::Payment {
+                quote_id: quote_id.to_owned(),
+                payment: payment.to_owned(),
+                paid,
+            }),
+            // A payment not made by pawpath (another integration on the account).
+            _ => Ok(ProviderEvent::Other(kind.to_owned())),
+        }
+    }
+}
+
+/// Whether `header` (`t=…,v1=…[,v1=…]`) signs `body` with `secret` within the tolerance of `now`.
+/// In constant time over the signatures.
+fn signed(secret: &str, header: &str, body: &[u8], now: i64) -> bool {
+    let mut timestamp = None;
+    let mut signatures = Vec::new();
+    for part in header.split(',') {
+        match part.trim().split_once('=') {
+            Some(("t", t)) => timestamp = t.parse::<i64>().ok(),
+            Some(("v1", s)) => signatures.push(s),
+            _ => {}
+        }
+    }
+    let Some(t) = timestamp else {
+        return false;
+    };
+    if (now - t).abs() > WEBHOOK_TOLERANCE_SECONDS {
+        return false;
+    }
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(secret.as_bytes()) else {
+        return false;
+    };
+    mac.update(t.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    let expected: String = mac
+        .finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    signatures.iter().any(|s| {
+        use subtle::ConstantTimeEq as _;
+        s.len() == expected.len() && bool::from(s.as_bytes().ct_eq(expected.as_bytes()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sign(secret: &str, t: i64, body: &[u8]) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("key");
+        mac.update(format!("{t}.").as_bytes());
+        mac.update(body);
+        let hex: String = mac
+            .finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("t={t},v1={hex}")
+    }
+
+    #[test]
+    fn a_webhook_signature_is_the_secrets_over_the_timestamp_and_body() {
+        let body = br#"{"type":"payment_intent.succeeded"}"#;
+        let header = sign("whsec_abc", 1_000, body);
+        assert!(signed("whsec_abc", &header, body, 1_000));
+        assert!(
+            signed("whsec_abc", &header, body, 1_299),
+            "within five minutes"
+        );
+        assert!(
+            !signed("whsec_abc", &header, body, 1_301),
+            "a replay after five minutes"
+        );
+        assert!(!signed("whsec_other", &header, body, 1_000));
+        assert!(!signed("whsec_abc", &header, b"{}", 1_000), "another body");
+        assert!(!signed("whsec_abc", "v1=00", body, 1_000), "no timestamp");
+        let rotated = format!("{},v1={}", sign("whsec_abc", 1_000, body), "0".repeat(64));
+        assert!(
+            signed("whsec_abc", &rotated, body, 1_000),
+            "one of several signatures"
+        );
+    }
+
+    #[test]
+    fn amounts_go_in_pence_and_a_fraction_of_a_penny_is_refused() {
+        assert_eq!(minor_units(Decimal::new(1234, 2)), Ok(1234));
+        assert_eq!(minor_units(Decimal::new(20, 0)), Ok(2000));
+        assert!(minor_units(Decimal::new(12345, 3)).is_err());
+        assert!(minor_units(Decimal::ZERO).is_err());
+        assert_eq!(from_minor_units(1234), Decimal::new(1234, 2));
+    }
+
+    #[test]
+    fn a_form_is_encoded_as_stripe_reads_it() {
+        assert_eq!(
+            encode_form(&[("metadata[quote]", "q 1&2".into()), ("a", "é".into())]),
+            "metadata%5Bquote%5D=q+1%262&a=%C3%A9"
+        );
+    }
+}

@@ -1,0 +1,166 @@
+//! Card payment attempts (issue 60): written before the payment provider is asked, so that what
+//! the provider answers later (after the customer's bank has asked them to authenticate, or by
+//! webhook once the customer has gone) finds the purchase it belongs to. Nothing here talks to
+//! a provider.
+
+use sqlx::Row;
+
+use crate::store::db::{Store, now};
+use crate::store::error::StoreError;
+
+/// One attempt to pay by card for a quote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardAttempt {
+    pub quote_id: String,
+    pub attempt: i64,
+    /// The purchase request's key.
+    pub idempotency_key: String,
+    /// The session the quote moves to when bought.
+    pub session_hash: String,
+    /// The provider's payment, once it has answered.
+    pub payment_id: Option<String>,
+    /// `open`, `failed` or `paid`.
+    pub outcome: String,
+}
+
+impl CardAttempt {
+    pub fn is_open(&self) -> bool {
+        self.outcome == "open"
+    }
+
+    /// The key the provider is asked with: the same for every request of one attempt (so a
+    /// lost answer is asked for again, never paid twice), a new one after a failed attempt.
+    pub fn provider_key(&self) -> String {
+        format!("purchase-{}-{}", self.quote_id, self.attempt)
+    }
+}
+
+const COLUMNS: &str = "quote_id, attempt, idempotency_key, session_hash, payment_id, outcome";
+
+fn attempt_from(row: &sqlx::any::AnyRow) -> Result<CardAttempt, StoreError> {
+    Ok(CardAttempt {
+        quote_id: row.try_get("quote_id")?,
+        attempt: row.try_get("attempt")?,
+        idempotency_key: row.try_get("idempotency_key")?,
+        session_hash: row.try_get("session_hash")?,
+        payment_id: row.try_get("payment_id")?,
+        outcome: row.try_get("outcome")?,
+    })
+}
+
+impl Store {
+    /// The quote's latest card attempt.
+    pub async fn latest_card_attempt(
+        &self,
+        quote_id: &str,
+    ) -> Result<Option<CardAttempt>, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {COLUMNS} from card_attempts where quote_id = $1 order by attempt desc limit 1"
+        )))
+        .bind(quote_id)
+        .fetch_optional(&self.writer)
+        .await?;
+        row.as_ref().map(attempt_from).transpose()
+    }
+
+    /// The attempt a provider's payment belongs to, whichever quote's.
+    pub async fn card_attempt_by_payment(
+        &self,
+        payment_id: &str,
+    ) -> Result<Option<CardAttempt>, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {COLUMNS} from card_attempts where payment_id = $1"
+        )))
+        .bind(payment_id)
+        .fetch_optional(&self.writer)
+        .await?;
+        row.as_ref().map(attempt_from).transpose()
+    }
+
+    /// The attempt a provider's payment belongs to.
+    pub async fn card_attempt_of(
+        &self,
+        quote_id: &str,
+        payment_id: &str,
+    ) -> Result<Option<CardAttempt>, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {COLUMNS} from card_attempts where quote_id = $1 and payment_id = $2"
+        )))
+        .bind(quote_id)
+        .bind(payment_id)
+        .fetch_optional(&self.writer)
+        .await?;
+        row.as_ref().map(attempt_from).transpose()
+    }
+
+    /// Begins attempt `after + 1` for the quote: the attempt begun, or the one another request
+    /// began first with that number (two requests of one click both find it).
+    pub async fn begin_card_attempt(
+        &self,
+        quote_id: &str,
+        after: i64,
+        idempotency_key: &str,
+        session_hash: &str,
+    ) -> Result<CardAttempt, StoreError> {
+        let inserted = sqlx::query(
+            "insert into card_attempts (quote_id, attempt, idempotency_key, session_hash, created_at)
+             values ($1, $2, $3, $4, $5)",
+        )
+        .bind(quote_id)
+        .bind(after + 1)
+        .bind(idempotency_key)
+        .bind(session_hash)
+        .bind(now())
+        .execute(&self.writer)
+        .await;
+        match inserted {
+            Ok(_) => {}
+            Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {}
+            Err(e) => return Err(e.into()),
+        }
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {COLUMNS} from card_attempts where quote_id = $1 and attempt = $2"
+        )))
+        .bind(quote_id)
+        .bind(after + 1)
+        .fetch_one(&self.writer)
+        .await?;
+        attempt_from(&row)
+    }
+
+    /// Records the provider's payment for an attempt.
+    pub async fn card_attempt_payment(
+        &self,
+        attempt: &CardAttempt,
+        payment_id: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "update card_attempts set payment_id = $1
+             where quote_id = $2 and attempt = $3 and payment_id is null",
+        )
+        .bind(payment_id)
+        .bind(&attempt.quote_id)
+        .bind(attempt.attempt)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// Ends an open attempt as `failed` or `paid`.
+    pub async fn end_card_attempt(
+        &self,
+        attempt: &CardAttempt,
+        outcome: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "update card_attempts set outcome = $1
+             where quote_id = $2 and attempt = $3 and outcome = 'open'",
+        )
+        .bind(outcome)
+        .bind(&attempt.quote_id)
+        .bind(attempt.attempt)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+}
