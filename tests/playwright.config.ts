@@ -14,6 +14,10 @@ const renderer = '../renderer/dist';
 // The local SMTP server the confirmation emails go to, and its HTTP window for the tests.
 const smtpPort = port + 5;
 const mailboxPort = port + 6;
+// The local fake of Stripe's API (tests/fake-stripe.mjs), and the server that takes cards through
+// it (issue 60: 3-D Secure), for tests/e2e/card-3ds.spec.ts.
+const fakeStripePort = port + 7;
+export const stripePort = port + 2;
 
 
 /**
@@ -28,7 +32,7 @@ export const rejectedEverywhere = {
 };
 
 /** The specs that also run at phone width: layout, the first paint, modals, one purchase, and a product team's edits walked to a purchase. */
-const PHONE_SPECS = /(brands|consent|cover-screen|definitions-edit|first-paint|address-lookup|friction|nothing-lost|price-named|purchase|review-check|timeout)\.spec\.ts$/;
+const PHONE_SPECS = /(brands|card-3ds|consent|cover-screen|definitions-edit|first-paint|address-lookup|friction|nothing-lost|price-named|purchase|review-check|timeout)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: './e2e',
@@ -98,6 +102,44 @@ export default defineConfig({
         // /metrics, for the scrape after the suite (e2e/metrics.teardown.ts).
         PAWPATH_METRICS_TOKEN: metricsToken,
         DATABASE_URL: `sqlite://${join(dataDir, 'e2e.db')}?mode=rwc`,
+      },
+    },
+    {
+      command: 'node fake-stripe.mjs',
+      url: `http://127.0.0.1:${fakeStripePort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: {
+        PORT: String(fakeStripePort),
+        SECRET_KEY: 'sk_test_pawpath',
+        PUBLISHABLE_KEY: 'pk_test_pawpath',
+        WEBHOOK_SECRET: 'whsec_pawpath_test',
+        WEBHOOK_URL: `http://127.0.0.1:${stripePort}/payments/webhook`,
+      },
+    },
+    // A server that takes cards through Stripe's API (the fake above), with 3-D Secure.
+    {
+      command: binary,
+      url: `http://127.0.0.1:${stripePort}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(stripePort),
+        PAWPATH_DATA_DIR: `${dataDir}-stripe`,
+        PAWPATH_DEFINITIONS: '..',
+        PAWPATH_STATIC_DIR: renderer,
+        PAWPATH_LOG_FORMAT: 'pretty',
+        PAWPATH_LOOKUPS_PER_ADDRESS: '10000000',
+        PAWPATH_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        PAWPATH_MAIL_FROM: 'policies@pawpath.invalid',
+        PAWPATH_PUBLIC_URL: `http://127.0.0.1:${stripePort}`,
+        PAWPATH_PAYMENT_PROVIDER: 'stripe',
+        PAWPATH_STRIPE_SECRET_KEY: 'sk_test_pawpath',
+        PAWPATH_STRIPE_PUBLISHABLE_KEY: 'pk_test_pawpath',
+        PAWPATH_STRIPE_WEBHOOK_SECRET: 'whsec_pawpath_test',
+        PAWPATH_STRIPE_API_URL: `http://127.0.0.1:${fakeStripePort}`,
+        PAWPATH_STRIPE_JS_URL: `http://127.0.0.1:${fakeStripePort}/v3/`,
+        DATABASE_URL: `sqlite://${join(`${dataDir}-stripe`, 'e2e.db')}?mode=rwc`,
       },
     },
     // A second server with short inactivity times (journey.md §9: "shorter test values apply on

@@ -13,7 +13,7 @@ mod payments;
 mod secrets;
 mod webhooks;
 
-pub use payments::PaymentProviderChoice;
+pub use payments::{PaymentProviderChoice, StripeSettings};
 pub use webhooks::PolicyWebhook;
 
 pub use parse::AGGREGATOR_CODES;

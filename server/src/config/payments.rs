@@ -1,9 +1,10 @@
 //! Where cards go (issue 6, issue 60): `PAWPATH_PAYMENT_PROVIDER`, and Stripe's settings when it
 //! is Stripe.
 
+use std::time::Duration;
+
 use super::error::{ConfigError, err};
 use super::parse::number_in;
-use crate::payments::stripe::StripeSettings;
 
 const PROVIDER: &str = "PAWPATH_PAYMENT_PROVIDER";
 const SECRET_KEY: &str = "PAWPATH_STRIPE_SECRET_KEY";
@@ -115,5 +116,31 @@ pub(super) fn payment_provider(
                 "{other:?} is not a payment provider: `stripe`, or `test` (the local test provider, not on an https host)"
             ),
         )),
+    }
+}
+
+/// What a Stripe account is reached with.
+#[derive(Clone)]
+pub struct StripeSettings {
+    /// `https://api.stripe.com`, or a local fake's address in tests.
+    pub api_url: String,
+    /// Stripe.js: `https://js.stripe.com/v3/`.
+    pub script_url: String,
+    pub secret_key: String,
+    pub publishable_key: String,
+    /// The webhook endpoint's signing secret (`whsec_…`).
+    pub webhook_secret: String,
+    /// How long a request to Stripe may take.
+    pub timeout: Duration,
+}
+
+impl std::fmt::Debug for StripeSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StripeSettings")
+            .field("api_url", &self.api_url)
+            .field("script_url", &self.script_url)
+            .field("publishable_key", &self.publishable_key)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
     }
 }

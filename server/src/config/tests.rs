@@ -90,3 +90,74 @@ fn the_secret_never_prints() {
     let c = with(&[]).expect("config");
     assert!(!format!("{c:?}").contains(&format!("{:?}", c.secret_key.bytes())));
 }
+
+/// Issue 60: an https host takes real cards: it refuses the local test provider, named or not;
+/// Stripe needs its three keys, each of its own kind, and https addresses there.
+#[test]
+fn an_https_host_refuses_the_test_provider_and_stripe_needs_its_keys() {
+    let https = ("PAWPATH_PUBLIC_URL", "https://quotes.example.test");
+    let variable = |vars: &[(&str, &str)]| with(vars).err().map(|e| e.variable);
+    for provider in [None, Some("test")] {
+        let mut vars = vec![https];
+        vars.extend(provider.map(|p| ("PAWPATH_PAYMENT_PROVIDER", p)));
+        let e = with(&vars).expect_err("no test provider on https");
+        assert_eq!(e.variable, "PAWPATH_PAYMENT_PROVIDER");
+        assert!(e.to_string().contains("https host"), "{e}");
+    }
+    let stripe = ("PAWPATH_PAYMENT_PROVIDER", "stripe");
+    let sk = ("PAWPATH_STRIPE_SECRET_KEY", "sk_test_x");
+    let pk = ("PAWPATH_STRIPE_PUBLISHABLE_KEY", "pk_test_x");
+    let whsec = ("PAWPATH_STRIPE_WEBHOOK_SECRET", "whsec_x");
+    assert_eq!(variable(&[stripe]), Some("PAWPATH_STRIPE_SECRET_KEY"));
+    assert_eq!(
+        variable(&[
+            stripe,
+            ("PAWPATH_STRIPE_SECRET_KEY", "pk_test_x"),
+            pk,
+            whsec
+        ]),
+        Some("PAWPATH_STRIPE_SECRET_KEY"),
+        "a publishable key where the secret goes"
+    );
+    assert_eq!(
+        variable(&[stripe, sk, whsec]),
+        Some("PAWPATH_STRIPE_PUBLISHABLE_KEY")
+    );
+    assert_eq!(
+        variable(&[stripe, sk, pk]),
+        Some("PAWPATH_STRIPE_WEBHOOK_SECRET")
+    );
+    assert_eq!(
+        variable(&[stripe, sk, pk, whsec, ("PAWPATH_STRIPE_TIMEOUT_MS", "0")]),
+        Some("PAWPATH_STRIPE_TIMEOUT_MS")
+    );
+    assert_eq!(
+        variable(&[
+            https,
+            stripe,
+            sk,
+            pk,
+            whsec,
+            ("PAWPATH_STRIPE_API_URL", "http://stripe.test")
+        ]),
+        Some("PAWPATH_STRIPE_API_URL"),
+        "plain http from a live host"
+    );
+    assert_eq!(
+        variable(&[("PAWPATH_PAYMENT_PROVIDER", "paypal")]),
+        Some("PAWPATH_PAYMENT_PROVIDER")
+    );
+    let config = with(&[stripe, sk, pk, whsec]).expect("stripe on http");
+    assert_eq!(
+        config.payment_provider.browser_origins(),
+        vec![
+            "https://js.stripe.com".to_owned(),
+            "https://api.stripe.com".to_owned()
+        ]
+    );
+    let printed = format!("{config:?}");
+    assert!(
+        !printed.contains("sk_test_x") && !printed.contains("whsec_x"),
+        "{printed}"
+    );
+}

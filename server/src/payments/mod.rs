@@ -166,10 +166,11 @@ pub trait PaymentProvider: Send + Sync {
     /// is not cancelled: its state is answered instead.
     fn cancel<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<PaymentState, ProviderError>>;
 
-    /// Checks a webhook's signature and reads it.
+    /// Checks a webhook's signature and reads it; `header` looks up the request's headers by
+    /// name.
     fn webhook(
         &self,
-        headers: &axum::http::HeaderMap,
+        header: &(dyn Fn(&str) -> Option<String> + Sync),
         body: &[u8],
     ) -> Result<ProviderEvent, WebhookRefused>;
 }

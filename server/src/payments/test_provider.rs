@@ -284,7 +284,11 @@ impl PaymentProvider for TestProvider {
         self.payment(id)
     }
 
-    fn webhook(&self, _headers: &HeaderMap, _body: &[u8]) -> Result<ProviderEvent, WebhookRefused> {
+    fn webhook(
+        &self,
+        _header: &(dyn Fn(&str) -> Option<String> + Sync),
+        _body: &[u8],
+    ) -> Result<ProviderEvent, WebhookRefused> {
         Err(WebhookRefused::NotTaken)
     }
 }

@@ -121,23 +121,29 @@ pub(super) async fn provider_webhook(
     headers: axum::http::HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
-    use crate::payments::WebhookRefused;
+    use crate::service::card_return::WebhookAnswer;
     use axum::http::StatusCode;
     let answer =
         |status: StatusCode, error: &str| (status, Json(json!({ "error": error }))).into_response();
-    match crate::service::card_payment::provider_webhook(&state, &headers, &body).await {
-        Ok(true) => Json(json!({ "received": true })).into_response(),
-        Ok(false) => answer(StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
-        Err(WebhookRefused::NotTaken) => answer(StatusCode::NOT_FOUND, "not_found"),
-        Err(refused) => {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    match crate::service::card_return::provider_webhook(&state, &header, &body).await {
+        WebhookAnswer::Handled => Json(json!({ "received": true })).into_response(),
+        WebhookAnswer::Later => answer(StatusCode::SERVICE_UNAVAILABLE, "unavailable"),
+        WebhookAnswer::NotTaken => answer(StatusCode::NOT_FOUND, "not_found"),
+        WebhookAnswer::Refused(refused) => {
             tracing::warn!(%refused, "payment provider webhook refused");
-            answer(StatusCode::BAD_REQUEST, &refused.to_string())
+            answer(StatusCode::BAD_REQUEST, &refused)
         }
     }
 }
 
 /// GET /payments/return?payment_intent=…: the customer's bank sends the browser back here after
-/// a 3-D Secure challenge (see [`crate::service::card_payment::returned_from_bank`]); 303 to the
+/// a 3-D Secure challenge (see [`crate::service::card_return::returned_from_bank`]); 303 to the
 /// confirmation (with the bought quote's session cookie) or to the page bought from.
 pub(super) async fn payment_return(
     State(state): State<AppState>,
@@ -155,7 +161,7 @@ pub(super) async fn payment_return(
             AppError::BadRequest("payment_intent must be the provider's payment id".into())
         })?;
     let (location, session) =
-        crate::service::card_payment::returned_from_bank(&state, &caller, payment).await?;
+        crate::service::card_return::returned_from_bank(&state, &caller, payment).await?;
     let mut response = StatusCode::SEE_OTHER.into_response();
     let headers = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&location) {

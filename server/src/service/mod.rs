@@ -11,6 +11,7 @@ pub mod annual;
 pub mod breeds;
 pub mod caller;
 pub mod card_payment;
+pub mod card_return;
 pub mod emails;
 pub mod error;
 pub mod fields;

@@ -44,6 +44,7 @@ mod screening_api;
 mod session_api;
 mod several_pets_api;
 mod startup;
+mod stripe_api;
 mod takeover_api;
 mod tools;
 mod versions;

@@ -85,8 +85,10 @@ impl FakeStripe {
 
     /// Sends webhooks to `app`.
     pub async fn webhooks_to(&self, app_base: &str) {
-        self.configure(json!({ "webhook_url": format!("{app_base}/payments/webhook"), "webhooks": true }))
-            .await;
+        self.configure(
+            json!({ "webhook_url": format!("{app_base}/payments/webhook"), "webhooks": true }),
+        )
+        .await;
     }
 
     /// What the browser's card fields do: the card to Stripe with the publishable key → pm_….

@@ -8,6 +8,7 @@
 
 pub mod answers;
 mod database;
+pub mod fake_stripe;
 pub mod receiver;
 pub mod smtp;
 
