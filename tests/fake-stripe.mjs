@@ -256,7 +256,7 @@ const LIBRARY = () => `(function () {
               frame.title = 'Secure card payment input frame';
               frame.src = ORIGIN + '/elements/card#' + encodeURIComponent(JSON.stringify({ key: key, element: element.id, locale: locale, parent: window.location.origin }));
               frame.setAttribute('allow', 'payment');
-              frame.style.border = '0'; frame.style.width = '100%'; frame.style.height = '15rem';
+              frame.style.border = '0'; frame.style.width = '100%'; frame.style.height = '12rem';
               host.appendChild(frame);
               element.frame = frame;
             };
@@ -336,6 +336,7 @@ const server = createServer((req, res) => {
     try {
       if (req.method === 'OPTIONS') return send(res, 204, '');
       if (path === '/healthz') return send(res, 200, { ok: true });
+      if (path === '/favicon.ico') return send(res, 204, '');
       if (path === '/v3/' || path === '/v3') return send(res, 200, LIBRARY(), { 'Content-Type': 'text/javascript; charset=utf-8' });
       if (path === '/elements/card') return send(res, 200, CARD_FRAME);
       if (path === '/elements/card.js') return send(res, 200, CARD_FRAME_JS, { 'Content-Type': 'text/javascript; charset=utf-8' });

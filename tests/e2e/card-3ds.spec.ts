@@ -86,8 +86,9 @@ test('a card the bank challenges is paid once the customer passes its 3-D Secure
   await screenshot(page, testInfo, 'card-3ds-challenge');
   await press(page, page.getByRole('button', { name: 'Complete authentication' }));
 
+  // A page of its own, opened afresh on coming back from the bank.
   await expect(page).toHaveURL(/\/quote\/success$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your purchase' })).toBeFocused();
+  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your purchase' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Your card payment' })).toContainText('Visa ending 3184');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'card-3ds-bought');

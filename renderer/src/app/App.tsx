@@ -25,7 +25,10 @@ function cameBack(location: Location): { path: string; returned: string | null }
   const returned = query.get('payment_intent');
   for (const name of ['payment_intent', 'payment_intent_client_secret', 'redirect_status']) query.delete(name);
   const rest = query.toString();
-  return { path: location.pathname + (rest ? `?${rest}` : ''), returned: returned && /^[A-Za-z0-9_]{1,255}$/.test(returned) ? returned : null };
+  const path = location.pathname + (rest ? `?${rest}` : '');
+  // The address bar keeps the page, not the provider's query.
+  if (returned !== null) window.history.replaceState(null, '', path + location.hash);
+  return { path, returned: returned && /^[A-Za-z0-9_]{1,255}$/.test(returned) ? returned : null };
 }
 
 export function App() {
