@@ -286,13 +286,20 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
                 "/api/purchase",
                 Session,
                 "Buys the quote, once per quote whatever arrives",
-                [(
-                    "idempotency_key",
-                    r#"{"type": "string", "minLength": 8, "maxLength": 100, "pattern": "^[A-Za-z0-9-]+$", "examples": ["a1b2c3d4-0001"]}"#,
-                    "8 to 100 letters, digits or hyphens, one per purchase attempt"
-                )],
+                [
+                    (
+                        "idempotency_key",
+                        r#"{"type": "string", "minLength": 8, "maxLength": 100, "pattern": "^[A-Za-z0-9-]+$", "examples": ["a1b2c3d4-0001"]}"#,
+                        "8 to 100 letters, digits or hyphens, one per purchase attempt"
+                    ),
+                    (
+                        "payment_return",
+                        r#"{"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[A-Za-z0-9_]+$", "examples": ["pi_3MtwBwLkdIwHu7ix28a3tqPa"]}"#,
+                        "the card payment the browser came back with from the customer's bank (3-D Secure), when it has"
+                    )
+                ],
                 required["idempotency_key"],
-                "the confirmation page's view data; 422 for a declined card"
+                "the confirmation page's view data; or {next_action: {type: redirect, redirect_url}} when the card's issuer asks the customer to authenticate (3-D Secure) first; 422 for a declined card"
             ),
             post(purchase::purchase),
         ),
