@@ -687,3 +687,96 @@ fn journey_4_add_another_pet_is_one_blank_slot_at_a_time_up_to_ten() {
     assert_eq!(refused.record.field_errors[0].key, "pet.add.too_many");
     assert_eq!(refused.document["pets"].as_array().map(Vec::len), Some(10));
 }
+
+/// owner-payment.md §1 ("After purchase they ... can set marketing and communication
+/// preferences"): a bought quote takes only the confirmation page's modals, and only answers that
+/// leave what its policies were priced from as bought. A journey whose confirmation offered the
+/// start date would let a bought policy's price drift: the lifecycle refuses such a change.
+#[test]
+fn a_bought_quote_takes_no_answer_its_price_was_worked_out_from() {
+    use engine::definitions::{Loader, MemoryLoader};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = FsLoader::new(root).files().expect("repository files");
+    let (_, direct) = files
+        .iter_mut()
+        .find(|(name, _)| name == "journeys/direct.json")
+        .expect("the direct journey");
+    let mut journey: Value = serde_json::from_str(direct).expect("json");
+    let confirmation = journey["steps"]
+        .as_array_mut()
+        .expect("steps")
+        .iter_mut()
+        .find(|s| s["terminal"] == true)
+        .expect("a terminal step");
+    confirmation["edits"]
+        .as_array_mut()
+        .expect("edits")
+        .push(json!({ "questions": "start_date", "call": "/api/ownerdetail" }));
+    *direct = journey.to_string();
+    let (_, views) = files
+        .iter_mut()
+        .find(|(name, _)| name == "journeys/views.json")
+        .expect("the views");
+    let mut manifest: Value = serde_json::from_str(views).expect("json");
+    manifest["views"]["confirmation"]["roles"]["start_date"] = json!({ "description": "test" });
+    *views = manifest.to_string();
+    let defs = Definitions::load(&MemoryLoader { files }).expect("the changed definitions");
+
+    let doc = priced(&defs, vec![dog("Rex")], Some("SW1A 1AA"));
+    assert!(doc.get("quoted").is_some(), "priced");
+    let edit = |start: &str| Event::Edit {
+        questions: "start_date".into(),
+        answers: json!({ "owner": { "pet_policy_start_date": start } }),
+    };
+    let moved = runtime::transition(
+        &defs,
+        "direct",
+        &doc,
+        Lifecycle::Purchased,
+        &edit("2026-12-20"),
+        ctx(),
+    )
+    .expect("runs");
+    assert_eq!(moved.record.outcome, Outcome::RefusedByLifecycle);
+    assert_eq!(moved.document, doc, "nothing changed");
+    assert!(moved.effects.is_empty());
+
+    let same = runtime::transition(
+        &defs,
+        "direct",
+        &doc,
+        Lifecycle::Purchased,
+        &edit("2026-12-01"),
+        ctx(),
+    )
+    .expect("runs");
+    assert_eq!(
+        same.record.outcome,
+        Outcome::Moved,
+        "the same answer changes no price"
+    );
+    assert_eq!(same.lifecycle, Lifecycle::Purchased);
+
+    // The confirmation's own preferences are taken, and the bought quote stays bought.
+    let prefs = Event::Edit {
+        questions: "communications".into(),
+        answers: json!({ "owner": { "documents_by_post": true } }),
+    };
+    let saved = runtime::transition(&defs, "direct", &doc, Lifecycle::Purchased, &prefs, ctx())
+        .expect("runs");
+    assert_eq!(saved.record.outcome, Outcome::Moved);
+    assert_eq!(saved.document["owner"]["documents_by_post"], true);
+    assert_eq!(
+        saved.document["quoted"], doc["quoted"],
+        "the prices as bought"
+    );
+    assert_eq!(saved.record.to, "confirmation");
+    // A modal only an open quote's pages offer: refused.
+    let details = Event::Edit {
+        questions: "promo_code".into(),
+        answers: json!({ "owner": { "promotional_code": "PAW10" } }),
+    };
+    let refused = runtime::transition(&defs, "direct", &doc, Lifecycle::Purchased, &details, ctx())
+        .expect("runs");
+    assert_eq!(refused.record.outcome, Outcome::RefusedByLifecycle);
+}

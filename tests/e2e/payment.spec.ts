@@ -151,6 +151,22 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await page.keyboard.press('Enter');
   await expect(page.getByText('Your pet portal password has been set.')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Set up your pet portal' })).toHaveCount(0);
+  // owner-payment.md §1: once bought, the marketing and communication preferences can still be
+  // set, each saved at once with its toast (§8 Updates), by keyboard alone.
+  const kept = page.getByRole('region', { name: 'Keeping in touch' });
+  await kept.getByRole('checkbox', { name: 'Text message' }).focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('status').filter({ hasText: 'Your marketing preferences have been saved.' })).toBeVisible();
+  // By post, as chosen on the payment page; now online.
+  await expect(kept.getByRole('radio', { name: 'By post' })).toBeChecked();
+  await kept.getByRole('radio', { name: /^Online/ }).focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('status').filter({ hasText: 'Policy communications updated: Your preferences have been updated' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'confirmation-preferences');
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Keeping in touch' }).getByRole('checkbox', { name: 'Text message' })).toBeChecked();
+  await expect(page.getByRole('region', { name: 'Keeping in touch' }).getByRole('radio', { name: /^Online/ })).toBeChecked();
   // Any page of a bought quote shows its confirmation.
   await page.goto('/quote/review');
   await expect(page).toHaveURL(/\/quote\/confirmation$/);

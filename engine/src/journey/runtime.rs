@@ -14,6 +14,8 @@ use crate::journey::position::{self, Position};
 use crate::rules::context::RuleContext;
 
 use crate::journey::answers::keep_locked;
+
+mod edits;
 pub use crate::journey::answers::{
     UNDECLARED_KEYS, empty_document, locked_fields, mask, mask_write_only, merge, project,
     take_write_only,
@@ -155,10 +157,20 @@ impl QuoteMachine {
         }
     }
 
-    /// Bought: answers can no longer change; starting again gives a new quote.
+    /// Bought: answers can no longer change, but for the modals the confirmation page offers
+    /// (owner-payment.md §1: "After purchase they ... can set marketing and communication
+    /// preferences"); starting again gives a new quote.
     #[state]
     fn purchased(context: &mut Ctx<'_>, event: &MachineEvent<'_>) -> statig::Outcome<State> {
-        closed(context, event)
+        match event {
+            MachineEvent::Customer(Event::Edit { questions, answers }) => {
+                if let Err(e) = context.edit_bought(questions, answers) {
+                    context.error = Some(e);
+                }
+                Handled
+            }
+            _ => closed(context, event),
+        }
     }
 
     #[state]
@@ -305,76 +317,6 @@ impl Ctx<'_> {
         }
         self.record.outcome = Outcome::Moved;
         self.effects.push(Effect::SaveQuote);
-    }
-
-    /// Applies a modal's answers: the question set must be one a step the customer can open
-    /// edits; the answers are merged, the server's fields derived again, and the result must pass
-    /// the question set and the edit's rules, or nothing changes.
-    fn edit(&mut self, questions: &str, answers: &Value) -> Result<(), EngineError> {
-        let before = &self.before;
-        let offered = self.journey.steps.iter().find_map(|step| {
-            step.edits
-                .iter()
-                .find(|e| e.questions == questions)
-                .map(|e| (step, e))
-        });
-        let Some((_, edit)) = offered else {
-            return Err(EngineError::UnknownEdit(questions.to_owned()));
-        };
-        let open_step = self.journey.steps.iter().find(|step| {
-            before.can_open(&step.id) && step.edits.iter().any(|e| e.questions == questions)
-        });
-        let Some(open_step) = open_step else {
-            self.record.outcome = Outcome::RefusedByGuard;
-            for step in self
-                .journey
-                .steps
-                .iter()
-                .filter(|s| s.edits.iter().any(|e| e.questions == questions))
-            {
-                for g in &step.requires {
-                    self.guard(g)?;
-                }
-            }
-            return Ok(());
-        };
-        let Some(schema) = self.defs.question_schema(questions) else {
-            return Err(EngineError::UnknownEdit(questions.to_owned()));
-        };
-        let answers = project(&schema.schema, answers);
-        if let Some(error) = schema.size_error(&answers) {
-            self.record.outcome = Outcome::Invalid;
-            self.record.field_errors = vec![error];
-            return Ok(());
-        }
-        let mut candidate = merge(&schema.schema, &self.document, &answers);
-        keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
-        crate::rules::domain::forget_stale_confirmations(&self.document, &mut candidate);
-        let pricing = self.derive(&mut candidate);
-        let mut errors = position::answer_errors(
-            self.defs,
-            Some(questions),
-            &edit.rules,
-            &candidate,
-            &self.rules,
-        );
-        if !errors.is_empty() {
-            errors.truncate(crate::definitions::schema::MAX_FIELD_ERRORS);
-            self.record.outcome = Outcome::Invalid;
-            self.record.field_errors = errors;
-            return Ok(());
-        }
-        self.document = candidate;
-        self.secrets = take_write_only(&schema.schema, &mut self.document);
-        self.record.pricing = pricing;
-        self.effects.push(Effect::SaveQuote);
-        let open_step = open_step.id.clone();
-        let after = position::derive(self.defs, self.journey, &self.document, &self.rules)?;
-        self.record.from = open_step;
-        self.record.to = after.furthest.clone();
-        self.after = Some(after);
-        self.record.outcome = Outcome::Moved;
-        Ok(())
     }
 
     /// Buying: only once every step before the one that leads to the journey's end is complete,

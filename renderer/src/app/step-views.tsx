@@ -147,7 +147,8 @@ export const stepViews: Record<ViewName, Draw> = {
   card_confirmation: (c) => (
     <pages.CardConfirmation.Component view={c.view} copy={c.copy} busy={c.is('buying') || c.is('authenticating')} serverErrors={c.serverErrors} onOpen={c.open} onBuy={c.buy} />
   ),
-  confirmation: (c) => c.view.purchase && <pages.Confirmation.Component view={c.view} copy={c.copy} onRefresh={() => c.send({ type: 'page.refresh' })} />,
+  confirmation: (c) =>
+    c.view.purchase && <pages.Confirmation.Component view={c.view} copy={c.copy} onRefresh={() => c.send({ type: 'page.refresh' })} onNotice={notify(c)} />,
   rescue_confirmation: (c) =>
     c.view.rescue && (
       <pages.RescueConfirmation.Component

@@ -15,8 +15,8 @@ use engine::journey::runtime::Lifecycle;
 use crate::http::body::JsonObject;
 use crate::service::emails::Confirmation;
 use crate::service::error::AppError;
-use crate::service::purchase::confirmation;
 use crate::service::quote;
+use crate::service::quote::confirmation;
 use crate::service::state::AppState;
 use crate::service::transition::{Authorised, authorise};
 

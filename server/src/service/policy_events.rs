@@ -52,3 +52,41 @@ pub async fn register_portal(
     }
     Ok(done)
 }
+
+/// The marketing and policy communication preferences a quote's document holds, as
+/// `preferences.changed` carries them: each marketing channel opted in or not (an answer not
+/// given is not an opt-in), and documents by post or online.
+pub fn preferences_of(document: &Value) -> (Value, bool) {
+    let given = document.pointer("/owner/marketing_preferences");
+    let opted = |channel: &str| {
+        given
+            .and_then(|m| m.get(channel))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    };
+    let marketing = serde_json::json!({
+        "optin_email": opted("optin_email"),
+        "optin_post": opted("optin_post"),
+        "optin_sms": opted("optin_sms"),
+        "optin_phone": opted("optin_phone"),
+    });
+    let by_post = document
+        .pointer("/owner/documents_by_post")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    (marketing, by_post)
+}
+
+/// `preferences.changed` for a bought quote whose preferences were `before` and are now as
+/// `document` holds them; none when they did not change (an edit of something else, or the same
+/// choice saved again).
+pub fn preferences_changed(
+    before: &(Value, bool),
+    document: &Value,
+    purchase_id: &str,
+    quote: &QuoteRow,
+) -> Option<NewEvent> {
+    let now = preferences_of(document);
+    (now != *before)
+        .then(|| crate::events::preferences_changed(purchase_id, &quote.quote_ref, &now.0, now.1))
+}

@@ -19,9 +19,8 @@ use crate::service::error::FieldMessage;
 use crate::service::error::{AppError, Closed};
 use crate::service::reply::Reply;
 
-use crate::service::quote;
+use crate::service::quote::{self, confirmation};
 use crate::service::state::AppState;
-use crate::service::view::{self, ViewInput};
 use crate::store::{
     NewPayment, NewPurchase, PolicyRow, PurchaseOutcome, QuoteRow, StoreError, TransitionMeta,
 };
@@ -603,42 +602,6 @@ pub async fn purchase_of(
     quote_id: &str,
 ) -> Result<Option<crate::store::PurchaseRow>, AppError> {
     Ok(state.store.purchase_of(quote_id).await?)
-}
-
-/// The confirmation page's view data for a bought quote.
-pub async fn confirmation(
-    state: &AppState,
-    quote: &QuoteRow,
-    token: &crate::session::SessionToken,
-) -> Result<Reply, AppError> {
-    let journey = quote::journey(state, quote)?;
-    let rules = quote::rule_context(state, quote);
-    let (viewing, position) = quote::purchased_position(journey)?;
-    let csrf = token.csrf(&state.config.secret_key);
-    let voice = quote::voice(state, quote);
-    let input = ViewInput {
-        defs: &state.defs,
-        journey,
-        quote,
-        viewing,
-        position: &position,
-        csrf: &csrf,
-        voice: &voice,
-        rules: &rules,
-        holidays: &state.holidays,
-        banks: &state.banks,
-        card_provider: state.payments.browser(),
-        timeouts: quote::timeouts(state, quote),
-        account_number: None,
-        purchase: state.store.purchase_of(&quote.id).await?,
-        after_edit: false,
-    };
-    let data = view::view_data(&input)?;
-    view::Answer {
-        data,
-        outcome: Some("moved"),
-    }
-    .reply()
 }
 
 /// A card payer's card as the provider describes it (name, issuer, last four digits, expiry),

@@ -14,7 +14,9 @@ use engine::rules::context::RuleContext;
 
 use crate::service::caller::Caller;
 use crate::service::error::AppError;
+use crate::service::reply::Reply;
 use crate::service::state::AppState;
+use crate::service::view::{self, ViewInput};
 use crate::session::SessionToken;
 use crate::store::{QuoteRow, TransitionMeta};
 
@@ -472,4 +474,40 @@ pub async fn latest_pricing(
     quote_id: &str,
 ) -> Result<Option<(String, String, serde_json::Value)>, AppError> {
     Ok(state.store.latest_pricing(quote_id).await?)
+}
+
+/// The confirmation page's view data for a bought quote.
+pub async fn confirmation(
+    state: &AppState,
+    quote: &QuoteRow,
+    token: &SessionToken,
+) -> Result<Reply, AppError> {
+    let journey = journey(state, quote)?;
+    let rules = rule_context(state, quote);
+    let (viewing, position) = purchased_position(journey)?;
+    let csrf = token.csrf(&state.config.secret_key);
+    let voice = voice(state, quote);
+    let input = ViewInput {
+        defs: &state.defs,
+        journey,
+        quote,
+        viewing,
+        position: &position,
+        csrf: &csrf,
+        voice: &voice,
+        rules: &rules,
+        holidays: &state.holidays,
+        banks: &state.banks,
+        card_provider: state.payments.browser(),
+        timeouts: timeouts(state, quote),
+        account_number: None,
+        purchase: state.store.purchase_of(&quote.id).await?,
+        after_edit: false,
+    };
+    let data = view::view_data(&input)?;
+    view::Answer {
+        data,
+        outcome: Some("moved"),
+    }
+    .reply()
 }

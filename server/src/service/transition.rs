@@ -6,11 +6,12 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use engine::journey::runtime::{self, Effect, Event, Outcome};
+use engine::journey::runtime::{self, Effect, Event, Lifecycle, Outcome};
 
 use crate::service::caller::Caller;
 use crate::service::error::{AppError, Closed, FieldMessage};
 use crate::service::fields::only_fields;
+use crate::service::policy_events;
 use crate::service::quote;
 use crate::service::reply::Reply;
 use crate::service::state::AppState;
@@ -284,6 +285,10 @@ pub async fn run(
     } = auth;
     let journey = quote::journey(state, &quote)?;
     let rules = quote::rule_context(state, &quote);
+    // A bought quote's edit (a modal of its confirmation page) owes the insurer an event where it
+    // changes the customer's preferences: what they were is read before the engine takes them.
+    let bought = quote.lifecycle == Lifecycle::Purchased;
+    let preferences = bought.then(|| policy_events::preferences_of(&quote.document));
     // The engine takes the stored document (not a copy); the quote gets back what it answers.
     let result = runtime::transition_from(
         &state.defs,
@@ -315,16 +320,32 @@ pub async fn run(
             None => Ok((s.pointer.clone(), None)),
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let purchase = match bought && update {
+        true => state.store.purchase_of(&quote.id).await?,
+        false => None,
+    };
+    let events: Vec<_> = match (&preferences, &purchase) {
+        (Some(before), Some(purchase)) => {
+            policy_events::preferences_changed(before, &result.document, &purchase.id, &quote)
+                .into_iter()
+                .collect()
+        }
+        _ => Vec::new(),
+    };
     state
         .store
-        .record(
+        .record_with_events(
             &quote,
             update.then_some((&result.document, result.lifecycle)),
             &result.record,
             meta,
             &secrets,
+            &events,
         )
         .await?;
+    if !events.is_empty() {
+        state.events.wake();
+    }
     tracing::info!(
         quote = %quote.id,
         journey = %result.record.journey,
@@ -372,6 +393,10 @@ pub async fn run(
     }
 
     let saved = quote;
+    if bought {
+        // Still bought: the confirmation as it now stands.
+        return quote::confirmation(state, &saved, &token).await;
+    }
     let viewing = journey.step(&result.record.to).ok_or_else(|| {
         AppError::Internal(format!("transition to unknown step {}", result.record.to))
     })?;

@@ -191,26 +191,7 @@ impl Store {
                     }
                     version += 1;
                 }
-                // A secret is replaced whole, or only deleted when its answer was withdrawn.
-                for (field, ciphertext) in secrets {
-                    sqlx::query("delete from quote_secrets where quote_id = $1 and field = $2")
-                        .bind(&quote_id)
-                        .bind(&field)
-                        .execute(&mut *conn)
-                        .await?;
-                    let Some(ciphertext) = ciphertext else {
-                        continue;
-                    };
-                    sqlx::query(
-                        "insert into quote_secrets (quote_id, field, ciphertext, updated_at) values ($1, $2, $3, $4)",
-                    )
-                    .bind(&quote_id)
-                    .bind(field)
-                    .bind(ciphertext)
-                    .bind(&now)
-                    .execute(&mut *conn)
-                    .await?;
-                }
+                write_secrets(conn, &quote_id, &secrets, &now).await?;
                 if version == row_version {
                     // A transition that changed nothing (refused, or a reload's): counted too.
                     sqlx::query(COUNT_HISTORY)
@@ -223,6 +204,66 @@ impl Store {
             })
         })
         .await
+    }
+
+    /// [`Store::record`] with the policy events the transition owes the insurer written in the
+    /// same transaction (a bought quote's preferences changed): the quote's change and its
+    /// events, or neither.
+    pub async fn record_with_events(
+        &self,
+        quote: &QuoteRow,
+        update: Option<(&Value, Lifecycle)>,
+        record: &TransitionRecord,
+        meta: TransitionMeta<'_>,
+        secrets: &[(String, Option<String>)],
+        events: &[crate::store::events::NewEvent],
+    ) -> Result<i64, StoreError> {
+        if events.is_empty() {
+            return self.record(quote, update, record, meta, secrets).await;
+        }
+        if quote.history >= self.history_ceiling {
+            return Err(StoreError::HistoryFull);
+        }
+        let now = now();
+        let transition = TransitionRow::of(&now, record, &meta);
+        let mut tx = self.begin_write().await?;
+        let mut version = quote.row_version;
+        if let Some((document, lifecycle)) = update {
+            let done = bind_update(
+                sqlx::query(update_quote!()),
+                (
+                    document.to_string(),
+                    lifecycle.as_str(),
+                    record.definition_version.clone(),
+                ),
+                &now,
+                &quote.id,
+                quote.row_version,
+            )
+            .execute(&mut *tx)
+            .await?;
+            if done.rows_affected() != 1 {
+                tx.rollback().await?;
+                return Err(StoreError::Conflict);
+            }
+            version += 1;
+        } else {
+            sqlx::query(COUNT_HISTORY)
+                .bind(&quote.id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        write_secrets(&mut tx, &quote.id, secrets, &now).await?;
+        transition.insert(&mut *tx).await?;
+        crate::store::events::insert_events(&mut tx, events, &now).await?;
+        tx.commit().await?;
+        crate::metrics::transition(
+            &record.journey,
+            &record.from,
+            &record.event,
+            record.outcome.as_str(),
+        );
+        Ok(version)
     }
 
     /// PostgreSQL's `record` without secrets, as one statement (its own transaction): the
@@ -337,6 +378,36 @@ impl Store {
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
     }
+}
+
+/// Writes a transition's write-only answers, each kept only encrypted: a secret is replaced
+/// whole, or only deleted when its answer was withdrawn.
+async fn write_secrets(
+    conn: &mut sqlx::AnyConnection,
+    quote_id: &str,
+    secrets: &[(String, Option<String>)],
+    now: &str,
+) -> Result<(), StoreError> {
+    for (field, ciphertext) in secrets {
+        sqlx::query("delete from quote_secrets where quote_id = $1 and field = $2")
+            .bind(quote_id)
+            .bind(field)
+            .execute(&mut *conn)
+            .await?;
+        let Some(ciphertext) = ciphertext else {
+            continue;
+        };
+        sqlx::query(
+            "insert into quote_secrets (quote_id, field, ciphertext, updated_at) values ($1, $2, $3, $4)",
+        )
+        .bind(quote_id)
+        .bind(field)
+        .bind(ciphertext)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

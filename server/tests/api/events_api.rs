@@ -75,6 +75,18 @@ async fn register_portal(app: &TestApp) {
     assert_eq!(status, 200, "{body}");
 }
 
+/// Saves the confirmation page's preferences (the communications set through the owner update).
+async fn set_preferences(app: &TestApp, owner: Value) -> (u16, Value) {
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/ownerdetail",
+            &json!({ "csrf": csrf, "form": "communications", "owner": owner }),
+        )
+        .await;
+    (status, body)
+}
+
 const LONG: Duration = Duration::from_secs(20);
 
 /// Issue 60, Policy events and Direct Debits to the bureau: a Direct Debit purchase, then the
@@ -165,8 +177,15 @@ async fn a_direct_debit_policy_and_what_follows_reach_the_insurer_in_order() {
         "bound to its mandate"
     );
 
-    // The portal, a cancellation and an erasure, in the purchase's stream, in order.
+    // The portal, the preferences changed, a cancellation and an erasure, in the purchase's
+    // stream, in order.
     register_portal(&app).await;
+    let (status, body) = set_preferences(
+        &app,
+        json!({ "documents_by_post": true, "marketing_preferences": { "optin_sms": true } }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
     let config = config(&app);
     assert!(
         pawpath::commands::terminate_policy(&config, &number)
@@ -181,13 +200,14 @@ async fn a_direct_debit_policy_and_what_follows_reach_the_insurer_in_order() {
     )
     .await
     .expect("erase");
-    let got = receiver.wait_for(4, LONG).await;
+    let got = receiver.wait_for(5, LONG).await;
     let kinds: Vec<String> = got.iter().map(Received::kind).collect();
     assert_eq!(
         kinds,
         [
             "policy.bought",
             "portal.registered",
+            "preferences.changed",
             "policy.cancelled",
             "subject.erased"
         ]
@@ -196,13 +216,18 @@ async fn a_direct_debit_policy_and_what_follows_reach_the_insurer_in_order() {
     let stream = &bodies[0]["data"]["purchase_id"];
     assert!(bodies.iter().all(|b| &b["data"]["purchase_id"] == stream));
     assert_eq!(bodies[1]["data"]["email"], "ada@example.com");
-    assert_eq!(bodies[2]["data"]["policy_number"], number.as_str());
+    assert_eq!(bodies[2]["data"]["documents_by_post"], true);
     assert_eq!(
-        bodies[2]["data"]["cancelled_on"],
+        bodies[2]["data"]["marketing"],
+        json!({ "optin_email": false, "optin_post": false, "optin_sms": true, "optin_phone": false })
+    );
+    assert_eq!(bodies[3]["data"]["policy_number"], number.as_str());
+    assert_eq!(
+        bodies[3]["data"]["cancelled_on"],
         common::uk_today().to_string()
     );
-    assert_eq!(bodies[3]["data"]["policy_numbers"], json!([number]));
-    assert_eq!(receiver.requests().len(), 4, "each once");
+    assert_eq!(bodies[4]["data"]["policy_numbers"], json!([number]));
+    assert_eq!(receiver.requests().len(), 5, "each once");
     // Marked delivered once the receiver's answer is read: none waiting soon after.
     let deadline = tokio::time::Instant::now() + LONG;
     while app
@@ -539,4 +564,73 @@ fn the_receiver_s_settings_go_together_and_are_checked() {
     );
     let printed = format!("{config:?}");
     assert!(!printed.contains("cGF3cGF0aC10ZXN0"), "{printed}");
+}
+
+/// owner-payment.md §1 ("After purchase they ... can set marketing and communication
+/// preferences"), issue 60: a bought quote takes the confirmation page's preferences, and only
+/// those; each change reaches the insurer once as `preferences.changed`, saving the same choice
+/// again sends nothing, and the bought answers and prices stay as they were.
+#[tokio::test]
+async fn preferences_set_after_buying_reach_the_insurer_and_change_nothing_else() {
+    let receiver = Receiver::start().await;
+    let app = with_receiver(&receiver).await;
+    app.buy_direct().await;
+    assert_eq!(receiver.wait_for(1, LONG).await.len(), 1, "policy.bought");
+    let before = app.view("/api/confirmation").await;
+
+    let (status, body) = set_preferences(
+        &app,
+        json!({ "documents_by_post": false, "marketing_preferences": { "optin_email": true, "optin_post": true } }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["data"]["step"]["id"], "confirmation",
+        "still the confirmation"
+    );
+    assert_eq!(
+        body["data"]["edits"]["communications"]["answers"]["owner"]["marketing_preferences"]["optin_post"],
+        true,
+        "the page shows the choice as saved"
+    );
+    assert_eq!(
+        body["data"]["purchase"], before["purchase"],
+        "the policies, prices and payment as bought"
+    );
+    let got = receiver.wait_for(2, LONG).await;
+    let changed = checked(&got[1]);
+    assert_eq!(changed["type"], "preferences.changed");
+    assert_eq!(changed["data"]["marketing"]["optin_post"], true);
+    assert_eq!(changed["data"]["marketing"]["optin_sms"], false);
+
+    // The same choice again: taken, nothing to tell the insurer.
+    let (status, body) = set_preferences(
+        &app,
+        json!({ "documents_by_post": false, "marketing_preferences": { "optin_email": true, "optin_post": true } }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // An invalid answer: the field named, nothing stored or sent.
+    let (status, body) = set_preferences(&app, json!({ "documents_by_post": "yes" })).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        body["errors"][0]["field"], "owner.documents_by_post",
+        "{body}"
+    );
+    // What the confirmation page does not offer stays closed once bought.
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/ownerdetail",
+            &json!({ "csrf": csrf, "form": "your_details", "owner": { "customer_first_name": "Eve" } }),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    let after = app.view("/api/confirmation").await;
+    assert_eq!(
+        after["owner"]["customer_first_name"],
+        before["owner"]["customer_first_name"]
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(receiver.requests().len(), 2, "one change, one event");
 }

@@ -25,6 +25,14 @@ pub struct Pricing {
     pub chosen: Vec<PriceNote>,
 }
 
+/// The digest of what `document` is priced from (its pets' facts and choices, the quote's), or
+/// `None` where the journey prices nothing: two documents with the same digest have the same
+/// prices.
+pub fn rating_digest(defs: &Definitions, document: &Value, ctx: &RuleContext) -> Option<String> {
+    let rates = defs.rates_for(ctx.rate_scheme.as_deref())?;
+    Some(inputs(defs, rates, document, ctx).digest)
+}
+
 /// Prices every product for every pet (none until the owner's postcode is known), when the
 /// rating inputs changed since the stored prices were worked out, and keeps each pet's chosen
 /// `product` as its code and monthly price (or the bare code, unpriced, when the pet is not

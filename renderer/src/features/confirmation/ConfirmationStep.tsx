@@ -2,19 +2,32 @@
  * The confirmation page (owner-payment.md §2 Confirmation page): the welcome header with the pet
  * icons, the policy start date, each pet's cover with its policy number, and the payment
  * confirmation: the Direct Debit reference, the masked account and the first collection. The
- * page's heading takes the focus (the journey does this for every new step).
+ * page's heading takes the focus (the journey does this for every new step). Below, the pet
+ * portal's password and the customer's marketing and communication preferences, each saved on its own.
  */
 import { useEffect } from 'react';
 
 import { requestConfirmationEmail } from '@/features/journey/api';
 import { PetIcon } from '@/features/review/PetIcon';
+import type { Notice } from '@/features/journey/journey-machine';
+import { CommunicationsPanel } from '@/features/preferences/CommunicationsPanel';
 import { PortalPasswordForm } from './PortalPasswordForm';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
 import type { Product, ViewData } from '@/shared/types';
 
-export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; copy: Record<string, string>; onRefresh: () => void }) {
+export function ConfirmationStep({
+  view,
+  copy,
+  onRefresh,
+  onNotice,
+}: {
+  view: ViewData;
+  copy: Record<string, string>;
+  onRefresh: () => void;
+  onNotice: (n: Notice) => void;
+}) {
   const { amount, price } = useMoney();
   const bought = view.purchase;
   const purchaseId = bought?.id;
@@ -157,6 +170,8 @@ export function ConfirmationStep({ view, copy, onRefresh }: { view: ViewData; co
       ) : (
         <p className="panel panel--info">{text(copy, 'portal.closed')}</p>
       )}
+      {/* owner-payment.md §1: once bought, the marketing and communication preferences can still be set. */}
+      <CommunicationsPanel edit={view.edits.communications} csrf={view.csrf} copy={copy} onNotice={onNotice} marketing />
     </div>
   );
 }

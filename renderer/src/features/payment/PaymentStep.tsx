@@ -10,10 +10,11 @@ import { useMemo, useRef, useState } from 'react';
 
 import { FormStep } from '@/features/form/FormStep';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
-import { submitAnswers, tokeniseCard, validateBank } from '@/features/journey/api';
+import { tokeniseCard, validateBank } from '@/features/journey/api';
 import type { Notice } from '@/features/journey/journey-machine';
 import { ClaimTerms } from '@/features/cover/ClaimTerms';
 import { Modal } from '@/features/shell/Modal';
+import { CommunicationsPanel } from '@/features/preferences/CommunicationsPanel';
 import { ProviderCardFields, withoutProviderFields, type ProviderCardHandle } from './ProviderCardFields';
 import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';
@@ -137,65 +138,6 @@ function DateNotice({ view, copy, answers, frequency }: { view: ViewData; copy: 
     <p className="panel panel--info" role="status">
       {collectionText(copy, price, frequency, day, first)}
     </p>
-  );
-}
-
-type Communications = { documents_by_post: boolean; marketing_preferences: Record<string, boolean> };
-
-/**
- * Keeping in touch and policy communications (owner-payment.md §2 Payment page, §3 Owner
- * marketing_preferences and documents_by_post, §4 "each with its toast"): each change is saved
- * at once through the owner update (the communications question set) and confirmed with a toast.
- * It saves on its own, so the Direct Debit details being typed are left as they are.
- */
-function CommunicationsPanel({ view, copy, onNotice }: { view: ViewData; copy: Record<string, string>; onNotice: (n: Notice) => void }) {
-  const edit = view.edits.communications;
-  const stored = ((edit?.answers.owner ?? {}) as Partial<Communications>) ?? {};
-  const [prefs, setPrefs] = useState<Communications>({
-    documents_by_post: stored.documents_by_post === true,
-    marketing_preferences: { ...(stored.marketing_preferences ?? {}) },
-  });
-  if (!edit?.submit) return null;
-  const call = edit.submit;
-  const form = edit.id;
-  async function save(next: Communications, saved: { title: string; body: string }) {
-    const before = prefs;
-    setPrefs(next);
-    const result = await submitAnswers(call, view.csrf, { form, owner: next });
-    if (result.kind === 'ok') {
-      onNotice({ kind: 'success', ...saved });
-    } else {
-      setPrefs(before);
-      onNotice({ kind: 'error', title: 'toast.something_wrong.title', body: 'payment.comms.failed' });
-    }
-  }
-  return (
-    <section className="card" aria-labelledby="communications-heading">
-      <h2 id="communications-heading" className="pet__heading">
-        {text(copy, 'owner.marketing.label')}
-      </h2>
-      <p>{text(copy, 'payment.keeping_in_touch')}</p>
-      <fieldset className="choice">
-        <legend className="field__label">{text(copy, 'payment.comms.heading')}</legend>
-        <div className="choice__options">
-          {([false, true] as const).map((post) => (
-            <div className="choice__option" key={String(post)}>
-              <input
-                type="radio"
-                id={`documents-by-post-${post}`}
-                name="documents_by_post"
-                checked={prefs.documents_by_post === post}
-                onChange={() =>
-                  // owner-payment.md §8 Updates: "Policy communications updated" / "Your preferences have been updated".
-                  void save({ ...prefs, documents_by_post: post }, { title: 'toast.comms.title', body: 'toast.comms.body' })
-                }
-              />
-              <label htmlFor={`documents-by-post-${post}`}>{text(copy, post ? 'payment.comms.post' : 'payment.comms.online')}</label>
-            </div>
-          ))}
-        </div>
-      </fieldset>
-    </section>
   );
 }
 
@@ -397,7 +339,7 @@ export function PaymentStep({
               <>
                 <CardNotice view={view} copy={copy} frequency={frequency} />
                 {important}
-                <CommunicationsPanel view={view} copy={copy} onNotice={onNotice} />
+                <CommunicationsPanel edit={view.edits.communications} csrf={view.csrf} copy={copy} onNotice={onNotice} />
                 <NothingTakenYet copy={copy} />
               </>
             )}
@@ -436,7 +378,7 @@ export function PaymentStep({
                 </button>
               </p>
               {important}
-              <CommunicationsPanel view={view} copy={copy} onNotice={onNotice} />
+              <CommunicationsPanel edit={view.edits.communications} csrf={view.csrf} copy={copy} onNotice={onNotice} />
               <NothingTakenYet copy={copy} />
             </>
           )}
