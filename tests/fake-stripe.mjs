@@ -11,6 +11,9 @@
 //                                      never passes through the page that embeds it.
 // - POST /v1/payment_methods           (publishable key) a card → pm_…
 // - GET  /v1/payment_methods/:id       (secret key)
+// - POST /v1/customers                 (secret key, Idempotency-Key) email, metadata → cus_…; an
+//                                      intent with setup_future_usage=off_session and a customer
+//                                      attaches its card to the customer once it succeeds.
 // - POST /v1/payment_intents           (secret key, Idempotency-Key) confirm=true with a return_url
 // - GET  /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel
 // - GET  /3ds/:id, POST /3ds/:id       the 3-D Secure challenge page: Complete or Fail; the
@@ -39,6 +42,7 @@ const config = {
   webhooks: true,
 };
 const paymentMethods = new Map();
+const customers = new Map();
 const intents = new Map();
 const idempotent = new Map();
 const sent = [];
@@ -108,6 +112,27 @@ async function deliver(type, pi) {
   }
 }
 
+/** A payment taken: a card to keep is attached to its customer, and the webhook sent. */
+function succeeded(pi) {
+  const pm = paymentMethods.get(pi.payment_method);
+  if (pm && pi.setup_future_usage === 'off_session' && pi.customer) pm.customer = pi.customer;
+  return deliver('payment_intent.succeeded', pi);
+}
+
+function createCustomer(req, res, form) {
+  if (!authorised(req, config.secret)) return stripeError(res, 401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
+  const key = req.headers['idempotency-key'];
+  if (key && idempotent.has(key)) {
+    const earlier = idempotent.get(key);
+    if (earlier.body !== JSON.stringify(form)) return stripeError(res, 400, 'idempotency_error', 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
+    return send(res, earlier.status, earlier.answer);
+  }
+  const customer = { id: id('cus'), object: 'customer', email: form.email ?? null, metadata: form.metadata ?? {}, livemode: false };
+  customers.set(customer.id, customer);
+  if (key) idempotent.set(key, { body: JSON.stringify(form), status: 200, answer: customer });
+  return send(res, 200, customer);
+}
+
 function paymentMethod(req, res, form) {
   if (!authorised(req, config.publishable)) return stripeError(res, 401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
   const card = form.card ?? {};
@@ -144,6 +169,7 @@ async function createIntent(req, res, form) {
   }
   const pm = paymentMethods.get(form.payment_method);
   if (!pm) return stripeError(res, 400, 'invalid_request_error', 'resource_missing', `No such PaymentMethod: '${form.payment_method}'`, { param: 'payment_method' });
+  if (form.customer !== undefined && !customers.has(form.customer)) return stripeError(res, 400, 'invalid_request_error', 'resource_missing', `No such customer: '${form.customer}'`, { param: 'customer' });
   const amount = Number(form.amount);
   if (!Number.isInteger(amount) || amount < 30) return stripeError(res, 400, 'invalid_request_error', 'amount_too_small', 'Amount must be at least £0.30 gbp', { param: 'amount' });
   const pi = {
@@ -160,6 +186,7 @@ async function createIntent(req, res, form) {
     next_action: null,
     return_url: form.return_url ?? null,
     setup_future_usage: form.setup_future_usage ?? null,
+    customer: form.customer ?? null,
     livemode: false,
   };
   pi.client_secret = `${pi.id}_secret_${randomBytes(8).toString('hex')}`;
@@ -191,7 +218,7 @@ async function createIntent(req, res, form) {
     answer = intentView(pi);
   }
   if (key) idempotent.set(key, { body: JSON.stringify(form), status, answer });
-  if (pi.status === 'succeeded') deliver('payment_intent.succeeded', pi);
+  if (pi.status === 'succeeded') succeeded(pi);
   if (config.delayMs > 0) {
     const delay = config.delayMs;
     config.delayMs = 0;
@@ -216,7 +243,7 @@ async function challenge(req, res, piId, form) {
     if (form.outcome === 'complete') {
       pi.status = 'succeeded';
       pi.latest_charge = id('ch');
-      await deliver('payment_intent.succeeded', pi);
+      await succeeded(pi);
     } else {
       pi.status = 'requires_payment_method';
       pi.last_payment_error = { type: 'card_error', code: 'payment_intent_authentication_failure', message: 'We are unable to authenticate your payment method.' };
@@ -347,7 +374,11 @@ const server = createServer((req, res) => {
         if (typeof form.webhooks === 'boolean') config.webhooks = form.webhooks;
         return send(res, 200, { ok: true });
       }
-      if (path === '/_fake/state') return send(res, 200, { intents: [...intents.values()].map(intentView), webhooks: sent });
+      if (path === '/_fake/state') {
+        const methods = [...paymentMethods.values()].map(({ digits: _, ...view }) => view);
+        return send(res, 200, { intents: [...intents.values()].map(intentView), webhooks: sent, customers: [...customers.values()], payment_methods: methods });
+      }
+      if (path === '/v1/customers' && req.method === 'POST') return createCustomer(req, res, form);
       if (path === '/v1/payment_methods' && req.method === 'POST') return paymentMethod(req, res, form);
       let m = path.match(/^\/v1\/payment_methods\/([A-Za-z0-9_]+)$/);
       if (m && req.method === 'GET') {

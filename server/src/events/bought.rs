@@ -173,6 +173,10 @@ fn payment(b: &Bought<'_>) -> Result<Value, String> {
                 "issuer": card.issuer,
                 "last4": card.last4,
                 "expiry": card.expiry,
+                "kept_for_collections": match (&card.customer_reference, &card.payment_method_reference) {
+                    (Some(customer), Some(method)) => json!({ "customer": customer, "payment_method": method }),
+                    _ => Value::Null,
+                },
             },
         }),
         NewPayment::Free => json!({

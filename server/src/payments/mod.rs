@@ -40,6 +40,16 @@ pub struct Charge {
     pub id: String,
     pub amount: Decimal,
     pub currency: String,
+    /// Where a monthly payer's card is kept for the later payments; none for a single payment.
+    pub kept: Option<KeptCard>,
+}
+
+/// A card kept with the provider for payments taken later without the customer (a monthly
+/// payer's): the provider's references for the customer it is kept under and the card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptCard {
+    pub customer: String,
+    pub payment_method: String,
 }
 
 /// What a charge came to.
@@ -79,8 +89,11 @@ pub struct ChargeRequest<'a> {
     pub return_url: &'a str,
     /// The quote, kept with the payment so its webhook finds the purchase.
     pub quote_id: &'a str,
-    /// Monthly payers' later payments are taken without them: the card is kept for that.
+    /// Monthly payers' later payments are taken without them: the card is kept for that, under
+    /// a customer of the provider's made for the purchase.
     pub recurring: bool,
+    /// The customer's email address, for the provider's customer a kept card belongs to.
+    pub email: &'a str,
 }
 
 /// What a provider's webhook says, once its signature is checked.

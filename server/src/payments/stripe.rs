@@ -19,7 +19,7 @@ use sha2::Sha256;
 pub use crate::config::StripeSettings;
 
 use super::{
-    BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, Issuer,
+    BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, Issuer, KeptCard,
     PaymentProvider, PaymentState, ProviderError, ProviderEvent, WebhookRefused,
 };
 
@@ -95,6 +95,27 @@ impl Stripe {
     }
 }
 
+impl Stripe {
+    /// The customer a monthly payer's card is kept under, made once per purchase attempt.
+    async fn customer(&self, request: &ChargeRequest<'_>) -> Result<String, ProviderError> {
+        let form = [
+            ("email", request.email.to_owned()),
+            ("metadata[quote]", request.quote_id.to_owned()),
+        ];
+        let key = format!("{}-customer", request.idempotency_key);
+        let (status, body) = self
+            .call(reqwest::Method::POST, "/v1/customers", &form, Some(&key))
+            .await?;
+        match body.get("id").and_then(Value::as_str) {
+            Some(id) if status == 200 && safe_id(id) => Ok(id.to_owned()),
+            _ => Err(ProviderError::Unavailable(format!(
+                "Stripe refused the customer ({status}): {}",
+                error_message(&body)
+            ))),
+        }
+    }
+}
+
 /// `application/x-www-form-urlencoded`, as Stripe's API takes.
 fn encode_form(form: &[(&str, String)]) -> String {
     let encode = |s: &str| {
@@ -165,6 +186,14 @@ fn intent_state(intent: &Value) -> PaymentState {
                 .and_then(Value::as_i64)
                 .map_or(Decimal::ZERO, from_minor_units),
             currency: text("/currency").to_ascii_uppercase(),
+            // Kept for the later payments when the intent said so: attached to its customer.
+            kept: (text("/setup_future_usage") == "off_session"
+                && !text("/customer").is_empty()
+                && !text("/payment_method").is_empty())
+            .then(|| KeptCard {
+                customer: text("/customer").to_owned(),
+                payment_method: text("/payment_method").to_owned(),
+            }),
         }),
         "requires_action" | "requires_confirmation" => PaymentState::Authenticating {
             url: intent
@@ -256,6 +285,10 @@ impl PaymentProvider for Stripe {
                 ("metadata[quote]", request.quote_id.to_owned()),
             ];
             if request.recurring {
+                // A card is kept only under a customer: one made for the purchase's attempt (its
+                // idempotency key's), so a retry finds the same one.
+                let customer = self.customer(&request).await?;
+                form.push(("customer", customer));
                 form.push(("setup_future_usage", "off_session".to_owned()));
             }
             let (status, body) = self

@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 
 use super::cards::{Issuers, luhn_valid};
 use super::{
-    BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, PaymentProvider,
-    PaymentState, ProviderError, ProviderEvent, WebhookRefused,
+    BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, KeptCard,
+    PaymentProvider, PaymentState, ProviderError, ProviderEvent, WebhookRefused,
 };
 
 /// The test card that tokenises but is always declined (as hosted providers' test modes have).
@@ -236,6 +236,8 @@ impl PaymentProvider for TestProvider {
                 amount,
                 currency,
                 idempotency_key,
+                quote_id,
+                recurring,
                 ..
             } = request;
             let (_, declines) = self.held(token)?;
@@ -254,6 +256,11 @@ impl PaymentProvider for TestProvider {
                 id: format!("ch_test_{}", crate::store::random_id()),
                 amount,
                 currency: currency.to_owned(),
+                // A monthly payer's card stays with its token, under a customer of the quote.
+                kept: recurring.then(|| KeptCard {
+                    customer: format!("cus_test_{quote_id}"),
+                    payment_method: token.to_owned(),
+                }),
             };
             ledger.charges.insert(
                 idempotency_key.to_owned(),

@@ -74,6 +74,8 @@ pub async fn charge_card(
             issuer: text("card_issuer"),
             last4: text("card_last4"),
             expiry: text("card_expiry"),
+            customer_reference: charge.kept.as_ref().map(|k| k.customer.clone()),
+            payment_method_reference: charge.kept.map(|k| k.payment_method),
         })
     };
     let latest = state.store.latest_card_attempt(&quote.id).await?;
@@ -160,6 +162,11 @@ pub async fn charge_card(
         return_url: &payer.return_url,
         quote_id: &quote.id,
         recurring,
+        email: quote
+            .document
+            .pointer("/owner/email_address")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default(),
     };
     match state.payments.charge(request).await {
         Ok(Charged::Paid(charge)) => {

@@ -108,6 +108,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = embedded!("sqlite":
         "0017_history_count.sql",
         "0018_policy_events.sql",
         "0019_card_attempts.sql",
+        "0020_kept_cards.sql",
 );
 
 const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
@@ -130,6 +131,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
         "0017_history_count.sql",
         "0018_policy_events.sql",
         "0019_card_attempts.sql",
+        "0020_kept_cards.sql",
 );
 
 /// A migration from its file, as sqlx reads a folder: the version before the first `_`, the rest

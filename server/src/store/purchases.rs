@@ -64,6 +64,12 @@ pub struct CardPaymentRow {
     pub issuer: String,
     pub last4: String,
     pub expiry: String,
+    /// A monthly payer's card as the provider keeps it for the later payments: the provider's
+    /// customer and payment method (never the card number). The insurer's, not the page's.
+    #[serde(skip)]
+    pub customer_reference: Option<String>,
+    #[serde(skip)]
+    pub payment_method_reference: Option<String>,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -232,8 +238,9 @@ impl Store {
             NewPayment::Card(card) => {
                 sqlx::query(
                     "insert into card_payments (purchase_id, provider, charge_reference, amount, currency, card_name,
-                                                issuer, last4, expiry, created_at)
-                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                                                issuer, last4, expiry, created_at, customer_reference,
+                                                payment_method_reference)
+                     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                 )
                 .bind(&p.id)
                 .bind(&card.provider)
@@ -245,6 +252,8 @@ impl Store {
                 .bind(&card.last4)
                 .bind(&card.expiry)
                 .bind(&now)
+                .bind(card.customer_reference.as_deref())
+                .bind(card.payment_method_reference.as_deref())
                 .execute(&mut *tx)
                 .await?;
             }
@@ -289,6 +298,7 @@ impl Store {
         let Some(row) = sqlx::query(
             "select p.id, p.created_at, p.payment_frequency, p.payment_day, p.cover_start, m.reference, m.account_number_masked,
                     c.provider, c.charge_reference, c.amount, c.currency, c.card_name, c.issuer, c.last4, c.expiry,
+                    c.customer_reference, c.payment_method_reference,
                     (select count(*) from portal_accounts a where a.purchase_id = p.id) as portal
              from purchases p
              left join mandates m on m.purchase_id = p.id
@@ -312,6 +322,8 @@ impl Store {
                 issuer: row.try_get("issuer")?,
                 last4: row.try_get("last4")?,
                 expiry: row.try_get("expiry")?,
+                customer_reference: row.try_get("customer_reference")?,
+                payment_method_reference: row.try_get("payment_method_reference")?,
             }),
             None => None,
         };

@@ -293,6 +293,11 @@ async fn a_card_policy_is_sent_with_its_payment_and_no_card_number() {
     assert_eq!(payment["frequency"], "annual");
     assert_eq!(payment["card"]["last4"], "1111");
     assert_eq!(
+        payment["card"]["kept_for_collections"],
+        Value::Null,
+        "a yearly payer's one payment: no card kept"
+    );
+    assert_eq!(
         payment["card"]["amount"],
         body["data"]["purchase"]["card"]["amount"]
     );

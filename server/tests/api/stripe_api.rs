@@ -417,3 +417,58 @@ async fn the_page_allows_the_providers_script_and_frames_only() {
     assert!(!directive("img-src ").contains(&fake.base), "{policy}");
     assert!(!policy.contains("unsafe-eval") && !policy.contains("unsafe-inline"));
 }
+
+/// Issue 60, monthly card payers: the later payments are taken without the customer, so the
+/// first payment keeps the card with Stripe (`setup_future_usage=off_session`) under a customer
+/// made for the purchase, and `policy.bought` tells the insurer which, never the card number. A
+/// yearly payer's card is not kept.
+#[tokio::test]
+async fn a_monthly_card_payer_s_card_is_kept_for_the_later_payments() {
+    use crate::common::receiver::Receiver;
+    let fake = FakeStripe::start();
+    let receiver = Receiver::start().await;
+    let mut settings = fake.settings();
+    settings.extend(receiver.settings());
+    let app = spawn_app_with(&settings).await;
+    fake.webhooks_to(&app.base).await;
+    assert_eq!(app.view("/quote?brand=epw").await["brand"], "epw");
+    app.reach_payment(json!([valid_pet()])).await;
+    let token = fake.payment_method("5555555555554444").await;
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/setup-payment",
+            &json!({ "csrf": csrf, "payment": { "payment_method": "CC", "payment_frequency": "MP", "card_token": token } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = buy(&app, "stripe-monthly").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body["data"]["purchase"]["card"].get("customer_reference").is_none(),
+        "the provider's references are the insurer's, not the page's"
+    );
+
+    let state = fake.state().await;
+    let intent = &state["intents"][0];
+    assert_eq!(intent["setup_future_usage"], "off_session");
+    let customer = intent["customer"].as_str().expect("a customer").to_owned();
+    let customers = state["customers"].as_array().expect("customers");
+    assert_eq!(customers.len(), 1, "one customer: {state}");
+    assert_eq!(customers[0]["email"], "ada@example.com");
+    let method = state["payment_methods"]
+        .as_array()
+        .and_then(|m| m.iter().find(|m| m["id"] == token.as_str()))
+        .expect("the card");
+    assert_eq!(method["customer"], customer.as_str(), "attached to the customer");
+
+    let got = receiver.wait_for(1, std::time::Duration::from_secs(20)).await;
+    let event = got[0].json();
+    let card = &event["data"]["payment"]["card"];
+    assert_eq!(
+        card["kept_for_collections"],
+        json!({ "customer": customer, "payment_method": token })
+    );
+    assert_eq!(event["data"]["payment"]["frequency"], "monthly");
+    assert!(!got[0].body.contains("5555555555554444"));
+}
