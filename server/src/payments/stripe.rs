@@ -73,15 +73,7 @@ impl Stripe {
             .await
             .map_err(|e| ProviderError::Unavailable(format!("Stripe: {e}")))?;
         let status = response.status().as_u16();
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| ProviderError::Unavailable(format!("Stripe: {e}")))?;
-        if bytes.len() > ANSWER_LIMIT {
-            return Err(ProviderError::Unavailable(
-                "Stripe answered with more than 256 KiB".into(),
-            ));
-        }
+        let bytes = bounded_body(response).await?;
         let body = serde_json::from_slice(&bytes).map_err(|_| {
             ProviderError::Unavailable(format!("Stripe answered {status} without JSON"))
         })?;
@@ -114,6 +106,30 @@ impl Stripe {
             ))),
         }
     }
+}
+
+/// An answer's body, read a chunk at a time and given up past [`ANSWER_LIMIT`]: its declared
+/// length is checked before anything is read, and what is held never grows past the limit.
+async fn bounded_body(mut response: reqwest::Response) -> Result<Vec<u8>, ProviderError> {
+    let too_long = || ProviderError::Unavailable("Stripe answered with more than 256 KiB".into());
+    if response
+        .content_length()
+        .is_some_and(|n| n > ANSWER_LIMIT as u64)
+    {
+        return Err(too_long());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| ProviderError::Unavailable(format!("Stripe: {e}")))?
+    {
+        if body.len() + chunk.len() > ANSWER_LIMIT {
+            return Err(too_long());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 /// `application/x-www-form-urlencoded`, as Stripe's API takes.
@@ -451,6 +467,92 @@ fn signed(secret: &str, header: &str, body: &[u8], now: i64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A server that answers every request with `head` and then streams `chunks` chunks of 64 KiB
+    /// (chunked, with no length), counting the bytes it managed to send.
+    async fn flood(
+        head: &'static str,
+        chunks: usize,
+    ) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = format!("http://{}", listener.local_addr().expect("address"));
+        let sent = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = sent.clone();
+        tokio::spawn(async move {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).await;
+            if socket.write_all(head.as_bytes()).await.is_err() {
+                return;
+            }
+            let chunk = vec![b' '; 64 * 1024];
+            for _ in 0..chunks {
+                let frame = format!("{:x}\r\n", chunk.len());
+                if socket.write_all(frame.as_bytes()).await.is_err()
+                    || socket.write_all(&chunk).await.is_err()
+                    || socket.write_all(b"\r\n").await.is_err()
+                {
+                    return;
+                }
+                counted.fetch_add(chunk.len(), std::sync::atomic::Ordering::SeqCst);
+            }
+            let _ = socket.write_all(b"0\r\n\r\n").await;
+        });
+        (address, sent)
+    }
+
+    fn stripe_at(api_url: String) -> Stripe {
+        Stripe::new(StripeSettings {
+            api_url,
+            script_url: "https://js.stripe.com/v3/".into(),
+            secret_key: "sk_test_x".into(),
+            publishable_key: "pk_test_x".into(),
+            webhook_secret: "whsec_x".into(),
+            timeout: std::time::Duration::from_secs(10),
+        })
+        .expect("client")
+    }
+
+    /// Bounded by construction: an answer of any size costs at most 256 KiB to read; one that
+    /// says it is longer is refused before its body is read, one that streams without end is
+    /// cut off at the limit.
+    #[tokio::test]
+    async fn an_answer_past_256_kib_is_given_up_without_reading_it_all() {
+        let (url, _) = flood(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1073741824\r\n\r\n",
+            0,
+        )
+        .await;
+        let err = stripe_at(url).card("pm_big").await.expect_err("refused");
+        assert!(
+            matches!(&err, ProviderError::Unavailable(m) if m.contains("256 KiB")),
+            "{err:?}"
+        );
+
+        // 1 GiB offered, chunked, no length.
+        let (url, sent) = flood(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n",
+            16 * 1024,
+        )
+        .await;
+        let err = stripe_at(url)
+            .card("pm_endless")
+            .await
+            .expect_err("refused");
+        assert!(
+            matches!(&err, ProviderError::Unavailable(m) if m.contains("256 KiB")),
+            "{err:?}"
+        );
+        assert!(
+            sent.load(std::sync::atomic::Ordering::SeqCst) < 8 * 1024 * 1024,
+            "reading stopped at the limit (the rest was never asked for)"
+        );
+    }
 
     fn sign(secret: &str, t: i64, body: &[u8]) -> String {
         let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("key");

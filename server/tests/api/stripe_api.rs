@@ -445,7 +445,9 @@ async fn a_monthly_card_payer_s_card_is_kept_for_the_later_payments() {
     let (status, body) = buy(&app, "stripe-monthly").await;
     assert_eq!(status, 200, "{body}");
     assert!(
-        body["data"]["purchase"]["card"].get("customer_reference").is_none(),
+        body["data"]["purchase"]["card"]
+            .get("customer_reference")
+            .is_none(),
         "the provider's references are the insurer's, not the page's"
     );
 
@@ -460,9 +462,15 @@ async fn a_monthly_card_payer_s_card_is_kept_for_the_later_payments() {
         .as_array()
         .and_then(|m| m.iter().find(|m| m["id"] == token.as_str()))
         .expect("the card");
-    assert_eq!(method["customer"], customer.as_str(), "attached to the customer");
+    assert_eq!(
+        method["customer"],
+        customer.as_str(),
+        "attached to the customer"
+    );
 
-    let got = receiver.wait_for(1, std::time::Duration::from_secs(20)).await;
+    let got = receiver
+        .wait_for(1, std::time::Duration::from_secs(20))
+        .await;
     let event = got[0].json();
     let card = &event["data"]["payment"]["card"];
     assert_eq!(
