@@ -128,6 +128,15 @@ fn describe() {
         "Age of the oldest email waiting in the outbox, at scrape time (0 when none)"
     );
     describe_gauge!(
+        "pawpath_card_payments_authenticating",
+        "Card payments waiting on the customer's bank (3-D Secure), at scrape time"
+    );
+    describe_gauge!(
+        "pawpath_card_payments_oldest_authenticating_seconds",
+        Unit::Seconds,
+        "Age of the oldest card payment waiting on the customer's bank, at scrape time (0 when none): hours mean the provider's webhook is not arriving"
+    );
+    describe_gauge!(
         "pawpath_policy_events_waiting",
         "Policy events not yet delivered to the insurer's systems, at scrape time"
     );
@@ -333,6 +342,15 @@ pub fn policy_events(waiting: u64, oldest: Duration, most_attempts: u64, over_a_
     ::metrics::gauge!("pawpath_policy_events_oldest_undelivered_seconds").set(oldest.as_secs_f64());
     ::metrics::gauge!("pawpath_policy_events_most_attempts").set(most_attempts as f64);
     ::metrics::gauge!("pawpath_policy_events_undelivered_over_a_day").set(over_a_day as f64);
+}
+
+/// Card payments waiting on the customer's bank (set at scrape time): how many, and the
+/// oldest's age.
+pub fn card_payments_authenticating(waiting: u64, oldest: Duration) {
+    #[allow(clippy::cast_precision_loss)]
+    ::metrics::gauge!("pawpath_card_payments_authenticating").set(waiting as f64);
+    ::metrics::gauge!("pawpath_card_payments_oldest_authenticating_seconds")
+        .set(oldest.as_secs_f64());
 }
 
 /// The outbox as it stands (set at scrape time).

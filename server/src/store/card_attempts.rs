@@ -163,4 +163,25 @@ impl Store {
         .await?;
         Ok(())
     }
+
+    /// Card payments waiting on the customer's bank (3-D Secure): attempts still open whose
+    /// payment the provider has made, how many and when the oldest began. One that waits for
+    /// hours is a customer who left and a webhook that never came.
+    pub async fn card_attempts_waiting(
+        &self,
+    ) -> Result<(i64, Option<chrono::DateTime<chrono::Utc>>), StoreError> {
+        let row = sqlx::query(
+            "select count(*) as waiting, min(created_at) as oldest
+             from card_attempts where outcome = 'open' and payment_id is not null",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        let oldest: Option<String> = row.try_get("oldest")?;
+        Ok((
+            row.try_get("waiting")?,
+            oldest
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(&t).ok())
+                .map(|t| t.with_timezone(&chrono::Utc)),
+        ))
+    }
 }

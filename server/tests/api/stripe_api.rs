@@ -9,13 +9,17 @@ use serde_json::{Value, json};
 use crate::common::fake_stripe::{FakeStripe, WEBHOOK_SECRET};
 use crate::common::{TestApp, spawn_app_with, valid_pet};
 
+const METRICS_TOKEN: &str = "stripe-test-metrics-token-0123456789abcdef";
+
 const DECLINED_MESSAGE: &str =
     "Your card payment was declined. Please check your card details or use another card.";
 
 /// A card payer on epw at the card confirmation, their card given to the fake as the browser's
 /// card fields would give it.
 async fn at_card_confirmation(fake: &FakeStripe, number: &str) -> TestApp {
-    let app = spawn_app_with(&fake.settings()).await;
+    let mut settings = fake.settings();
+    settings.push(("PAWPATH_METRICS_TOKEN", METRICS_TOKEN.to_owned()));
+    let app = spawn_app_with(&settings).await;
     let first = app.view("/quote?brand=epw").await;
     assert_eq!(first["brand"], "epw");
     app.reach_payment(json!([valid_pet()])).await;
@@ -41,6 +45,12 @@ async fn pay_with(app: &TestApp, fake: &FakeStripe, number: &str) {
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["step"]["id"], "card_confirmation");
+}
+
+/// Card payments waiting on the customer's bank, as operators read it.
+async fn waiting(app: &TestApp) -> Option<f64> {
+    app.metric(METRICS_TOKEN, "pawpath_card_payments_authenticating")
+        .await
 }
 
 async fn buy(app: &TestApp, key: &str) -> (u16, Value) {
@@ -208,9 +218,20 @@ async fn a_challenge_abandoned_is_cancelled_and_declined() {
     let fake = FakeStripe::start();
     fake.configure(json!({ "webhooks": false })).await;
     let app = at_card_confirmation(&fake, "4000002760003184").await;
+    assert_eq!(waiting(&app).await, Some(0.0));
     let (_, body) = buy(&app, "stripe-abandoned").await;
     let challenge = redirect_of(&body);
     let payment = challenge.rsplit('/').next().expect("payment id").to_owned();
+    // Operators see the payment waiting on the customer's bank.
+    assert_eq!(waiting(&app).await, Some(1.0));
+    assert!(
+        app.metric(
+            METRICS_TOKEN,
+            "pawpath_card_payments_oldest_authenticating_seconds"
+        )
+        .await
+        .is_some_and(|age| (0.0..60.0).contains(&age))
+    );
     let csrf = app.csrf().await;
     let (status, refused) = app
         .post_json(
@@ -223,6 +244,11 @@ async fn a_challenge_abandoned_is_cancelled_and_declined() {
     let state = fake.state().await;
     assert_eq!(state["intents"][0]["status"], "canceled", "{state}");
     assert_eq!(purchases(&app).await, 0);
+    assert_eq!(
+        waiting(&app).await,
+        Some(0.0),
+        "given up: no longer waiting"
+    );
 }
 
 /// owner-payment.md §5: a card its issuer declines buys nothing, with the spec's message.
