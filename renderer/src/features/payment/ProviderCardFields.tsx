@@ -55,24 +55,40 @@ function loadProvider(url: string): Promise<StripeFactory> {
   return loading;
 }
 
-/** The card question set without the fields the provider draws. */
-export function withoutProviderFields(questions: QuestionsView): QuestionsView {
-  const ui = (questions.ui.card ?? {}) as Record<string, unknown>;
+type UiNode = Record<string, unknown>;
+type SchemaNode = { properties?: Record<string, SchemaNode>; required?: string[]; allOf?: unknown };
+
+/**
+ * Takes out, at every depth, the fields whose UI hints mark them `providerField` (the set's own
+ * declaration of what the provider draws): from their object's properties, its required list
+ * and its order. The conditions of an object that had such a field are the provider's to check.
+ */
+function dropMarked(schema: SchemaNode | undefined, ui: UiNode): UiNode {
   const theirs = Object.keys(ui).filter((name) => {
-    const options = (ui[name] as { 'ui:options'?: { providerField?: string } } | undefined)?.['ui:options'];
-    return typeof options?.providerField === 'string';
+    const options = (ui[name] as { 'ui:options'?: { providerField?: unknown } } | undefined)?.['ui:options'];
+    return !name.startsWith('ui:') && typeof options?.providerField === 'string';
   });
-  const schema = structuredClone(questions.schema) as QuestionsView['schema'] & { properties?: { card?: { properties?: Record<string, unknown>; required?: string[]; allOf?: unknown } } };
-  const card = schema.properties?.card;
-  if (card) {
-    for (const name of theirs) delete card.properties?.[name];
-    card.required = (card.required ?? []).filter((name) => !theirs.includes(name));
-    // Conditions on the provider's fields are the provider's to check.
-    delete card.allOf;
+  const out: UiNode = { ...ui };
+  for (const [name, child] of Object.entries(ui)) {
+    if (name.startsWith('ui:') || theirs.includes(name) || typeof child !== 'object' || child === null) continue;
+    out[name] = dropMarked(schema?.properties?.[name], child as UiNode);
   }
+  if (theirs.length === 0) return out;
+  if (schema) {
+    for (const name of theirs) delete schema.properties?.[name];
+    schema.required = (schema.required ?? []).filter((name) => !theirs.includes(name));
+    delete schema.allOf;
+  }
+  if (Array.isArray(ui['ui:order'])) out['ui:order'] = (ui['ui:order'] as string[]).filter((name) => !theirs.includes(name));
+  return out;
+}
+
+/** A question set without the fields the provider draws (those its UI hints mark `providerField`). */
+export function withoutProviderFields(questions: QuestionsView): QuestionsView {
+  const schema = structuredClone(questions.schema) as QuestionsView['schema'] & SchemaNode;
+  const ui = dropMarked(schema, questions.ui);
   schema.$id = `${questions.schema.$id}/without-provider-fields`;
-  const order = ((ui['ui:order'] ?? []) as string[]).filter((name) => !theirs.includes(name));
-  return { ...questions, schema, ui: { ...questions.ui, card: { ...ui, 'ui:order': order } } };
+  return { ...questions, schema, ui };
 }
 
 /** The spec's words for what the provider says is wrong with the card (owner-payment.md §5). */
