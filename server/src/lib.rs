@@ -30,6 +30,7 @@ pub mod startup;
 pub mod store;
 pub mod tools;
 pub mod vets;
+pub mod worker;
 
 pub use app::{App, run};
 pub use startup::{StartError, load_definitions};

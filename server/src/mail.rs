@@ -45,9 +45,6 @@ pub const QUOTE_REMINDER: &str = "quote_reminder";
 /// The outbox kind of a quote emailed when the customer asks (/api/sendquoteemail).
 pub const QUOTE: &str = "quote";
 
-/// The longest wait between two attempts at one message.
-const MAX_RETRY: Duration = Duration::from_secs(3600);
-
 /// How long a worker holds a claimed message before another may take it.
 const LEASE: Duration = Duration::from_secs(120);
 
@@ -562,25 +559,17 @@ impl Mailer {
         Some(tokio::spawn(async move { mailer.run(store, stop).await }))
     }
 
-    async fn run(&self, store: Store, mut stop: tokio::sync::watch::Receiver<bool>) {
+    async fn run(&self, store: Store, stop: tokio::sync::watch::Receiver<bool>) {
         let poll = self.retry.min(Duration::from_secs(5));
-        loop {
-            while !*stop.borrow() {
-                match store.claim_email(lease()).await {
-                    Ok(Some(row)) => self.deliver(&store, row).await,
-                    Ok(None) => break,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "outbox: cannot read");
-                        break;
-                    }
-                }
-            }
-            tokio::select! {
-                _ = stop.wait_for(|stop| *stop) => return,
-                () = self.wake.notified() => {}
-                () = tokio::time::sleep(poll) => {}
-            }
-        }
+        crate::worker::drain(
+            "outbox",
+            poll,
+            &self.wake,
+            stop,
+            || store.claim_email(lease()),
+            |row| self.deliver(&store, row),
+        )
+        .await;
     }
 
     async fn deliver(&self, store: &Store, row: OutboxRow) {
@@ -607,7 +596,7 @@ impl Mailer {
             }
             Err((error, false)) => {
                 crate::metrics::email_delivery("retry");
-                let delay = backoff(self.retry, row.attempts);
+                let delay = crate::worker::backoff(self.retry, row.attempts);
                 tracing::warn!(email = %row.id, attempts = row.attempts + 1, %error, retry_in_ms = delay.as_millis(), "email not sent; will retry");
                 let at = chrono::Utc::now()
                     + chrono::Duration::from_std(delay).unwrap_or(chrono::Duration::hours(1));
@@ -640,29 +629,4 @@ impl Mailer {
 
 fn lease() -> chrono::Duration {
     chrono::Duration::from_std(LEASE).unwrap_or(chrono::Duration::minutes(2))
-}
-
-/// The delay after the `attempts`-th failure: the first retry delay, doubled for each earlier
-/// failure, at most an hour.
-pub fn backoff(first: Duration, attempts: i64) -> Duration {
-    let doublings = u32::try_from(attempts.clamp(0, 20)).unwrap_or(20);
-    first
-        .checked_mul(1u32 << doublings)
-        .unwrap_or(MAX_RETRY)
-        .min(MAX_RETRY)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retries_double_up_to_an_hour() {
-        let first = Duration::from_secs(30);
-        assert_eq!(backoff(first, 0), Duration::from_secs(30));
-        assert_eq!(backoff(first, 1), Duration::from_secs(60));
-        assert_eq!(backoff(first, 3), Duration::from_secs(240));
-        assert_eq!(backoff(first, 7), MAX_RETRY);
-        assert_eq!(backoff(first, 1000), MAX_RETRY);
-    }
 }

@@ -12,16 +12,14 @@ use engine::journey::quoting::{Premiums, Quoted};
 
 use super::{AccountKey, EventType};
 use crate::crypto::sealing as account;
-use crate::store::{NewEvent, NewPayment, NewPurchase};
+use crate::store::{NewEvent, NewPayment, NewPurchase, QuoteRow};
 
 /// What a purchase's event is made from.
 #[derive(Debug)]
 pub struct Bought<'a> {
     pub purchase: &'a NewPurchase,
-    pub quote_reference: &'a str,
-    pub brand: &'a str,
-    pub channel: &'a str,
-    pub journey: &'a str,
+    /// The quote bought: its reference, brand, channel and journey.
+    pub quote: &'a QuoteRow,
     /// The bought quote's document (its answers and prices).
     pub document: &'a Value,
     /// ISO 4217: what every amount is in.
@@ -85,10 +83,10 @@ pub fn policy_bought(b: &Bought<'_>) -> Result<NewEvent, String> {
         .unwrap_or_else(|| json!({}));
     let data = json!({
         "purchase_id": p.id,
-        "quote_reference": b.quote_reference,
-        "brand": b.brand,
-        "channel": b.channel,
-        "journey": b.journey,
+        "quote_reference": b.quote.quote_ref,
+        "brand": b.quote.brand,
+        "channel": b.quote.channel,
+        "journey": b.quote.journey,
         "currency": b.currency,
         "cover_start": p.cover_start,
         "customer": owner,

@@ -83,29 +83,21 @@ impl Dispatcher {
         ))
     }
 
-    async fn run(&self, store: Store, mut stop: tokio::sync::watch::Receiver<bool>) {
+    async fn run(&self, store: Store, stop: tokio::sync::watch::Receiver<bool>) {
         let Some(settings) = &self.settings else {
             return;
         };
         let poll = settings.retry.min(Duration::from_secs(5));
         let lease = chrono::Duration::from_std(LEASE).unwrap_or(chrono::Duration::minutes(1));
-        loop {
-            while !*stop.borrow() {
-                match store.claim_event(lease).await {
-                    Ok(Some(event)) => self.deliver(settings, &store, event).await,
-                    Ok(None) => break,
-                    Err(e) => {
-                        tracing::warn!(error = %e, "policy events: cannot read");
-                        break;
-                    }
-                }
-            }
-            tokio::select! {
-                _ = stop.wait_for(|stop| *stop) => return,
-                () = self.wake.notified() => {}
-                () = tokio::time::sleep(poll) => {}
-            }
-        }
+        crate::worker::drain(
+            "policy events",
+            poll,
+            &self.wake,
+            stop,
+            || store.claim_event(lease),
+            |event| self.deliver(settings, &store, event),
+        )
+        .await;
     }
 
     async fn deliver(&self, settings: &WebhookSettings, store: &Store, event: EventRow) {
@@ -118,7 +110,7 @@ impl Dispatcher {
             }
             Err(error) => {
                 crate::metrics::policy_event_delivery("retry");
-                let delay = crate::mail::backoff(settings.retry, event.attempts);
+                let delay = crate::worker::backoff(settings.retry, event.attempts);
                 tracing::warn!(event = %event.id, r#type = %event.kind, attempts = event.attempts + 1, %error, retry_in_ms = delay.as_millis(), "policy event not delivered; will retry");
                 let at = chrono::Utc::now()
                     + chrono::Duration::from_std(delay).unwrap_or(chrono::Duration::hours(1));

@@ -125,14 +125,12 @@ pub async fn charge_card(
     }
     // Still open without the provider's answer (it was lost: asked again with the same key, so
     // answered with the same payment), or a new attempt.
+    // The attempts' numbers only grow (one ended above keeps its number): the next follows the
+    // latest read.
+    let after = latest.as_ref().map_or(0, |a| a.attempt);
     let attempt = match latest.filter(|a| a.is_open() && a.payment_id.is_none()) {
         Some(open) => open,
         None => {
-            let after = state
-                .store
-                .latest_card_attempt(&quote.id)
-                .await?
-                .map_or(0, |a| a.attempt);
             state
                 .store
                 .begin_card_attempt(&quote.id, after, payer.key, payer.session_hash)

@@ -21,10 +21,7 @@ pub fn bought(
     let voice = crate::service::quote::voice(state, quote);
     policy_bought(&Bought {
         purchase,
-        quote_reference: &quote.quote_ref,
-        brand: &quote.brand,
-        channel: &quote.channel,
-        journey: &quote.journey,
+        quote,
         document,
         currency: voice.money().currency().code(),
         account_number,

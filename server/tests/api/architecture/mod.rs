@@ -95,7 +95,7 @@ const SERVER: &[Layer] = &[
     },
     Layer {
         name: "foundations",
-        says: "configuration, secrets, sessions, data files, metrics, the log",
+        says: "configuration, secrets, sessions, data files, metrics, the log, the workers' loop",
         modules: &[
             "config",
             "crypto",
@@ -104,6 +104,7 @@ const SERVER: &[Layer] = &[
             "metrics",
             "session",
             "signed",
+            "worker",
         ],
     },
 ];
