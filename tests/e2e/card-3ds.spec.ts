@@ -2,7 +2,7 @@ import { type FrameLocator, type Locator, type Page, expect, test } from '@playw
 
 import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { chooseRadio, press, typeInto } from './support-keys';
-import { coverByKeyboard, detailsByKeyboard, petByKeyboard } from './support-journey';
+import { toPaymentByKeyboard } from './support-journey';
 
 // Issue 60: cards through a real provider's API (Stripe's PaymentIntents, here the local fake
 // tests/fake-stripe.mjs that playwright.config.ts starts), with strong customer authentication
@@ -35,19 +35,7 @@ async function cardInProviderFields(page: Page, frame: FrameLocator, number: str
 }
 
 async function toCardPayment(page: Page, email: string) {
-  await page.goto('/quote?brand=epw');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
-  await press(page, page.getByRole('button', { name: 'Next' }));
-  await detailsByKeyboard(page, email);
-  await press(page, page.getByRole('button', { name: 'Next' }));
-  await coverByKeyboard(page, ['Rex']);
-  await press(page, page.getByRole('button', { name: 'Continue' }));
-  await expect(page).toHaveURL(/\/quote\/assumptions$/);
-  await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
-  await press(page, page.getByRole('button', { name: 'Go to payment' }));
-  await expect(page).toHaveURL(/\/quote\/payment$/);
-  await chooseRadio(page, page.getByRole('group', { name: 'How would you like to pay?' }), 'Debit or credit card');
+  await toPaymentByKeyboard(page, 'epw', email);
 }
 
 /** The card given on the payment page: the provider's fields, then the name on the card. */

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 
 import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { chooseRadio, press, tabTo, typeInto } from './support-keys';
-import { coverByKeyboard, detailsByKeyboard, petByKeyboard } from './support-journey';
+import { toPaymentByKeyboard } from './support-journey';
 
 // Issue 6: card payment where a brand turns it on (owner-payment.md §1 "Direct Debit, or card
 // where offered", §2 Payment page card form and /creditcard-confirmation, §5 Payment card rules).
@@ -16,21 +16,8 @@ test('a card payer on a brand that takes cards buys by keyboard alone', async ({
   page.on('request', (r) => {
     if (new URL(r.url()).pathname.startsWith('/api/')) apiBodies.push(r.postData() ?? '');
   });
-  await page.goto('/quote?brand=epw');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
-  await press(page, page.getByRole('button', { name: 'Next' }));
-  await detailsByKeyboard(page, email);
-  await press(page, page.getByRole('button', { name: 'Next' }));
-  await coverByKeyboard(page, ['Rex']);
-  await press(page, page.getByRole('button', { name: 'Continue' }));
-  await expect(page).toHaveURL(/\/quote\/assumptions$/);
-  await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
-  await press(page, page.getByRole('button', { name: 'Go to payment' }));
-
   // The payment page offers both ways to pay; choose card.
-  await expect(page).toHaveURL(/\/quote\/payment$/);
-  await chooseRadio(page, page.getByRole('group', { name: 'How would you like to pay?' }), 'Debit or credit card');
+  await toPaymentByKeyboard(page, 'epw', email);
   await expect(page.getByRole('list', { name: 'We accept' })).toContainText('Visa');
   const number = page.getByLabel('Card number');
   await typeInto(page, page.getByLabel('Name on card'), "Ada O'Neill");
@@ -104,17 +91,7 @@ test('a brand that does not take cards offers Direct Debit only', async ({ page 
 // and no email is sent until a card is taken.
 test('a declined card is said on the page and another card buys the cover', async ({ page }, testInfo) => {
   const email = `declined-${Date.now()}@example.com`;
-  await page.goto('/quote?brand=epw');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
-  await press(page, page.getByRole('button', { name: 'Next' }));
-  await detailsByKeyboard(page, email);
-  await press(page, page.getByRole('button', { name: 'Next' }));
-  await coverByKeyboard(page, ['Rex']);
-  await press(page, page.getByRole('button', { name: 'Continue' }));
-  await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
-  await press(page, page.getByRole('button', { name: 'Go to payment' }));
-  await expect(page).toHaveURL(/\/quote\/payment$/);
+  await toPaymentByKeyboard(page, 'epw', email, false);
   const card = async (number: string) => {
     await chooseRadio(page, page.getByRole('group', { name: 'How would you like to pay?' }), 'Debit or credit card');
     await typeInto(page, page.getByLabel('Name on card'), 'Ada Lovelace');

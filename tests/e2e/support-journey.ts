@@ -81,3 +81,23 @@ export async function directDebitByKeyboard(page: Page, w: Words = EN) {
   await chooseOption(page, page.getByLabel(w.collectionDay), '15');
   await press(page, page.getByRole('checkbox', { name: w.ddConfirm }), 'Space');
 }
+
+/**
+ * One beagle, Rex, on the brand given, from the first page to the payment page by keyboard alone
+ * (the card payers' way in: epw takes cards), with card chosen as the way to pay when `card`.
+ */
+export async function toPaymentByKeyboard(page: Page, brand: string, email: string, card = true) {
+  await page.goto(`/quote?brand=${brand}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await petByKeyboard(page, 0, { name: 'Rex', species: 'Dog', type: 'Pedigree', breed: ['beag', 'Beagle'] });
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await detailsByKeyboard(page, email);
+  await press(page, page.getByRole('button', { name: 'Next' }));
+  await coverByKeyboard(page, ['Rex']);
+  await press(page, page.getByRole('button', { name: 'Continue' }));
+  await expect(page).toHaveURL(/\/quote\/assumptions$/);
+  await press(page, page.getByRole('checkbox', { name: /Yes, they're correct/ }), 'Space');
+  await press(page, page.getByRole('button', { name: 'Go to payment' }));
+  await expect(page).toHaveURL(/\/quote\/payment$/);
+  if (card) await chooseRadio(page, page.getByRole('group', { name: 'How would you like to pay?' }), 'Debit or credit card');
+}
