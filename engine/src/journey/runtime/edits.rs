@@ -42,27 +42,12 @@ impl Ctx<'_> {
         let Some(schema) = self.defs.question_schema(questions) else {
             return Err(EngineError::UnknownEdit(questions.to_owned()));
         };
-        let answers = project(&schema.schema, answers);
-        if let Some(error) = schema.size_error(&answers) {
-            self.record.outcome = Outcome::Invalid;
-            self.record.field_errors = vec![error];
+        let Some(mut candidate) = self.candidate(schema, answers)? else {
             return Ok(());
-        }
-        let mut candidate = merge(&schema.schema, &self.document, &answers);
-        keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
+        };
         crate::rules::domain::forget_stale_confirmations(&self.document, &mut candidate);
         let pricing = self.derive(&mut candidate);
-        let mut errors = position::answer_errors(
-            self.defs,
-            Some(questions),
-            &edit.rules,
-            &candidate,
-            &self.rules,
-        );
-        if !errors.is_empty() {
-            errors.truncate(crate::definitions::schema::MAX_FIELD_ERRORS);
-            self.record.outcome = Outcome::Invalid;
-            self.record.field_errors = errors;
+        if !self.passes(questions, &edit.rules, &candidate) {
             return Ok(());
         }
         self.document = candidate;
@@ -99,31 +84,16 @@ impl Ctx<'_> {
         let Some(schema) = self.defs.question_schema(questions) else {
             return Err(EngineError::UnknownEdit(questions.to_owned()));
         };
-        let answers = project(&schema.schema, answers);
-        if let Some(error) = schema.size_error(&answers) {
-            self.record.outcome = Outcome::Invalid;
-            self.record.field_errors = vec![error];
+        let Some(candidate) = self.candidate(schema, answers)? else {
             return Ok(());
-        }
-        let mut candidate = merge(&schema.schema, &self.document, &answers);
-        keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
+        };
         let priced_from = |document: &Value| {
             crate::journey::quoting::rating_digest(self.defs, document, &self.rules)
         };
         if priced_from(&candidate) != priced_from(&self.document) {
             return Ok(());
         }
-        let mut errors = position::answer_errors(
-            self.defs,
-            Some(questions),
-            &edit.rules,
-            &candidate,
-            &self.rules,
-        );
-        if !errors.is_empty() {
-            errors.truncate(crate::definitions::schema::MAX_FIELD_ERRORS);
-            self.record.outcome = Outcome::Invalid;
-            self.record.field_errors = errors;
+        if !self.passes(questions, &edit.rules, &candidate) {
             return Ok(());
         }
         self.record.from = terminal.id.clone();
@@ -135,5 +105,37 @@ impl Ctx<'_> {
             self.effects.push(Effect::SaveQuote);
         }
         Ok(())
+    }
+
+    /// The document with a modal's answers merged in (only what its set asks; what a lock keeps
+    /// put back), or none, the record made invalid, when the answers are too large.
+    fn candidate(
+        &mut self,
+        schema: &crate::definitions::schema::CompiledSchema,
+        answers: &Value,
+    ) -> Result<Option<Value>, EngineError> {
+        let answers = project(&schema.schema, answers);
+        if let Some(error) = schema.size_error(&answers) {
+            self.record.outcome = Outcome::Invalid;
+            self.record.field_errors = vec![error];
+            return Ok(None);
+        }
+        let mut candidate = merge(&schema.schema, &self.document, &answers);
+        keep_locked(self.defs, self.journey, &self.document, &mut candidate)?;
+        Ok(Some(candidate))
+    }
+
+    /// Whether `candidate` passes the set's schema and the modal's rules; if not, the record is
+    /// invalid with the field errors.
+    fn passes(&mut self, questions: &str, rules: &[String], candidate: &Value) -> bool {
+        let mut errors =
+            position::answer_errors(self.defs, Some(questions), rules, candidate, &self.rules);
+        if errors.is_empty() {
+            return true;
+        }
+        errors.truncate(crate::definitions::schema::MAX_FIELD_ERRORS);
+        self.record.outcome = Outcome::Invalid;
+        self.record.field_errors = errors;
+        false
     }
 }
