@@ -250,3 +250,48 @@ pub async fn replay(
         other => StartError::Data(other.to_string()),
     })
 }
+
+/// `pawpath impact --from A --to B [--since D] [--sample N] [--fail-if C]… [--json]`: what the
+/// change from A to B does to customers (tools::impact). Exit 0, or 1 when a condition holds;
+/// 2 when the report cannot be made (the error says why).
+pub async fn impact(
+    config: Config,
+    ask: &tools::impact::Ask,
+    conditions: &[tools::impact::conditions::Condition],
+    json: bool,
+) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let state = match App::state(config).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pawpath impact: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let made = tools::impact::report(&state, ask).await;
+    state.store.close().await;
+    let report = match made {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pawpath impact: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", tools::impact::print::text(&report));
+    }
+    let holding = tools::impact::conditions::holding(&report, conditions);
+    for held in &holding {
+        eprintln!("pawpath impact: --fail-if {held}");
+    }
+    if holding.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 
 use pawpath::config::Config;
+use pawpath::tools::definitions as definition_tools;
 use tracing_subscriber::fmt::writer::BoxMakeWriter;
 
 /// The command line (clap): every command and option with its help and an example.
@@ -74,6 +75,38 @@ enum Command {
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=20))]
         count: u64,
         /// Everything as JSON, each page's view data included.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What a change of the definitions does to customers, before it ships: every change by
+    /// file and JSON path, the generated paths before and after, and recent quotes run again on
+    /// both (landing step, blocks, each price's change by species, age band, cover, brand and
+    /// region). Reads only. Exit 1 when a --fail-if condition holds.
+    #[command(
+        after_help = "Example:\n  pawpath impact --from served --to ./definitions-copy --sample 10000 --fail-if \"price_rise_p90 > 5%\"\n\nConditions: <measure> <comparison> <number>, % after a number in per cent. In per cent:\nprice_rise_p10, price_rise_median, price_rise_p90, price_rise_max, price_rise_min,\npriced_differently. Counts: different_step, newly_blocked, no_longer_blocked,\ndifferent_outcomes, no_longer_offered, paths_changed, paths_now_blocked, paths_gone,\ndefinitions_changes."
+    )]
+    Impact {
+        /// The definitions before: a folder holding journeys/ and questions/, a kept
+        /// definitions version, or `served`.
+        #[arg(long)]
+        from: String,
+        /// The definitions after (as --from).
+        #[arg(long)]
+        to: String,
+        /// Sample quotes made on or after this UK date, YYYY-MM-DD (default 30 days ago).
+        #[arg(long, value_name = "DATE")]
+        since: Option<chrono::NaiveDate>,
+        /// How many of the most recent quotes to run again.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=20_000))]
+        sample: u64,
+        /// Exit 1 when this holds (repeatable), as "price_rise_p90 > 5%".
+        #[arg(long = "fail-if", value_name = "CONDITION", value_parser = pawpath::tools::impact::conditions::parse)]
+        fail_if: Vec<pawpath::tools::impact::conditions::Condition>,
+        /// The scripted flows the generated paths start from (default: tests/flows in the
+        /// folder --to names, else in PAWPATH_DEFINITIONS).
+        #[arg(long, value_name = "DIR")]
+        flows: Option<std::path::PathBuf>,
+        /// Everything as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -421,9 +454,8 @@ async fn subject(config: &Config, request: &SubjectRequest) -> ExitCode {
 
 /// `pawpath check`: the definitions as start-up checks them, each problem on its own line
 /// naming file, JSON path and problem.
-fn check(root: &Root) -> ExitCode {
-    let root = root.folder();
-    match pawpath::load_definitions(&root) {
+fn check(root: &std::path::Path) -> ExitCode {
+    match pawpath::load_definitions(root) {
         Ok((defs, _)) => {
             let deeper = engine::checks::analysis::analyse(&defs);
             if !deeper.is_empty() {
@@ -443,70 +475,6 @@ fn check(root: &Root) -> ExitCode {
         Err(e) => {
             eprintln!("pawpath check: {e}");
             ExitCode::from(1)
-        }
-    }
-}
-
-/// The definitions under `root`, for the tools that read only them; an error says so.
-fn tool_definitions(tool: &str, root: &Root) -> Result<engine::Definitions, ExitCode> {
-    engine::Definitions::load(&engine::definitions::FsLoader::new(root.folder())).map_err(|e| {
-        eprintln!("pawpath {tool}: the definitions do not load: {e}");
-        ExitCode::from(1)
-    })
-}
-
-/// `pawpath graph <journey> [--svg]`: the journey as a diagram on standard output.
-fn graph(journey_id: &str, svg: bool, root: &Root) -> ExitCode {
-    let defs = match tool_definitions("graph", root) {
-        Ok(d) => d,
-        Err(code) => return code,
-    };
-    let Some(journey) = defs.journey(journey_id) else {
-        let known: Vec<&str> = defs.journeys().map(|j| j.id.as_str()).collect();
-        eprintln!(
-            "pawpath graph: no journey {journey_id:?} (journeys: {})",
-            known.join(", ")
-        );
-        return ExitCode::from(2);
-    };
-    let graph = engine::checks::graph::graph(&defs, journey);
-    if svg {
-        print!("{}", graph.svg());
-    } else {
-        print!("{}", graph.mermaid());
-    }
-    ExitCode::SUCCESS
-}
-
-/// `pawpath paths <journey> [--brand B] [--json] [--root DIR]`.
-fn paths(journey: &str, brand: Option<&str>, json: bool, root: &Root) -> ExitCode {
-    let defs = match tool_definitions("paths", root) {
-        Ok(d) => d,
-        Err(code) => return code,
-    };
-    let folder = root.folder();
-    let generated = pawpath::tools::paths::generate_for(
-        &defs,
-        journey,
-        brand,
-        &folder.join("tests/flows"),
-        &folder.join("server/data/vocalink"),
-    );
-    match generated {
-        Ok(all) if json => {
-            println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
-            ExitCode::SUCCESS
-        }
-        Ok(all) => {
-            for g in &all {
-                print!("{}", pawpath::tools::paths::print::text(g));
-                println!();
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("pawpath paths: {e}");
-            ExitCode::from(2)
         }
     }
 }
@@ -553,14 +521,16 @@ async fn main() -> ExitCode {
     let cli = <Cli as clap::Parser>::parse();
     // The definition tools need no configuration, database or network.
     match &cli.command {
-        Some(Command::Check { root }) => return check(root),
-        Some(Command::Graph { journey, svg, root }) => return graph(journey, *svg, root),
+        Some(Command::Check { root }) => return check(&root.folder()),
+        Some(Command::Graph { journey, svg, root }) => {
+            return definition_tools::graph(journey, *svg, &root.folder());
+        }
         Some(Command::Paths {
             journey,
             brand,
             json,
             root,
-        }) => return paths(journey, brand.as_deref(), *json, root),
+        }) => return definition_tools::paths(journey, brand.as_deref(), *json, &root.folder()),
         _ => {}
     }
     let serving = cli.command.is_none();
@@ -660,6 +630,32 @@ async fn main() -> ExitCode {
             count,
             json,
         }) => return replay(config, &reference, from, count, json).await,
+        Some(Command::Impact {
+            from,
+            to,
+            since,
+            sample,
+            fail_if,
+            flows,
+            json,
+        }) => {
+            let to = pawpath::tools::impact::Source::parse(&to);
+            let flows = flows.or_else(|| {
+                let root = match &to {
+                    pawpath::tools::impact::Source::Folder(p) => p.clone(),
+                    pawpath::tools::impact::Source::Version(_) => config.definitions_root.clone(),
+                };
+                Some(root.join("tests/flows")).filter(|f| f.is_dir())
+            });
+            let ask = pawpath::tools::impact::Ask {
+                from: pawpath::tools::impact::Source::parse(&from),
+                to,
+                since,
+                sample: usize::try_from(sample).unwrap_or(1000),
+                flows,
+            };
+            return pawpath::commands::impact(config, &ask, &fail_if, json).await;
+        }
         // Handled before the configuration was read.
         Some(Command::Check { .. } | Command::Graph { .. } | Command::Paths { .. }) => {
             return ExitCode::SUCCESS;

@@ -9,8 +9,8 @@ use axum::routing::{MethodRouter, get, post};
 
 use super::call::{BOTH, Call, GET, POST, VIEW, call};
 use super::{
-    addresses, aggregators, api, breeds, codes, cover, internal, payment, portal, purchase,
-    rehoming, reset, retrieve, vets,
+    addresses, aggregators, api, breeds, codes, cover, payment, portal, purchase, rehoming, reset,
+    retrieve, vets,
 };
 use crate::service::state::AppState;
 
@@ -467,57 +467,9 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
             ),
             post(cover::track_viewed_products),
         ),
-        (
-            call!(
-                GET,
-                "/internal/funnel",
-                Admin,
-                "The funnel per brand and channel, as a page",
-                [],
-                "an HTML page"
-            ),
-            get(internal::funnel),
-        ),
-        (
-            call!(
-                GET,
-                "/internal/quotes/{reference}/pricing",
-                Admin,
-                "Every price's working on a quote, factor by factor",
-                [],
-                "{qidu, priced, priced_at, definition_version, pricing}"
-            ),
-            get(cover::internal_pricing),
-        ),
-        (
-            call!(
-                GET,
-                "/internal/quotes/{reference}/replay",
-                Admin,
-                "A quote's transitions run again: what was sent, guards, field errors, prices and each page shown",
-                [
-                    ("from", "integer", "the first transition shown, from 1"),
-                    ("count", "integer", "how many, at most 100")
-                ],
-                "{reference, transitions, from, reproduced, note?, steps: [{n, at, event, from, to, outcome, sent, guards, messages, blocks, pricing, totals, replay, page}]}"
-            ),
-            get(internal::replay_data),
-        ),
-        (
-            call!(
-                GET,
-                "/internal/replay",
-                Admin,
-                "A quote replayed, as a page for staff",
-                [
-                    ("reference", "string", "the quote's reference"),
-                    ("from", "integer", "the first transition shown, from 1"),
-                    ("count", "integer", "how many, at most 100")
-                ],
-                "an HTML page"
-            ),
-            get(internal::replay_page),
-        ),
+    ];
+    out.extend(super::internal_calls::calls());
+    out.extend([
         (
             call!(
                 POST,
@@ -673,7 +625,7 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
             ),
             get(breeds::breed_list).post(breeds::breed_list_posted),
         ),
-    ];
+    ]);
     if test_mode {
         out.extend(super::test_calls::calls());
     }

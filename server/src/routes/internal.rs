@@ -252,3 +252,131 @@ fn step_for_page(step: &crate::tools::replay::Replayed) -> Value {
         "page": step.page.as_ref().map(|p| serde_json::to_string_pretty(p).unwrap_or_default()),
     })
 }
+
+const IMPACT_PAGE: &str = include_str!("../../templates/impact.html");
+
+/// One impact report at a time on a server: a report runs hundreds of quotes on both definition
+/// sets on the machine's cores, and a second asked meanwhile is refused (429), not queued.
+static IMPACT_RUNNING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ImpactQuery {
+    from: Option<String>,
+    to: Option<String>,
+    since: Option<String>,
+    sample: Option<String>,
+}
+
+/// The longest version name read from a query (a version is a 64-character digest).
+const MAX_VERSION: usize = 80;
+
+/// The report's parameters from the page's query; errors name the field. Only kept versions (or
+/// `served`) are read here: a page never names a folder on the server.
+fn impact_ask(
+    state: &AppState,
+    query: &ImpactQuery,
+) -> Result<crate::tools::impact::Ask, AppError> {
+    use crate::tools::impact::{Ask, MAX_PAGE_SAMPLE, Source};
+    let version = |name: &str, v: &Option<String>| -> Result<Source, AppError> {
+        let v = v
+            .as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .unwrap_or("served");
+        if v.len() > MAX_VERSION || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(AppError::BadRequest(format!(
+                "{name}: a definitions version (letters, digits and -, at most {MAX_VERSION}) or served"
+            )));
+        }
+        Ok(Source::Version(v.to_owned()))
+    };
+    let since = match query.since.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(s) => Some(
+            chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| {
+                AppError::BadRequest(format!("since: {s:?} is not a date as YYYY-MM-DD"))
+            })?,
+        ),
+    };
+    let sample = match query.sample.as_deref().map(str::trim) {
+        None | Some("") => 500,
+        Some(s) => s
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE_SAMPLE).contains(n))
+            .ok_or_else(|| {
+                AppError::BadRequest(format!(
+                    "sample: a whole number from 1 to {MAX_PAGE_SAMPLE}"
+                ))
+            })?,
+    };
+    let flows = state.config.definitions_root.join("tests/flows");
+    Ok(Ask {
+        from: version("from", &query.from)?,
+        to: version("to", &query.to)?,
+        since,
+        sample,
+        flows: flows.is_dir().then_some(flows),
+    })
+}
+
+/// GET /internal/impact?from=&to=&since=&sample= (the admin token): `pawpath impact` as a page,
+/// between kept definitions versions; with no `to`, the form and the versions kept.
+pub(super) async fn impact_page(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(query): Query<ImpactQuery>,
+) -> Result<Response, AppError> {
+    use axum::http::StatusCode;
+    if let Some(refused) = refusal(&state, &headers) {
+        return Ok(refused);
+    }
+    let versions = crate::tools::impact::kept_versions(&state).await?;
+    let asked = query.to.as_deref().is_some_and(|t| !t.trim().is_empty());
+    let (report, problem, status) = if asked {
+        match impact_ask(&state, &query) {
+            Err(AppError::BadRequest(why)) => (None, Some(why), StatusCode::BAD_REQUEST),
+            Err(e) => return Err(e),
+            Ok(ask) => match IMPACT_RUNNING.try_acquire() {
+                Err(_) => (
+                    None,
+                    Some("Another impact report is being made on this server: try again when it is done.".to_owned()),
+                    StatusCode::TOO_MANY_REQUESTS,
+                ),
+                Ok(_running) => match crate::tools::impact::report(&state, &ask).await {
+                    Ok(r) => (Some(r), None, StatusCode::OK),
+                    Err(why) => (None, Some(why), StatusCode::BAD_REQUEST),
+                },
+            },
+        }
+    } else {
+        (None, None, StatusCode::OK)
+    };
+    let text = |v: &Option<String>| v.as_deref().unwrap_or("").trim().to_owned();
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    let page = env
+        .render_str(
+            IMPACT_PAGE,
+            context! {
+                from => text(&query.from),
+                to => text(&query.to),
+                since => text(&query.since),
+                sample => text(&query.sample),
+                served => state.defs.version(),
+                versions => versions,
+                problem => problem,
+                report => minijinja::Value::from(minijinja::value::Serde(&report)),
+            },
+        )
+        .map_err(|e| AppError::Internal(format!("rendering the impact page: {e}")))?;
+    Ok((
+        status,
+        [
+            (CONTENT_TYPE, "text/html; charset=utf-8"),
+            (CACHE_CONTROL, "no-store"),
+        ],
+        page,
+    )
+        .into_response())
+}

@@ -14,6 +14,7 @@ pub mod documents;
 mod test_calls;
 
 mod internal;
+mod internal_calls;
 pub mod openapi;
 mod ops;
 mod pages;

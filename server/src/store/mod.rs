@@ -54,6 +54,7 @@ pub mod db;
 pub mod error;
 pub mod events;
 pub mod experiments;
+pub mod impact;
 pub mod outbox;
 pub mod purchases;
 pub mod quote_emails;

@@ -158,24 +158,33 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(LoggedTransition {
-                    id: row.try_get("id")?,
-                    created_at: row.try_get("created_at")?,
-                    definition_version: row.try_get("definition_version")?,
-                    event: row.try_get("event")?,
-                    from: row.try_get("from_step")?,
-                    to: row.try_get("to_step")?,
-                    outcome: row.try_get("outcome")?,
-                    guards: parsed(row, "guards")?.unwrap_or(Value::Null),
-                    field_errors: parsed(row, "field_errors")?.unwrap_or(Value::Null),
-                    blocks: parsed(row, "blocks")?.unwrap_or(Value::Null),
-                    pricing: parsed(row, "pricing")?,
-                    experiment_views: parsed(row, "experiment_views")?.unwrap_or(Value::Null),
-                    input: parsed(row, "input")?,
-                })
-            })
-            .collect()
+        rows.iter().map(|row| logged_row(row, true)).collect()
     }
+}
+
+/// A transition row read back: every column the replay shows or checks (the pricing working
+/// only where `pricing` asks for it, and the query selected it).
+pub(crate) fn logged_row(
+    row: &sqlx::any::AnyRow,
+    pricing: bool,
+) -> Result<LoggedTransition, StoreError> {
+    Ok(LoggedTransition {
+        id: row.try_get("id")?,
+        created_at: row.try_get("created_at")?,
+        definition_version: row.try_get("definition_version")?,
+        event: row.try_get("event")?,
+        from: row.try_get("from_step")?,
+        to: row.try_get("to_step")?,
+        outcome: row.try_get("outcome")?,
+        guards: parsed(row, "guards")?.unwrap_or(Value::Null),
+        field_errors: parsed(row, "field_errors")?.unwrap_or(Value::Null),
+        blocks: parsed(row, "blocks")?.unwrap_or(Value::Null),
+        pricing: if pricing {
+            parsed(row, "pricing")?
+        } else {
+            None
+        },
+        experiment_views: parsed(row, "experiment_views")?.unwrap_or(Value::Null),
+        input: parsed(row, "input")?,
+    })
 }

@@ -11,11 +11,11 @@ use common::*;
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-fn flows_dir() -> PathBuf {
+pub(crate) fn flows_dir() -> PathBuf {
     repo_root().join("tests/flows")
 }
 
-fn read(path: &Path) -> Value {
+pub(crate) fn read(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read"))
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -55,7 +55,7 @@ fn expand_message(text: &str) -> String {
     out
 }
 
-fn flow_files() -> Vec<PathBuf> {
+pub(crate) fn flow_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(flows_dir())
         .expect("tests/flows")
         .flatten()
@@ -71,7 +71,7 @@ fn flow_files() -> Vec<PathBuf> {
 
 /// Runs one flow as a new visitor of the server over `shared`'s database; the problems found,
 /// each naming the step.
-async fn run(shared: &TestApp, path: &Path, sets: &Value) -> Vec<String> {
+pub(crate) async fn run(shared: &TestApp, path: &Path, sets: &Value) -> Vec<String> {
     let flow = read(path);
     let app = shared.another_visitor().await;
     let base = match (

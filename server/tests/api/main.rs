@@ -21,6 +21,7 @@ mod events_api;
 mod every_call;
 mod experiment_report;
 mod flows;
+mod impact_api;
 mod journey_calls;
 mod language_api;
 mod lean_api;

@@ -28,6 +28,7 @@ use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
 use engine::rules::context::RuleContext;
 
 pub mod print;
+pub mod walk;
 
 /// The most calls one path makes.
 pub const MAX_DEPTH: usize = 14;
@@ -381,23 +382,7 @@ pub fn generate(
                 }
                 _ => json!({ "idempotency_key": format!("generated-path-{}", nodes.len()) }),
             };
-            let ends = match record.outcome {
-                Outcome::Moved if result.lifecycle == Lifecycle::Purchased => "bought".to_owned(),
-                Outcome::Moved => format!("on {after}"),
-                Outcome::Blocked => format!(
-                    "blocked: {}",
-                    record
-                        .blocks
-                        .iter()
-                        .map(|b| b.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                Outcome::Invalid => format!("invalid on {}", record.from),
-                Outcome::RefusedByGuard | Outcome::RefusedByLifecycle => {
-                    format!("refused on {}", record.from)
-                }
-            };
+            let ends = walk::ends(record, result.lifecycle, &after);
             nodes[node].children += 1;
             nodes.push(Node {
                 parent: Some(node),

@@ -301,7 +301,7 @@ fn uk_time(at: &str) -> String {
 }
 
 /// The UK date of a logged time: the day the rules ran on.
-fn uk_date(at: &str) -> Option<chrono::NaiveDate> {
+pub(crate) fn uk_date(at: &str) -> Option<chrono::NaiveDate> {
     chrono::DateTime::parse_from_rfc3339(at)
         .ok()
         .map(|t| t.with_timezone(&chrono_tz::Europe::London).date_naive())
@@ -503,7 +503,7 @@ async fn run_again(
 
 /// The first write-only answer an event carries only masked (one the quote does not keep), by
 /// its pointer.
-fn unkept_secret(
+pub(crate) fn unkept_secret(
     defs: &Definitions,
     journey: &engine::definitions::Journey,
     event: &Event,
@@ -547,7 +547,7 @@ fn logged_field_errors(logged: &Value) -> Vec<engine::definitions::schema::Field
 }
 
 /// The input with each masked write-only answer replaced by the kept one whose mask it is.
-fn with_secrets(mut input: Value, secrets: &[(String, String)]) -> Value {
+pub(crate) fn with_secrets(mut input: Value, secrets: &[(String, String)]) -> Value {
     for (pointer, plain) in secrets {
         if let Some(slot) = input.pointer_mut(pointer)
             && slot.as_str() == Some(runtime::mask(plain).as_str())
