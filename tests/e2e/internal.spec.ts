@@ -81,3 +81,39 @@ test('the internal replay page replays a quote the customer answered', async ({ 
   await expectAccessible(internal);
   await staff.close();
 });
+
+// Issue 61: what a change of the definitions does to customers, as a page behind the admin
+// token; here the served version against itself (the only one this server has kept): nothing
+// changed, every quote run again alike, the tables drawn.
+test('the internal impact page compares definitions versions on recent quotes', async ({ browser, page }, testInfo) => {
+  await page.goto('/quote?brand=pos');
+  await describeRexAndGoOn(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your details' })).toBeVisible();
+
+  const stranger = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  expect((await stranger.request.get('/internal/impact?from=served&to=served')).status()).toBe(401);
+  await stranger.close();
+
+  const staff = await browser.newContext({ baseURL: testInfo.project.use.baseURL, httpCredentials: { username: 'staff', password: adminToken } });
+  const internal = await staff.newPage();
+  await internal.goto('/internal/impact');
+  await expect(internal.getByRole('heading', { level: 1, name: 'Impact of a definitions change' })).toBeVisible();
+  await expect(internal.getByRole('heading', { level: 2, name: 'Versions kept' })).toBeVisible();
+  await expectAccessible(internal);
+  await internal.getByLabel('After').focus();
+  await internal.keyboard.type('served');
+  await internal.getByLabel('Quotes to run').fill('200');
+  await press(internal, internal.getByRole('button', { name: 'Show the impact' }));
+  await expect(internal).toHaveURL(/to=served/);
+  await expect(internal.getByRole('heading', { level: 2, name: 'What changed in the definitions: 0' })).toBeVisible();
+  await expect(internal.getByRole('heading', { level: 2, name: /^What it does to real quotes: (\d+) of \1 run again$/ })).toBeVisible();
+  await expect(internal.getByRole('heading', { level: 3, name: 'Would land on a different step: 0' })).toBeVisible();
+  await expect(internal.getByRole('region', { name: 'Price changes' })).toBeVisible();
+  await expectAccessible(internal);
+  await screenshot(internal, testInfo, 'internal-impact');
+  // A version this server never kept is named.
+  await internal.goto('/internal/impact?from=served&to=feedface');
+  await expect(internal.getByRole('alert')).toContainText('no definitions version "feedface" is kept');
+  await expectAccessible(internal);
+  await staff.close();
+});

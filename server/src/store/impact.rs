@@ -23,13 +23,14 @@ pub struct SampledQuote {
     pub channel: String,
     pub journey: String,
     pub created_at: String,
-    pub opening: Value,
 }
 
-/// A sampled quote's transitions (at most the `per_quote` first, and whether there were more)
-/// and its kept write-only answers as (pointer, ciphertext).
+/// A sampled quote's opening document, its transitions (at most the `per_quote` first, and
+/// whether there were more) and its kept write-only answers as (pointer, ciphertext; the report
+/// decrypts them in place, to run their events, and never shows them).
 #[derive(Debug, Default)]
 pub struct QuoteLog {
+    pub opening: Value,
     pub transitions: Vec<LoggedTransition>,
     pub longer: bool,
     pub secrets: Vec<(String, String)>,
@@ -37,15 +38,15 @@ pub struct QuoteLog {
 
 impl Store {
     /// The `limit` most recent quotes made at or after `since` (RFC 3339) that kept their
-    /// opening document and are not purged, newest first: the references only, `(id, created_at)`,
-    /// so a sample's size is known before anything large is read.
+    /// opening document and are not purged, newest first: who they are, not what they hold (read
+    /// a group at a time by [`Store::impact_logs`]).
     pub async fn impact_sample(
         &self,
         since: &str,
         limit: i64,
     ) -> Result<Vec<SampledQuote>, StoreError> {
         let rows = sqlx::query(
-            "select id, quote_ref, brand, channel, journey, created_at, opening from quotes
+            "select id, quote_ref, brand, channel, journey, created_at from quotes
              where created_at >= $1 and opening is not null and purged_at is null
              order by created_at desc, id limit $2",
         )
@@ -55,7 +56,6 @@ impl Store {
         .await?;
         rows.iter()
             .map(|row| {
-                let opening: String = row.try_get("opening")?;
                 Ok(SampledQuote {
                     id: row.try_get("id")?,
                     quote_ref: row.try_get("quote_ref")?,
@@ -63,16 +63,14 @@ impl Store {
                     channel: row.try_get("channel")?,
                     journey: row.try_get("journey")?,
                     created_at: row.try_get("created_at")?,
-                    opening: serde_json::from_str(&opening)
-                        .map_err(|e| StoreError::Corrupt(format!("opening: {e}")))?,
                 })
             })
             .collect()
     }
 
-    /// The logs of a group of at most [`GROUP`] quotes, by quote id: each quote's first
-    /// `per_quote` transitions in order (a quote with more is marked `longer`), and its kept
-    /// write-only answers.
+    /// The logs of a group of at most [`GROUP`] quotes, by quote id: each quote's opening
+    /// document, its first `per_quote` transitions in order (a quote with more is marked
+    /// `longer`), and its kept write-only answers.
     pub async fn impact_logs(
         &self,
         ids: &[&str],
@@ -111,6 +109,19 @@ impl Store {
             }
             log.transitions
                 .push(crate::store::replay::logged_row(&row, false)?);
+        }
+        let sql = format!("select id, opening from quotes where id in ({params})");
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for id in ids {
+            query = query.bind(*id);
+        }
+        for row in query.fetch_all(&self.pool).await? {
+            let opening: Option<String> = row.try_get("opening")?;
+            if let Some(text) = opening {
+                logs.entry(row.try_get("id")?).or_default().opening =
+                    serde_json::from_str(&text)
+                        .map_err(|e| StoreError::Corrupt(format!("opening: {e}")))?;
+            }
         }
         let sql = format!(
             "select quote_id, field, ciphertext from quote_secrets where quote_id in ({params})

@@ -219,11 +219,7 @@ pub async fn report(state: &AppState, ask: &Ask) -> Result<Report, String> {
 use crate::tools::paths;
 
 /// A group of quotes with their logs, decrypted, ready to run.
-type Ready = Vec<(
-    SampledQuote,
-    Vec<crate::store::replay::LoggedTransition>,
-    Vec<(String, String)>,
-)>;
+type Ready = Vec<(SampledQuote, crate::store::impact::QuoteLog)>;
 
 /// The sampled quotes run on both sides and compared, a group at a time.
 async fn sampled(
@@ -260,13 +256,13 @@ async fn sampled(
         let mut ready: Ready = Vec::with_capacity(group.len());
         for quote in group {
             tally.sampled();
-            let log = logs.remove(&quote.id).unwrap_or_default();
+            let mut log = logs.remove(&quote.id).unwrap_or_default();
             if log.longer {
                 tally.not_run(format!("more than {MAX_EVENTS} events"));
                 continue;
             }
-            let secrets: Result<Vec<_>, _> = log
-                .secrets
+            let sealed = std::mem::take(&mut log.secrets);
+            let secrets: Result<Vec<_>, _> = sealed
                 .into_iter()
                 .map(|(field, sealed)| {
                     let plain = state
@@ -277,7 +273,10 @@ async fn sampled(
                 })
                 .collect();
             match secrets {
-                Ok(secrets) => ready.push((quote.clone(), log.transitions, secrets)),
+                Ok(secrets) => {
+                    log.secrets = secrets;
+                    ready.push((quote.clone(), log));
+                }
                 Err(_) => tally.not_run("a kept write-only answer cannot be decrypted".into()),
             }
         }
@@ -298,13 +297,10 @@ fn run_group(
     ready: &Ready,
     mut tally: quotes::Tally,
 ) -> quotes::Tally {
-    let run_one = |(quote, log, secrets): &(
-        SampledQuote,
-        Vec<crate::store::replay::LoggedTransition>,
-        Vec<(String, String)>,
-    )| {
-        let was = rerun::run(before, tools, quote, log, secrets);
-        let now = rerun::run(after, tools, quote, log, secrets);
+    let run_one = |(quote, log): &(SampledQuote, crate::store::impact::QuoteLog)| {
+        let (opening, events, secrets) = (&log.opening, &log.transitions, &log.secrets);
+        let was = rerun::run(before, tools, quote, opening, events, secrets);
+        let now = rerun::run(after, tools, quote, opening, events, secrets);
         (was, now)
     };
     let half = ready.len().div_ceil(2);
@@ -315,7 +311,7 @@ fn run_group(
         (ran, other.join().unwrap_or_default())
     });
     ran.extend(rest);
-    for ((quote, _, _), (was, now)) in ready.iter().zip(ran) {
+    for ((quote, _), (was, now)) in ready.iter().zip(ran) {
         match (was, now) {
             (Ok(was), Ok(now)) => tally.compare(quote, &was, &now),
             (Err(why), _) => tally.not_run(format!("before: {why}")),

@@ -41,6 +41,7 @@ pub fn run(
     defs: &Definitions,
     tools: &Tools,
     quote: &SampledQuote,
+    opening: &Value,
     log: &[LoggedTransition],
     secrets: &[(String, String)],
 ) -> Result<Ran, String> {
@@ -54,7 +55,10 @@ pub fn run(
         bank: Some(tools.bank.clone()),
         rate_scheme: journey.rate_scheme.clone(),
     };
-    let mut document = quote.opening.clone();
+    if !opening.is_object() {
+        return Err("its opening document is not kept".into());
+    }
+    let mut document = opening.clone();
     let mut lifecycle = Lifecycle::Active;
     let mut blocks = BTreeSet::new();
     let mut outcomes = Vec::with_capacity(log.len());
