@@ -74,30 +74,20 @@ pub(super) async fn funnel(
         (None, Some(t)) => format!("up to {t}"),
         (Some(f), Some(t)) => format!("from {f} to {t}"),
     };
-    let mut env = minijinja::Environment::new();
-    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
-    let page = env
-        .render_str(
-            FUNNEL_PAGE,
-            context! {
-                journey => &journey.id,
-                journeys => defs.journeys().map(|j| j.id.clone()).collect::<Vec<_>>(),
-                from => from.map(|d| d.to_string()).unwrap_or_default(),
-                to => to.map(|d| d.to_string()).unwrap_or_default(),
-                period => period,
-                funnels => funnels,
-                experiments => experiments,
-            },
-        )
-        .map_err(|e| AppError::Internal(format!("rendering the funnel page: {e}")))?;
-    Ok((
-        [
-            (CONTENT_TYPE, "text/html; charset=utf-8"),
-            (CACHE_CONTROL, "no-store"),
-        ],
-        page,
+    html_page(
+        axum::http::StatusCode::OK,
+        FUNNEL_PAGE,
+        "the funnel page",
+        context! {
+            journey => &journey.id,
+            journeys => defs.journeys().map(|j| j.id.clone()).collect::<Vec<_>>(),
+            from => from.map(|d| d.to_string()).unwrap_or_default(),
+            to => to.map(|d| d.to_string()).unwrap_or_default(),
+            period => period,
+            funnels => funnels,
+            experiments => experiments,
+        },
     )
-        .into_response())
 }
 
 const REPLAY_PAGE: &str = include_str!("../../templates/replay.html");
@@ -188,29 +178,18 @@ pub(super) async fn replay_page(
         let next = r.from + r.steps.len();
         (next <= r.transitions && !r.steps.is_empty()).then_some(next)
     });
-    let mut env = minijinja::Environment::new();
-    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
-    let page = env
-        .render_str(
-            REPLAY_PAGE,
-            context! {
-                reference => reference,
-                problem => problem,
-                replay => minijinja::Value::from(minijinja::value::Serde(&replayed)),
-                steps => minijinja::Value::from(minijinja::value::Serde(&steps)),
-                next_from => next_from,
-            },
-        )
-        .map_err(|e| AppError::Internal(format!("rendering the replay page: {e}")))?;
-    Ok((
+    html_page(
         status,
-        [
-            (CONTENT_TYPE, "text/html; charset=utf-8"),
-            (CACHE_CONTROL, "no-store"),
-        ],
-        page,
+        REPLAY_PAGE,
+        "the replay page",
+        context! {
+            reference => reference,
+            problem => problem,
+            replay => minijinja::Value::from(minijinja::value::Serde(&replayed)),
+            steps => minijinja::Value::from(minijinja::value::Serde(&steps)),
+            next_from => next_from,
+        },
     )
-        .into_response())
 }
 
 /// One replayed transition as the page shows it: the answers sent as `field: value` rows, the
@@ -353,23 +332,40 @@ pub(super) async fn impact_page(
         (None, None, StatusCode::OK)
     };
     let text = |v: &Option<String>| v.as_deref().unwrap_or("").trim().to_owned();
+    html_page(
+        status,
+        IMPACT_PAGE,
+        "the impact page",
+        context! {
+            from => text(&query.from),
+            to => text(&query.to),
+            since => text(&query.since),
+            sample => text(&query.sample),
+            served => state.defs.version(),
+            since_uk => report.as_ref().and_then(|r| {
+                chrono::NaiveDate::parse_from_str(&r.since, "%Y-%m-%d")
+                    .ok()
+                    .map(|d| d.format("%d/%m/%Y").to_string())
+            }),
+            versions => versions,
+            problem => problem,
+            report => minijinja::Value::from(minijinja::value::Serde(&report)),
+        },
+    )
+}
+
+/// A staff page drawn from its template (HTML escaped), never cached.
+fn html_page(
+    status: axum::http::StatusCode,
+    template: &str,
+    name: &str,
+    context: minijinja::Value,
+) -> Result<Response, AppError> {
     let mut env = minijinja::Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
     let page = env
-        .render_str(
-            IMPACT_PAGE,
-            context! {
-                from => text(&query.from),
-                to => text(&query.to),
-                since => text(&query.since),
-                sample => text(&query.sample),
-                served => state.defs.version(),
-                versions => versions,
-                problem => problem,
-                report => minijinja::Value::from(minijinja::value::Serde(&report)),
-            },
-        )
-        .map_err(|e| AppError::Internal(format!("rendering the impact page: {e}")))?;
+        .render_str(template, context)
+        .map_err(|e| AppError::Internal(format!("rendering {name}: {e}")))?;
     Ok((
         status,
         [
