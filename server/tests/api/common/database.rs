@@ -18,6 +18,7 @@ pub(super) async fn fresh_database(data_dir: &Path) -> String {
             let pool = sqlx::AnyPool::connect(&admin)
                 .await
                 .expect("connect to PAWPATH_TEST_DATABASE");
+            room_for_a_server(&pool).await;
             // A copy of the migrated template: the server's own migration run at start then
             // finds every migration applied, rather than each test running all of them again.
             sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -75,4 +76,22 @@ async fn migrated_template(admin: &str) -> &'static str {
             name
         })
         .await
+}
+
+/// Waits (at most 30 s) until the PostgreSQL server has room for one more test server's
+/// connections: tests run two at a time and share its `max_connections` (100 by default), and a
+/// test just ended may still hold some while they close. A server started without room fails to
+/// build ("pool timed out"), which says nothing about the code under test.
+async fn room_for_a_server(pool: &sqlx::AnyPool) {
+    const BUSY: i64 = 60;
+    for _ in 0..150 {
+        let open: Option<i64> = sqlx::query_scalar("select count(*) from pg_stat_activity")
+            .fetch_one(pool)
+            .await
+            .ok();
+        if open.is_none_or(|n| n < BUSY) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
 }
