@@ -84,7 +84,8 @@ test('the internal replay page replays a quote the customer answered', async ({ 
 
 // Issue 61: what a change of the definitions does to customers, as a page behind the admin
 // token; here the served version against itself (the only one this server has kept): nothing
-// changed, every quote run again alike, the tables drawn.
+// changed, nothing lands elsewhere, the tables drawn. (Quotes the other tests wrote into through
+// the test host's patch call are not run again, and are counted with why.)
 test('the internal impact page compares definitions versions on recent quotes', async ({ browser, page }, testInfo) => {
   await page.goto('/quote?brand=pos');
   await describeRexAndGoOn(page);
@@ -106,9 +107,10 @@ test('the internal impact page compares definitions versions on recent quotes', 
   await press(internal, internal.getByRole('button', { name: 'Show the impact' }));
   await expect(internal).toHaveURL(/to=served/);
   await expect(internal.getByRole('heading', { level: 2, name: 'What changed in the definitions: 0' })).toBeVisible();
-  await expect(internal.getByRole('heading', { level: 2, name: /^What it does to real quotes: (\d+) of \1 run again$/ })).toBeVisible();
+  await expect(internal.getByRole('heading', { level: 2, name: /^What it does to real quotes: [1-9]\d* of \d+ run again$/ })).toBeVisible();
   await expect(internal.getByRole('heading', { level: 3, name: 'Would land on a different step: 0' })).toBeVisible();
-  await expect(internal.getByRole('region', { name: 'Price changes' })).toBeVisible();
+  // The price table, once some quote here has been priced (the other tests' quotes).
+  await expect(internal.getByRole('region', { name: 'Price changes' }).or(internal.getByText('No price was quoted on both sides.'))).toBeVisible();
   await expectAccessible(internal);
   await screenshot(internal, testInfo, 'internal-impact');
   // A version this server never kept is named.
