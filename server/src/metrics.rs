@@ -104,7 +104,19 @@ fn describe() {
     );
     describe_counter!(
         "pawpath_screening_referrals_total",
-        "Purchases stopped because the policyholder may be on the sanctions list (OFSI's consolidated list), by journey: each is in the quote's transition log for staff"
+        "Purchases stopped because a party to them (policyholder, account holder, cardholder, rehoming owner) may be on the sanctions list (OFSI's consolidated list), by journey: each is in the quote's transition log for staff"
+    );
+    describe_counter!(
+        "pawpath_slow_bodies_total",
+        "Request bodies answered 408 for arriving slower than PAWPATH_BODY_MIN_RATE"
+    );
+    describe_counter!(
+        "pawpath_slow_senders_evicted_total",
+        "Connections closed to make room because each was the slowest sender of a request body"
+    );
+    describe_counter!(
+        "pawpath_connections_refused_total",
+        "New connections closed unanswered: the server or the client's address at its limit with every connection busy"
     );
     describe_counter!(
         "pawpath_blocked_answers_total",
@@ -288,6 +300,22 @@ pub fn purchase(journey: &str, method: &str, outcome: &'static str) {
 pub fn screening_referral(journey: &str) {
     ::metrics::counter!("pawpath_screening_referrals_total", "journey" => journey.to_owned())
         .increment(1);
+}
+
+/// A request body answered 408 for arriving slower than the minimum rate.
+pub fn slow_body() {
+    ::metrics::counter!("pawpath_slow_bodies_total").increment(1);
+}
+
+/// A connection closed to make room because it was the slowest sender of a request body.
+pub fn slow_sender_evicted() {
+    ::metrics::counter!("pawpath_slow_senders_evicted_total").increment(1);
+}
+
+/// A new connection closed unanswered: the server, or its address, at its limit with every
+/// connection busy.
+pub fn connection_refused() {
+    ::metrics::counter!("pawpath_connections_refused_total").increment(1);
 }
 
 /// A card the provider declined.

@@ -190,9 +190,20 @@ pub struct Limits {
     /// answer included; past it the answer is 408.
     pub request_timeout_ms: u64,
     /// `PAWPATH_MAX_CONNECTIONS` (default 1,024): connections open at once; a new one at the
-    /// limit closes the oldest connection with no request in flight (or, when all are busy, is
-    /// closed itself).
+    /// limit closes the oldest connection with no request in flight, failing that the slowest
+    /// sender of a request body (or, when all are busy answering, is closed itself).
     pub max_connections: usize,
+    /// `PAWPATH_CONNECTIONS_PER_ADDRESS` (default 64): connections open at once from one client
+    /// address; a new one past it closes that address's own oldest idle connection or slowest
+    /// sender, or is closed itself. Not applied behind `PAWPATH_CLIENT_IP_HEADER` (`None`),
+    /// where every connection is the proxy's and the proxy holds the clients' own.
+    pub connections_per_address: Option<usize>,
+    /// `PAWPATH_BODY_TIMEOUT_MS` (default 10,000): the time a request body has to arrive, to
+    /// begin with; and `PAWPATH_BODY_MIN_RATE` (default 500 bytes a second): each that many bytes
+    /// received give it a second more (as Apache's `RequestReadTimeout body=10,MinRate=500`).
+    /// A body that falls behind is answered 408 and its connection closed.
+    pub body_timeout_ms: u64,
+    pub body_min_rate: u64,
 }
 
 impl Default for Limits {
@@ -201,6 +212,9 @@ impl Default for Limits {
             header_timeout_ms: 10_000,
             request_timeout_ms: 30_000,
             max_connections: 1_024,
+            connections_per_address: Some(64),
+            body_timeout_ms: 10_000,
+            body_min_rate: 500,
         }
     }
 }
@@ -550,6 +564,27 @@ impl Config {
                 defaults.max_connections as u64,
             )?)
             .unwrap_or(defaults.max_connections),
+            connections_per_address: Some(
+                usize::try_from(number_in(
+                    &get,
+                    "PAWPATH_CONNECTIONS_PER_ADDRESS",
+                    1..=1_000_000,
+                    64,
+                )?)
+                .unwrap_or(64),
+            ),
+            body_timeout_ms: number_in(
+                &get,
+                "PAWPATH_BODY_TIMEOUT_MS",
+                100..=600_000,
+                defaults.body_timeout_ms,
+            )?,
+            body_min_rate: number_in(
+                &get,
+                "PAWPATH_BODY_MIN_RATE",
+                1..=100_000_000,
+                defaults.body_min_rate,
+            )?,
         };
         let lookups_per_address =
             number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;
@@ -602,7 +637,12 @@ impl Config {
             database_connections,
             listen_addr,
             trusted_proxies,
-            limits,
+            limits: Limits {
+                connections_per_address: limits
+                    .connections_per_address
+                    .filter(|_| client_ip_header.is_none()),
+                ..limits
+            },
             payment_provider,
             policy_webhook,
             smtp_url,

@@ -88,6 +88,19 @@ pub async fn activate(
         .rehoming()
         .ok_or_else(|| AppError::Internal("no rehoming cover is defined".into()))?;
     let document = &result.document;
+    // The owner taking the free cover is screened as a buyer is, before any policy is issued.
+    if let Some(refused) = crate::service::screening::refer_if_listed(
+        state,
+        quote,
+        document,
+        &result.record,
+        started,
+        experiment_views,
+    )
+    .await?
+    {
+        return Ok(Err(refused));
+    }
     let text = |pointer: &str| {
         document
             .pointer(pointer)

@@ -1,8 +1,10 @@
-//! Sanctions screening before a purchase (issue 58; `crate::sanctions` holds the list and the
-//! matching): the policyholder's name and date of birth against OFSI's consolidated list. A
-//! possible match stops the online purchase with a neutral message asking the customer to call
-//! (never the reason), is recorded in the quote's transition log as a blocked purchase with the
-//! list entry and score (so staff see it in the replay), logged, and counted in `/metrics`.
+//! Sanctions screening before a purchase (`crate::sanctions` holds the list and the matching):
+//! every party against OFSI's consolidated list: the policyholder (with their date of birth),
+//! the Direct Debit account holder or the cardholder, and on the rehoming flow the owner who takes
+//! the free cover (the same policyholder fields). A possible match stops the online purchase with
+//! a neutral message asking the customer to call (never the reason), is recorded in the quote's
+//! transition log as a blocked purchase with the party, list entry and score (so staff see it in
+//! the replay), logged, and counted in `/metrics`.
 
 use std::time::Instant;
 
@@ -11,6 +13,7 @@ use serde_json::{Value, json};
 use engine::journey::record::{Block, TransitionRecord};
 use engine::journey::runtime::Outcome;
 
+use crate::sanctions::Party;
 use crate::service::error::{AppError, FieldMessage};
 use crate::service::quote;
 use crate::service::state::AppState;
@@ -20,7 +23,7 @@ use crate::store::{QuoteRow, TransitionMeta};
 pub const REFERRAL: &str = "purchase_referred";
 const MESSAGE: &str = "purchase.referred";
 
-/// `Some(refusal)` when the quote's policyholder may be on the list: the purchase `record` (the
+/// `Some(refusal)` when a party to the purchase may be on the list: the purchase `record` (the
 /// one the engine moved) is kept as blocked instead, with what matched. `None` to go on buying.
 pub async fn refer_if_listed(
     state: &AppState,
@@ -38,12 +41,35 @@ pub async fn refer_if_listed(
     };
     let date_of_birth =
         chrono::NaiveDate::parse_from_str(owner("customer_date_of_birth"), "%Y-%m-%d").ok();
-    let Some(found) = state.sanctions.screen(
-        owner("customer_first_name"),
-        owner("customer_last_name"),
-        date_of_birth,
-        state.config.sanctions_threshold,
-    ) else {
+    let paid = |field: &str| {
+        document
+            .pointer(&format!("/payment/{field}"))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+    };
+    let by_card = paid("payment_method") == Some("CC");
+    let payer = if by_card {
+        paid("card_name").map(|n| ("cardholder", n))
+    } else {
+        paid("account_name").map(|n| ("account_holder", n))
+    };
+    let mut parties = vec![(
+        "policyholder",
+        Party {
+            given: owner("customer_first_name"),
+            surname: owner("customer_last_name"),
+            date_of_birth,
+        },
+    )];
+    parties.extend(payer.map(|(party, name)| (party, Party::named(name))));
+    let threshold = state.config.sanctions_threshold;
+    let Some((party, found)) = parties.iter().find_map(|(party, who)| {
+        state
+            .sanctions
+            .screen_party(who, threshold)
+            .map(|found| (*party, found))
+    }) else {
         return Ok(None);
     };
     let mut referred = record.clone();
@@ -56,6 +82,7 @@ pub async fn refer_if_listed(
         field: None,
     }];
     referred.input = Some(json!({ "screening": {
+        "party": party,
         "list_entry": found.group_id,
         "score": found.score,
         "list_updated": state.sanctions.updated,
@@ -67,9 +94,10 @@ pub async fn refer_if_listed(
         .await?;
     tracing::warn!(
         quote = %quote.id,
+        party,
         list_entry = %found.group_id,
         score = found.score,
-        "purchase referred: the policyholder may be on the sanctions list"
+        "purchase referred: a party to it may be on the sanctions list"
     );
     crate::metrics::screening_referral(&quote.journey);
     let voice = quote::voice(state, quote);

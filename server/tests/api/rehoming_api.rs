@@ -58,6 +58,16 @@ pub(crate) async fn post(app: &TestApp, path: &str, csrf: &str, mut body: Value)
 
 /// Eligibility, the pet with `certificate`, and the owner: the confirmation page opens.
 pub(crate) async fn reach_confirmation(app: &TestApp, certificate: &str, number: &str) -> String {
+    reach_confirmation_as(app, certificate, number, valid_owner()).await
+}
+
+/// [`reach_confirmation`] with the owner's details `owner`.
+pub(crate) async fn reach_confirmation_as(
+    app: &TestApp,
+    certificate: &str,
+    number: &str,
+    owner: Value,
+) -> String {
     let csrf = start(app).await;
     let (s, b) = post(
         app,
@@ -83,13 +93,7 @@ pub(crate) async fn reach_confirmation(app: &TestApp, certificate: &str, number:
         (200, &json!("your_details")),
         "{b}"
     );
-    let (s, b) = post(
-        app,
-        "/api/ownerdetail",
-        &csrf,
-        json!({ "owner": valid_owner() }),
-    )
-    .await;
+    let (s, b) = post(app, "/api/ownerdetail", &csrf, json!({ "owner": owner })).await;
     assert_eq!(
         (s, &b["data"]["step"]["id"]),
         (200, &json!("confirmation")),

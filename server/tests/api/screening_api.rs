@@ -87,9 +87,10 @@ async fn a_possible_match_stops_the_purchase_with_a_neutral_message_and_a_referr
     assert!(counted >= 1.0, "{counted}");
 }
 
-/// As screening tools compare: an alias, accents, word order, case and a one-letter slip are all
-/// possible matches; a listed date of birth that disagrees, a different name, a name only
-/// partly alike and an entity on the list are not.
+/// As screening tools compare: an alias, accents, word order, case, a one-letter slip and a date
+/// of birth only a slip away are all possible matches; a listed date of birth far from theirs,
+/// a different name, a name only partly alike and an entity on the list are not. (Every class of
+/// spelling variant is proved against the matcher itself in `sanctions::variants`.)
 #[tokio::test]
 async fn names_are_compared_as_screening_tools_do_and_near_misses_buy() {
     for (first, last, dob, referred) in [
@@ -98,8 +99,11 @@ async fn names_are_compared_as_screening_tools_do_and_near_misses_buy() {
         ("Quandrell", "Ostap", "1971-03-12", true),
         ("Mirela", "Vellasco", "1980-06-01", true),
         ("Cedric", "Harrowgate-Plume", "1990-01-01", true),
+        // A strong name match with a date of birth that differs only as a slip does is referred.
+        ("Ostap", "Quandrell", "1985-03-12", true),
+        ("Ostap", "Quandrell", "1971-03-13", true),
         // Near misses that must buy.
-        ("Ostap", "Quandrell", "1985-03-12", false),
+        ("Ostap", "Quandrell", "1988-09-30", false),
         ("Oscar", "Quandt", "1971-03-12", false),
         ("Mira", "Velasquez", "1980-06-01", false),
         ("Cedric", "Harrow", "1990-01-01", false),
@@ -156,4 +160,88 @@ async fn the_list_is_a_file_swapped_without_code_and_a_bad_one_is_named() {
         said.contains("ConList.csv line 1") && said.contains("Last Updated"),
         "{said}"
     );
+}
+
+/// Every party is screened: a clean policyholder paying from a Direct Debit account in a listed
+/// name is referred like a listed policyholder, with the party recorded for staff.
+#[tokio::test]
+async fn the_direct_debit_account_holder_is_screened_too() {
+    let app = spawn_app().await;
+    let (status, body) = app.save_pets(json!([valid_pet()])).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .save_cover(json!([{ "product": { "Code": "LT04000" } }]))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    app.declare_dogs(1).await;
+    let csrf = app.csrf().await;
+    let payment = json!({
+        "payment_method": "DD", "payment_frequency": "MP", "account_name": "O Quandrell",
+        "sort_code": "08-99-99", "account_number": "66374958", "payment_day": 15, "dd_confirmation": true
+    });
+    let (status, body) = app
+        .post_json(
+            "/api/setup-payment",
+            &json!({ "csrf": csrf, "payment": payment }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/purchase",
+            &json!({ "csrf": csrf, "idempotency_key": "screen-account-holder" }),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["errors"][0]["field"], "purchase", "{body}");
+    assert_eq!(
+        app.sql("select count(*) from purchases").await.as_deref(),
+        Some("0")
+    );
+    let input = app
+        .sql("select input from step_transitions where event = 'purchase' and outcome = 'blocked'")
+        .await
+        .expect("the referral is recorded");
+    let input: Value = serde_json::from_str(&input).expect("json");
+    assert_eq!(input["screening"]["party"], "account_holder", "{input}");
+    assert_eq!(input["screening"]["list_entry"], "90001", "{input}");
+}
+
+/// The owner who takes the free rehoming cover is screened before any policy is issued: a listed
+/// owner is asked to call, and no policy, purchase or email is made.
+#[tokio::test]
+async fn the_owner_taking_free_rehoming_cover_is_screened() {
+    use crate::rehoming_api::{PNG, data_url, post, reach_confirmation_as};
+    let app = spawn_app().await;
+    let mut owner = valid_owner();
+    owner["customer_first_name"] = json!("Cedric");
+    owner["customer_last_name"] = json!("Harrowgate Plume");
+    let csrf = reach_confirmation_as(&app, &data_url("image/png", PNG), "HRS-55120", owner).await;
+    let (status, body) = post(&app, "/api/confirmationrescue", &csrf, json!({})).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["errors"][0]["field"], "purchase", "{body}");
+    let said = body.to_string().to_lowercase();
+    assert!(
+        !said.contains("sanction") && !said.contains("90003"),
+        "{body}"
+    );
+    for table in ["purchases", "policies"] {
+        assert_eq!(
+            app.sql(&format!("select count(*) from {table}"))
+                .await
+                .as_deref(),
+            Some("0"),
+            "{table}"
+        );
+    }
+    let input = app
+        .sql("select input from step_transitions where event = 'purchase' and outcome = 'blocked'")
+        .await
+        .expect("the referral is recorded");
+    let input: Value = serde_json::from_str(&input).expect("json");
+    assert_eq!(input["screening"]["party"], "policyholder", "{input}");
+    assert_eq!(input["screening"]["list_entry"], "90003", "{input}");
 }

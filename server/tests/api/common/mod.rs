@@ -9,6 +9,7 @@
 pub mod answers;
 mod database;
 pub mod fake_stripe;
+pub mod names_corpus;
 pub mod receiver;
 pub mod smtp;
 
