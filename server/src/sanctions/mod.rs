@@ -312,6 +312,18 @@ impl SanctionsList {
         )
     }
 
+    /// Whether two parties' names are one person's (they match as a listed name would): the
+    /// account holder or cardholder who is the policyholder is screened with the policyholder's
+    /// date of birth, not by name alone.
+    pub fn same_name(&self, a: &Party<'_>, b: &Party<'_>, threshold: u32) -> bool {
+        let mut first = names::tokens(a.given, false);
+        first.extend(names::tokens(a.surname, true));
+        let mut second = names::tokens(b.given, false);
+        second.extend(names::tokens(b.surname, true));
+        let first = names::with_short_forms(first, &self.short_forms);
+        names::name_score(&first, &second).is_some_and(|score| score >= threshold)
+    }
+
     /// [`Self::screen`] for any party.
     pub fn screen_party(&self, party: &Party<'_>, threshold: u32) -> Option<PossibleMatch> {
         let mut customer = names::tokens(party.given, false);

@@ -267,7 +267,8 @@ fn transliterate(c: char) -> String {
 
 /// The keys a token is found by: each spelling and, for one of four letters or more, each
 /// spelling with one letter left out. Two spellings one slip apart (a letter changed, added,
-/// dropped or two swapped) share a key.
+/// dropped or two swapped) share a key. (A slip counts only between words of five letters or
+/// more: one letter in four, "Mary" and "Cary", is another name more often than a slip.)
 pub(super) fn keys(token: &Token, mut out: impl FnMut(&str)) {
     for form in &token.forms {
         out(form);
@@ -317,7 +318,7 @@ fn token_score(customer: &Token, listed: &Token) -> u32 {
             } else {
                 let (cn, ln) = (c.chars().count(), l.chars().count());
                 let shorter = cn.min(ln);
-                let slips = if shorter >= 4 { slips(c, l, 2) } else { 3 };
+                let slips = if shorter >= 5 { slips(c, l, 2) } else { 3 };
                 if slips == 1 {
                     ONE_SLIP
                 } else if slips == 2 && shorter >= 8 {

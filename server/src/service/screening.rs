@@ -62,8 +62,15 @@ pub async fn refer_if_listed(
             date_of_birth,
         },
     )];
-    parties.extend(payer.map(|(party, name)| (party, Party::named(name))));
     let threshold = state.config.sanctions_threshold;
+    // A payer who is the policyholder is the same person, screened with their date of birth; a
+    // different payer is screened by name (no date of birth is asked of them).
+    if let Some((party, name)) = payer {
+        let payer = Party::named(name);
+        if !state.sanctions.same_name(&parties[0].1, &payer, threshold) {
+            parties.push((party, payer));
+        }
+    }
     let Some((party, found)) = parties.iter().find_map(|(party, who)| {
         state
             .sanctions
