@@ -60,6 +60,7 @@ async fn run() {
                 format!("sqlite://{}?mode=rwc", data.path().join("q.db").display()),
             )
             .env("PAWPATH_DEFINITIONS", &root)
+            .env("PAWPATH_STATIC_DIR", root.join("renderer/dist"))
             .env("PAWPATH_LOG_FORMAT", "json")
             .env("RUST_LOG", "error")
             .stdout(Stdio::null())
@@ -74,8 +75,14 @@ async fn run() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    // The first page once, so what is made once per definitions version is made.
-    probe(server, "/quote?brand=pos").await.expect("the first page");
+    // The first page once it is served (503 while what is made once per definitions version is
+    // being made at start).
+    for _ in 0..600 {
+        if probe(server, "/quote?brand=pos").await.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 
     println!("| attack | /healthz median | slowest | answered | first page median | slowest | answered |");
     println!("|---|---|---|---|---|---|---|");
@@ -105,7 +112,12 @@ async fn probe(server: SocketAddr, path: &str) -> Option<Duration> {
             .ok()?;
         let mut got = Vec::new();
         stream.read_to_end(&mut got).await.ok()?;
-        got.starts_with(b"HTTP/1.1 200").then_some(())
+        if !got.starts_with(b"HTTP/1.1 200") {
+            let head = String::from_utf8_lossy(&got[..got.len().min(120)]).into_owned();
+            eprintln!("  {path}: {head:?}");
+            return None;
+        }
+        Some(())
     };
     match tokio::time::timeout(Duration::from_secs(5), answer).await {
         Ok(Some(())) => Some(started.elapsed()),
