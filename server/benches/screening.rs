@@ -38,7 +38,11 @@ fn main() {
         // As a purchase screens: the account holder by name alone only when it is not the
         // policyholder's name (one in ten here pays from another person's account).
         let payer = if c.date_of_birth.ordinal() % 10 == 0 {
-            format!("{} {}", customers[customers.len() - 1 - n].given, customers[n].surname)
+            format!(
+                "{} {}",
+                customers[customers.len() - 1 - n].given,
+                customers[n].surname
+            )
         } else {
             account
         };

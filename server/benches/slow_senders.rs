@@ -84,7 +84,9 @@ async fn run() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 
-    println!("| attack | /healthz median | slowest | answered | first page median | slowest | answered |");
+    println!(
+        "| attack | /healthz median | slowest | answered | first page median | slowest | answered |"
+    );
     println!("|---|---|---|---|---|---|---|");
     measure(server, "none", &[]).await;
     let one: Vec<[u8; 4]> = vec![[127, 0, 0, 2]; 3_000];
@@ -126,9 +128,16 @@ async fn probe(server: SocketAddr, path: &str) -> Option<Duration> {
 }
 
 /// Holds a slow-body connection from `from`, again and again, until `stop`.
-async fn attacker(server: SocketAddr, from: [u8; 4], stop: Arc<AtomicBool>, opened: Arc<AtomicU64>) {
+async fn attacker(
+    server: SocketAddr,
+    from: [u8; 4],
+    stop: Arc<AtomicBool>,
+    opened: Arc<AtomicU64>,
+) {
     while !stop.load(Ordering::Relaxed) {
-        let Ok(socket) = TcpSocket::new_v4() else { return };
+        let Ok(socket) = TcpSocket::new_v4() else {
+            return;
+        };
         if socket.bind((from, 0).into()).is_err() {
             return;
         }
@@ -154,10 +163,22 @@ async fn measure(server: SocketAddr, name: &str, attackers: &[[u8; 4]]) {
     let opened = Arc::new(AtomicU64::new(0));
     let tasks: Vec<_> = attackers
         .iter()
-        .map(|from| tokio::spawn(attacker(server, *from, Arc::clone(&stop), Arc::clone(&opened))))
+        .map(|from| {
+            tokio::spawn(attacker(
+                server,
+                *from,
+                Arc::clone(&stop),
+                Arc::clone(&opened),
+            ))
+        })
         .collect();
     // Every attacker connected and dripping before the customer comes.
-    tokio::time::sleep(Duration::from_secs(if attackers.is_empty() { 0 } else { 5 })).await;
+    tokio::time::sleep(Duration::from_secs(if attackers.is_empty() {
+        0
+    } else {
+        5
+    }))
+    .await;
     let (mut health, mut page) = (Vec::new(), Vec::new());
     for _ in 0..20 {
         health.push(probe(server, "/healthz").await);
@@ -171,13 +192,24 @@ async fn measure(server: SocketAddr, name: &str, attackers: &[[u8; 4]]) {
     let summary = |times: &[Option<Duration>]| {
         let mut ok: Vec<Duration> = times.iter().flatten().copied().collect();
         ok.sort();
-        let ms = |d: Option<&Duration>| d.map_or("-".to_owned(), |d| format!("{:.1} ms", d.as_secs_f64() * 1e3));
-        (ms(ok.get(ok.len() / 2)), ms(ok.last()), format!("{} of {}", ok.len(), times.len()))
+        let ms = |d: Option<&Duration>| {
+            d.map_or("-".to_owned(), |d| {
+                format!("{:.1} ms", d.as_secs_f64() * 1e3)
+            })
+        };
+        (
+            ms(ok.get(ok.len() / 2)),
+            ms(ok.last()),
+            format!("{} of {}", ok.len(), times.len()),
+        )
     };
     let (hm, hs, ha) = summary(&health);
     let (pm, ps, pa) = summary(&page);
     println!("| {name} | {hm} | {hs} | {ha} | {pm} | {ps} | {pa} |");
-    eprintln!("  ({name}: {} attacking connections opened in all)", opened.load(Ordering::Relaxed));
+    eprintln!(
+        "  ({name}: {} attacking connections opened in all)",
+        opened.load(Ordering::Relaxed)
+    );
     // The server's own closing of the last ones before the next scenario.
     tokio::time::sleep(Duration::from_secs(3)).await;
 }

@@ -5,7 +5,9 @@ use serde_json::{Map, Value};
 
 use crate::checks::compiled::Definitions;
 use crate::definitions::Journey;
-use crate::definitions::schema::{declared_properties, is_write_only};
+use crate::definitions::schema::{
+    DEFAULT_INVALID_KEY, FieldError, declared_properties, is_write_only,
+};
 use crate::journey::record::{EngineError, Secret};
 
 /// The pointers of the answers locked in this document (each lock whose guard holds).
@@ -159,15 +161,24 @@ pub(super) fn is_read_only(schema: &Value) -> bool {
 }
 
 /// Keeps only what the step's schema declares (recursing into objects and arrays of objects), so
-/// a submission cannot set fields another step or the server owns.
+/// a submission cannot set fields another step or the server owns. An object whose schema says
+/// `additionalProperties: false` keeps the undeclared keys it was sent, so the schema refuses
+/// them (a field error naming the object) rather than their being dropped in silence.
 pub fn project(schema: &Value, answers: &Value) -> Value {
     let props = declared_properties(schema);
     match answers {
         Value::Object(given) if !props.is_empty() => {
             let mut out = Map::new();
-            for (name, sub) in props {
-                if let Some(v) = given.get(name) {
-                    out.insert(name.to_owned(), project(sub, v));
+            for (name, sub) in &props {
+                if let Some(v) = given.get(*name) {
+                    out.insert((*name).to_owned(), project(sub, v));
+                }
+            }
+            if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+                for (name, v) in given {
+                    if !out.contains_key(name) {
+                        out.insert(name.clone(), v.clone());
+                    }
                 }
             }
             Value::Object(out)
@@ -180,6 +191,48 @@ pub fn project(schema: &Value, answers: &Value) -> Value {
         },
         _ => answers.clone(),
     }
+}
+
+/// The first key sent in an object whose schema says `additionalProperties: false` and does not
+/// declare it, as a field error on that object (`owner.marketing_preferences`) naming the key in
+/// its `key` parameter: the schema refuses it, on the server as in the browser, rather than the
+/// projection dropping it in silence.
+pub fn undeclared_key_error(schema: &Value, answers: &Value) -> Option<FieldError> {
+    fn walk(schema: &Value, answers: &Value, at: &str) -> Option<FieldError> {
+        match answers {
+            Value::Object(given) => {
+                let props = declared_properties(schema);
+                if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+                    if let Some(name) = given.keys().find(|k| !props.iter().any(|(n, _)| n == k)) {
+                        let mut error = FieldError::new(at, DEFAULT_INVALID_KEY);
+                        error
+                            .params
+                            .insert("key".into(), name.chars().take(64).collect());
+                        return Some(error);
+                    }
+                }
+                props.iter().find_map(|(name, sub)| {
+                    let field = if at.is_empty() {
+                        (*name).to_owned()
+                    } else {
+                        format!("{at}.{name}")
+                    };
+                    given.get(*name).and_then(|v| walk(sub, v, &field))
+                })
+            }
+            Value::Array(items) => schema
+                .get("items")
+                .filter(|i| i.is_object())
+                .and_then(|item| {
+                    items
+                        .iter()
+                        .enumerate()
+                        .find_map(|(i, v)| walk(item, v, &format!("{at}[{i}]")))
+                }),
+            _ => None,
+        }
+    }
+    walk(schema, answers, "")
 }
 
 /// Writes a step's (projected) answers into the document. Each declared property is replaced or,

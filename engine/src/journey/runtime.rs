@@ -423,7 +423,10 @@ impl Ctx<'_> {
         // knows (a pet's breed category), and nothing half-written is ever stored. A list
         // longer than the questions allow is refused before anything is built from it.
         let answers = project(&schema.schema, answers);
-        if let Some(error) = schema.size_error(&answers) {
+        if let Some(error) = schema
+            .size_error(&answers)
+            .or_else(|| crate::journey::answers::undeclared_key_error(&schema.schema, &answers))
+        {
             self.record.outcome = Outcome::Invalid;
             self.record.field_errors = vec![error];
             return Ok(StepOutcome::Unchanged);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { push } from './analytics';
 import { choiceCookie, currentChoice, deleteAnalyticsCookies, loadTagManager, noteChoice, readChoice, tagManagerLoaded } from './consent';
+import cookieCases from '../../../tests/parity/consent-cookies.json';
 
 afterEach(() => {
   noteChoice(null);
@@ -21,6 +22,12 @@ describe('the remembered choice', () => {
     expect(readChoice('sbp', cookies)).toBeNull();
     expect(readChoice('rsp', cookies)).toBeNull();
     expect(readChoice('pt', cookies)).toBeNull();
+  });
+
+  it('is read as the server reads it (tests/parity/consent-cookies.json)', () => {
+    for (const c of cookieCases.cases) {
+      expect(readChoice('pos', c.cookies), c.cookies).toBe(c.choice);
+    }
   });
 
   it('lasts the brand’s days, for the whole site, never sent cross-site', () => {

@@ -21,11 +21,19 @@ export function cookieName(brand: string): string {
   return `pawpath_consent_${brand}`;
 }
 
-/** The brand's remembered choice, from `document.cookie`'s text; null when there is none. */
+/**
+ * The brand's remembered choice, from `document.cookie`'s text; null when there is none. Each
+ * cookie is split at its first '=', and the first of the brand's whose value is exactly `granted`
+ * or `denied` counts: the server's rule (server/src/routes/pages.rs consent_choice), both held to
+ * tests/parity/consent-cookies.json.
+ */
 export function readChoice(brand: string, cookies: string = document.cookie): Choice | null {
   const name = cookieName(brand);
   for (const pair of cookies.split(';')) {
-    const [k, v] = pair.trim().split('=');
+    const trimmed = pair.trim();
+    const at = trimmed.indexOf('=');
+    if (at < 0) continue;
+    const [k, v] = [trimmed.slice(0, at), trimmed.slice(at + 1)];
     if (k === name && (v === 'granted' || v === 'denied')) return v;
   }
   return null;

@@ -22,19 +22,33 @@ impl FromRequestParts<AppState> for Caller {
                 "the connection's address is unknown".into(),
             ));
         };
+        let Some(ip) = client_ip(state, *peer, &parts.headers) else {
+            // Behind our proxies every request carries the header they write: one without a
+            // usable entry did not come through them, and is refused rather than counted
+            // against the address every such request would share.
+            return Err(AppError::BadRequest(format!(
+                "the request did not come through our proxy: its {} header is missing or has no address where the proxy writes it",
+                state
+                    .config
+                    .client_ip_header
+                    .as_ref()
+                    .map_or("client address", |h| h.as_str())
+            )));
+        };
         Ok(Caller {
             session: SessionToken::from_headers(&parts.headers),
-            ip: client_ip(state, *peer, &parts.headers),
+            ip,
         })
     }
 }
 
 /// The caller's address: the connection's own, or behind our proxies the entry the outermost of
 /// them wrote into the configured header (that many from the right). Entries to its left were
-/// written by the client and are never believed (issue 21).
-pub fn client_ip(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+/// written by the client and are never believed. `None` behind proxies when the header has no
+/// address where they write it.
+pub fn client_ip(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> Option<IpAddr> {
     let Some(name) = state.config.client_ip_header.as_ref() else {
-        return peer.ip();
+        return Some(peer.ip());
     };
     let entries: Vec<&str> = headers
         .get_all(name)
@@ -48,5 +62,4 @@ pub fn client_ip(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> IpA
         .checked_sub(state.config.trusted_proxies)
         .and_then(|i| entries.get(i))
         .and_then(|ip| ip.parse().ok())
-        .unwrap_or_else(|| peer.ip())
 }

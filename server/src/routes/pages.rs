@@ -607,14 +607,45 @@ fn first_paint_frame(
 /// cookie the page writes (renderer/src/shared/consent.ts), `granted` or `denied`, for the
 /// brand's `ask_again_after_days`; any other value is no answer.
 fn consent_chosen(headers: &HeaderMap, brand: &str) -> bool {
-    let name = format!("pawpath_consent_{brand}");
     headers
         .get_all(axum::http::header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
+        .any(|cookies| consent_choice(cookies, brand).is_some())
+}
+
+/// The brand's choice in a Cookie header's text: each cookie split at its first `=`, the first
+/// of the brand's whose value is exactly `granted` or `denied`. The page reads `document.cookie`
+/// by the same rule (`readChoice`); both are held to `tests/parity/consent-cookies.json`.
+fn consent_choice<'a>(cookies: &'a str, brand: &str) -> Option<&'a str> {
+    let name = format!("pawpath_consent_{brand}");
+    cookies
+        .split(';')
         .filter_map(|pair| pair.trim().split_once('='))
-        .any(|(k, v)| k == name && matches!(v, "granted" | "denied"))
+        .find(|(k, v)| *k == name && matches!(*v, "granted" | "denied"))
+        .map(|(_, v)| v)
+}
+
+#[cfg(test)]
+mod consent_tests {
+    #![expect(clippy::unwrap_used, reason = "tests")]
+
+    /// The server reads the choice as the page does (tests/parity/consent-cookies.json).
+    #[test]
+    fn the_consent_cookie_is_read_as_the_page_reads_it() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/parity/consent-cookies.json");
+        let cases: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        for case in cases["cases"].as_array().unwrap() {
+            let cookies = case["cookies"].as_str().unwrap();
+            assert_eq!(
+                super::consent_choice(cookies, "pos"),
+                case["choice"].as_str(),
+                "{cookies}"
+            );
+        }
+    }
 }
 
 /// The simplified shell for Internet Explorer: the brand's colours, its name and the message;

@@ -472,6 +472,22 @@ async fn the_rate_limit_counts_the_address_our_proxy_saw_not_one_the_client_wrot
     // Writing a victim's address in front locks nobody else out.
     assert_eq!(retrieve_via(&app, "198.51.100.9").await, 422);
     assert_eq!(retrieve_via(&app, "198.51.100.7, 198.51.100.9").await, 422);
+    // A request without a usable entry did not come through the proxy: it is refused, naming
+    // the header, and spends nobody's budget (each of these once shared the proxy's own).
+    for junk in ["", "not an address", "198.51.100.7, junk"] {
+        let client = reqwest::Client::new();
+        let answer = client
+            .post(format!("{}/api/quoteretrieval", app.base))
+            .header("X-Forwarded-For", junk)
+            .json(&json!({ "csrf": "x", "quote_reference": "ZZZZ-ZZZZ-ZZZZ", "email": "a@example.com" }))
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(answer.status(), 400, "{junk:?}");
+        let text = answer.text().await.expect("text");
+        assert!(text.contains("x-forwarded-for"), "{text}");
+    }
+    assert_eq!(retrieve_via(&app, "198.51.100.10").await, 422);
 }
 
 #[tokio::test]

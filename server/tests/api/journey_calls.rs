@@ -378,7 +378,7 @@ fn check_passes_a_new_step_with_no_call_and_refuses_calls_that_would_break() {
 }
 
 /// Issue 57, "Never a blank page": the page that could not be drawn reports it, from the quote's
-/// own page only, each field bounded, counted in /metrics; nothing is stored.
+/// own page only, each field bounded, counted in /metrics, a few a session; nothing is stored.
 #[tokio::test]
 async fn a_page_that_could_not_be_drawn_is_reported_and_counted() {
     let token = "render-metrics-token-0123456789abcdef";
@@ -414,7 +414,27 @@ async fn a_page_that_could_not_be_drawn_is_reported_and_counted() {
         .metric(token, "pawpath_render_errors_total")
         .await
         .expect("counted");
-    assert!(counted >= 1.0, "{counted}");
+    assert_eq!(counted, 1.0);
+    // A visitor cannot fill the log: past a few reports a session, the rest are refused, not
+    // logged and not counted.
+    let mut statuses = Vec::new();
+    for _ in 0..15 {
+        let csrf = app.csrf().await;
+        let mut again = report.clone();
+        again["csrf"] = json!(csrf);
+        statuses.push(app.post_json("/api/render-errors", &again).await.0);
+    }
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 204).count(),
+        9,
+        "{statuses:?}"
+    );
+    assert!(statuses[9..].iter().all(|s| *s == 429), "{statuses:?}");
+    let counted = app
+        .metric(token, "pawpath_render_errors_total")
+        .await
+        .expect("counted");
+    assert_eq!(counted, 10.0);
 }
 
 /// The definitions with a direct-only variant of the assumptions set (`extends`), asking one more

@@ -294,3 +294,37 @@ async fn your_details_opens_only_after_the_pets_and_keeps_the_start_date() {
     let (_, body) = app.save_owner(valid_owner()).await;
     assert!(body["data"]["owner"].get("pet_policy_start_date").is_none());
 }
+
+/// A nested object refuses keys its schema does not declare (`additionalProperties: false` on
+/// the marketing preferences): 422 naming the field, and nothing is stored.
+#[tokio::test]
+async fn an_unknown_key_in_the_marketing_preferences_is_refused_not_dropped() {
+    let app = spawn_app().await;
+    let (status, body) = app.save_pets(json!([valid_pet()])).await;
+    assert_eq!(status, 200, "{body}");
+    let mut owner = valid_owner();
+    owner["marketing_preferences"]["optin_fax"] = json!(true);
+    let before = app
+        .sql("select count(*) from step_transitions where outcome = 'moved'")
+        .await;
+    let (status, body) = app.save_owner(owner).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["errors"]
+            .as_array()
+            .expect("errors")
+            .iter()
+            .any(|e| e["field"]
+                .as_str()
+                .is_some_and(|f| f.contains("marketing_preferences"))),
+        "{body}"
+    );
+    assert_eq!(
+        app.sql("select count(*) from step_transitions where outcome = 'moved'")
+            .await,
+        before
+    );
+    // The same preferences without it are saved.
+    let (status, body) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200, "{body}");
+}

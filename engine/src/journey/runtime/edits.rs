@@ -115,7 +115,10 @@ impl Ctx<'_> {
         answers: &Value,
     ) -> Result<Option<Value>, EngineError> {
         let answers = project(&schema.schema, answers);
-        if let Some(error) = schema.size_error(&answers) {
+        if let Some(error) = schema
+            .size_error(&answers)
+            .or_else(|| crate::journey::answers::undeclared_key_error(&schema.schema, &answers))
+        {
             self.record.outcome = Outcome::Invalid;
             self.record.field_errors = vec![error];
             return Ok(None);
