@@ -34,6 +34,8 @@ const TEMPLATES: &[&str] = &[
     "quote.txt",
     "rescue.html",
     "rescue.txt",
+    "retrieve-link.html",
+    "retrieve-link.txt",
 ];
 
 /// The outbox kind of the free rehoming cover's confirmation.
@@ -44,6 +46,9 @@ pub const QUOTE_REMINDER: &str = "quote_reminder";
 
 /// The outbox kind of a quote emailed when the customer asks (/api/sendquoteemail).
 pub const QUOTE: &str = "quote";
+
+/// The outbox kind of a one-time link that opens a quote (/api/quoteretrieval-link).
+pub const RETRIEVE_LINK: &str = "retrieve_link";
 
 /// How long a worker holds a claimed message before another may take it.
 const LEASE: Duration = Duration::from_secs(120);
@@ -132,6 +137,32 @@ pub struct QuoteEmail {
     pub total: String,
     /// The retrieve-quote page with the reference filled in (the email address is still asked).
     pub retrieve_url: String,
+}
+
+/// The one-time link that opens a quote, sent to the address on the quote when its reference's
+/// retrievals are spent (so guessing at a reference never keeps its owner out).
+#[derive(Debug, Clone, Serialize)]
+pub struct RetrieveLinkEmail {
+    pub brand_code: String,
+    pub language: String,
+    pub first_name: String,
+    pub quote_reference: String,
+    pub link: String,
+    /// How long the link works.
+    pub minutes: i64,
+}
+
+impl RetrieveLinkEmail {
+    fn sample(brand: &str, language: &str) -> Self {
+        Self {
+            brand_code: brand.to_owned(),
+            language: language.to_owned(),
+            first_name: "Sam".into(),
+            quote_reference: "ABCD-EFGH-JKMN".into(),
+            link: "http://localhost/retrieve/continue/sample".into(),
+            minutes: 30,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -276,6 +307,9 @@ impl MailTemplates {
             templates
                 .rescue(&RescueEmail::sample(brand, language))
                 .map_err(|e| format!("{}: {e}", dir.display()))?;
+            templates
+                .retrieve_link(&RetrieveLinkEmail::sample(brand, language))
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
             for reminder in [true, false] {
                 let mut quote = QuoteEmail::sample(brand, language);
                 quote.reminder = reminder;
@@ -336,6 +370,25 @@ impl MailTemplates {
 }
 
 impl MailTemplates {
+    /// Renders the one-time link that opens a quote.
+    pub fn retrieve_link(&self, message: &RetrieveLinkEmail) -> Result<Rendered, String> {
+        self.render(
+            message,
+            &message.brand_code,
+            &message.language,
+            "retrieve-link",
+            |brand| {
+                (
+                    "email.retrieve_link.subject",
+                    BTreeMap::from([
+                        ("brand".to_owned(), brand.to_owned()),
+                        ("reference".to_owned(), message.quote_reference.clone()),
+                    ]),
+                )
+            },
+        )
+    }
+
     /// Renders a quote's email: the reminder, or the quote asked for.
     pub fn quote(&self, message: &QuoteEmail) -> Result<Rendered, String> {
         self.render(

@@ -107,6 +107,10 @@ fn describe() {
         "Purchases stopped because a party to them (policyholder, account holder, cardholder, rehoming owner) may be on the sanctions list (OFSI's consolidated list), by journey: each is in the quote's transition log for staff"
     );
     describe_counter!(
+        "pawpath_retrieve_links_total",
+        "One-time links that open a quote, by outcome: sent, not_sent (one still live, or the day's spent), opened, refused"
+    );
+    describe_counter!(
         "pawpath_slow_bodies_total",
         "Request bodies answered 408 for arriving slower than PAWPATH_BODY_MIN_RATE"
     );
@@ -300,6 +304,12 @@ pub fn purchase(journey: &str, method: &str, outcome: &'static str) {
 pub fn screening_referral(journey: &str) {
     ::metrics::counter!("pawpath_screening_referrals_total", "journey" => journey.to_owned())
         .increment(1);
+}
+
+/// A one-time retrieval link: `sent`, `not_sent` (a live one already waits in the owner's inbox,
+/// or the day's are spent), `opened`, or `refused` (expired, used, or its quote no longer open).
+pub fn retrieve_link(outcome: &'static str) {
+    ::metrics::counter!("pawpath_retrieve_links_total", "outcome" => outcome).increment(1);
 }
 
 /// A request body answered 408 for arriving slower than the minimum rate.

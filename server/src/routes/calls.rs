@@ -378,6 +378,22 @@ pub fn calls(test_mode: bool) -> Vec<(Call, MethodRouter<AppState>)> {
         (
             call!(
                 POST,
+                "/api/quoteretrieval-link",
+                Session,
+                "Email a one-time link that opens a quote to the address on it (when its reference has had too many tries); the same answer whether or not the reference exists",
+                [(
+                    "quote_reference",
+                    r#"{"type": "string", "maxLength": 40, "examples": ["ABCD-EFGH-JKMN"]}"#,
+                    "the quote reference"
+                )],
+                required["quote_reference"],
+                "{data: {sent, message}}, the same words for any reference"
+            ),
+            post(retrieve::quote_retrieval_link),
+        ),
+        (
+            call!(
+                POST,
                 "/api/saveportalpassword",
                 Session,
                 "The pet portal password on the confirmation page (kept as an argon2id hash)",

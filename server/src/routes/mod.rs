@@ -53,7 +53,11 @@ pub const CERTIFICATE_BODY_LIMIT: usize = 3 * 1024 * 1024;
 
 /// Paths whose last segment is a signed token: a link that opens a quote is a bearer
 /// credential, so it never reaches a log.
-const TOKEN_PATHS: [&str; 2] = ["/aggregators/continue/", "/annual-rehoming/start/"];
+const TOKEN_PATHS: [&str; 3] = [
+    "/aggregators/continue/",
+    "/annual-rehoming/start/",
+    "/retrieve/continue/",
+];
 
 /// The most of a path the request log writes: every route's path is far shorter, and a visitor's
 /// 60 KB path would otherwise be written whole into every line of its request.
@@ -260,6 +264,7 @@ pub fn router(state: AppState) -> Router {
             "/aggregators/continue/{token}",
             get(aggregators::click_through),
         )
+        .route("/retrieve/continue/{token}", get(retrieve::continue_link))
         .route("/internal/internal.css", get(internal::styles))
         .route("/api/openapi.json", get(openapi));
     // Every call, from the list that also writes the API's description (calls.rs).

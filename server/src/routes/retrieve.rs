@@ -28,3 +28,26 @@ pub(super) async fn quote_retrieval(
     tokio::time::sleep_until(answer_at).await;
     answer
 }
+
+/// POST /api/quoteretrieval-link: `{csrf, quote_reference}` → `{data: {sent, message}}`, the
+/// same words after the same time whether or not the reference is one of ours.
+pub(super) async fn quote_retrieval_link(
+    State(state): State<AppState>,
+    caller: crate::service::Caller,
+    JsonObject(body): JsonObject,
+) -> Result<axum::Json<serde_json::Value>, AppError> {
+    let answer_at = tokio::time::Instant::now() + ANSWER_AFTER;
+    let answer = crate::service::retrieve_link::send(&state, &caller, &body).await;
+    tokio::time::sleep_until(answer_at).await;
+    answer.map(axum::Json)
+}
+
+/// GET /retrieve/continue/{token}: the one-time link from the email opens the quote (a 303 with
+/// the new session's cookie).
+pub(super) async fn continue_link(
+    State(state): State<AppState>,
+    axum::extract::Path(token): axum::extract::Path<String>,
+) -> Result<axum::response::Response, AppError> {
+    let landing = crate::service::retrieve_link::open(&state, &token).await?;
+    Ok(crate::http::answers::see_other(&landing.to, landing.cookie))
+}

@@ -29,6 +29,7 @@ pub mod reply;
 pub mod rescue;
 pub mod retention;
 pub mod retrieve;
+pub mod retrieve_link;
 pub mod screening;
 pub mod state;
 pub mod test_mode;

@@ -137,6 +137,40 @@ impl Store {
         tx.commit().await?;
         Ok(true)
     }
+
+    /// Writes a one-time retrieval link's email to the outbox unless the quote has one sent
+    /// since `still_valid` (that link still works: whoever asked, it went to the owner) or
+    /// `per_day` since `day`; `false` when it has. So however often anyone asks, the owner's
+    /// inbox holds at most one live link and `per_day` a day.
+    pub async fn add_link_email(
+        &self,
+        quote_id: &str,
+        email: &NewEmail,
+        still_valid: &str,
+        day: &str,
+        per_day: i64,
+    ) -> Result<bool, StoreError> {
+        let now = now();
+        let mut tx = self.begin_write().await?;
+        let row = sqlx::query(
+            "select coalesce(sum(case when created_at > $3 then 1 else 0 end), 0) as live, count(*) as today
+             from outbox where quote_id = $1 and kind = $2 and created_at > $4",
+        )
+        .bind(quote_id)
+        .bind(&email.kind)
+        .bind(still_valid)
+        .bind(day)
+        .fetch_one(&mut *tx)
+        .await?;
+        let (live, today): (i64, i64) = (row.try_get("live")?, row.try_get("today")?);
+        if live > 0 || today >= per_day {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        insert_quote_email(&mut tx, quote_id, email, &now).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
 }
 
 async fn insert_quote_email(

@@ -33,6 +33,22 @@ impl Browser {
         r.json::<Value>().await.expect("json")["data"].clone()
     }
 
+    async fn ask_for_link(&self, reference: &str) -> (u16, Value) {
+        let csrf = self.view("/quote/retrieve-quote").await["csrf"]
+            .as_str()
+            .expect("csrf")
+            .to_owned();
+        let r = self
+            .client
+            .post(format!("{}/api/quoteretrieval-link", self.base))
+            .json(&json!({ "csrf": csrf, "quote_reference": reference }))
+            .send()
+            .await
+            .expect("post");
+        let status = r.status().as_u16();
+        (status, r.json::<Value>().await.unwrap_or(Value::Null))
+    }
+
     async fn retrieve(&self, reference: &str, email: &str) -> (u16, Value) {
         let csrf = self.view("/quote/retrieve-quote").await["csrf"]
             .as_str()
@@ -250,4 +266,124 @@ async fn test_mode_can_age_a_quote_and_refuses_a_bad_age_naming_it() {
     let made = chrono::DateTime::parse_from_rfc3339(&made).expect("time");
     let age = chrono::Utc::now().signed_duration_since(made);
     assert!((30..=31).contains(&age.num_days()), "{age}");
+}
+
+/// The retrieval-link emails in the outbox: how many, and the first's recipient and link.
+async fn emailed_links(app: &TestApp) -> (usize, String, String) {
+    let count = app
+        .sql("select count(*) from outbox where kind = 'retrieve_link'")
+        .await
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let first = "from outbox where kind = 'retrieve_link' order by created_at limit 1";
+    let recipient = app
+        .sql(&format!("select recipient {first}"))
+        .await
+        .unwrap_or_default();
+    let text = app
+        .sql(&format!("select body_text {first}"))
+        .await
+        .unwrap_or_default();
+    let link = text
+        .split_whitespace()
+        .find(|w| w.contains("/retrieve/continue/"))
+        .unwrap_or_default()
+        .to_owned();
+    (count, recipient, link)
+}
+
+/// No lockouts (journey.md §8 Retrieve quote): guessing at a reference from many browsers spends
+/// its tries, and then its owner still opens the quote by the one-time link emailed to the address
+/// on it. The offer says the same for any reference; a live link is not sent again; the link
+/// opens the quote once, in a new session.
+#[tokio::test]
+async fn guessing_at_a_reference_never_keeps_its_owner_out() {
+    let (app, qidu) = saved_quote().await;
+    for i in 0..12 {
+        Browser::new(&app)
+            .retrieve(&qidu, &format!("guess{i}@example.com"))
+            .await;
+    }
+    let owner = Browser::new(&app);
+    let (status, _) = owner.retrieve(&qidu, "ada@example.com").await;
+    assert_eq!(status, 429, "the reference's tries are spent");
+
+    // The same answer for our reference and for one that is not ours.
+    let (status, ours) = owner.ask_for_link(&qidu).await;
+    assert_eq!(status, 200, "{ours}");
+    let (status, theirs) = Browser::new(&app).ask_for_link("QQQQ-QQQQ-QQQQ").await;
+    assert_eq!(status, 200, "{theirs}");
+    assert_eq!(ours, theirs);
+    assert_eq!(
+        ours["data"]["message"],
+        "If that is one of our quote references, we've emailed a link to the address on the quote. It opens the quote once, in the next 30 minutes. Please check your inbox, including any junk or spam folder."
+    );
+    // One email, to the address on the quote; asking again while it is live sends no other.
+    let (status, _) = Browser::new(&app).ask_for_link(&qidu).await;
+    assert_eq!(status, 200);
+    let (count, recipient, link) = emailed_links(&app).await;
+    assert_eq!(count, 1);
+    assert_eq!(recipient, "ada@example.com");
+    let path = link
+        .split_once("/retrieve/")
+        .map(|(_, p)| format!("/retrieve/{p}"))
+        .expect("path");
+
+    // The owner's link opens the quote in a new session at its furthest step.
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client");
+    let opened = no_redirects
+        .get(format!("{}{path}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(opened.status(), 303);
+    let to = opened.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_owned();
+    assert!(to.starts_with("/quote/"), "{to}");
+    let cookie = opened.headers()["set-cookie"]
+        .to_str()
+        .expect("cookie")
+        .to_owned();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    let session = cookie.split(';').next().expect("pair").to_owned();
+    let view: Value = no_redirects
+        .get(format!("{}/quote", app.base))
+        .header("Accept", "application/json")
+        .header("Cookie", &session)
+        .send()
+        .await
+        .expect("view")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(view["data"]["qidu"], qidu.as_str());
+    // The browser that had it finds nothing of it now.
+    assert_ne!(app.view("/quote").await["qidu"], qidu.as_str());
+
+    // Once only: the same link again goes to retrieve-quote, which says why.
+    let again = no_redirects
+        .get(format!("{}{path}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(again.status(), 303);
+    let to = again.headers()["location"].to_str().expect("location");
+    assert!(
+        to.contains("/retrieve-quote") && to.contains("link=invalid"),
+        "{to}"
+    );
+    // A token that is not ours is not found.
+    let (head, tail) = path.split_at(path.len() - 3);
+    let forged = format!("{head}{}", if tail == "AAA" { "BBB" } else { "AAA" });
+    let forged = no_redirects
+        .get(format!("{}{forged}", app.base))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(forged.status(), 404);
 }

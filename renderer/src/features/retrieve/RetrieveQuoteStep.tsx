@@ -2,7 +2,9 @@
  * Retrieve a quote (owner-payment.md §2 Retrieve quote): the quote reference and the email
  * address. One message for any wrong detail (the server gives nothing away); an expired quote
  * comes back as a new one starting today, with the spec's message; a quote bought in another
- * browser is only said to be bought (issue 21).
+ * browser is only said to be bought. When the reference has had too many tries (someone guessing
+ * at it), the page offers to email a one-time link to the address on the quote, so its owner is
+ * never kept out; the answer is the same words whether or not the reference is one of ours.
  */
 import { useState } from 'react';
 
@@ -10,6 +12,11 @@ import { ErrorSummary, focusField } from '@/features/form/ErrorSummary';
 import { submitAnswers } from '@/features/journey/api';
 import { text } from '@/shared/copy';
 import type { FieldMessage, ViewData } from '@/shared/types';
+
+/** Whether the page was opened from a one-time link that had expired or been used. */
+export function linkRefused(search: string): boolean {
+  return new URLSearchParams(search).get('link') === 'invalid';
+}
 
 /**
  * The reference a quote email's link carries (`?reference=ABCD-EFGH-JKMN`, issue 29), if it looks
@@ -37,6 +44,24 @@ export function RetrieveQuoteStep({
   // Too many tries (from this browser, at this reference, or from a busy shared address): said on
   // the page with the brand's number, not as a fault of the reference (issue 59).
   const [refused, setRefused] = useState(false);
+  // The one-time link: asked for (busy), and what the server said.
+  const [linkBusy, setLinkBusy] = useState(false);
+  const [linkSent, setLinkSent] = useState<string | null>(null);
+  const [staleLink] = useState(() => linkRefused(window.location.search));
+
+  async function askForLink() {
+    setLinkBusy(true);
+    const result = await submitAnswers('/api/quoteretrieval-link', view.csrf, { quote_reference: reference });
+    setLinkBusy(false);
+    if (result.kind === 'ok') {
+      const data = result.data as unknown as { message?: string };
+      setLinkSent(data.message ?? '');
+    } else if (result.kind === 'failed' && result.status === 429) {
+      setLinkSent(text(copy, 'retrieve.too_many', { phone: view.shell?.phone ?? '' }));
+    } else {
+      setLinkSent(text(copy, 'toast.generic.body'));
+    }
+  }
 
   async function submit() {
     const found: FieldMessage[] = [];
@@ -122,9 +147,27 @@ export function RetrieveQuoteStep({
       }}
     >
       <p className="lead">{text(copy, 'retrieve.intro')}</p>
-      {refused && (
+      {staleLink && !refused && linkSent === null && (
+        <div className="panel panel--warning retrieve__notice" role="alert">
+          <p>{text(copy, 'retrieve.link.invalid')}</p>
+        </div>
+      )}
+      {refused && linkSent === null && (
         <div className="panel panel--warning retrieve__notice" role="alert" tabIndex={-1} ref={(el) => el?.focus()}>
           <p>{text(copy, 'retrieve.too_many', { phone: view.shell?.phone ?? '' })}</p>
+          {reference.trim() && (
+            <>
+              <p>{text(copy, 'retrieve.link.offer')}</p>
+              <button type="button" className="button button--secondary" disabled={linkBusy} onClick={() => void askForLink()}>
+                {linkBusy ? text(copy, 'button.saving') : text(copy, 'retrieve.link.button')}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {linkSent !== null && (
+        <div className="panel panel--info retrieve__notice" role="status" tabIndex={-1} ref={(el) => el?.focus()}>
+          <p>{linkSent}</p>
         </div>
       )}
       {/* Each field named in the summary (issue 59: not "required" twice). */}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { referenceFromLink } from './RetrieveQuoteStep';
+import { linkRefused, referenceFromLink } from './RetrieveQuoteStep';
 
 // issue 29: a quote email's link fills in the reference; the email address is still asked.
 describe('the retrieve link', () => {
@@ -12,5 +12,13 @@ describe('the retrieve link', () => {
     expect(referenceFromLink('')).toBe('');
     expect(referenceFromLink('?reference=<script>')).toBe('');
     expect(referenceFromLink(`?reference=${'A'.repeat(30)}`)).toBe('');
+  });
+});
+
+describe('a one-time link that has expired or been used', () => {
+  it('is said on the retrieve page', () => {
+    expect(linkRefused('?brand=pos&link=invalid')).toBe(true);
+    expect(linkRefused('?brand=pos')).toBe(false);
+    expect(linkRefused('?link=other')).toBe(false);
   });
 });
