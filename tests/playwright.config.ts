@@ -32,7 +32,7 @@ export const rejectedEverywhere = {
 };
 
 /** The specs that also run at phone width: layout, the first paint, modals, one purchase, and a product team's edits walked to a purchase. */
-const PHONE_SPECS = /(brands|card-3ds|consent|cover-screen|definitions-edit|first-paint|address-lookup|friction|nothing-lost|price-named|purchase|review-check|timeout)\.spec\.ts$/;
+const PHONE_SPECS = /(brands|card-3ds|consent|cover-screen|definitions-edit|first-paint|address-lookup|friction|nothing-lost|price-named|purchase|retrieve-link|review-check|timeout)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: './e2e',
