@@ -152,8 +152,8 @@ pub struct Config {
     /// reference may be tried only 10 times (issue 59).
     pub retrievals_per_address: u64,
     /// `PAWPATH_SESSION_BURST` (default 120) and `PAWPATH_SESSION_SAVES_PER_MINUTE` (default 120):
-    /// how many state-changing calls one session may make at once, and how fast the allowance
-    /// comes back (issue 55: a token bucket per session).
+    /// how many state-changing calls one quote may take at once, and how fast the allowance
+    /// comes back (a token bucket kept with the quote, `service::pace`).
     pub session_burst: u64,
     pub session_saves_per_minute: u64,
     /// `PAWPATH_HISTORY_CEILING` (default 500): the most transitions one quote's history holds;

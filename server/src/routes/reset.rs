@@ -33,7 +33,7 @@ pub(super) async fn reset(
         quote::Found::Reset(carried) => carried,
         quote::Found::Quote(found, token) => {
             let carried = quote::Carried::of(&found);
-            let auth = match authorise_found(&state, found, token, &body, &[]) {
+            let auth = match authorise_found(&state, found, token, &body, &[]).await {
                 Ok(auth) => auth,
                 // The page's token is not this session's: another tab (or the server, on a page
                 // opened after the quote was left idle) has moved the browser to a newer quote.

@@ -208,12 +208,12 @@ pub async fn authorise(
     let Some((quote, token)) = quote::existing(state, caller).await? else {
         return Err(AppError::Csrf);
     };
-    authorise_found(state, quote, token, body, fields)
+    authorise_found(state, quote, token, body, fields).await
 }
 
 /// [`authorise`] for a session's quote the caller has already found (read once: a second read
 /// could find it reset as idle in between).
-pub fn authorise_found(
+pub async fn authorise_found(
     state: &AppState,
     quote: crate::store::QuoteRow,
     token: crate::session::SessionToken,
@@ -224,15 +224,21 @@ pub fn authorise_found(
         Some(given) if token.csrf_matches(&state.config.secret_key, given) => {}
         _ => return Err(AppError::Csrf),
     }
-    // No faster than a person (issue 55): a token bucket per session.
-    if let Err(wait) = state.pace.take(&token.hash()) {
+    only_fields(body, fields)?;
+    // No faster than a person: the quote's own allowance (a token bucket kept with the quote,
+    // taken from by one atomic statement), so a new session or another server gives no more.
+    let (burst, per_minute) = (state.pace.burst(), state.pace.per_minute());
+    if !state
+        .store
+        .take_save(&quote.id, burst, per_minute / 60.0)
+        .await?
+    {
         crate::metrics::rate_limited("session_saves");
         return Err(AppError::SlowDown {
             message: quote::voice(state, &quote).t("error.too_fast"),
-            retry_after: wait.as_secs().saturating_add(1),
+            retry_after: (60.0 / per_minute).ceil() as u64,
         });
     }
-    only_fields(body, fields)?;
     let experiment_views = experiment_views(state, body)?;
     Ok(Authorised {
         quote,

@@ -109,6 +109,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = embedded!("sqlite":
         "0018_policy_events.sql",
         "0019_card_attempts.sql",
         "0020_kept_cards.sql",
+        "0021_quote_pace.sql",
 );
 
 const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
@@ -132,6 +133,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
         "0018_policy_events.sql",
         "0019_card_attempts.sql",
         "0020_kept_cards.sql",
+        "0021_quote_pace.sql",
 );
 
 /// A migration from its file, as sqlx reads a folder: the version before the first `_`, the rest

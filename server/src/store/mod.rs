@@ -56,6 +56,7 @@ pub mod events;
 pub mod experiments;
 pub mod impact;
 pub mod outbox;
+pub mod pace;
 pub mod purchases;
 pub mod quote_emails;
 pub mod quote_row;

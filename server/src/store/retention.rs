@@ -130,6 +130,7 @@ impl Store {
         }
         for statement in [
             "delete from quote_secrets where quote_id = $1",
+            "delete from quote_pace where quote_id = $1",
             "delete from card_attempts where quote_id = $1",
             "delete from quote_reminders where quote_id = $1",
             "delete from outbox where quote_id = $1",

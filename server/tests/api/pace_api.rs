@@ -232,3 +232,48 @@ async fn a_replay_of_more_than_one_page_answers_and_each_page_is_bounded() {
     let json: Value = serde_json::from_slice(&bytes).expect("json");
     assert_eq!(json["steps"].as_array().map(Vec::len), Some(20));
 }
+
+/// The save allowance belongs to the quote, not to the session or the server: once a quote has
+/// spent it, the same quote retrieved into a new session through a second server (on the same
+/// database) gets nothing more. Kept in the database and taken by one atomic statement, so this
+/// holds on SQLite and on PostgreSQL alike.
+#[tokio::test]
+async fn a_quotes_save_allowance_holds_across_sessions_and_servers() {
+    let settings = [
+        ("PAWPATH_SESSION_BURST", "20".to_owned()),
+        ("PAWPATH_SESSION_SAVES_PER_MINUTE", "1".to_owned()),
+    ];
+    let app = spawn_app_with(&settings).await;
+    let (status, _) = app.save_pets(json!([valid_pet()])).await;
+    assert_eq!(status, 200);
+    let (status, _) = app.save_owner(valid_owner()).await;
+    assert_eq!(status, 200);
+    let reference = app.view("/quote").await["qidu"]
+        .as_str()
+        .expect("reference")
+        .to_owned();
+    let (ok, slowed) = hammer(&app, 30, 0).await;
+    assert!(ok <= 19, "{ok} saves after two of a burst of 20");
+    assert!(slowed >= 11, "{slowed}");
+
+    // A second server, a new browser: the quote retrieved into its new session.
+    let other = app.another_server(&settings).await;
+    let csrf = other.view("/quote/retrieve-quote").await["csrf"]
+        .as_str()
+        .expect("csrf")
+        .to_owned();
+    let (status, body) = other
+        .post_json(
+            "/api/quoteretrieval",
+            &json!({ "csrf": csrf, "quote_reference": reference, "email": "ada@example.com" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(other.view("/quote").await["qidu"], reference.as_str());
+    let (ok, slowed) = hammer(&other, 10, 0).await;
+    assert!(
+        ok <= 1,
+        "{ok} more saves from a new session on another server"
+    );
+    assert!(slowed >= 9, "{slowed}");
+}
