@@ -5,5 +5,6 @@ pub mod admin;
 pub mod answers;
 pub mod body;
 pub mod caller;
+pub mod csrf;
 pub mod error;
 pub mod policy;

@@ -270,7 +270,18 @@ pub fn router(state: AppState) -> Router {
     // Every call, from the list that also writes the API's description (calls.rs).
     let router = calls::calls(test_mode)
         .into_iter()
-        .fold(router, |r, (call, handler)| r.route(call.path, handler));
+        .fold(router, |r, (call, handler)| {
+            // The page's own calls: the CSRF token is checked before the body is read.
+            let handler = if call.access == call::Access::Session {
+                handler.route_layer(axum::middleware::from_fn_with_state(
+                    state.clone(),
+                    crate::http::csrf::before_the_body,
+                ))
+            } else {
+                handler
+            };
+            r.route(call.path, handler)
+        });
     // The local test payment provider's browser endpoint (cards go there, not to /api).
     let router = match &state.test_payments {
         Some(provider) => router.merge(std::sync::Arc::clone(provider).router()),

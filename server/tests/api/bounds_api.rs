@@ -26,12 +26,15 @@ pub(crate) async fn row_version(app: &TestApp) -> String {
         .unwrap_or_default()
 }
 
-/// A raw POST of `body` (already JSON text) with the app's session.
+/// A raw POST of `body` (already JSON text) with the app's session, its CSRF token in the
+/// header as the page sends it.
 pub(crate) async fn post_raw(app: &TestApp, path: &str, body: String) -> (u16, usize, Value) {
+    let csrf = app.csrf().await;
     let r = app
         .client
         .post(format!("{}{path}", app.base))
         .header("Content-Type", "application/json")
+        .header("X-CSRF-Token", csrf)
         .body(body)
         .send()
         .await

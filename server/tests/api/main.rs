@@ -14,6 +14,7 @@ mod codes_api;
 mod common;
 mod consent_api;
 mod cover_api;
+mod csrf_api;
 mod delivery_api;
 mod deploy;
 mod email_api;

@@ -296,13 +296,23 @@ async fn policy_communications_and_keeping_in_touch_are_saved_from_the_payment_p
     assert_eq!(body["errors"][0]["field"], "owner.documents_by_post");
     let view = app.view("/quote/payment").await;
     assert_eq!(view["owner"]["documents_by_post"], true);
-    // An answer the question set does not ask is not stored (the engine keeps only declared
-    // answers).
-    let (status, _) = app
+    // A key the preferences' schema does not declare is refused, as the schema says
+    // (`additionalProperties: false`), not dropped in silence; an answer the set does not ask
+    // elsewhere is not stored (the engine keeps only declared answers).
+    let (status, body) = app
         .edit(
             "/api/ownerdetail",
             "communications",
             json!({ "owner": { "documents_by_post": false, "marketing_preferences": { "optin_fax": true } } }),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["errors"][0]["field"], "owner.marketing_preferences");
+    let (status, _) = app
+        .edit(
+            "/api/ownerdetail",
+            "communications",
+            json!({ "owner": { "documents_by_post": false, "customer_town": "Elsewhere" } }),
         )
         .await;
     assert_eq!(status, 200);
@@ -313,4 +323,5 @@ async fn policy_communications_and_keeping_in_touch_are_saved_from_the_payment_p
             .get("optin_fax")
             .is_none()
     );
+    assert_ne!(view["owner"]["customer_town"], "Elsewhere");
 }

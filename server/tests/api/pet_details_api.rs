@@ -459,6 +459,7 @@ async fn bad_bodies_get_a_json_4xx_that_names_the_problem() {
             .client
             .post(&url)
             .header("Content-Type", content_type)
+            .header("X-CSRF-Token", &csrf)
             .body(body);
         async move {
             let r = req.send().await.expect("post");

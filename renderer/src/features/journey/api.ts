@@ -226,7 +226,7 @@ export async function submitAnswers(
 ): Promise<ApiResult> {
   const response = await fetcher(url, {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers: postHeaders(csrf),
     credentials: 'same-origin',
     body: JSON.stringify({ csrf, locale: pageLocale(), ...helperFields(), ...answers }),
   });
@@ -237,11 +237,19 @@ export async function submitAnswers(
  * The language chooser (journey.md §1: only where the brand has more than one language): the
  * quote keeps the language; the answer is the view data in it.
  */
+/**
+ * The headers of the page's own state-changing calls: the CSRF token travels in `X-CSRF-Token`
+ * too, so the server checks it before it reads the body (server/src/http/csrf.rs).
+ */
+export function postHeaders(csrf: string): Record<string, string> {
+  return { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-Token': csrf };
+}
+
 export async function setLanguage(language: string, csrf: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
   try {
     const response = await fetcher('/api/language', {
       method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: postHeaders(csrf),
       credentials: 'same-origin',
       body: JSON.stringify({ csrf, language, locale: pageLocale(), ...helperFields() }),
     });
@@ -255,7 +263,7 @@ export async function setLanguage(language: string, csrf: string, fetcher: typeo
 export async function removePet(id: number, csrf: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
   const response = await fetcher('/api/deletePet', {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers: postHeaders(csrf),
     credentials: 'same-origin',
     body: JSON.stringify({ id, csrf, locale: pageLocale(), ...helperFields() }),
   });
@@ -343,7 +351,7 @@ export async function purchase(csrf: string, qidu: string, returned: string | nu
   }
   const response = await fetcher('/api/purchase', {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers: postHeaders(csrf),
     credentials: 'same-origin',
     body: JSON.stringify({ csrf, locale: pageLocale(), ...helperFields(), idempotency_key: key, ...(returned ? { payment_return: returned } : {}) }),
   });
