@@ -202,14 +202,14 @@ pub fn undeclared_key_error(schema: &Value, answers: &Value) -> Option<FieldErro
         match answers {
             Value::Object(given) => {
                 let props = declared_properties(schema);
-                if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
-                    if let Some(name) = given.keys().find(|k| !props.iter().any(|(n, _)| n == k)) {
-                        let mut error = FieldError::new(at, DEFAULT_INVALID_KEY);
-                        error
-                            .params
-                            .insert("key".into(), name.chars().take(64).collect());
-                        return Some(error);
-                    }
+                if schema.get("additionalProperties") == Some(&Value::Bool(false))
+                    && let Some(name) = given.keys().find(|k| !props.iter().any(|(n, _)| n == k))
+                {
+                    let mut error = FieldError::new(at, DEFAULT_INVALID_KEY);
+                    error
+                        .params
+                        .insert("key".into(), name.chars().take(64).collect());
+                    return Some(error);
                 }
                 props.iter().find_map(|(name, sub)| {
                     let field = if at.is_empty() {

@@ -626,6 +626,27 @@ fn consent_choice<'a>(cookies: &'a str, brand: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
+/// The simplified shell for Internet Explorer: the brand's colours, its name and the message;
+/// no script (journey.md §2 Shell).
+const UNSUPPORTED_SHELL: &str = r#"<!doctype html>
+<html lang="{{ language }}">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="robots" content="noindex" />
+    <title>{{ title }} – {{ brand }}</title>
+    <link rel="stylesheet" href="{{ stylesheet }}" />
+  </head>
+  <body class="unsupported">
+    <header class="header"><div class="header__inner"><img class="header__logo" src="{{ logo }}" alt="{{ brand }}" width="160" height="40" /></div></header>
+    <main class="main">
+      <h1 class="page-title">{{ title }}</h1>
+      <p>{{ body }}</p>
+    </main>
+  </body>
+</html>
+"#;
+
 #[cfg(test)]
 mod consent_tests {
     #![expect(clippy::unwrap_used, reason = "tests")]
@@ -647,24 +668,3 @@ mod consent_tests {
         }
     }
 }
-
-/// The simplified shell for Internet Explorer: the brand's colours, its name and the message;
-/// no script (journey.md §2 Shell).
-const UNSUPPORTED_SHELL: &str = r#"<!doctype html>
-<html lang="{{ language }}">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="robots" content="noindex" />
-    <title>{{ title }} – {{ brand }}</title>
-    <link rel="stylesheet" href="{{ stylesheet }}" />
-  </head>
-  <body class="unsupported">
-    <header class="header"><div class="header__inner"><img class="header__logo" src="{{ logo }}" alt="{{ brand }}" width="160" height="40" /></div></header>
-    <main class="main">
-      <h1 class="page-title">{{ title }}</h1>
-      <p>{{ body }}</p>
-    </main>
-  </body>
-</html>
-"#;

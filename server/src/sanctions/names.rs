@@ -403,7 +403,7 @@ fn aligned(customer: &[Token], listed: &[Token]) -> Option<u32> {
             }
         }
     }
-    pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    pairs.sort_unstable_by_key(|p| std::cmp::Reverse(p.0));
     let (mut used_c, mut used_l) = (0u32, 0u32);
     let (mut total, mut count, mut strong, mut surname) = (0, 0, false, false);
     for (score, i, j) in pairs {
