@@ -575,5 +575,11 @@ async fn bank_details_given_up_for_a_card_are_forgotten() {
         .await
         .expect("quotes");
     pool.close().await;
-    assert!(documents.iter().all(|(d,)| !d.contains("4958")));
+    // The masked number and the whole one (a bare "4958" may be part of a digest's hex).
+    assert!(
+        documents
+            .iter()
+            .all(|(d,)| !d.contains("****4958") && !d.contains("66374958")),
+        "{documents:?}"
+    );
 }
