@@ -583,3 +583,33 @@ async fn bank_details_given_up_for_a_card_are_forgotten() {
         "{documents:?}"
     );
 }
+
+/// Every party is screened: a clean policyholder paying with a card in a listed name (the name
+/// the provider gives for the card) is referred before the card is charged, the party recorded.
+#[tokio::test]
+async fn a_card_in_a_listed_name_is_referred_before_it_is_charged() {
+    let (app, view) = at_payment("epw").await;
+    let mut listed = card(VISA);
+    listed["card"]["card_name"] = json!("Cedric A Harrowgate-Plume");
+    let (status, body) = tokenise(&app, &view, listed).await;
+    assert_eq!(status, 200, "{body}");
+    let token = body["data"]["token"].as_str().expect("token").to_owned();
+    let (status, body) = pay_by_card(
+        &app,
+        json!({ "payment_method": "CC", "payment_frequency": "AP", "card_token": token }),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = buy(&app, "listed-cardholder").await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(body["errors"][0]["field"], "purchase");
+    assert_eq!(count(&app, "select count(*) from purchases").await, 0);
+    assert_eq!(count(&app, "select count(*) from card_payments").await, 0);
+    let input = app
+        .sql("select input from step_transitions where event = 'purchase' and outcome = 'blocked'")
+        .await
+        .expect("the referral is recorded");
+    let input: Value = serde_json::from_str(&input).expect("json");
+    assert_eq!(input["screening"]["party"], "cardholder", "{input}");
+    assert_eq!(input["screening"]["list_entry"], "90003", "{input}");
+}

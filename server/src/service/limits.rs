@@ -11,16 +11,20 @@ use crate::service::state::AppState;
 /// a code is a guess, so few, from an address or a session alike; a retrieval is a guess too,
 /// few a session and a quote reference ([`RETRIEVALS_PER_REFERENCE`]), but many customers share
 /// one address behind a mobile network or an office, so `PAWPATH_RETRIEVALS_PER_ADDRESS` from
-/// one (issue 59); an address or vet lookup is a customer typing (and, with Loqate, a paid
-/// lookup): 60 a session, and from one address `PAWPATH_LOOKUPS_PER_ADDRESS`.
+/// one, and the same for asking for a one-time retrieval link; an address or vet lookup is a
+/// customer typing (and, with Loqate, a paid lookup): 60 a session, and from one address
+/// `PAWPATH_LOOKUPS_PER_ADDRESS`; a page-fault report, 10 a session and 100 an address.
 fn budget(state: &AppState, scope: &str, per_address: bool) -> i64 {
     match (scope, per_address) {
         ("address" | "vets", true) => {
             i64::try_from(state.config.lookups_per_address).unwrap_or(i64::MAX)
         }
-        ("retrieve", true) => {
+        ("retrieve" | "retrieve_link", true) => {
             i64::try_from(state.config.retrievals_per_address).unwrap_or(i64::MAX)
         }
+        // A page that could not be drawn reports it: a few a session, more from an address many
+        // customers share.
+        ("render_error", true) => 100,
         ("address" | "vets", false) => 60,
         _ => 10,
     }
