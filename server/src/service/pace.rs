@@ -6,15 +6,33 @@
 //! (`pawpath_rate_limited_total{scope="session_saves"}`).
 //!
 //! The bucket is kept with the quote, in the database (`quote_pace`), and taken from by one
-//! atomic statement (`Store::take_save`) before the save is worked out: a new session (a
+//! atomic statement (`Store::take_saves`) before the save is worked out: a new session (a
 //! retrieval, a reset cookie) or a second server behind the balancer gives the quote nothing
-//! more, and a refused save costs no engine work.
+//! more, and a refused save costs no engine work. A server takes [`RESERVE`] saves at a time
+//! while the bucket holds that many, and spends them for that quote from memory: one statement
+//! for ten saves. Saves a server holds are the quote's own and already taken from its bucket, so
+//! no server can let a quote make more saves than the bucket gives (a server's unspent few are
+//! lost if it stops, or if its table of [`MAX_RESERVED`] quotes fills and is cleared: fewer saves,
+//! never more).
 
-/// The allowance's settings (`PAWPATH_SESSION_BURST`, `PAWPATH_SESSION_SAVES_PER_MINUTE`).
-#[derive(Debug, Clone, Copy)]
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crate::store::Store;
+use crate::store::error::StoreError;
+
+/// Saves taken from a quote's bucket at once while it holds that many.
+pub const RESERVE: u32 = 10;
+/// The most quotes a server holds taken saves for (a few bytes each).
+pub const MAX_RESERVED: usize = 100_000;
+
+/// The allowance's settings (`PAWPATH_SESSION_BURST`, `PAWPATH_SESSION_SAVES_PER_MINUTE`) and
+/// the saves this server has taken and not yet spent, by quote.
+#[derive(Debug)]
 pub struct Pace {
     burst: f64,
     per_minute: f64,
+    reserved: Mutex<HashMap<String, u32>>,
 }
 
 impl Pace {
@@ -23,7 +41,37 @@ impl Pace {
         Self {
             burst: burst.max(1) as f64,
             per_minute: per_minute.max(1) as f64,
+            reserved: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// One save for `quote_id`: from what this server holds for it, else from its bucket (ten
+    /// at once while it has them, else one). False when the bucket has none.
+    pub async fn take(&self, store: &Store, quote_id: &str) -> Result<bool, StoreError> {
+        {
+            let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(left) = reserved.get_mut(quote_id)
+                && *left > 0
+            {
+                *left -= 1;
+                return Ok(true);
+            }
+        }
+        let per_second = self.per_minute / 60.0;
+        let batch = RESERVE.min(self.burst as u32).max(1);
+        if batch > 1
+            && store
+                .take_saves(quote_id, self.burst, per_second, batch)
+                .await?
+        {
+            let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
+            if reserved.len() >= MAX_RESERVED && !reserved.contains_key(quote_id) {
+                reserved.clear();
+            }
+            *reserved.entry(quote_id.to_owned()).or_default() += batch - 1;
+            return Ok(true);
+        }
+        store.take_saves(quote_id, self.burst, per_second, 1).await
     }
 
     pub fn burst(&self) -> f64 {

@@ -227,12 +227,8 @@ pub async fn authorise_found(
     only_fields(body, fields)?;
     // No faster than a person: the quote's own allowance (a token bucket kept with the quote,
     // taken from by one atomic statement), so a new session or another server gives no more.
-    let (burst, per_minute) = (state.pace.burst(), state.pace.per_minute());
-    if !state
-        .store
-        .take_save(&quote.id, burst, per_minute / 60.0)
-        .await?
-    {
+    let per_minute = state.pace.per_minute();
+    if !state.pace.take(&state.store, &quote.id).await? {
         crate::metrics::rate_limited("session_saves");
         return Err(AppError::SlowDown {
             message: quote::voice(state, &quote).t("error.too_fast"),
