@@ -16,7 +16,7 @@
 //! never more).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::store::Store;
 use crate::store::error::StoreError;
@@ -27,12 +27,13 @@ pub const RESERVE: u32 = 10;
 pub const MAX_RESERVED: usize = 100_000;
 
 /// The allowance's settings (`PAWPATH_SESSION_BURST`, `PAWPATH_SESSION_SAVES_PER_MINUTE`) and
-/// the saves this server has taken and not yet spent, by quote.
+/// the saves this server has taken and not yet spent, by quote (each behind a lock of its own,
+/// so requests for one quote at once take from its bucket one at a time and share what is taken).
 #[derive(Debug)]
 pub struct Pace {
     burst: f64,
     per_minute: f64,
-    reserved: Mutex<HashMap<String, u32>>,
+    reserved: Mutex<HashMap<String, Arc<tokio::sync::Mutex<u32>>>>,
 }
 
 impl Pace {
@@ -48,14 +49,17 @@ impl Pace {
     /// One save for `quote_id`: from what this server holds for it, else from its bucket (ten
     /// at once while it has them, else one). False when the bucket has none.
     pub async fn take(&self, store: &Store, quote_id: &str) -> Result<bool, StoreError> {
-        {
+        let held = {
             let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(left) = reserved.get_mut(quote_id)
-                && *left > 0
-            {
-                *left -= 1;
-                return Ok(true);
+            if reserved.len() >= MAX_RESERVED && !reserved.contains_key(quote_id) {
+                reserved.clear();
             }
+            Arc::clone(reserved.entry(quote_id.to_owned()).or_default())
+        };
+        let mut left = held.lock().await;
+        if *left > 0 {
+            *left -= 1;
+            return Ok(true);
         }
         let per_second = self.per_minute / 60.0;
         let batch = RESERVE.min(self.burst as u32).max(1);
@@ -64,11 +68,7 @@ impl Pace {
                 .take_saves(quote_id, self.burst, per_second, batch)
                 .await?
         {
-            let mut reserved = self.reserved.lock().unwrap_or_else(|e| e.into_inner());
-            if reserved.len() >= MAX_RESERVED && !reserved.contains_key(quote_id) {
-                reserved.clear();
-            }
-            *reserved.entry(quote_id.to_owned()).or_default() += batch - 1;
+            *left = batch - 1;
             return Ok(true);
         }
         store.take_saves(quote_id, self.burst, per_second, 1).await
