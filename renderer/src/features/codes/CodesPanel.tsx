@@ -18,13 +18,14 @@ import type { EditRequest, Notice } from '@/features/journey/journey-machine';
 import { text } from '@/shared/copy';
 import type { FieldMessage, ViewData } from '@/shared/types';
 import './codes.css';
+import { postHeaders } from '@/shared/post-headers';
 
 type Offer = { valid: boolean; desc: string; summ: string; nectar: boolean };
 
 async function postJson<T>(url: string, body: Record<string, unknown>): Promise<{ status: number; body: T | null }> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers: typeof body.csrf === 'string' ? postHeaders(body.csrf) : { Accept: 'application/json', 'Content-Type': 'application/json' },
     credentials: 'same-origin',
     body: JSON.stringify({ ...body, locale: 'en-GB' }),
   });

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 
 import { text } from '@/shared/copy';
+import { postHeaders } from '@/shared/post-headers';
 import { useMoney } from '@/shared/money';
 import type { Product } from '@/shared/types';
 import { useColumns } from './hooks';
@@ -12,7 +13,7 @@ export function beacon(csrf: string, keys: string[]) {
   const body = JSON.stringify({ csrf, locale: 'en-GB', key: keys });
   const blob = new Blob([body], { type: 'application/json' });
   if (navigator.sendBeacon?.('/api/trackViewedProducts', blob)) return;
-  void fetch('/api/trackViewedProducts', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, keepalive: true, credentials: 'same-origin' });
+  void fetch('/api/trackViewedProducts', { method: 'POST', headers: postHeaders(csrf), body, keepalive: true, credentials: 'same-origin' });
 }
 
 export function LevelTable({

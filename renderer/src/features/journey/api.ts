@@ -2,6 +2,7 @@
  * The API client: JSON over fetch, same-origin cookies. It returns results and never decides
  * what the customer sees; the journey machine does.
  */
+import { postHeaders } from '@/shared/post-headers';
 import { experimentViews } from '@/shared/experiments';
 import { prepareView } from '@/shared/on-demand';
 import type { FieldMessage, QuestionsView, ViewData } from '@/shared/types';
@@ -237,14 +238,6 @@ export async function submitAnswers(
  * The language chooser (journey.md §1: only where the brand has more than one language): the
  * quote keeps the language; the answer is the view data in it.
  */
-/**
- * The headers of the page's own state-changing calls: the CSRF token travels in `X-CSRF-Token`
- * too, so the server checks it before it reads the body (server/src/http/csrf.rs).
- */
-export function postHeaders(csrf: string): Record<string, string> {
-  return { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-Token': csrf };
-}
-
 export async function setLanguage(language: string, csrf: string, fetcher: typeof fetch = fetch): Promise<ApiResult> {
   try {
     const response = await fetcher('/api/language', {
@@ -282,7 +275,7 @@ export async function validateBank(
   try {
     const response = await fetcher('/api/bankvalidation', {
       method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: postHeaders(csrf),
       credentials: 'same-origin',
       body: JSON.stringify({
         csrf,
@@ -383,7 +376,7 @@ export async function requestConfirmationEmail(fetcher: typeof fetch = fetch): P
     if (typeof body.data?.csrf !== 'string') return false;
     const response = await fetcher('/api/confirmationEmail', {
       method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: postHeaders(body.data.csrf),
       credentials: 'same-origin',
       body: JSON.stringify({ csrf: body.data.csrf, locale: pageLocale(), ...helperFields(), send_confirmation_email: 1 }),
     });
@@ -409,7 +402,7 @@ export async function resetQuote(
   try {
     const response = await fetcher('/api/reset', {
       method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: postHeaders(csrf),
       credentials: 'same-origin',
       body: JSON.stringify({ csrf, locale: pageLocale() }),
     });

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { centreLabel } from '@/features/form/widgets/RehomingCentreWidget';
 import { ownerName, text } from '@/shared/copy';
+import { postHeaders } from '@/shared/post-headers';
 import type { ViewData } from '@/shared/types';
 import './rehoming.css';
 
@@ -29,7 +30,7 @@ type Activation =
 async function post(url: string, csrf: string): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers: postHeaders(csrf),
     credentials: 'same-origin',
     body: JSON.stringify({ csrf, locale: 'en-GB' }),
   });

@@ -7,6 +7,7 @@ import { useState } from 'react';
 
 import type { Notice } from '@/features/journey/journey-machine';
 import { text } from '@/shared/copy';
+import { postHeaders } from '@/shared/post-headers';
 
 export function EmailQuoteButton({
   csrf,
@@ -23,7 +24,7 @@ export function EmailQuoteButton({
     try {
       const response = await fetch('/api/sendquoteemail', {
         method: 'POST',
-        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        headers: postHeaders(csrf),
         credentials: 'same-origin',
         body: JSON.stringify({ csrf }),
       });

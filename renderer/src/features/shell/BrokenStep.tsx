@@ -6,6 +6,7 @@
 import { useEffect } from 'react';
 
 import { text } from '@/shared/copy';
+import { postHeaders } from '@/shared/post-headers';
 import type { ViewData } from '@/shared/types';
 
 export function BrokenStep({ view, copy, error: [error, trail] }: { view: ViewData; copy: Record<string, string>; error: [unknown, string] }) {
@@ -17,7 +18,7 @@ export function BrokenStep({ view, copy, error: [error, trail] }: { view: ViewDa
     const message = String(error instanceof Error ? error.message : error).slice(0, 300);
     fetch('/api/render-errors', {
       method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: postHeaders(csrf),
       credentials: 'same-origin',
       body: JSON.stringify({ csrf, step, message, trail: trail.replace(/\s+/g, ' ').trim().slice(0, 1000) }),
     }).catch(() => undefined);

@@ -14,6 +14,7 @@ import { CopyContext, useFieldError } from '../field-errors';
 import { formatPostcode } from '../postcode';
 import { GroupHead } from '../templates';
 import '../form.css';
+import { postHeaders } from '@/shared/post-headers';
 
 interface Found {
   Id: string;
@@ -37,7 +38,7 @@ type Mode = 'chosen' | 'modern' | 'legacy' | 'manual';
 async function post<T>(body: Record<string, unknown>): Promise<{ ok: true; data: T } | { ok: false; message: string | null }> {
   const response = await fetch('/api/AddressSearch', {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers: typeof body.csrf === 'string' ? postHeaders(body.csrf) : { Accept: 'application/json', 'Content-Type': 'application/json' },
     credentials: 'same-origin',
     body: JSON.stringify({ ...body, locale: 'en-GB' }),
   });
