@@ -55,11 +55,7 @@ async fn a_possible_match_stops_the_purchase_with_a_neutral_message_and_a_referr
         app.sql("select count(*) from purchases").await.as_deref(),
         Some("0")
     );
-    let input = app
-        .sql("select input from step_transitions where event = 'purchase' and outcome = 'blocked'")
-        .await
-        .expect("the referral is recorded");
-    let input: Value = serde_json::from_str(&input).expect("json");
+    let input = referral(&app).await;
     assert_eq!(input["screening"]["list_entry"], "90001", "{input}");
     assert_eq!(input["screening"]["score"], 100, "{input}");
     // Staff see it in the quote's replay: the blocked purchase and what matched.
@@ -167,15 +163,7 @@ async fn the_list_is_a_file_swapped_without_code_and_a_bad_one_is_named() {
 #[tokio::test]
 async fn the_direct_debit_account_holder_is_screened_too() {
     let app = spawn_app().await;
-    let (status, body) = app.save_pets(json!([valid_pet()])).await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = app.save_owner(valid_owner()).await;
-    assert_eq!(status, 200, "{body}");
-    let (status, body) = app
-        .save_cover(json!([{ "product": { "Code": "LT04000" } }]))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    app.declare_dogs(1).await;
+    app.reach_payment(json!([valid_pet()])).await;
     let csrf = app.csrf().await;
     let payment = json!({
         "payment_method": "DD", "payment_frequency": "MP", "account_name": "O Quandrell",
@@ -201,11 +189,7 @@ async fn the_direct_debit_account_holder_is_screened_too() {
         app.sql("select count(*) from purchases").await.as_deref(),
         Some("0")
     );
-    let input = app
-        .sql("select input from step_transitions where event = 'purchase' and outcome = 'blocked'")
-        .await
-        .expect("the referral is recorded");
-    let input: Value = serde_json::from_str(&input).expect("json");
+    let input = referral(&app).await;
     assert_eq!(input["screening"]["party"], "account_holder", "{input}");
     assert_eq!(input["screening"]["list_entry"], "90001", "{input}");
 }
@@ -237,11 +221,16 @@ async fn the_owner_taking_free_rehoming_cover_is_screened() {
             "{table}"
         );
     }
+    let input = referral(&app).await;
+    assert_eq!(input["screening"]["party"], "policyholder", "{input}");
+    assert_eq!(input["screening"]["list_entry"], "90003", "{input}");
+}
+
+/// The blocked purchase's logged input: what the referral recorded for staff.
+async fn referral(app: &TestApp) -> Value {
     let input = app
         .sql("select input from step_transitions where event = 'purchase' and outcome = 'blocked'")
         .await
         .expect("the referral is recorded");
-    let input: Value = serde_json::from_str(&input).expect("json");
-    assert_eq!(input["screening"]["party"], "policyholder", "{input}");
-    assert_eq!(input["screening"]["list_entry"], "90003", "{input}");
+    serde_json::from_str(&input).expect("json")
 }
