@@ -26,9 +26,21 @@
 // 4000 0027 6000 3184 asks for 3-D Secure; 4000 0000 0000 0002 is declined;
 // 4000 0000 0000 9995 is declined for insufficient funds.
 //
-// For tests: POST /_fake/config {webhook_url?, webhook_secret?, delay_ms?, webhooks?: bool}
-// (delay_ms holds the answer to the next payment intent creation after it is made, as a provider
-// that times out after taking the payment does); GET /_fake/state lists intents and webhooks sent.
+// - GET  /v1/payment_intents?customer=  the customer's intents, newest first (a list object)
+// - POST /v1/refunds                   (secret key, Idempotency-Key) payment_intent → re_…; a
+//                                      second refund of one intent is charge_already_refunded
+// - Idempotency as Stripe keeps it: the first answer under a key (a 5xx too) is saved and
+//   answered again to every request with that key and the same parameters, with
+//   `Idempotent-Replayed: true`; other parameters are an idempotency_error.
+//
+// For tests: POST /_fake/config {webhook_url?, webhook_secret?, webhooks?: bool, and for the next
+// payment intent creation only: delay_ms (its answer held that long after the intent is made, as
+// a provider that times out after taking the payment does), drop (the connection closed with no
+// answer after the intent is made), fail_status (the intent made, then answered with that 5xx,
+// saved under the key), processing (the intent left `processing`), sdk (a 3-D Secure card's
+// next action is `use_stripe_sdk`, which has no address to send a browser to)};
+// POST /_fake/settle/:id {outcome: succeeded|failed} ends a processing intent and sends its
+// webhook; GET /_fake/state lists intents, refunds and webhooks sent.
 // PORT=0 picks a free port; the first line on stdout is `listening <port>`.
 import { createServer } from 'node:http';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -40,11 +52,13 @@ const config = {
   webhookSecret: process.env.WEBHOOK_SECRET ?? 'whsec_pawpath_test',
   delayMs: 0,
   webhooks: true,
+  next: {},
 };
 const paymentMethods = new Map();
 const customers = new Map();
 const intents = new Map();
 const idempotent = new Map();
+const refunds = [];
 const sent = [];
 let origin = '';
 
@@ -125,7 +139,7 @@ function createCustomer(req, res, form) {
   if (key && idempotent.has(key)) {
     const earlier = idempotent.get(key);
     if (earlier.body !== JSON.stringify(form)) return stripeError(res, 400, 'idempotency_error', 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
-    return send(res, earlier.status, earlier.answer);
+    return send(res, earlier.status, earlier.answer, { 'Idempotent-Replayed': 'true' });
   }
   const customer = { id: id('cus'), object: 'customer', email: form.email ?? null, metadata: form.metadata ?? {}, livemode: false };
   customers.set(customer.id, customer);
@@ -165,8 +179,10 @@ async function createIntent(req, res, form) {
   if (key && idempotent.has(key)) {
     const earlier = idempotent.get(key);
     if (earlier.body !== JSON.stringify(form)) return stripeError(res, 400, 'idempotency_error', 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
-    return send(res, earlier.status, earlier.answer);
+    return send(res, earlier.status, earlier.answer, { 'Idempotent-Replayed': 'true' });
   }
+  const next = config.next;
+  config.next = {};
   const pm = paymentMethods.get(form.payment_method);
   if (!pm) return stripeError(res, 400, 'invalid_request_error', 'resource_missing', `No such PaymentMethod: '${form.payment_method}'`, { param: 'payment_method' });
   if (form.customer !== undefined && !customers.has(form.customer)) return stripeError(res, 400, 'invalid_request_error', 'resource_missing', `No such customer: '${form.customer}'`, { param: 'customer' });
@@ -200,6 +216,10 @@ async function createIntent(req, res, form) {
       pi.last_payment_error = { type: 'card_error', code: 'card_declined', decline_code: decline, message: 'Your card was declined.' };
       status = 402;
       answer = { error: { type: 'card_error', code: 'card_declined', decline_code: decline, message: 'Your card was declined.', payment_intent: intentView(pi) } };
+    } else if (pm.digits === '4000002760003184' && next.sdk) {
+      pi.status = 'requires_action';
+      pi.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: `${origin}/3ds/${pi.id}` } };
+      answer = intentView(pi);
     } else if (pm.digits === '4000002760003184') {
       if (!pi.return_url) {
         status = 400;
@@ -209,6 +229,9 @@ async function createIntent(req, res, form) {
         pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `${origin}/3ds/${pi.id}`, return_url: pi.return_url } };
         answer = intentView(pi);
       }
+    } else if (next.processing) {
+      pi.status = 'processing';
+      answer = intentView(pi);
     } else {
       pi.status = 'succeeded';
       pi.latest_charge = id('ch');
@@ -217,6 +240,11 @@ async function createIntent(req, res, form) {
   } else {
     answer = intentView(pi);
   }
+  if (next.fail_status) {
+    // Stripe saves a failure that happened once the request began, and replays it.
+    status = next.fail_status;
+    answer = { error: { type: 'api_error', message: 'An unknown error occurred' } };
+  }
   if (key) idempotent.set(key, { body: JSON.stringify(form), status, answer });
   if (pi.status === 'succeeded') succeeded(pi);
   if (config.delayMs > 0) {
@@ -224,7 +252,62 @@ async function createIntent(req, res, form) {
     config.delayMs = 0;
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
+  if (next.drop) {
+    res.socket?.destroy();
+    return undefined;
+  }
   return send(res, status, answer);
+}
+
+function listIntents(req, res, url) {
+  if (!authorised(req, config.secret)) return stripeError(res, 401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
+  const customer = url.searchParams.get('customer');
+  const limit = Math.min(Number(url.searchParams.get('limit') ?? 10), 100);
+  const data = [...intents.values()].filter((pi) => !customer || pi.customer === customer).reverse().slice(0, limit).map(intentView);
+  return send(res, 200, { object: 'list', url: '/v1/payment_intents', has_more: false, data });
+}
+
+function refund(req, res, form) {
+  if (!authorised(req, config.secret)) return stripeError(res, 401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
+  const key = req.headers['idempotency-key'];
+  if (key && idempotent.has(key)) {
+    const earlier = idempotent.get(key);
+    if (earlier.body !== JSON.stringify(form)) return stripeError(res, 400, 'idempotency_error', 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
+    return send(res, earlier.status, earlier.answer, { 'Idempotent-Replayed': 'true' });
+  }
+  const pi = intents.get(form.payment_intent);
+  let status = 200;
+  let answer;
+  if (!pi) {
+    status = 400;
+    answer = { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${form.payment_intent}'`, param: 'payment_intent' } };
+  } else if (pi.status !== 'succeeded') {
+    status = 400;
+    answer = { error: { type: 'invalid_request_error', code: 'charge_not_refundable', message: 'This PaymentIntent does not have a successful charge to refund.' } };
+  } else if (refunds.some((r) => r.payment_intent === pi.id)) {
+    status = 400;
+    answer = { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${pi.latest_charge} has already been refunded.` } };
+  } else {
+    answer = { id: id('re'), object: 'refund', amount: pi.amount, currency: pi.currency, payment_intent: pi.id, charge: pi.latest_charge, status: 'succeeded' };
+    refunds.push(answer);
+  }
+  if (key) idempotent.set(key, { body: JSON.stringify(form), status, answer });
+  return send(res, status, answer);
+}
+
+async function settleProcessing(res, piId, form) {
+  const pi = intents.get(piId);
+  if (!pi || pi.status !== 'processing') return stripeError(res, 400, 'invalid_request_error', 'payment_intent_unexpected_state', 'Not processing.');
+  if (form.outcome === 'succeeded') {
+    pi.status = 'succeeded';
+    pi.latest_charge = id('ch');
+    await succeeded(pi);
+  } else {
+    pi.status = 'requires_payment_method';
+    pi.last_payment_error = { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' };
+    await deliver('payment_intent.payment_failed', pi);
+  }
+  return send(res, 200, intentView(pi));
 }
 
 function challengePage(pi) {
@@ -372,12 +455,17 @@ const server = createServer((req, res) => {
         if (typeof form.webhook_secret === 'string') config.webhookSecret = form.webhook_secret;
         if (typeof form.delay_ms === 'number') config.delayMs = form.delay_ms;
         if (typeof form.webhooks === 'boolean') config.webhooks = form.webhooks;
+        for (const k of ['drop', 'fail_status', 'processing', 'sdk']) if (form[k] !== undefined) config.next[k] = form[k];
         return send(res, 200, { ok: true });
       }
       if (path === '/_fake/state') {
         const methods = [...paymentMethods.values()].map(({ digits: _, ...view }) => view);
-        return send(res, 200, { intents: [...intents.values()].map(intentView), webhooks: sent, customers: [...customers.values()], payment_methods: methods });
+        return send(res, 200, { intents: [...intents.values()].map(intentView), refunds, webhooks: sent, customers: [...customers.values()], payment_methods: methods });
       }
+      let settle = path.match(/^\/_fake\/settle\/([A-Za-z0-9_]+)$/);
+      if (settle && req.method === 'POST') return await settleProcessing(res, settle[1], form);
+      if (path === '/v1/refunds' && req.method === 'POST') return refund(req, res, form);
+      if (path === '/v1/payment_intents' && req.method === 'GET') return listIntents(req, res, url);
       if (path === '/v1/customers' && req.method === 'POST') return createCustomer(req, res, form);
       if (path === '/v1/payment_methods' && req.method === 'POST') return paymentMethod(req, res, form);
       let m = path.match(/^\/v1\/payment_methods\/([A-Za-z0-9_]+)$/);

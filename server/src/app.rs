@@ -36,6 +36,7 @@ impl App {
         crate::tools::replay::keep_definitions(&state).await;
         jobs.extend(crate::service::reminders::spawn(state.clone()));
         jobs.extend(crate::service::retention::spawn(state.clone()));
+        jobs.push(crate::service::card_settle::spawn(state.clone()));
         let router = crate::routes::router(state.clone());
         Ok(Self {
             state,

@@ -333,6 +333,25 @@ pub fn card_declined() {
     ::metrics::counter!("pawpath_card_declines_total").increment(1);
 }
 
+/// A card payment taken that bought nothing, given back.
+pub fn card_refunded() {
+    ::metrics::counter!("pawpath_card_refunds_total").increment(1);
+}
+
+/// A pass of the card payments' reconciliation that could not finish.
+pub fn card_reconcile_failed() {
+    ::metrics::counter!("pawpath_card_reconcile_failures_total").increment(1);
+}
+
+/// Card attempts whose payment is not settled, whatever they wait on, and the oldest's age
+/// (set at scrape time): one unsettled for longer than the reconciliation's delay is money that
+/// may have been taken without a policy.
+pub fn card_attempts_unsettled(unsettled: u64, oldest: Duration) {
+    #[allow(clippy::cast_precision_loss)]
+    ::metrics::gauge!("pawpath_card_attempts_unsettled").set(unsettled as f64);
+    ::metrics::gauge!("pawpath_card_attempts_oldest_unsettled_seconds").set(oldest.as_secs_f64());
+}
+
 /// An email delivery attempt: `sent`, `retry` (not sent, tried again later) or `refused` (for good).
 /// A page the browser could not draw, as it reported it.
 pub fn render_error() {

@@ -13,7 +13,7 @@ mod payments;
 mod secrets;
 mod webhooks;
 
-pub use payments::{PaymentProviderChoice, StripeSettings};
+pub use payments::{CardReconcile, PaymentProviderChoice, StripeSettings};
 pub use webhooks::PolicyWebhook;
 
 pub use parse::AGGREGATOR_CODES;
@@ -132,6 +132,11 @@ pub struct Config {
     /// (with `PAWPATH_STRIPE_*`, see `payments.rs`), or `test`, the local test provider (the
     /// default on http hosts), which an https host refuses.
     pub payment_provider: PaymentProviderChoice,
+    /// `PAWPATH_CARD_RECONCILE_MS` (default 60,000; 100 to 3,600,000): how often card payments
+    /// whose outcome is not known are reconciled with the provider; `PAWPATH_CARD_RECONCILE_AFTER_MS`
+    /// (default 300,000; 1,000 to 86,400,000, and longer than the provider's timeout): how old an
+    /// attempt is before it is (see `service::card_settle`).
+    pub card_reconcile: CardReconcile,
     /// The insurer's receiver of policy events (`PAWPATH_POLICY_WEBHOOK_URL`, `…_SECRET`,
     /// `…_ACCOUNT_KEY`, `…_RETRY_MS`; see `webhooks.rs`): required on an https host; unset
     /// elsewhere, events wait in the database until one is set.
@@ -624,8 +629,10 @@ impl Config {
                 ),
             ));
         }
+        let card_reconcile = payments::card_reconcile(&get, &payment_provider)?;
         Ok(Self {
             metrics_token,
+            card_reconcile,
             shutdown_drain_ms,
             retention_days,
             purge_interval_ms,

@@ -13,6 +13,40 @@ const WEBHOOK_SECRET: &str = "PAWPATH_STRIPE_WEBHOOK_SECRET";
 const API_URL: &str = "PAWPATH_STRIPE_API_URL";
 const JS_URL: &str = "PAWPATH_STRIPE_JS_URL";
 const TIMEOUT: &str = "PAWPATH_STRIPE_TIMEOUT_MS";
+const RECONCILE: &str = "PAWPATH_CARD_RECONCILE_MS";
+const RECONCILE_AFTER: &str = "PAWPATH_CARD_RECONCILE_AFTER_MS";
+
+/// When card payments whose outcome is not known are settled with the provider.
+#[derive(Debug, Clone, Copy)]
+pub struct CardReconcile {
+    /// How often.
+    pub every: Duration,
+    /// How old an attempt is first: past any request still asking the provider about it.
+    pub after: Duration,
+}
+
+pub(super) fn card_reconcile(
+    get: &impl Fn(&str) -> Option<String>,
+    provider: &PaymentProviderChoice,
+) -> Result<CardReconcile, ConfigError> {
+    let every = number_in(get, RECONCILE, 100..=3_600_000, 60_000)?;
+    let after = number_in(get, RECONCILE_AFTER, 1_000..=86_400_000, 300_000)?;
+    if let PaymentProviderChoice::Stripe(s) = provider
+        && u128::from(after) <= s.timeout.as_millis() * 2
+    {
+        return Err(err(
+            RECONCILE_AFTER,
+            format!(
+                "{after} must be more than twice {TIMEOUT} ({} ms): an attempt is reconciled only once no request can still be asking about it",
+                s.timeout.as_millis()
+            ),
+        ));
+    }
+    Ok(CardReconcile {
+        every: Duration::from_millis(every),
+        after: Duration::from_millis(after),
+    })
+}
 
 /// Which payment provider takes cards.
 #[derive(Debug, Clone)]

@@ -52,26 +52,26 @@ pub struct KeptCard {
     pub payment_method: String,
 }
 
-/// What a charge came to.
+/// What a charge came to: the provider's payment, and where it stands (taken; waiting on the
+/// customer's bank; or still processing).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Charged {
-    Paid(Charge),
-    /// The card's issuer asks the customer to authenticate (3-D Secure, PSD2 strong customer
-    /// authentication): the browser goes to `url`, and comes back to the charge's return address.
-    Authenticate {
-        payment: String,
-        url: String,
-    },
+pub struct Charged {
+    pub payment: String,
+    pub state: PaymentState,
 }
 
 /// A payment begun earlier, as the provider now has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PaymentState {
     Paid(Charge),
-    /// Still waiting on the customer's bank: the challenge not yet done.
+    /// Still waiting on the customer's bank: the challenge not yet done. No `url` when the
+    /// provider asks for an action pawpath cannot send the customer to.
     Authenticating {
         url: Option<String>,
     },
+    /// Accepted, its outcome not known yet (the provider says which by webhook): waited for,
+    /// neither paid nor failed.
+    Processing,
     /// Declined, the challenge failed, or cancelled: nothing was taken.
     Failed,
 }
@@ -89,11 +89,25 @@ pub struct ChargeRequest<'a> {
     pub return_url: &'a str,
     /// The quote, kept with the payment so its webhook finds the purchase.
     pub quote_id: &'a str,
+    /// The quote's attempt the payment is for, kept with it (with the quote) so that it is found
+    /// whatever became of the answer to the request that made it.
+    pub attempt: i64,
     /// Monthly payers' later payments are taken without them: the card is kept for that, under
-    /// a customer of the provider's made for the purchase.
+    /// the provider's customer made for the attempt.
     pub recurring: bool,
-    /// The customer's email address, for the provider's customer a kept card belongs to.
+    /// The customer's email address, for the provider's customer the payment is made under.
     pub email: &'a str,
+    /// The provider's customer made for the attempt ([`PaymentProvider::prepare`]).
+    pub customer: Option<&'a str>,
+}
+
+/// Where to look for the payments an attempt made, when no answer named them.
+#[derive(Debug, Clone, Copy)]
+pub struct AttemptLookup<'a> {
+    pub quote_id: &'a str,
+    pub attempt: i64,
+    pub idempotency_key: &'a str,
+    pub customer: Option<&'a str>,
 }
 
 /// What a provider's webhook says, once its signature is checked.
@@ -102,6 +116,8 @@ pub enum ProviderEvent {
     /// A payment for a quote was taken, or failed (its challenge failed, or it was declined).
     Payment {
         quote_id: String,
+        /// The quote's attempt it was made for, as pawpath put it in the payment.
+        attempt: Option<i64>,
         payment: String,
         paid: bool,
     },
@@ -154,6 +170,11 @@ pub enum ProviderError {
     /// The provider could not be reached or failed.
     #[error("the payment provider is unavailable: {0}")]
     Unavailable(String),
+    /// The provider keeps a failure under this idempotency key and answers it to every request
+    /// with the key (Stripe saves a 5xx and replays it for 24 hours): the attempt can only be
+    /// settled by finding its payments, and a new one needs a new key.
+    #[error("the payment provider keeps a failure under this key: {0}")]
+    KeySpent(String),
 }
 
 /// A payment provider: the only place card details go.
@@ -171,6 +192,27 @@ pub trait PaymentProvider: Send + Sync {
         &'a self,
         request: ChargeRequest<'a>,
     ) -> BoxFuture<'a, Result<Charged, ProviderError>>;
+
+    /// The provider's customer an attempt's payment is made under, made for it (the same one
+    /// however often it is asked for with the attempt's key); none where the provider needs none.
+    fn prepare<'a>(
+        &'a self,
+        request: ChargeRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<String>, ProviderError>>;
+
+    /// The payments an attempt made, as they now stand (when the answer that would have named
+    /// them was lost).
+    fn attempt_payments<'a>(
+        &'a self,
+        lookup: AttemptLookup<'a>,
+    ) -> BoxFuture<'a, Result<Vec<(String, PaymentState)>, ProviderError>>;
+
+    /// Gives a payment taken back in full; `key` makes asking twice give it back once.
+    fn refund<'a>(
+        &'a self,
+        payment: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<(), ProviderError>>;
 
     /// A payment begun earlier, as it now stands.
     fn payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<PaymentState, ProviderError>>;

@@ -19,8 +19,8 @@ use sha2::Sha256;
 pub use crate::config::StripeSettings;
 
 use super::{
-    BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, Issuer, KeptCard,
-    PaymentProvider, PaymentState, ProviderError, ProviderEvent, WebhookRefused,
+    AttemptLookup, BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, Issuer,
+    KeptCard, PaymentProvider, PaymentState, ProviderError, ProviderEvent, WebhookRefused,
 };
 
 /// How old a webhook's timestamp may be (Stripe's own libraries' default tolerance).
@@ -73,10 +73,22 @@ impl Stripe {
             .await
             .map_err(|e| ProviderError::Unavailable(format!("Stripe: {e}")))?;
         let status = response.status().as_u16();
+        // Stripe keeps the answer to a request made with an idempotency key, a failure too, and
+        // answers it again to every request with the key, saying so in this header.
+        let replayed = response
+            .headers()
+            .get("idempotent-replayed")
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"true"));
         let bytes = bounded_body(response).await?;
         let body = serde_json::from_slice(&bytes).map_err(|_| {
             ProviderError::Unavailable(format!("Stripe answered {status} without JSON"))
         })?;
+        if status >= 500 && replayed {
+            return Err(ProviderError::KeySpent(format!(
+                "Stripe answered {status} again under the key: {}",
+                error_message(&body)
+            )));
+        }
         if status >= 500 || status == 401 || status == 429 {
             return Err(ProviderError::Unavailable(format!(
                 "Stripe answered {status}: {}",
@@ -88,11 +100,13 @@ impl Stripe {
 }
 
 impl Stripe {
-    /// The customer a monthly payer's card is kept under, made once per purchase attempt.
+    /// The customer an attempt's payment is made under (and a monthly payer's card kept under),
+    /// made once per attempt: its payments are listed by it when no answer named them.
     async fn customer(&self, request: &ChargeRequest<'_>) -> Result<String, ProviderError> {
         let form = [
             ("email", request.email.to_owned()),
             ("metadata[quote]", request.quote_id.to_owned()),
+            ("metadata[attempt]", request.attempt.to_string()),
         ];
         let key = format!("{}-customer", request.idempotency_key);
         let (status, body) = self
@@ -195,7 +209,7 @@ fn intent_state(intent: &Value) -> PaymentState {
             .unwrap_or_default()
     };
     match text("/status") {
-        "succeeded" | "processing" => PaymentState::Paid(Charge {
+        "succeeded" => PaymentState::Paid(Charge {
             id: text("/id").to_owned(),
             amount: intent
                 .get("amount")
@@ -217,6 +231,9 @@ fn intent_state(intent: &Value) -> PaymentState {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
         },
+        // Not paid yet, not failed: its webhook (or a later look) says which. pawpath never
+        // asks for a separate capture, so one waiting for it is waited for too.
+        "processing" | "requires_capture" => PaymentState::Processing,
         _ => PaymentState::Failed,
     }
 }
@@ -283,6 +300,13 @@ impl PaymentProvider for Stripe {
         })
     }
 
+    fn prepare<'a>(
+        &'a self,
+        request: ChargeRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<String>, ProviderError>> {
+        Box::pin(async move { self.customer(&request).await.map(Some) })
+    }
+
     fn charge<'a>(
         &'a self,
         request: ChargeRequest<'a>,
@@ -299,12 +323,18 @@ impl PaymentProvider for Stripe {
                 ("confirm", "true".to_owned()),
                 ("return_url", request.return_url.to_owned()),
                 ("metadata[quote]", request.quote_id.to_owned()),
+                ("metadata[attempt]", request.attempt.to_string()),
             ];
+            if let Some(customer) = request.customer {
+                form.push(("customer", customer.to_owned()));
+            }
             if request.recurring {
-                // A card is kept only under a customer: one made for the purchase's attempt (its
-                // idempotency key's), so a retry finds the same one.
-                let customer = self.customer(&request).await?;
-                form.push(("customer", customer));
+                // A card is kept only under a customer: the attempt's.
+                if request.customer.is_none() {
+                    return Err(ProviderError::Unavailable(
+                        "a card to keep needs the attempt's customer".into(),
+                    ));
+                }
                 form.push(("setup_future_usage", "off_session".to_owned()));
             }
             let (status, body) = self
@@ -333,16 +363,83 @@ impl PaymentProvider for Stripe {
                 }
             }
             let id = body.get("id").and_then(Value::as_str).unwrap_or_default();
+            if !safe_id(id) {
+                return Err(ProviderError::Unavailable(
+                    "Stripe answered a payment without an id".into(),
+                ));
+            }
             match intent_state(&body) {
-                PaymentState::Paid(charge) => Ok(Charged::Paid(charge)),
-                PaymentState::Authenticating { url: Some(url) } => Ok(Charged::Authenticate {
-                    payment: id.to_owned(),
-                    url,
-                }),
-                PaymentState::Authenticating { url: None } => Err(ProviderError::Unavailable(
-                    format!("Stripe's payment {id} waits on an action pawpath cannot take"),
-                )),
                 PaymentState::Failed => Err(ProviderError::Declined),
+                state => Ok(Charged {
+                    payment: id.to_owned(),
+                    state,
+                }),
+            }
+        })
+    }
+
+    fn attempt_payments<'a>(
+        &'a self,
+        lookup: AttemptLookup<'a>,
+    ) -> BoxFuture<'a, Result<Vec<(String, PaymentState)>, ProviderError>> {
+        Box::pin(async move {
+            // Every attempt's payment is made under the customer made for it first: without one,
+            // none was made.
+            let Some(customer) = lookup.customer.filter(|c| safe_id(c)) else {
+                return Ok(Vec::new());
+            };
+            let (status, body) = self
+                .call(
+                    reqwest::Method::GET,
+                    &format!("/v1/payment_intents?customer={customer}&limit=100"),
+                    &[],
+                    None,
+                )
+                .await?;
+            if status != 200 {
+                return Err(ProviderError::Unavailable(format!(
+                    "Stripe would not list the attempt's payments ({status}): {}",
+                    error_message(&body)
+                )));
+            }
+            let attempt = lookup.attempt.to_string();
+            Ok(body
+                .get("data")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|intent| {
+                    intent.pointer("/metadata/quote").and_then(Value::as_str)
+                        == Some(lookup.quote_id)
+                        && intent.pointer("/metadata/attempt").and_then(Value::as_str)
+                            == Some(attempt.as_str())
+                })
+                .filter_map(|intent| {
+                    let id = intent.get("id").and_then(Value::as_str)?;
+                    safe_id(id).then(|| (id.to_owned(), intent_state(intent)))
+                })
+                .collect())
+        })
+    }
+
+    fn refund<'a>(
+        &'a self,
+        payment: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<(), ProviderError>> {
+        Box::pin(async move {
+            let form = [("payment_intent", payment.to_owned())];
+            let (status, body) = self
+                .call(reqwest::Method::POST, "/v1/refunds", &form, Some(key))
+                .await?;
+            let code = body.pointer("/error/code").and_then(Value::as_str);
+            if status == 200 || code == Some("charge_already_refunded") {
+                Ok(())
+            } else {
+                Err(ProviderError::Unavailable(format!(
+                    "Stripe refused the refund ({status}): {}",
+                    error_message(&body)
+                )))
             }
         })
     }
@@ -419,6 +516,7 @@ impl PaymentProvider for Stripe {
         match (text("/id"), text("/metadata/quote")) {
             (Some(payment), Some(quote_id)) => Ok(ProviderEvent::Payment {
                 quote_id: quote_id.to_owned(),
+                attempt: text("/metadata/attempt").and_then(|a| a.parse().ok()),
                 payment: payment.to_owned(),
                 paid,
             }),

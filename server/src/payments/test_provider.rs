@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 
 use super::cards::{Issuers, luhn_valid};
 use super::{
-    BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, KeptCard,
+    AttemptLookup, BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, KeptCard,
     PaymentProvider, PaymentState, ProviderError, ProviderEvent, WebhookRefused,
 };
 
@@ -56,6 +56,8 @@ struct Ledger {
     tokens: HashMap<String, Held>,
     /// Idempotency key → (token, amount, the payment).
     charges: HashMap<String, (String, Decimal, Charge)>,
+    /// The payments given back, and the refund keys they were given back with.
+    refunds: HashMap<String, String>,
 }
 
 pub struct TestProvider {
@@ -244,7 +246,10 @@ impl PaymentProvider for TestProvider {
             let mut ledger = self.ledger();
             if let Some((first_token, first_amount, charge)) = ledger.charges.get(idempotency_key) {
                 return if first_token == token && *first_amount == amount {
-                    Ok(Charged::Paid(charge.clone()))
+                    Ok(Charged {
+                        payment: charge.id.clone(),
+                        state: PaymentState::Paid(charge.clone()),
+                    })
                 } else {
                     Err(ProviderError::KeyReused)
                 };
@@ -269,7 +274,54 @@ impl PaymentProvider for TestProvider {
             if let Some(held) = ledger.tokens.get_mut(token) {
                 held.attached = true;
             }
-            Ok(Charged::Paid(charge))
+            Ok(Charged {
+                payment: charge.id.clone(),
+                state: PaymentState::Paid(charge),
+            })
+        })
+    }
+
+    /// The test provider needs no customer: a kept card stays with its token.
+    fn prepare<'a>(
+        &'a self,
+        _request: ChargeRequest<'a>,
+    ) -> BoxFuture<'a, Result<Option<String>, ProviderError>> {
+        Box::pin(async { Ok(None) })
+    }
+
+    /// The payment made with the attempt's key, if one was.
+    fn attempt_payments<'a>(
+        &'a self,
+        lookup: AttemptLookup<'a>,
+    ) -> BoxFuture<'a, Result<Vec<(String, PaymentState)>, ProviderError>> {
+        Box::pin(async move {
+            let ledger = self.ledger();
+            Ok(ledger
+                .charges
+                .get(lookup.idempotency_key)
+                .map(|(_, _, charge)| (charge.id.clone(), PaymentState::Paid(charge.clone())))
+                .into_iter()
+                .collect())
+        })
+    }
+
+    fn refund<'a>(
+        &'a self,
+        payment: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<(), ProviderError>> {
+        Box::pin(async move {
+            let mut ledger = self.ledger();
+            if !ledger.charges.values().any(|(_, _, c)| c.id == payment) {
+                return Err(ProviderError::Unavailable(format!(
+                    "no payment {payment} to refund"
+                )));
+            }
+            ledger
+                .refunds
+                .entry(payment.to_owned())
+                .or_insert_with(|| key.to_owned());
+            Ok(())
         })
     }
 

@@ -1,17 +1,16 @@
-//! A card payment's outcome when it arrives after the purchase request that began it (issue 60):
-//! by the provider's webhook, for a customer who never came back from their bank's 3-D Secure
-//! challenge, or by the browser's return from it. Either buys the quote once, as the customer's
-//! own request would have (`service::purchase`), with the key and session the attempt was begun
-//! with (`service::card_payment`).
-
-use std::time::Instant;
+//! A card payment's outcome when it arrives after the purchase request that began it: by the
+//! provider's webhook (for a customer who never came back from their bank's 3-D Secure
+//! challenge, or whose request's answer was lost), or by the browser's return from the
+//! challenge. Either buys the quote once, as the customer's own request would have
+//! (`service::purchase`), with the key and session the attempt was begun with
+//! (`service::card_payment`), or gives the money back (`service::card_settle`).
 
 use crate::payments::{PaymentState, ProviderEvent, WebhookRefused};
 use crate::service::card_payment::unavailable;
 use crate::service::error::AppError;
 use crate::service::quote;
 use crate::service::state::AppState;
-use crate::store::{CardAttempt, QuoteRow};
+use crate::store::QuoteRow;
 
 /// What became of a provider's webhook.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,13 +42,14 @@ pub async fn provider_webhook(
     };
     let ProviderEvent::Payment {
         quote_id,
+        attempt,
         payment,
         paid,
     } = event
     else {
         return WebhookAnswer::Handled;
     };
-    match settle(state, &quote_id, &payment, paid).await {
+    match settle(state, &quote_id, attempt, &payment, paid).await {
         Ok(()) => WebhookAnswer::Handled,
         Err(e) => {
             tracing::warn!(quote = %quote_id, error = %e, "card payment webhook not handled; the provider sends it again");
@@ -58,65 +58,38 @@ pub async fn provider_webhook(
     }
 }
 
+/// A payment's outcome by webhook: its attempt found by the payment's id, or, when the answer
+/// that would have named it was lost, by the quote and attempt pawpath put in it.
 async fn settle(
     state: &AppState,
     quote_id: &str,
+    attempt: Option<i64>,
     payment: &str,
     paid: bool,
 ) -> Result<(), AppError> {
-    let Some(attempt) = state.store.card_attempt_of(quote_id, payment).await? else {
-        // Not one of ours, or answered at once to the request that began it.
+    let found = match state.store.card_attempt_of(quote_id, payment).await? {
+        Some(a) => Some(a),
+        None => match attempt {
+            Some(n) => state
+                .store
+                .card_attempt_numbered(quote_id, n)
+                .await?
+                .filter(|a| a.payment_id.is_none()),
+            None => None,
+        },
+    };
+    let Some(attempt) = found else {
+        // Not one of ours.
         return Ok(());
     };
-    if attempt.outcome == "failed" {
-        return Ok(());
-    }
-    if !paid {
-        state.store.end_card_attempt(&attempt, "failed").await?;
-        tracing::info!(quote = %quote_id, "card payment failed (webhook)");
-        return Ok(());
-    }
-    let Some(quote) = state.store.quote_by_id(quote_id).await? else {
-        return Ok(());
+    // As the provider has it now (webhooks arrive late and out of order): what the event says
+    // is only a prompt to look.
+    let now = if paid {
+        state.payments.payment(payment).await.map_err(unavailable)?
+    } else {
+        PaymentState::Failed
     };
-    if quote.lifecycle == engine::journey::runtime::Lifecycle::Purchased {
-        return Ok(());
-    }
-    buy_for(state, &quote, &attempt).await
-}
-
-/// Buys the quote with the attempt's key and session, as the customer's return would have.
-async fn buy_for(
-    state: &AppState,
-    quote: &QuoteRow,
-    attempt: &CardAttempt,
-) -> Result<(), AppError> {
-    use crate::service::purchase::{Attempted, attempt as buy};
-    match buy(
-        state,
-        quote,
-        &attempt.idempotency_key,
-        &attempt.session_hash,
-        &[],
-        None,
-        Instant::now(),
-    )
-    .await?
-    {
-        Attempted::Bought | Attempted::Raced => {
-            tracing::info!(quote = %quote.id, "bought by the card provider's webhook");
-            Ok(())
-        }
-        Attempted::Authenticate(_) => Err(AppError::Unavailable(
-            "the provider says the payment is taken but it still waits on the customer".into(),
-        )),
-        Attempted::Refused(e) => {
-            // The payment was taken but the quote cannot be bought (closed meanwhile): the
-            // operator refunds it; the log says which.
-            tracing::error!(quote = %quote.id, error = %e, "a card payment was taken for a quote that could not be bought");
-            Ok(())
-        }
-    }
+    crate::service::card_settle::settle_found(state, &attempt, payment, now).await
 }
 
 /// GET /payments/return?payment_intent=…: where the customer's bank sends the browser back after
@@ -157,10 +130,10 @@ pub async fn returned_from_bank(
         return Ok((back(None)?, None));
     };
     if quote.lifecycle != Lifecycle::Purchased
-        && attempt.outcome != "failed"
+        && attempt.is_unsettled()
         && let PaymentState::Paid(_) = state.payments.payment(payment).await.map_err(unavailable)?
     {
-        buy_for(state, &quote, &attempt).await?;
+        crate::service::card_settle::buy_for(state, &quote, &attempt).await?;
     }
     let now = state.store.quote_by_id(&attempt.quote_id).await?;
     match now {

@@ -12,6 +12,7 @@ pub mod breeds;
 pub mod caller;
 pub mod card_payment;
 pub mod card_return;
+pub mod card_settle;
 pub mod emails;
 pub mod error;
 pub mod fields;

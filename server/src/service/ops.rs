@@ -58,6 +58,15 @@ pub async fn scrape(state: &AppState) -> String {
         }
         Err(e) => tracing::warn!(error = %e, "metrics: the card attempts cannot be read"),
     }
+    match state.store.card_attempts_unsettled_count().await {
+        Ok((unsettled, oldest)) => {
+            let age = oldest
+                .and_then(|at| (chrono::Utc::now() - at).to_std().ok())
+                .unwrap_or_default();
+            crate::metrics::card_attempts_unsettled(u64::try_from(unsettled).unwrap_or(0), age);
+        }
+        Err(e) => tracing::warn!(error = %e, "metrics: the card attempts cannot be read"),
+    }
     for (pool, in_use, idle) in state.store.pool_use() {
         crate::metrics::pool(pool, in_use, idle);
     }

@@ -83,7 +83,9 @@ pub async fn purchase(
             &key,
             &next.hash(),
             &experiment_views,
-            returned.as_deref(),
+            Buyer::Customer {
+                returned: returned.as_deref(),
+            },
             started,
         )
         .await?
@@ -181,22 +183,36 @@ fn authenticate(url: &str) -> Result<Reply, AppError> {
     Reply::json(&json!({ "next_action": { "type": "redirect", "redirect_url": url } }))
 }
 
-/// Buys the quote (see [`buy`]), counting the outcome for `/metrics`. `returned`: the card
-/// payment the customer's browser has come back from a 3-D Secure challenge with.
+/// Who asks for the purchase: the customer's own request (with the card payment their browser
+/// has come back from a 3-D Secure challenge with, if it has), which may begin a card payment;
+/// or the provider's outcome (its webhook, the bank's return, the reconciliation), which only
+/// completes one begun.
+#[derive(Debug, Clone, Copy)]
+pub enum Buyer<'a> {
+    Customer { returned: Option<&'a str> },
+    Provider,
+}
+
+/// Buys the quote (see [`buy`]) for `by`, counting the outcome for `/metrics`.
 pub async fn attempt(
     state: &AppState,
     quote: &QuoteRow,
     key: &str,
     session_hash: &str,
     experiment_views: &[String],
-    returned: Option<&str>,
+    by: Buyer<'_>,
     started: Instant,
 ) -> Result<Attempted, AppError> {
+    let (returned, present) = match by {
+        Buyer::Customer { returned } => (returned, true),
+        Buyer::Provider => (None, false),
+    };
     let payer = Payer {
         key,
         session_hash,
         returned,
         return_url: String::new(),
+        present,
     };
     let attempted = buy(state, quote, payer, experiment_views, started).await;
     let method = match quote

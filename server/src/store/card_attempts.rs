@@ -1,7 +1,8 @@
-//! Card payment attempts (issue 60): written before the payment provider is asked, so that what
-//! the provider answers later (after the customer's bank has asked them to authenticate, or by
-//! webhook once the customer has gone) finds the purchase it belongs to. Nothing here talks to
-//! a provider.
+//! Card payment attempts: written before the payment provider is asked, with what it is asked,
+//! so that what the provider answers later (after the customer's bank has asked them to
+//! authenticate, by webhook once the customer has gone, or never, the answer lost) finds the
+//! purchase it belongs to, and a lost answer is asked for again exactly as it was first asked.
+//! Nothing here talks to a provider.
 
 use sqlx::Row;
 
@@ -17,15 +18,28 @@ pub struct CardAttempt {
     pub idempotency_key: String,
     /// The session the quote moves to when bought.
     pub session_hash: String,
-    /// The provider's payment, once it has answered.
+    /// The provider's payment, once it has answered (or its webhook, or a listing, named it).
     pub payment_id: Option<String>,
-    /// `open`, `failed` or `paid`.
+    /// `open`; `paid` (bought with it); `failed` (nothing taken); `lost` (its key at the provider
+    /// keeps a failure, so what became of it is found by listing the attempt's payments);
+    /// `refunded` (taken, but not what bought the quote, and given back).
     pub outcome: String,
+    /// What the provider was asked (JSON; see `service::card_payment`), none for an attempt
+    /// begun before it was kept.
+    pub request: Option<String>,
+    /// The provider's customer the attempt's payment is made under, once made.
+    pub customer_reference: Option<String>,
+    pub created_at: String,
 }
 
 impl CardAttempt {
     pub fn is_open(&self) -> bool {
         self.outcome == "open"
+    }
+
+    /// Open, or lost: what became of its payment is not known yet.
+    pub fn is_unsettled(&self) -> bool {
+        matches!(self.outcome.as_str(), "open" | "lost")
     }
 
     /// The key the provider is asked with: the same for every request of one attempt (so a
@@ -35,7 +49,8 @@ impl CardAttempt {
     }
 }
 
-const COLUMNS: &str = "quote_id, attempt, idempotency_key, session_hash, payment_id, outcome";
+const COLUMNS: &str = "quote_id, attempt, idempotency_key, session_hash, payment_id, outcome, \
+     request, customer_reference, created_at";
 
 fn attempt_from(row: &sqlx::any::AnyRow) -> Result<CardAttempt, StoreError> {
     Ok(CardAttempt {
@@ -45,6 +60,9 @@ fn attempt_from(row: &sqlx::any::AnyRow) -> Result<CardAttempt, StoreError> {
         session_hash: row.try_get("session_hash")?,
         payment_id: row.try_get("payment_id")?,
         outcome: row.try_get("outcome")?,
+        request: row.try_get("request")?,
+        customer_reference: row.try_get("customer_reference")?,
+        created_at: row.try_get("created_at")?,
     })
 }
 
@@ -93,23 +111,43 @@ impl Store {
         row.as_ref().map(attempt_from).transpose()
     }
 
-    /// Begins attempt `after + 1` for the quote: the attempt begun, or the one another request
-    /// began first with that number (two requests of one click both find it).
+    /// Attempt `attempt` of the quote (a payment's metadata names it).
+    pub async fn card_attempt_numbered(
+        &self,
+        quote_id: &str,
+        attempt: i64,
+    ) -> Result<Option<CardAttempt>, StoreError> {
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {COLUMNS} from card_attempts where quote_id = $1 and attempt = $2"
+        )))
+        .bind(quote_id)
+        .bind(attempt)
+        .fetch_optional(&self.writer)
+        .await?;
+        row.as_ref().map(attempt_from).transpose()
+    }
+
+    /// Begins attempt `after + 1` for the quote, with what the provider is to be asked: the
+    /// attempt begun, or the one another request began first with that number (two requests of
+    /// one click both find it).
     pub async fn begin_card_attempt(
         &self,
         quote_id: &str,
         after: i64,
         idempotency_key: &str,
         session_hash: &str,
+        request: &str,
     ) -> Result<CardAttempt, StoreError> {
         let inserted = sqlx::query(
-            "insert into card_attempts (quote_id, attempt, idempotency_key, session_hash, created_at)
-             values ($1, $2, $3, $4, $5)",
+            "insert into card_attempts
+             (quote_id, attempt, idempotency_key, session_hash, request, created_at)
+             values ($1, $2, $3, $4, $5, $6)",
         )
         .bind(quote_id)
         .bind(after + 1)
         .bind(idempotency_key)
         .bind(session_hash)
+        .bind(request)
         .bind(now())
         .execute(&self.writer)
         .await;
@@ -146,7 +184,26 @@ impl Store {
         Ok(())
     }
 
-    /// Ends an open attempt as `failed` or `paid`.
+    /// Records the provider's customer an attempt's payment is made under.
+    pub async fn card_attempt_customer(
+        &self,
+        attempt: &CardAttempt,
+        customer: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "update card_attempts set customer_reference = $1
+             where quote_id = $2 and attempt = $3 and customer_reference is null",
+        )
+        .bind(customer)
+        .bind(&attempt.quote_id)
+        .bind(attempt.attempt)
+        .execute(&self.writer)
+        .await?;
+        Ok(())
+    }
+
+    /// Ends an unsettled attempt as `failed`, `paid`, `lost` or `refunded` (an open one may be
+    /// lost; a lost one is settled as any of the others).
     pub async fn end_card_attempt(
         &self,
         attempt: &CardAttempt,
@@ -154,7 +211,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         sqlx::query(
             "update card_attempts set outcome = $1
-             where quote_id = $2 and attempt = $3 and outcome = 'open'",
+             where quote_id = $2 and attempt = $3 and outcome in ('open', 'lost')",
         )
         .bind(outcome)
         .bind(&attempt.quote_id)
@@ -162,6 +219,58 @@ impl Store {
         .execute(&self.writer)
         .await?;
         Ok(())
+    }
+
+    /// Attempts whose payment is not known to be settled, begun before `before` (RFC 3339), the
+    /// oldest first, at most `limit`.
+    pub async fn card_attempts_unsettled(
+        &self,
+        before: &str,
+        limit: i64,
+    ) -> Result<Vec<CardAttempt>, StoreError> {
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "select {COLUMNS} from card_attempts
+             where outcome in ('open', 'lost') and created_at < $1
+             order by created_at limit $2"
+        )))
+        .bind(before)
+        .bind(limit)
+        .fetch_all(&self.writer)
+        .await?;
+        rows.iter().map(attempt_from).collect()
+    }
+
+    /// The provider's reference for the payment that bought the quote, if it was bought by card.
+    pub async fn card_charge_of(&self, quote_id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query(
+            "select c.charge_reference from card_payments c
+             join purchases p on p.id = c.purchase_id where p.quote_id = $1",
+        )
+        .bind(quote_id)
+        .fetch_optional(&self.writer)
+        .await?;
+        Ok(row.map(|r| r.try_get("charge_reference")).transpose()?)
+    }
+
+    /// Attempts whose payment is not settled (open, whatever they wait on, or lost): how many
+    /// and when the oldest began. One unsettled for long is money that may have been taken
+    /// without a policy, and what reconciles it is not working.
+    pub async fn card_attempts_unsettled_count(
+        &self,
+    ) -> Result<(i64, Option<chrono::DateTime<chrono::Utc>>), StoreError> {
+        let row = sqlx::query(
+            "select count(*) as unsettled, min(created_at) as oldest
+             from card_attempts where outcome in ('open', 'lost')",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        let oldest: Option<String> = row.try_get("oldest")?;
+        Ok((
+            row.try_get("unsettled")?,
+            oldest
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(&t).ok())
+                .map(|t| t.with_timezone(&chrono::Utc)),
+        ))
     }
 
     /// Card payments waiting on the customer's bank (3-D Secure): attempts still open whose

@@ -110,6 +110,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = embedded!("sqlite":
         "0019_card_attempts.sql",
         "0020_kept_cards.sql",
         "0021_quote_pace.sql",
+        "0022_card_attempt_requests.sql",
 );
 
 const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
@@ -134,6 +135,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
         "0019_card_attempts.sql",
         "0020_kept_cards.sql",
         "0021_quote_pace.sql",
+        "0022_card_attempt_requests.sql",
 );
 
 /// A migration from its file, as sqlx reads a folder: the version before the first `_`, the rest

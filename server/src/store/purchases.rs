@@ -256,6 +256,17 @@ impl Store {
                 .bind(card.payment_method_reference.as_deref())
                 .execute(&mut *tx)
                 .await?;
+                // The attempt that took it is settled with the purchase, not before: an attempt
+                // whose payment was taken but whose purchase did not happen stays unsettled,
+                // and is refunded when it is reconciled (`service::card_settle`).
+                sqlx::query(
+                    "update card_attempts set outcome = 'paid'
+                     where quote_id = $1 and payment_id = $2 and outcome in ('open', 'lost')",
+                )
+                .bind(&quote.id)
+                .bind(&card.charge_reference)
+                .execute(&mut *tx)
+                .await?;
             }
             NewPayment::Free => {}
         }

@@ -49,6 +49,7 @@ mod several_pets_api;
 mod slow_senders_api;
 mod startup;
 mod stripe_api;
+mod stripe_lost_answers_api;
 mod takeover_api;
 mod tools;
 mod versions;
