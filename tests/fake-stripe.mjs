@@ -24,7 +24,8 @@
 //
 // Test cards (Stripe's own): 4242 4242 4242 4242 and 5555 5555 5555 4444 pay;
 // 4000 0027 6000 3184 asks for 3-D Secure; 4000 0000 0000 0002 is declined;
-// 4000 0000 0000 9995 is declined for insufficient funds.
+// 4000 0000 0000 9995 is declined for insufficient funds; Discover 6011 1111 1111 1117, Diners
+// 3056 9300 0902 0004, UnionPay 6200 0000 0000 0005 and JCB 3566 0020 2036 0505 pay.
 //
 // - GET  /v1/payment_intents?customer=  the customer's intents, newest first (a list object)
 // - POST /v1/refunds                   (secret key, Idempotency-Key) payment_intent → re_…; a
@@ -92,6 +93,10 @@ function brandOf(digits) {
   if (/^4/.test(digits)) return 'visa';
   if (/^(5[1-5]|2[2-7])/.test(digits)) return 'mastercard';
   if (/^3[47]/.test(digits)) return 'amex';
+  if (/^(30[0-5]|36|38)/.test(digits)) return 'diners';
+  if (/^(6011|65)/.test(digits)) return 'discover';
+  if (/^62/.test(digits)) return 'unionpay';
+  if (/^35/.test(digits)) return 'jcb';
   return 'unknown';
 }
 

@@ -9,7 +9,9 @@ const DATA: &str = include_str!("../../data/card-issuers.json");
 const SCHEMA: &str = include_str!("../../data/card-issuers.schema.json");
 
 /// The issuer codes of owner-payment.md §5: mastercard MCDEBIT, visaelectron UKE, jcb JCB, amex
-/// AMEX, visa VISA, maestro MAESTRO.
+/// AMEX, visa VISA, maestro MAESTRO; and, so that no card the provider takes is refused for its
+/// brand, a code for each other brand Stripe names (diners, discover, unionpay,
+/// cartes_bancaires, eftpos_au, girocard) and OTHER for one it does not know or names later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Issuer {
     #[serde(rename = "MCDEBIT")]
@@ -24,6 +26,20 @@ pub enum Issuer {
     Visa,
     #[serde(rename = "MAESTRO")]
     Maestro,
+    #[serde(rename = "DINERS")]
+    Diners,
+    #[serde(rename = "DISCOVER")]
+    Discover,
+    #[serde(rename = "UNIONPAY")]
+    UnionPay,
+    #[serde(rename = "CB")]
+    CartesBancaires,
+    #[serde(rename = "EFTPOS")]
+    Eftpos,
+    #[serde(rename = "GIROCARD")]
+    Girocard,
+    #[serde(rename = "OTHER")]
+    Other,
 }
 
 impl Issuer {
@@ -35,6 +51,13 @@ impl Issuer {
             Issuer::Amex => "AMEX",
             Issuer::Visa => "VISA",
             Issuer::Maestro => "MAESTRO",
+            Issuer::Diners => "DINERS",
+            Issuer::Discover => "DISCOVER",
+            Issuer::UnionPay => "UNIONPAY",
+            Issuer::CartesBancaires => "CB",
+            Issuer::Eftpos => "EFTPOS",
+            Issuer::Girocard => "GIROCARD",
+            Issuer::Other => "OTHER",
         }
     }
 }

@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 
 use super::cards::{Issuers, luhn_valid};
 use super::{
-    AttemptLookup, BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged, KeptCard,
-    PaymentProvider, PaymentState, ProviderError, ProviderEvent, WebhookRefused,
+    AttemptLookup, BoxFuture, BrowserSettings, CardSummary, Charge, ChargeRequest, Charged,
+    KeptCard, PaymentProvider, PaymentState, ProviderError, ProviderEvent, WebhookRefused,
 };
 
 /// The test card that tokenises but is always declined (as hosted providers' test modes have).

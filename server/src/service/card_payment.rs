@@ -199,7 +199,10 @@ pub async fn charge_card(
         .await?;
     let asked = asked_of(&attempt).unwrap_or(due);
     match ask(state, quote, &attempt, &asked, &payer.return_url).await {
-        Ok(Charged { payment, state: now }) => {
+        Ok(Charged {
+            payment,
+            state: now,
+        }) => {
             state.store.card_attempt_payment(&attempt, &payment).await?;
             Ok(
                 match taken(state, quote, &attempt, &payment, now, &asked, true).await? {
@@ -256,7 +259,10 @@ async fn settle_latest(
         // Lost, its key spent: reconciliation finds what it made.
         None if !open.is_open() => return Ok(None),
         None => match ask(state, quote, open, &asked, &payer.return_url).await {
-            Ok(Charged { payment, state: now }) => {
+            Ok(Charged {
+                payment,
+                state: now,
+            }) => {
                 state.store.card_attempt_payment(open, &payment).await?;
                 (payment, now)
             }

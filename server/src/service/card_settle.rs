@@ -62,7 +62,11 @@ pub(crate) async fn settle_found(
             }
             // Not the latest attempt (the customer paid again meanwhile), or it could not buy
             // the quote (another amount is due now, or the quote closed).
-            match state.store.card_attempt_numbered(&quote.id, attempt.attempt).await? {
+            match state
+                .store
+                .card_attempt_numbered(&quote.id, attempt.attempt)
+                .await?
+            {
                 Some(a) if a.is_unsettled() || a.outcome == "failed" => {
                     refund(state, attempt, payment).await
                 }
@@ -148,15 +152,17 @@ async fn reconcile_one(state: &AppState, attempt: &CardAttempt) -> Result<(), Ap
     }
     let age = chrono::DateTime::parse_from_rfc3339(&attempt.created_at)
         .ok()
-        .and_then(|at| (chrono::Utc::now() - at.with_timezone(&chrono::Utc)).to_std().ok())
+        .and_then(|at| {
+            (chrono::Utc::now() - at.with_timezone(&chrono::Utc))
+                .to_std()
+                .ok()
+        })
         .unwrap_or_default();
     for (payment, now) in found {
         let now = match now {
-            PaymentState::Authenticating { .. } if age > CHALLENGE_GIVEN_UP => state
-                .payments
-                .cancel(&payment)
-                .await
-                .map_err(unavailable)?,
+            PaymentState::Authenticating { .. } if age > CHALLENGE_GIVEN_UP => {
+                state.payments.cancel(&payment).await.map_err(unavailable)?
+            }
             other => other,
         };
         // As it stands now (an earlier payment of the list may have settled it).

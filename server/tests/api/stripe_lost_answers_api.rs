@@ -53,7 +53,10 @@ async fn buy(app: &TestApp, key: &str) -> (u16, Value) {
             &json!({ "csrf": csrf, "idempotency_key": key }),
         )
         .await;
-    assert!(status < 500 || status == 502 || status == 503, "{status} {body}");
+    assert!(
+        status < 500 || status == 502 || status == 503,
+        "{status} {body}"
+    );
     (status, body)
 }
 
@@ -135,7 +138,11 @@ async fn a_lost_answer_then_another_card_buys_once_with_the_payment_taken() {
     assert_eq!(body["data"]["purchase"]["card"]["last4"], "4242", "{body}");
     ends_with_one_policy(&app, &fake).await;
     let state = fake.state().await;
-    assert_eq!(state["intents"].as_array().map(Vec::len), Some(1), "{state}");
+    assert_eq!(
+        state["intents"].as_array().map(Vec::len),
+        Some(1),
+        "{state}"
+    );
 }
 
 /// The answer held past the timeout, and the customer leaves: the payment's webhook names the
@@ -199,7 +206,10 @@ async fn a_saved_5xx_ends_its_attempt_and_the_payment_it_hid_is_refunded() {
     let (status, _) = buy(&app, "saved-5xx").await;
     assert_eq!(status, 502);
     let (status, _) = buy(&app, "saved-5xx").await;
-    assert_eq!(status, 200, "the saved failure ends the attempt; a new one pays");
+    assert_eq!(
+        status, 200,
+        "the saved failure ends the attempt; a new one pays"
+    );
     assert_eq!(
         app.sql("select outcome from card_attempts where attempt = 1")
             .await
@@ -262,5 +272,30 @@ async fn an_action_pawpath_cannot_send_the_customer_to_is_cancelled() {
     pay_with(&app, &fake, "4242424242424242").await;
     let (status, body) = buy(&app, "sdk-action-2").await;
     assert_eq!(status, 200, "{body}");
+    ends_with_one_policy(&app, &fake).await;
+}
+
+/// Every brand Stripe names is taken (owner-payment.md §5's issuer codes, and a code for each
+/// other brand): a Discover, a Diners Club and a UnionPay card each reach the card confirmation
+/// with their brand, and one pays.
+#[tokio::test]
+async fn a_card_of_any_brand_stripe_names_is_taken() {
+    let fake = FakeStripe::start();
+    fake.configure(json!({ "webhooks": false })).await;
+    let app = at_card_confirmation(&fake, "6011111111111117").await;
+    let page = app.view("/quote/creditcard-confirmation").await;
+    assert_eq!(page["payment"]["card_issuer"], "DISCOVER");
+    for (number, code) in [
+        ("3056930009020004", "DINERS"),
+        ("6200000000000005", "UNIONPAY"),
+        ("3566002020360505", "JCB"),
+    ] {
+        pay_with(&app, &fake, number).await;
+        let page = app.view("/quote/creditcard-confirmation").await;
+        assert_eq!(page["payment"]["card_issuer"], code);
+    }
+    let (status, body) = buy(&app, "any-brand").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["purchase"]["card"]["last4"], "0505");
     ends_with_one_policy(&app, &fake).await;
 }
