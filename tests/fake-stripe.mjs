@@ -1,4 +1,4 @@
-// A local fake of the part of Stripe's API pawpath uses (issue 60: "tested against a local fake of
+// A local fake of the part of Stripe's API pawpath uses ("tested against a local fake of
 // the provider's API that the tests start; no test reaches the internet"), for the browser tests
 // and the server's API tests alike. No dependencies: node's own http and crypto.
 //

@@ -15,13 +15,13 @@ const renderer = '../renderer/dist';
 const smtpPort = port + 5;
 const mailboxPort = port + 6;
 // The local fake of Stripe's API (tests/fake-stripe.mjs), and the server that takes cards through
-// it (issue 60: 3-D Secure), for tests/e2e/card-3ds.spec.ts.
+// it (3-D Secure), for tests/e2e/card-3ds.spec.ts.
 const fakeStripePort = port + 7;
 export const stripePort = port + 2;
 
 
 /**
- * Every brand's cookie banner already answered "Reject" (issue 58): the specs about the journey
+ * Every brand's cookie banner already answered "Reject": the specs about the journey
  * start where a customer is once they have chosen. tests/e2e/consent.spec.ts starts from no
  * choice, and the specs that read the data layer accept (support.ts acceptAnalytics).
  */
@@ -67,7 +67,7 @@ export default defineConfig({
     // At 375 px, the specs about layout (what fits, what sticks, what a thumb reaches) and one
     // keyboard purchase; what a page says and does is the same at every width and runs once.
     { name: 'mobile', testMatch: PHONE_SPECS, use: { browserName: 'chromium', viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true } },
-    // After both widths have run: /metrics as Prometheus would scrape it (issue 27).
+    // After both widths have run: /metrics as Prometheus would scrape it.
     { name: 'metrics', testMatch: /\.teardown\.ts$/, dependencies: ['desktop', 'mobile'] },
   ],
   webServer: [

@@ -1,4 +1,4 @@
-// A real SMTP server for the browser tests (issue 6: "the email arriving at the local SMTP
+// A real SMTP server for the browser tests ("the email arriving at the local SMTP
 // server"): it accepts every message on SMTP_PORT and keeps it in memory; HTTP_PORT answers
 // GET /messages with them all (raw, as received) and GET /healthz for Playwright's start-up wait.
 // It speaks enough of RFC 5321 for lettre: EHLO, MAIL, RCPT, DATA with dot-unstuffing, RSET,

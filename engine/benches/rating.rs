@@ -1,5 +1,5 @@
 //! Prices a two-pet quote (a dog and a cat) with every product, again and again, and prints quotes
-//! per second (issue 5): first the rating alone, then the whole re-quote the journey runs after
+//! per second: first the rating alone, then the whole re-quote the journey runs after
 //! each change: when a rating input changed (every product priced for every pet and the compact
 //! prices written into the quote document), and when none did (the inputs' digest alone).
 //! Run: `cargo bench -p pawpath-engine --bench rating`.

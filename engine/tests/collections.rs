@@ -1,4 +1,4 @@
-//! Direct Debit collection schedules (owner-payment.md §4 Direct Debit date, §9; issue 6):
+//! Direct Debit collection schedules (owner-payment.md §4 Direct Debit date, §9):
 //! working days only, England and Wales bank holidays skipped, a first collection within 14 days
 //! of set-up skipped and taken with the next, around month ends and holidays.
 
@@ -133,7 +133,7 @@ fn easter_and_month_ends_move_collections_to_the_next_working_day() {
 
 #[test]
 fn every_collection_is_a_working_day_within_five_days_of_its_due_date() {
-    // Issue 6: "the first payment within 5 days of the chosen date".
+    // owner-payment.md §9 Business constants: "the first payment within 5 days of the chosen date".
     let h = BankHolidays::default();
     let mut setup = d("2026-01-01");
     while setup < d("2028-12-31") {

@@ -1,4 +1,4 @@
-//! What the transition log keeps of each event (issue 28: any quote replayed): the answers as
+//! What the transition log keeps of each event (any quote replayed): the answers as
 //! sent, every write-only answer masked whatever its type, bounded in size; and the event read
 //! back from the log's name and input.
 
@@ -74,7 +74,7 @@ fn a_write_only_answer_of_the_wrong_type_is_masked_too() {
     assert_eq!(masked["payment"][runtime::UNDECLARED_KEYS], 1);
 }
 
-/// Issue 55: the log keeps what the step's question set declares, never undeclared keys, at any
+/// The log keeps what the step's question set declares, never undeclared keys, at any
 /// depth (inside a pet too), and only their number: 4,000 saves each carrying a 31,500-character
 /// key cannot grow a quote's history by 127 MB.
 #[test]

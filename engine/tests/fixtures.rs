@@ -119,7 +119,7 @@ fn patched(
     (files, raw)
 }
 
-/// Issue 8, `pawpath check`: every file under `check/` passes the lint but fails one of the
+/// `pawpath check`: every file under `check/` passes the lint but fails one of the
 /// deeper checks (engine/src/checks/analysis.rs) with its error; one with no `expect` passes them.
 #[test]
 fn every_check_fixture_fails_its_check() {
@@ -200,7 +200,7 @@ fn every_broken_fixture_fails_with_its_error() {
             let file = expected["file"].as_str().expect("file");
             let path_ = expected["path"].as_str().expect("path");
             let contains = expected["contains"].as_str().expect("contains");
-            // Issue 8: every problem names its file, its JSON path and a fix.
+            // Every problem names its file, its JSON path and a fix.
             if !errors.iter().any(|e| {
                 e.file == file
                     && e.path == path_

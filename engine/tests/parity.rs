@@ -1,4 +1,4 @@
-//! The parity check between renderer and server (issue 8): generated answer sets for every
+//! The parity check between renderer and server: generated answer sets for every
 //! question set of every journey (a set that extends another resolved, as the server serves it),
 //! with the server's verdict on each (the field errors and their British English messages),
 //! written to tests/parity/cases.json beside each set's schema as served. The renderer's test

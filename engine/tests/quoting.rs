@@ -1,4 +1,4 @@
-//! Quoting inside the journey (issue 5; journey.md §3 Product, §4 Cover selection, §5 Cover and
+//! Quoting inside the journey (journey.md §3 Product, §4 Cover selection, §5 Cover and
 //! start date; owner-payment.md §3 Product discounts, §4 Prices): the engine prices every product
 //! for every pet into the quote document after each change, keeps each pet's chosen product
 //! priced, and records the working in the transition record.
@@ -53,7 +53,7 @@ fn priced(defs: &Definitions, pets: Vec<Value>, postcode: Option<&str>) -> Value
     doc
 }
 
-/// Every product as pages draw them from the prices the document holds (issue 22: the quote
+/// Every product as pages draw them from the prices the document holds (the quote
 /// stores premiums only).
 fn products(doc: &Value) -> Vec<Value> {
     static DEFS: std::sync::LazyLock<Definitions> = std::sync::LazyLock::new(defs);
@@ -72,7 +72,7 @@ fn product(doc: &Value, pet: u64, code: &str) -> Value {
 
 #[test]
 fn nothing_is_priced_before_the_postcode() {
-    // The area is a rating factor (issue 5), and choose-policy waits for the postcode
+    // The area is a rating factor, and choose-policy waits for the postcode
     // (journey.md §2 step bar: "the choose step needs the owner's postcode").
     let doc = priced(&defs(), vec![dog("Rex")], None);
     assert!(products(&doc).is_empty());
@@ -226,7 +226,7 @@ fn run(defs: &Definitions, doc: &Value, event: Event) -> runtime::TransitionResu
 
 #[test]
 fn choosing_cover_moves_to_review_and_records_the_working() {
-    // journey.md §4 Cover selection; issue 5: the working is in the transition record.
+    // journey.md §4 Cover selection; the working is in the transition record.
     let defs = defs();
     let doc = at_choose_policy(&defs, vec![dog("Rex")]);
     let (pos, _) = runtime::locate(
@@ -250,7 +250,7 @@ fn choosing_cover_moves_to_review_and_records_the_working() {
     let chosen = product(&result.document, 1, "LT04000");
     assert_eq!(chosen["Excess"], "199");
     assert_eq!(chosen["coins"], "20");
-    // issue 22: the working of the chosen product, and a reference to the rest.
+    // The working of the chosen product, and a reference to the rest.
     let pricing = result
         .record
         .pricing
@@ -462,7 +462,7 @@ fn documents_follow_the_start_date_and_the_product_code() {
 
 #[test]
 fn what_every_quote_draws_alike_is_made_once_per_rate_table_currency_and_language() {
-    // Issue 22: benefit rows, the limit as written and the option lists are derived from the
+    // Benefit rows, the limit as written and the option lists are derived from the
     // definitions once and shared by every page after, never mixed between languages.
     use std::sync::Arc;
     let defs = defs();
@@ -509,7 +509,7 @@ fn what_every_quote_draws_alike_is_made_once_per_rate_table_currency_and_languag
 
 #[test]
 fn prices_stored_without_their_working_are_the_prices_worked_through_factor_by_factor() {
-    // Issue 22: only the chosen products' factors are kept when pricing; every other price is
+    // Only the chosen products' factors are kept when pricing; every other price is
     // worked without writing its factors out, and must come to the same amounts.
     let defs = defs();
     let doc = priced(&defs, vec![dog("Rex"), rabbit("Flopsy")], Some("le1 5ws"));

@@ -1,4 +1,4 @@
-//! The rating engine against the repository's rate table (issue 5; journey.md §3 Product, §9;
+//! The rating engine against the repository's rate table (journey.md §3 Product, §9;
 //! owner-payment.md §4 Prices). A table of reference pets is priced for every product and held
 //! as a snapshot (`tests/snapshots/rating-reference.json`), so any change to the rates shows in
 //! review: run with `UPDATE_SNAPSHOTS=1` to write the new prices, then read the diff.
@@ -193,7 +193,7 @@ fn prices_are_plausible_for_the_uk_market() {
         group: CoverGroup::LT,
         limit,
     };
-    // issue 5: a 3-year-old neutered crossbreed dog in a mid-priced area, LT 4,000 with £99
+    // A 3-year-old neutered crossbreed dog in a mid-priced area, LT 4,000 with £99
     // excess, between £25 and £45 a month.
     let cockapoo = facts(&defs, &REFERENCE[1]);
     let p = rates
@@ -321,7 +321,7 @@ fn excess_and_coinsurance_follow_the_rules() {
         group: CoverGroup::MB,
         limit: 4000,
     };
-    // issue 5: 10% co-insurance by default where offered; none for LT 10k, MB or TL.
+    // 10% co-insurance by default where offered; none for LT 10k, MB or TL.
     let q = quote(Some("LE"));
     assert_eq!(
         rates

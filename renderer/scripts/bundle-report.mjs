@@ -1,6 +1,6 @@
 // The bundle-size report: what the first page downloads, raw and gzipped, written to
 // dist/bundle-report.json and printed. Fails the build if the first page's JavaScript is over
-// its budget (issue 23: 150 KB gzipped) or a schema compiler slipped in.
+// its budget (150 KB gzipped) or a schema compiler slipped in.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// After `vite build` (issue 23): source maps out of the served folder, and a brotli and a gzip
+// After `vite build`: source maps out of the served folder, and a brotli and a gzip
 // copy of every text file in dist/assets, which pawpath sends as they are to a browser that
 // accepts them (ServeDir's precompressed files), so no request pays for compressing a file
 // that never changes.

@@ -13,7 +13,7 @@ const boot = readBoot();
 seedCatalogue(boot.copy_url, boot.copy);
 // The page's view data, already on its way (the HTML preloads it).
 startFirstView(window.location.pathname + window.location.search, boot.view_url);
-// The breed lists are asked for now, beside the view data, not after it arrives (issue 23); a
+// The breed lists are asked for now, beside the view data, not after it arrives; a
 // failure here is met again, and shown, where a page needs them.
 seedBreedsUrl(boot.breeds_url);
 loadBreeds().catch(() => undefined);

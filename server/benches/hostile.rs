@@ -1,4 +1,4 @@
-//! The worst one request can cost (issue 21: "never let one request cost more than a small,
+//! The worst one request can cost ("never let one request cost more than a small,
 //! known amount of CPU, memory or disk"). Starts pawpath in-process (served as the binary
 //! serves, with its limits) on a fresh database with a priced quote in the session, then sends
 //! every POST call of the OpenAPI document the costliest bodies it accepts, one at a time:

@@ -1,4 +1,4 @@
-//! The impact report on many quotes (issue 61: "10,000 quotes on PostgreSQL in under a minute").
+//! The impact report on many quotes ("10,000 quotes on PostgreSQL in under a minute").
 //! Starts pawpath in-process on a fresh database, makes `PAWPATH_BENCH_QUOTES` (default 10,000)
 //! quotes through the API as customers would (a pet of a random species, breed, age and sex, an
 //! owner in one of thirty postcode areas, on a random brand selling the direct journey, a cover

@@ -1,4 +1,4 @@
-//! Throughput of the inbound quote API (issue 7: "price-comparison traffic is heavy: keep it fast
+//! Throughput of the inbound quote API ("price-comparison traffic is heavy: keep it fast
 //! and note its throughput"). Starts pawpath in-process on a fresh database, then for a fixed
 //! time sends comparison sites' requests (one dog, an owner, a cover start; every request a new
 //! quote, priced for every product, stored with its transitions) from several concurrent

@@ -1,4 +1,4 @@
-//! One session's saves as fast as one client can send them (issue 55: "One session can grow its
+//! One session's saves as fast as one client can send them ("One session can grow its
 //! quote's history without limit"). Starts pawpath in-process on a fresh database with the
 //! defaults a production server has (the session's pace, the history ceiling), opens a quote,
 //! then sends `PAWPATH_BENCH_SAVES` (default 4,000) saves of one pet to

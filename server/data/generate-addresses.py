@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates server/data/addresses.json, the built-in address lookup's data (issue 4).
+"""Generates server/data/addresses.json, the built-in address lookup's data.
 
 Every UK postcode area gets three postcodes (the ones the built-in vet directory uses, so the two
 agree on towns), each with a made-up street of numbered houses and a few named ones. The streets,
@@ -19,7 +19,7 @@ STREETS = [
     "Oak Tree Avenue", "Brook Street", "Market Place", "Kingsway", "Windmill Hill",
 ]
 # The postcodes testers and customers try first (the UK's published examples), with their post
-# towns, so the built-in lookup finds them too (issue 24). Their streets are invented like the rest.
+# towns, so the built-in lookup finds them too. Their streets are invented like the rest.
 WELL_KNOWN = [
     ("SW1A 1AA", "London"), ("SW1A 2AA", "London"), ("EC1A 1BB", "London"), ("W1A 0AX", "London"),
     ("M1 1AE", "Manchester"), ("B33 8TH", "Birmingham"), ("CR2 6XH", "South Croydon"),

@@ -155,7 +155,7 @@ async fn terminated() {
 /// being sent has its SMTP timeout of 30 seconds).
 const JOBS_GRACE: std::time::Duration = std::time::Duration::from_secs(35);
 
-/// Serves until SIGTERM or Ctrl-C, then shuts down gracefully (issue 27):
+/// Serves until SIGTERM or Ctrl-C, then shuts down gracefully:
 /// 1. draining: `/readyz` answers 503 and every answer closes its connection, for
 ///    `PAWPATH_SHUTDOWN_DRAIN_MS`, so the load balancer moves traffic to other servers while
 ///    this one still answers whatever reaches it;

@@ -120,7 +120,7 @@ pub struct RescueEmail {
     pub annual_link: Option<String>,
 }
 
-/// A quote by email (issue 29): the reminder before it expires, or the quote the customer asked
+/// A quote by email: the reminder before it expires, or the quote the customer asked
 /// to be sent. What the review page shows of it, and the way back to it.
 #[derive(Debug, Clone, Serialize)]
 pub struct QuoteEmail {

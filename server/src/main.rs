@@ -479,7 +479,7 @@ fn check(root: &std::path::Path) -> ExitCode {
     }
 }
 
-/// mimalloc, not glibc's malloc (issue 22, measured with the load bench in one run on the
+/// mimalloc, not glibc's malloc (measured with the load bench in one run on the
 /// project's 2-core machine): glibc's arenas were contended under load (a tenth of the view's
 /// CPU went to malloc, free and their locks). With mimalloc the priced view went from 5,371 to
 /// 8,126 requests a second, a transition from 2,755 to 4,027 and an inbound quote from 2,203 to

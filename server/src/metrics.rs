@@ -1,4 +1,4 @@
-//! What an operator scrapes (issue 27): counters and histograms recorded with the `metrics`
+//! What an operator scrapes: counters and histograms recorded with the `metrics`
 //! crate as things happen, rendered in Prometheus's text format by `/metrics`.
 //!
 //! Every label takes its values from a small, known set (a route's template, not its path; a
@@ -300,7 +300,7 @@ pub fn purchase(journey: &str, method: &str, outcome: &'static str) {
     .increment(1);
 }
 
-/// A purchase stopped because the policyholder may be on the sanctions list (issue 58).
+/// A purchase stopped because the policyholder may be on the sanctions list.
 pub fn screening_referral(journey: &str) {
     ::metrics::counter!("pawpath_screening_referrals_total", "journey" => journey.to_owned())
         .increment(1);

@@ -1,4 +1,4 @@
-//! Development reload (issue 8): with `PAWPATH_DEV_RELOAD=1` the server watches the definitions
+//! Development reload: with `PAWPATH_DEV_RELOAD=1` the server watches the definitions
 //! (journeys/, questions/) and, when a file changes, loads and checks the whole set again as
 //! start-up does. A set that passes replaces the one being served (requests already under way
 //! finish on the old one); a set that fails is refused with the lint's errors in the log, and

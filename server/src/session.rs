@@ -4,7 +4,7 @@
 //! cannot take over a session. The CSRF token is an HMAC of the session token under the server's
 //! secret: it needs no storage, differs per session, and survives a restart. A page is given it
 //! masked afresh each time (a random pad, then the token XOR the pad): answers are compressed
-//! (issue 23), and a secret repeated byte for byte in compressed answers beside text an attacker
+//!, and a secret repeated byte for byte in compressed answers beside text an attacker
 //! can choose could be read off their sizes (BREACH). Any of its masked forms is accepted.
 
 use axum::http::HeaderMap;
@@ -60,7 +60,7 @@ impl SessionToken {
             .map(Self)
     }
 
-    /// The session a purchase moves its quote to (issue 55): an HMAC of this session's token
+    /// The session a purchase moves its quote to: an HMAC of this session's token
     /// and the purchase's idempotency key under the server's secret. Every request of one
     /// purchase (a double click, the buyer's retry whose answer was lost) makes the same one, so
     /// each is answered with the same cookie; whoever holds this session's cookie without the

@@ -1,4 +1,4 @@
-//! Card payments where a brand takes them (issue 6; owner-payment.md §1 "Direct Debit, or card
+//! Card payments where a brand takes them (owner-payment.md §1 "Direct Debit, or card
 //! where offered", §2 Payment page card form and /creditcard-confirmation, §3 payment_method,
 //! §5 Payment): the card goes from the browser to the payment provider (here the local test
 //! provider), pawpath gets a token, and the card is charged once when the quote is bought. The
@@ -196,7 +196,7 @@ async fn a_card_payer_buys_once_and_the_card_number_is_nowhere() {
     // Ten identical Pay now requests at once, and a second tab with its own key.
     let mut tasks = Vec::new();
     // One page's token for every request, as repeated clicks on one page send it: a page loaded
-    // with the cookie the purchase retired would be a new visitor's (issue 55).
+    // with the cookie the purchase retired would be a new visitor's.
     let csrf = app.csrf().await;
     for _ in 0..10 {
         let client = app.client.clone();
@@ -402,7 +402,7 @@ async fn the_provider_checks_the_card_with_the_specs_messages() {
 /// owner-payment.md §1, §3 payment_method: a brand that does not take cards offers Direct Debit
 /// only, and refuses a card payment as a field error.
 #[tokio::test]
-async fn issue_29_american_express_as_listed_takes_15_digits_and_a_4_digit_code() {
+async fn american_express_as_listed_takes_15_digits_and_a_4_digit_code() {
     // owner-payment.md §5 Payment: AMEX is an accepted issuer and epw lists it under "We
     // accept"; its number is 15 digits (4-6-5) and its security code 4 digits.
     let (app, view) = at_payment("epw").await;

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { expectAccessible, screenshot, watchConsole } from './support';
 import { describeTigger } from './support-pets';
 
-// Issue 59, the address lookup on the details page (owner-payment.md §8 Address and policy), at
+// The address lookup on the details page (owner-payment.md §8 Address and policy), at
 // 1280 px and at 375 px: Enter in the postcode box finds the address, which is said where it is
 // shown and takes the focus, with no toast over the questions after it; an address not found is
 // said at the search only.

@@ -4,10 +4,10 @@ import { expectAccessible, mailTo, screenshot, stubTagManagers, watchConsole } f
 import { chooseRadio, press } from './support-keys';
 import { directDebitByKeyboard } from './support-journey';
 
-// ptp names a tag manager (issue 29); no test reaches the internet.
+// ptp names a tag manager; no test reaches the internet.
 test.beforeEach(async ({ page }) => stubTagManagers(page));
 
-// Issue 7, aggregator channel (journey.md §1–§2, owner-payment.md §2 Step bar, §7): a comparison
+// Aggregator channel (journey.md §1–§2, owner-payment.md §2 Step bar, §7): a comparison
 // site's quote (made through /api/fakeaggs on this test host, the same code path as the inbound
 // quote API) opened by its click-through at review, then Details (assumptions), payment and
 // confirmation under /aggregators/quote, by keyboard, for every brand that sells through

@@ -4,10 +4,10 @@ import { expectAccessible, mailTo, screenshot, stubTagManagers, watchConsole } f
 import { press } from './support-keys';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard } from './support-journey';
 
-// ptp names a tag manager (issue 29); no test reaches the internet.
+// ptp names a tag manager; no test reaches the internet.
 test.beforeEach(async ({ page }) => stubTagManagers(page));
 
-// Issue 7, "Done when": each brand completes a purchase in the browser, with a screenshot of its
+// Each brand completes a purchase in the browser, with a screenshot of its
 // pet page and review page (journey.md §1: brands chosen by `brand`, differing in copy, phone
 // numbers and rules; journeys/brands/*.json). The keyboard purchase of pos and the card purchase
 // of epw have their own specs; here every brand buys by Direct Debit. rcfr, which speaks French
@@ -29,7 +29,7 @@ const BRANDS: Brand[] = [
 async function frameIsTheBrands(page: Page, brand: Brand) {
   await expect(page.getByRole('link', { name: `${brand.name} home page (opens the brand's site)` })).toBeVisible();
   await expect(page.getByRole('banner').getByRole('link', { name: `Call us on ${brand.phone}` })).toBeVisible();
-  // The trading disclosures (issue 58): the firm, its number, registered office and FCA reference.
+  // The trading disclosures: the firm, its number, registered office and FCA reference.
   await expect(page.getByRole('contentinfo')).toContainText(`${brand.name} is a trading name of ${brand.firm}`);
   await expect(page.getByRole('contentinfo')).toContainText(new RegExp(`company number ${brand.firmNumber}\\), registered office .+\\. .+ is authorised and regulated by the Financial Conduct Authority \\(firm reference number ${brand.fca}\\)`));
 }
@@ -55,7 +55,7 @@ for (const brand of BRANDS) {
     const email = `${brand.code}-${Date.now()}@example.com`;
     await page.goto(`/quote?brand=${brand.code}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    // Issue 7: axe on every page of the direct flow, for the first brand; for each other brand
+    // Axe on every page of the direct flow, for the first brand; for each other brand
     // on the pages whose content differs by brand (the pet page above, review, confirmation).
     // Each brand's colours are held to WCAG's contrast by `pawpath check`, and the pages between
     // are the same page in another theme.
@@ -70,7 +70,7 @@ for (const brand of BRANDS) {
     await press(page, page.getByRole('button', { name: 'Next' }));
     await expect(page.getByRole('heading', { name: "Choose Rex's cover" })).toBeVisible();
     await samePageOtherTheme();
-    // Issue 59: on every brand, the first phone screen names a cover with its price, whatever
+    // On every brand, the first phone screen names a cover with its price, whatever
     // the brand puts above the choice (sbp's Best Buy banner comes after it).
     const size = page.viewportSize();
     await page.setViewportSize({ width: 375, height: 812 });
@@ -108,7 +108,7 @@ for (const brand of BRANDS) {
     const mail = await mailTo(email);
     expect(mail[0].subject).toBe(`Welcome to ${brand.name}: your pet insurance is confirmed`);
     expect(mail[0].from).toBe(`${brand.name} <policies@pawpath.invalid>`);
-    // The trading disclosures in every email too (issue 58), in both its parts.
+    // The trading disclosures in every email too, in both its parts.
     for (const part of [mail[0].text, mail[0].html]) {
       expect(part).toContain(`${brand.name} is a trading name of ${brand.firm}`);
       expect(part).toContain(`company number ${brand.firmNumber}`);
@@ -130,7 +130,7 @@ for (const [code, paths] of [
     await expect(page.getByRole('heading', { level: 1, name: 'Your pets' })).toBeVisible();
     const footer = page.getByRole('contentinfo');
     // pos has a component library page (journey.md §2 /library), for its own teams: not linked
-    // from the customers' footer (issue 24).
+    // from the customers' footer.
     await expect(footer.getByRole('link')).toHaveText(['Privacy and cookies', 'Terms of business', 'Contact us and FAQs']);
     for (const [link, title, path] of [
       ['Privacy and cookies', 'Privacy and cookie policy', paths.privacy],

@@ -4,7 +4,7 @@ import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { chooseRadio, press, typeInto } from './support-keys';
 import { toPaymentByKeyboard } from './support-journey';
 
-// Issue 60: cards through a real provider's API (Stripe's PaymentIntents, here the local fake
+// Cards through a real provider's API (Stripe's PaymentIntents, here the local fake
 // tests/fake-stripe.mjs that playwright.config.ts starts), with strong customer authentication
 // (3-D Secure). The card's number, expiry and security code are typed into the provider's own
 // fields, in a frame of the provider's; the customer's bank's challenge is passed or failed, and

@@ -4,7 +4,7 @@ import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { chooseRadio, press, tabTo, typeInto } from './support-keys';
 import { toPaymentByKeyboard } from './support-journey';
 
-// Issue 6: card payment where a brand turns it on (owner-payment.md §1 "Direct Debit, or card
+// Card payment where a brand turns it on (owner-payment.md §1 "Direct Debit, or card
 // where offered", §2 Payment page card form and /creditcard-confirmation, §5 Payment card rules).
 // The brand epw (journeys/brands/epw.json) takes cards; the card goes to the local test payment
 // provider, never to pawpath's API.
@@ -47,7 +47,7 @@ test('a card payer on a brand that takes cards buys by keyboard alone', async ({
   const card = page.getByRole('region', { name: 'Your card' });
   await expect(card).toContainText('Visa ending 1111');
   await expect(card).toContainText("Ada O'Neill");
-  // Issue 59: the button that buys says so, with what it takes, to whoever reads its description.
+  // The button that buys says so, with what it takes, to whoever reads its description.
   const taken = (await card.locator('.summary__row').filter({ hasText: 'Taken today' }).locator('dd').textContent()) ?? '';
   expect(taken).toMatch(/^£\d+\.\d\d$/);
   await expect(page.getByRole('button', { name: 'Pay now' })).toHaveAccessibleDescription(

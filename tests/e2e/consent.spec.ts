@@ -5,7 +5,7 @@ import { expect, type Page, type Request, test } from '@playwright/test';
 import { describeRexAndGoOn } from './support-pets';
 import { expectAccessible, screenshot, watchConsole } from './support';
 
-// Issue 58, consent before tags, following the ICO's guidance on cookies and similar
+// Consent before tags, following the ICO's guidance on cookies and similar
 // technologies: on every brand, no request leaves for a tag manager or an analytics origin and no
 // cookie but the session's is set before the customer chooses; rejecting is as easy as
 // accepting, on the first page; after acceptance the brand's tag manager is requested and reads

@@ -4,7 +4,7 @@ import { expectAccessible, screenshot, watchConsole } from './support';
 import { chooseTab, press } from './support-keys';
 import { detailsByKeyboard, lifetime4000ByKeyboard, petByKeyboard } from './support-journey';
 
-// Issue 29, "Content the spec lists that brands expect on the page": owner-payment.md §2 Review
+// Owner-payment.md §2 Review
 // ("why-insure and what-to-expect copy, a rating block"), §9 Documents and static copy (the
 // Defaqto 5-star notice, the price-comparison promotional terms page), journey.md §9 (average
 // claim copy; example excess per condition per year: dog 110).
@@ -29,7 +29,7 @@ test('choose-policy and review carry the average claim, the example excess, the 
   const rating = page.getByRole('region', { name: /Rated by Defaqto/ });
   await expect(rating).toContainText('Your Lifetime cover is rated 5 stars by Defaqto.');
   await expect(rating).toContainText('Defaqto is an independent financial research company.');
-  // Folded until asked for (issue 59): a heading to open, the words inside.
+  // Folded until asked for: a heading to open, the words inside.
   const why = page.locator('details').filter({ has: page.getByRole('heading', { name: 'Why insure your pet?' }) });
   await expect(why.getByRole('listitem').first()).toBeHidden();
   await why.getByText('Why insure your pet?').click();

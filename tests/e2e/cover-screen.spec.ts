@@ -5,7 +5,7 @@ import { fillYourDetails } from './support-owner';
 import { lifetime4000ByKeyboard } from './support-journey';
 import { describeRexAndGoOn } from './support-pets';
 
-// Issue 24, the page that sells (journey.md §2 Cover select, §4 Cover selection): choose policy
+// The page that sells (journey.md §2 Cover select, §4 Cover selection): choose policy
 // at 1280×800 and at 375×812, as a customer sees it first and walks it by keyboard.
 
 test.beforeEach(async ({ page }, testInfo) => {
@@ -197,7 +197,7 @@ test("sbp's best-buy banner is beside the dog's cover, not the cat's", async ({ 
   await screenshot(page, testInfo, 'sbp-review');
 });
 
-// Issue 24 (journey.md §4: "Default claim contribution of 10% is added to the quote"): the
+// Journey.md §4: "Default claim contribution of 10% is added to the quote": the
 // excess and claim contribution, with their claim example, beside the price on choose policy,
 // review and payment.
 test('the claim contribution and its example are beside every price', async ({ page }) => {
@@ -226,7 +226,7 @@ test('the claim contribution and its example are beside every price', async ({ p
   await expectAccessible(page);
 });
 
-// Issue 59: the benefits modal on a phone keeps its Close in view as the table scrolls, and
+// The benefits modal on a phone keeps its Close in view as the table scrolls, and
 // every level's chip is whole (they wrap rather than run off the side).
 test('the benefits modal keeps Close in view and shows every level whole', async ({ page }, testInfo) => {
   await rexToChoosePolicy(page);

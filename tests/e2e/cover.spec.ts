@@ -75,7 +75,7 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   const claim = page.getByRole('region', { name: 'Claim example' });
   await expect(claim).toContainText('you pay £189.10');
   const requote = page.waitForRequest((r) => r.url().endsWith('/api/getFlexProducts'));
-  // Issue 23: one call per change. The re-quote's answer is the page as it now stands; the page
+  // One call per change. The re-quote's answer is the page as it now stands; the page
   // is not loaded again after it.
   const calls: string[] = [];
   const pageCall = (r: Request) => {
@@ -93,7 +93,7 @@ test('two pets through choose policy by keyboard and mouse, then review', async 
   page.off('request', pageCall);
   expect(calls).toEqual(['POST /api/getFlexProducts']);
   // With no claim contribution, the example speaks of the excess alone, not "plus 0% of the
-  // remaining" (issue 58).
+  // remaining".
   await page.getByRole('radio', { name: 'No contribution' }).click();
   await expect(page.getByRole('radio', { name: 'No contribution' })).toBeChecked();
   await expect(claim).toContainText(/you pay £199(\.00)? \(the £199(\.00)? excess\) and we pay/);

@@ -11,7 +11,7 @@ import { press } from './support-keys';
 import { describeRex } from './support-pets';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard } from './support-journey';
 
-// Issue 57: a product team's edit reaches the customer with nothing rebuilt. The binary and the
+// A product team's edit reaches the customer with nothing rebuilt. The binary and the
 // renderer the suite was started with serve a copy of the definitions with PAWPATH_DEV_RELOAD=1
 // (the product team's live preview); the copy then gains a required question on the pet form
 // (its words in both languages). On the next page load the question is asked, and the browser

@@ -4,12 +4,12 @@ import { showVariation } from './support';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard } from './support-journey';
 import { press } from './support-keys';
 
-// Issue 24: the effort of buying, measured. One dog bought by Direct Debit by keyboard alone,
+// The effort of buying, measured. One dog bought by Direct Debit by keyboard alone,
 // every key counted in the page (sessionStorage keeps the count across the journey's pages);
 // the count is printed for the note and held under a ceiling so the journey never grows longer
-// without someone deciding it should. 225 before issue 24, 222 after (four marketing boxes not
+// without someone deciding it should. 225 before 222 after (four marketing boxes not
 // asked again on payment, one way to change the excess beside the price); 225 with the quote
-// reminder opt-out asked beside the email address (issue 58: one Tab past it), held at 226.
+// reminder opt-out asked beside the email address (one Tab past it), held at 226.
 const CEILING = 226;
 
 test('one dog bought by keyboard: every key press counted', async ({ page }, testInfo) => {

@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 
 import { axeViolations, expectAccessible, screenshot, watchConsole } from './support';
 
-// Issue 23: the frame (skip link, header, footer) is in the HTML, so the first paint needs only
+// The frame (skip link, header, footer) is in the HTML, so the first paint needs only
 // the HTML and the stylesheets. It must be the frame React draws (renderer/src/features/shell/
 // Frame.tsx), or the page would change under the customer when the script arrives. These compare
 // the two, for an English brand, a French brand that speaks two languages, and a static page.
@@ -11,7 +11,7 @@ const PAGES = [
   { name: 'pos, the first page', path: '/quote?brand=pos', heading: 'Your pets' },
   { name: 'rcfr, the first page in French', path: '/quote?brand=rcfr', heading: 'Vos animaux' },
   { name: 'pos, the contact page', path: '/quote/contact-and-faqs?brand=pos', heading: null },
-  // Before the cookie choice (issue 58): the banner is in the HTML too, first on the page.
+  // Before the cookie choice: the banner is in the HTML too, first on the page.
   { name: 'ptp, the first page before the cookie choice', path: '/quote?brand=ptp', heading: 'Your pets', unchosen: true },
 ];
 
@@ -31,7 +31,7 @@ for (const p of PAGES) {
     await page.route('**/quote/assets/*.js', (route) => route.abort());
     if ('unchosen' in p) await page.context().clearCookies();
     await page.goto(p.path);
-    // The trading disclosures (the brand's firm, issue 58) are in the HTML's own frame.
+    // The trading disclosures (the brand's firm) are in the HTML's own frame.
     await expect(page.getByRole('contentinfo')).toContainText(/is a trading name of|est un nom commercial de/);
     await expect(page.getByRole('contentinfo')).toContainText(/firm reference number|numéro de référence/);
     const drawnByServer = await frameMarkup(page);

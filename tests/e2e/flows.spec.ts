@@ -6,10 +6,10 @@ import { expect, type Page, test } from '@playwright/test';
 
 import { expectAccessible, stubTagManagers } from './support';
 
-// ptp names a tag manager (issue 29); no test reaches the internet.
+// ptp names a tag manager; no test reaches the internet.
 test.beforeEach(async ({ page }) => stubTagManagers(page));
 
-// Issue 8: QA's scripted flows (tests/flows/), the same files server/tests/api/flows.rs runs against
+// QA's scripted flows (tests/flows/), the same files server/tests/api/flows.rs runs against
 // the API, driven through the browser: each flow's quote lives in a real browser session (its
 // cookie, the page's CSRF token, the Content-Security-Policy); its answers are sent by the page
 // itself, as the renderer's API client sends them; after each answer the browser opens the page

@@ -5,7 +5,7 @@ import { press } from './support-keys';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard } from './support-journey';
 import { FR } from './support-words';
 
-// Issue 7, "Done when": rcfr entirely in French with € prices. journey.md §1 ("one brand has a
+// Rcfr entirely in French with € prices. journey.md §1 ("one brand has a
 // second language (French, with EUR). A language chooser shows only when a brand has more than
 // one language"); owner-payment.md §9 Currency (EUR in the French variant; prices to 2 decimals
 // unless whole). rcfr speaks French first, English second.

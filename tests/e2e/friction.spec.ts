@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { expectAccessible, screenshot, watchConsole } from './support';
 import { describeRex } from './support-pets';
 
-// Issue 24, friction on the forms (journey.md §2 Error summary: "Please Check the following
+// Friction on the forms (journey.md §2 Error summary: "Please Check the following
 // fields:", each invalid field listed).
 
 test('an empty submit names each field in the summary, each once', async ({ page }) => {
@@ -21,7 +21,7 @@ test('an empty submit names each field in the summary, each once', async ({ page
   await expectAccessible(page);
 });
 
-// Issue 24: the breed suggestions open in view, so typing is seen to do something.
+// The breed suggestions open in view, so typing is seen to do something.
 test('the breed suggestions open where they can be seen', async ({ page }, testInfo) => {
   if (testInfo.project.name === 'desktop') await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/quote');
@@ -39,7 +39,7 @@ test('the breed suggestions open where they can be seen', async ({ page }, testI
   await expect(box).toBeInViewport();
 });
 
-// Issue 24: questions use the pet's name once it is known; a finished pet folds to a summary
+// Questions use the pet's name once it is known; a finished pet folds to a summary
 // with Edit when there is more than one; breeds read as owners say them, and the Kennel Club's
 // name still finds them.
 test('two pets: each asked about by name, the finished one folded with Edit', async ({ page }, testInfo) => {
@@ -111,7 +111,7 @@ test('two pets: each asked about by name, the finished one folded with Edit', as
   expect(problems()).toEqual([]);
 });
 
-// Issue 59: a pet's cost as people write it, "£1,200", is taken (the same rule as the server's,
+// A pet's cost as people write it, "£1,200", is taken (the same rule as the server's,
 // tests/fixtures/amounts.json); a comma that groups nothing is still refused.
 test('a pet cost with its thousands separator is taken as written', async ({ page }, testInfo) => {
   const problems = watchConsole(page);
@@ -134,7 +134,7 @@ test('a pet cost with its thousands separator is taken as written', async ({ pag
   expect(problems()).toEqual([]);
 });
 
-// Issue 59, retrieve-quote: the error summary names each field, and too many tries are said on the
+// Retrieve-quote: the error summary names each field, and too many tries are said on the
 // page with the brand's number rather than as a fault of the reference.
 test('retrieve names its fields, and too many tries are a page notice with the number to call', async ({ page }, testInfo) => {
   const problems = watchConsole(page);
@@ -162,7 +162,7 @@ test('retrieve names its fields, and too many tries are a page notice with the n
   expect(problems().filter((p) => !/status of 4(22|29)/.test(p))).toEqual([]);
 });
 
-// Issue 59: the remove-pet dialog opens over a dimmed page with the focus on Cancel, never on the
+// The remove-pet dialog opens over a dimmed page with the focus on Cancel, never on the
 // permanent action.
 test('removing a pet asks over a dimmed page, with the focus on Cancel', async ({ page }, testInfo) => {
   await page.goto('/quote?brand=pos');

@@ -5,7 +5,7 @@ import { expectAccessible, screenshot } from './support';
 import { press } from './support-keys';
 import { describeRexAndGoOn } from './support-pets';
 
-// Issue 8: the analysts' internal funnel page, behind the admin token (HTTP Basic), per brand
+// The analysts' internal funnel page, behind the admin token (HTTP Basic), per brand
 // and channel; usable by keyboard and axe-clean like every page.
 
 test('the internal funnel page asks for the admin token and shows each brand and channel', async ({ browser, page }, testInfo) => {
@@ -38,7 +38,7 @@ test('the internal funnel page asks for the admin token and shows each brand and
   await staff.close();
 });
 
-// Issue 28: a quote replayed as its customer saw it, for a complaints handler, behind the admin
+// A quote replayed as its customer saw it, for a complaints handler, behind the admin
 // token; the reference typed and the page shown opened by keyboard.
 test('the internal replay page replays a quote the customer answered', async ({ browser, page }, testInfo) => {
   await page.goto('/quote?brand=pos');
@@ -82,7 +82,7 @@ test('the internal replay page replays a quote the customer answered', async ({ 
   await staff.close();
 });
 
-// Issue 61: what a change of the definitions does to customers, as a page behind the admin
+// What a change of the definitions does to customers, as a page behind the admin
 // token; here the served version against itself (the only one this server has kept): nothing
 // changed, nothing lands elsewhere, the tables drawn. (Quotes the other tests wrote into through
 // the test host's patch call are not run again, and are counted with why.)

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 
 import { metricsToken } from '../admin-token';
 
-// Issue 27: after the whole browser suite, at both widths, /metrics as Prometheus scrapes it
+// After the whole browser suite, at both widths, /metrics as Prometheus scrapes it
 // shows every family an operator watches, with values, counted from what the suite's customers
 // did. The scrape is kept (test-results/metrics.prom) as the note's sample.
 

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 
 import { expectAccessible, screenshot } from './support';
 
-// Issue 57, "Never a blank page": a step this renderer cannot draw keeps the brand's frame and
+// A step this renderer cannot draw keeps the brand's frame and
 // tells the customer what to do, with the quote reference and the brand's phone number, and the
 // page reports the failure to the server (POST /api/render-errors, logged and counted). The step
 // here is the first page with a question drawn by a widget this renderer has never heard of.

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { expectAccessible, screenshot, watchConsole } from './support';
 import { describeRex, describeTigger } from './support-pets';
 
-// Issue 59, nothing the customer typed is lost. journey.md §4 Add another pet: "elsewhere the pets
+// Nothing the customer typed is lost. journey.md §4 Add another pet: "elsewhere the pets
 // are saved first" (through /api/petdetails, the norequote=1 variant while no pet has a product,
 // §7); a pet not saved yet is kept in the tab, so a reload (or a phone discarding the tab while
 // the owner looks up a date of birth) shows it again.

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 
 import { expectAccessible, stubTagManagers, watchConsole } from './support';
 
-// Issue 28: a sample of the generated paths (`pawpath paths`) in the browser: for each journey,
+// A sample of the generated paths (`pawpath paths`) in the browser: for each journey,
 // the longest path that buys where one does, once for each set of page addresses the brands use. Its calls are sent as the pages send them, with the browser's own session and
 // CSRF token, and after each one the page it leads to is drawn by the renderer: its heading
 // shows, nothing fails in the console, and the last page passes axe. Every generated path runs

@@ -47,17 +47,17 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
 
   // Keeping in touch and policy communications (owner-payment.md §2 Payment page, §4): the
   // change is saved at once with its toast, and what was typed above stays. Marketing
-  // preferences were asked on your details and are not asked again here (issue 24).
+  // preferences were asked on your details and are not asked again here.
   const keeping = page.getByRole('region', { name: 'Keeping in touch' });
   await keeping.getByRole('radio', { name: 'By post' }).check();
-  // owner-payment.md §8 Updates, word for word (issue 29).
+  // owner-payment.md §8 Updates, word for word.
   await expect(page.getByRole('status').filter({ hasText: 'Policy communications updated: Your preferences have been updated' })).toBeVisible();
   await expect(keeping.getByRole('checkbox')).toHaveCount(0);
   await expect(page.getByRole('checkbox', { name: 'Email', exact: true })).toHaveCount(0);
   await expect(page.getByLabel('Account holder name')).toHaveValue('Ada ONeill');
   await expectAccessible(page);
 
-  // Yearly: the summary and the notice follow the choice (issue 24); back to monthly after.
+  // Yearly: the summary and the notice follow the choice; back to monthly after.
   const summary = page.locator('summary', { hasText: 'Your quote' });
   await expect(summary).toContainText('per month');
   await page.getByRole('radio', { name: 'Yearly' }).check();
@@ -101,7 +101,7 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await expect(panel).toContainText('Meridian Mutual Bank');
   await expect(panel).toContainText('Meridian House, 4 Cotton Exchange, Manchester, M1 9ZZ');
   await expect(panel.getByRole('button', { name: 'Print' })).toBeVisible();
-  // Issue 24: what Continue commits to, beside it: the policy, the Direct Debit and the first
+  // What Continue commits to, beside it: the policy, the Direct Debit and the first
   // collection on the day chosen (the 15th).
   const commit = page.getByRole('region', { name: 'What happens when you continue' });
   await expect(commit).toContainText(/^What happens when you continueContinue buys your policy, with cover from \d{2}\/\d{2}\/\d{4}, and sets up your Direct Debit to Pawsure Pet Cover\./);
@@ -116,7 +116,7 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await expect(page.getByLabel('Account number')).toHaveValue('');
   await expect(page.getByLabel('Account holder name')).toHaveValue('Ada ONeill');
 
-  // Buy, with a double click: one purchase (issue 6), and the confirmation page.
+  // Buy, with a double click: one purchase, and the confirmation page.
   await page.getByLabel('Account number').fill('66374958');
   await page.getByRole('button', { name: 'Confirm payment' }).click();
   await expect(page).toHaveURL(/\/quote\/payment-confirmation$/);
@@ -127,7 +127,7 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   await page.getByRole('button', { name: 'Continue' }).dblclick();
   await expect(page).toHaveURL(/\/quote\/confirmation$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Pawsome!' })).toBeFocused();
-  // Issue 24: one pet is "your pet", not "your pets", and the page says where the email went.
+  // One pet is "your pet", not "your pets", and the page says where the email went.
   await expect(page.getByRole('heading', { name: 'Welcome to Pawsure Pet Cover: your pet is covered' })).toBeVisible();
   await expect(page.getByText("We've emailed your policy documents to ada@example.com.")).toBeVisible();
   const rex = page.getByRole('region', { name: 'Rex' });
@@ -174,7 +174,7 @@ test('the Direct Debit form by keyboard, a refused account, then the bank detail
   expect(problems()).toEqual([]);
 });
 
-// Issue 58: a policyholder who may be on the UK sanctions list (OFSI's consolidated list; the
+// A policyholder who may be on the UK sanctions list (OFSI's consolidated list; the
 // fictional entry Ostap QUANDRELL, born 12/03/1971, in server/data/sanctions/ConList.csv) is
 // asked to call, with the brand's number and never the reason, and nothing is bought.
 test('a possible sanctions match is asked to call, and nothing is bought', async ({ page }, testInfo) => {

@@ -16,7 +16,7 @@ test('a new customer fills the pet form by keyboard, meets an error, fixes it an
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
   await page.keyboard.press('Enter');
-  // First the way back to a saved quote (issue 29), then the first question.
+  // First the way back to a saved quote, then the first question.
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Retrieve a saved quote' })).toBeFocused();
   await page.keyboard.press('Tab');
@@ -28,11 +28,11 @@ test('a new customer fills the pet form by keyboard, meets an error, fixes it an
   await page.keyboard.press('Tab'); // what type of dog: Pedigree
   await page.keyboard.press('Space');
   await page.keyboard.press('Tab'); // the breed search
-  // Issue 24: once the pet has a name, its questions use it.
+  // Once the pet has a name, its questions use it.
   const breed = page.getByRole('combobox', { name: 'What breed is Biscuit?', exact: true });
   await expect(breed).toBeFocused();
   await page.keyboard.type('labr');
-  // Issue 24: breeds as owners say them; the Kennel Club writes "Retriever (Labrador)".
+  // Breeds as owners say them; the Kennel Club writes "Retriever (Labrador)".
   await expect(page.getByRole('option', { name: 'Labrador Retriever', exact: true })).toBeVisible();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');

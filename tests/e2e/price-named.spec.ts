@@ -4,7 +4,7 @@ import { expectAccessible, screenshot, showVariation, watchConsole } from './sup
 import { fillYourDetails } from './support-owner';
 import { describeRex, describeRexAndGoOn, describeTigger } from './support-pets';
 
-// Issue 59, the price always says what it buys (journey.md §2 Cover select, owner-payment.md §2
+// The price always says what it buys (journey.md §2 Cover select, owner-payment.md §2
 // Payment page and Bank details panel, §4 Prices: the annual view is 12 × monthly), at 1280 px
 // and at 375 px.
 

@@ -7,7 +7,7 @@ import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboar
 // These read the data layer (owner-payment.md §4 Analytics): the customer has accepted analytics cookies.
 test.beforeEach(async ({ page }) => acceptAnalytics(page));
 
-// Issue 6, "Done when": a full direct purchase by keyboard alone, from /quote to /confirmation,
+// A full direct purchase by keyboard alone, from /quote to /confirmation,
 // for one dog and for two pets, and the confirmation email arriving at the local SMTP server
 // (owner-payment.md §2 Payment page, Bank details panel, Confirmation page; §4 Confirmation:
 // "a confirmation email is requested with send_confirmation_email=1").
@@ -27,7 +27,7 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
 
   // Review, then the assumptions.
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  // The demands-and-needs statement for what was chosen, each pet's (ICOBS 5.2.2, issue 58).
+  // The demands-and-needs statement for what was chosen, each pet's (ICOBS 5.2.2).
   const demands = page.getByRole('region', { name: 'Your demands and needs' });
   for (const p of pets) {
     await expect(demands).toContainText(new RegExp(`${p.name}'s \\w[\\w ]* cover meets the demands and needs of someone who wants to insure their pet against the cost of vet treatment for injury and illness, up to £[\\d,]+, paying the first £[\\d,.]+ of each claim themselves\\.`));
@@ -61,7 +61,7 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
   for (const pet of pets) {
     const region = page.getByRole('region', { name: pet.name });
     await expect(region).toContainText(/PETPS\d{7}/);
-    // journey.md §9, owner-payment.md §9: the excess on confirmation (issue 29), as bought.
+    // journey.md §9, owner-payment.md §9: the excess on confirmation, as bought.
     await expect(region).toContainText(/Excess£(99|50) for each condition, each policy year/);
     // journey.md §9: the rating badge on confirmation too (Lifetime £4,000 on pos has it).
     await expect(region).toContainText('5★ rated');

@@ -8,7 +8,7 @@ import { fillYourDetails } from './support-owner';
 // These read the data layer (owner-payment.md §4 Analytics): the customer has accepted analytics cookies.
 test.beforeEach(async ({ page }) => acceptAnalytics(page));
 
-// Issue 7, the rehoming flow (journey.md §1 Extra flows, §2 Routes: / eligibility (1), /your-pet
+// The rehoming flow (journey.md §1 Extra flows, §2 Routes: / eligibility (1), /your-pet
 // (2), /your-details (3), /confirmation (4); owner-payment.md §6 the document-scanning warnings,
 // §9 free rehoming cover: 28 days, no third party liability) for the brands that list it.
 

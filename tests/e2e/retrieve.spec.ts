@@ -72,7 +72,7 @@ test('an expired quote comes back as a new quote starting today, with the spec m
 });
 
 test('a bought quote is only said to be bought: another browser sees nothing of it', async ({ page, browser }, testInfo) => {
-  // Issue 21: a bought quote is never attached to a new browser; retrieving it says it has been
+  // A bought quote is never attached to a new browser; retrieving it says it has been
   // bought and where its documents went, and shows no personal data.
   const problems = watchConsole(page);
   await page.goto('/quote');

@@ -4,7 +4,7 @@ import { expectAccessible, mailTo, screenshot, watchConsole } from './support';
 import { press } from './support-keys';
 import { coverByKeyboard, detailsByKeyboard, lifetime4000ByKeyboard, petByKeyboard } from './support-journey';
 
-// Issue 29, "Coming back and changing things": the review edits a pet in its modal and comes
+// The review edits a pet in its modal and comes
 // back with the new price (journey.md §2 Modals "edit pet details"); Add another pet fetches a
 // fresh slot and opens the pet page (§4 Add another pet, §7 /api/addpetid); the quote can be
 // emailed (owner-payment.md §7 /api/sendquoteemail); the first page links to retrieve-quote. By
@@ -27,7 +27,7 @@ test('from review: edit a pet in place, email the quote, add another pet', async
   const priceBefore = await card.getByText(/£[0-9]+\.[0-9]{2}/).first().textContent();
 
   // Edit Rex in the modal: not neutered after all. The review comes back with the new price.
-  // Issue 59: each answer has its own Change, which opens the modal at that answer.
+  // Each answer has its own Change, which opens the modal at that answer.
   await press(page, page.getByRole('button', { name: 'Change neutered for Rex' }));
   const dialog = page.getByRole('dialog', { name: "Edit Rex's details" });
   await expect(dialog).toBeVisible();

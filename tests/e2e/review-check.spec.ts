@@ -5,7 +5,7 @@ import { chooseLifetimeForEveryPet } from './support-cover';
 import { fillYourDetails } from './support-owner';
 import { describeRexAndGoOn } from './support-pets';
 
-// Issue 59, a review a customer can check (journey.md §2 Review, Modals "edit pet details";
+// A review a customer can check (journey.md §2 Review, Modals "edit pet details";
 // owner-payment.md §2 Review quote): each pet's answers and the owner's as a check-answers list,
 // each with its own Change; one rating panel; the reading folded. At 1280 px and at 375 px.
 

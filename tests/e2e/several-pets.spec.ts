@@ -64,7 +64,7 @@ test('a dog, a cat and a rabbit in one quote; one removed through the modal', as
   await expect(page.getByRole('heading', { level: 2, name: 'Tell us about Thumper' })).toBeVisible();
   await screenshot(page, testInfo, 'pet-removed');
 
-  // A pet added (the pets before it saved first, and a blank slot with them: issue 59) and
+  // A pet added (the pets before it saved first, and a blank slot with them) and
   // removed again before it is described.
   await page.getByRole('button', { name: 'Add another pet' }).click();
   await expect(sections).toHaveCount(3);

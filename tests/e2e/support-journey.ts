@@ -1,5 +1,5 @@
 /**
- * The journey's pages filled in by keyboard alone (issue 6 "Done when": a purchase by keyboard
+ * The journey's pages filled in by keyboard alone (a purchase by keyboard
  * from /quote to /confirmation), shared by the purchase tests of each way to pay.
  */
 import { expect, type Page } from '@playwright/test';

@@ -24,7 +24,7 @@ export async function fillYourDetails(page: Page, address: { house: string; post
   await page.keyboard.type(' Ada@Example.com ');
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Email address')).toHaveValue('ada@example.com');
-  // The quote reminder opt-out, asked where the email address is given (issue 58): left unticked.
+  // The quote reminder opt-out, asked where the email address is given: left unticked.
   await expect(page.getByRole('checkbox', { name: "Don't send me quote reminders" })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Phone number')).toBeFocused();

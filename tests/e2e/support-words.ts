@@ -1,6 +1,6 @@
 /**
  * The words the keyboard journeys look for, per language: the British English the spec gives
- * (journey.md, owner-payment.md) and the French of the brand that speaks it (rcfr, issue 7).
+ * (journey.md, owner-payment.md) and the French of the brand that speaks it (rcfr).
  * Written out here, not read from the catalogues, so that a test proves the page's words.
  * Playwright compares accessible names with their whitespace collapsed, so French's no-break
  * spaces are written as plain spaces.

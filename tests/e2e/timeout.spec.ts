@@ -22,7 +22,7 @@ test('the warning counts down, then the reset modal starts a new quote', async (
   // The warning, with its countdown in red (30 s or less left).
   const warning = page.getByRole('dialog', { name: 'Are you still there?' });
   await expect(warning).toBeVisible({ timeout: 10_000 });
-  // The spec's sentence with this host's own times (issue 29: ich's 1 hour, not "4 hours").
+  // The spec's sentence with this host's own times (ich's 1 hour, not "4 hours").
   await expect(warning).toContainText('After 7 seconds of inactivity we will reset your quote, you have 4 seconds before it resets.');
   await expect(warning.getByRole('timer')).toHaveClass(/countdown--red/);
 
@@ -51,7 +51,7 @@ test('the warning counts down, then the reset modal starts a new quote', async (
   expect(problems()).toEqual([]);
 });
 
-// Issue 59: a quote with the owner's email is saved, and the reset modal says so, with its
+// A quote with the owner's email is saved, and the reset modal says so, with its
 // reference, how to retrieve it, and the way there (owner-payment.md §2 Retrieve quote).
 test('the reset modal of a saved quote gives its reference and the way back to it', async ({ page }, testInfo) => {
   const problems = watchConsole(page);
@@ -99,7 +99,7 @@ test('the reset modal of a saved quote gives its reference and the way back to i
   expect(problems()).toEqual([]);
 });
 
-// Issue 55; journey.md §2 Inactivity timeout: the journey is reset, not the brand or the channel.
+// journey.md §2 Inactivity timeout: the journey is reset, not the brand or the channel.
 // Every brand and both of its channels, read from the definitions (a brand added there is tested
 // here without a change): the page opened with a tracking token, left until the reset modal,
 // "Start a new quote" lands on the same journey and brand with the tracking token's sales number.

@@ -34,7 +34,7 @@ test('a new customer fills in their details by keyboard, finds the address and a
   await expect(page.getByRole('radio', { name: 'Mr', exact: true })).toBeFocused();
 
   await fillYourDetails(page);
-  // Issue 59: found, it is said where it is shown, which takes the focus; no toast over the questions after it.
+  // Found, it is said where it is shown, which takes the focus; no toast over the questions after it.
   const found = page.getByRole('group', { name: 'Your address' }).locator('.address-chosen');
   await expect(found).toContainText('We found your address.');
   await expect(found).toBeFocused();
@@ -51,7 +51,7 @@ test('a new customer fills in their details by keyboard, finds the address and a
   expect(problems()).toEqual([]);
 });
 
-// Issue 24: an address not found is said at the field with the way on; issue 59: only there, no
+// An address not found is said at the field with the way on; only there, no
 // toast over the postcode box; a search that then finds it clears that and says so beside it.
 test('an address not found says so at the field, with the way on; finding it clears that', async ({ page }, testInfo) => {
   await aCatSaved(page);
@@ -210,7 +210,7 @@ test('one valid and one invalid promo code, a Nectar card and a branch code', as
   expect(problems()).toEqual([]);
 });
 
-// owner-payment.md §5 Owner (phone: digits only, 9 to 12, starting 0), issue 24: a number as
+// owner-payment.md §5 Owner (phone: digits only, 9 to 12, starting 0), a number as
 // people type it is read as its digits when the box is left, and the server stores those.
 test('phone numbers as people type them are taken', async ({ page }) => {
   await aCatSaved(page);

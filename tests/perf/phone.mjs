@@ -1,4 +1,4 @@
-// Issue 23's measure of the first page on a phone: Debian's Chromium over the DevTools protocol,
+// The first page measured as a customer on a poor phone meets it: Debian's Chromium over the DevTools protocol,
 // a mobile viewport, cold cache, CPU slowed 4×, network as slow 4G (150 ms round trip, 1.6 Mbit/s
 // down, 750 kbit/s up). Median of five loads of /quote?brand=pos: largest contentful paint, the
 // form usable (its first field drawn and enabled), bytes and requests. Then a returning visit

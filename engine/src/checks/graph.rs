@@ -1,4 +1,4 @@
-//! A journey drawn as a diagram (issue 8, `pawpath graph`): its steps with their paths, the
+//! A journey drawn as a diagram (`pawpath graph`): its steps with their paths, the
 //! guards a step requires, its rules, blocking rules and the answers its questions refuse, and
 //! its exits with the guard each is taken on. Written as Mermaid text (for documentation) and as
 //! a self-contained SVG (no script, no outside reference).

@@ -46,7 +46,7 @@ pub struct RawDefinitions {
     pub version: String,
     /// Every file as read (path relative to the root, contents), in the order digested: what a
     /// server keeps of each version it runs, so an old quote replays on its own definitions
-    /// (issue 28) through a [`MemoryLoader`].
+    /// through a [`MemoryLoader`].
     pub files: Vec<(String, String)>,
 }
 

@@ -35,7 +35,7 @@ impl FieldError {
 }
 
 /// The most field errors one answer gets back (and the transition log keeps): one per field,
-/// and no more than this in all (issue 21).
+/// and no more than this in all.
 pub const MAX_FIELD_ERRORS: usize = 50;
 
 /// The copy key used when a keyword has no `x-errors` entry.
@@ -79,7 +79,7 @@ impl CompiledSchema {
     /// schema's own order, so that the browser (which applies the same ordering to Ajv's
     /// errors) shows the same message.
     pub fn field_errors(&self, instance: &Value) -> Vec<FieldError> {
-        // Sizes before contents (issue 21): a list longer than the schema allows is that one
+        // Sizes before contents: a list longer than the schema allows is that one
         // error, and its items are not looked at.
         if let Some(error) = self.size_error(instance) {
             return vec![error];

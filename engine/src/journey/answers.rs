@@ -62,7 +62,7 @@ pub fn mask(value: &str) -> String {
 /// logged answers are refused or accepted as the answers sent were, and a replay agrees.
 pub const UNDECLARED_KEYS: &str = "(undeclared keys)";
 
-/// The answers as sent, as the transition log keeps them (issue 28, issue 55): every write-only
+/// The answers as sent, as the transition log keeps them: every write-only
 /// answer the schema declares masked (whatever its type), and only what the schema declares,
 /// at every depth: an undeclared key (which the document never keeps either) is left out, and
 /// their number kept under [`UNDECLARED_KEYS`]. So the replay shows what the customer sent

@@ -132,7 +132,7 @@ impl Event {
             Event::Purchase => "purchase".into(),
             Event::Expire => "expire".into(),
             Event::Reset => "reset".into(),
-            // Names from a closed set (issue 21): what the caller typed (a position, a
+            // Names from a closed set: what the caller typed (a position, a
             // language) is not written to the log; a valid one shows in the quote itself.
             Event::RemovePet { .. } => "remove_pet".into(),
             Event::AddPet => "add_pet".into(),
@@ -199,10 +199,10 @@ pub struct TransitionRecord {
     pub field_errors: Vec<FieldError>,
     pub blocks: Vec<Block>,
     /// When the event priced the quote again (its rating inputs changed): the working of each
-    /// chosen product and a reference to the rest (issue 5: a product team can see why a price
-    /// is what it is; issue 22: not a copy of the table). None otherwise.
+    /// chosen product and a reference to the rest (a product team can see why a price
+    /// is what it is; not a copy of the table). None otherwise.
     pub pricing: Option<crate::journey::quoting::Pricing>,
-    /// What the event carried, as the log keeps it (issue 28: a quote replayed): a step's or a
+    /// What the event carried, as the log keeps it (a quote replayed): a step's or a
     /// modal's answers as sent, every write-only answer masked; a pet's position; a language.
     /// None for an event that carries nothing. At most [`MAX_INPUT_BYTES`]: anything larger is
     /// kept only as its size (`{"omitted_bytes": n}`).

@@ -518,7 +518,7 @@ pub fn locate(
     Ok((pos, blocked))
 }
 
-/// What the log keeps of what an event carried (issue 28): answers with their write-only answers
+/// What the log keeps of what an event carried: answers with their write-only answers
 /// masked by the schema of the step or modal they are for, bounded in size.
 fn event_input(defs: &Definitions, journey: &Journey, event: &Event) -> Option<Value> {
     let masked = |questions: Option<&str>, answers: &Value| match questions

@@ -398,7 +398,7 @@ fn exception_5_second(row: &Row, d: &[i64; 14]) -> bool {
 }
 
 /// A sort code as people write it ("08-99-99", "08 99 99", "089999"): its six digits, or
-/// `None`. The one set of accepted forms for every call that takes a sort code (issue 25).
+/// `None`. The one set of accepted forms for every call that takes a sort code.
 pub fn sort_code_digits(typed: &str) -> Option<String> {
     let digits: String = typed
         .chars()

@@ -1,4 +1,4 @@
-//! Rating (issue 5; journey.md §3 Product, §9; owner-payment.md §4 Prices): every product for a
+//! Rating (journey.md §3 Product, §9; owner-payment.md §4 Prices): every product for a
 //! pet priced from the rate table (`journeys/products/rates.json`), pure and exact. Money is
 //! rust_decimal throughout and is rounded once, to pennies, at the monthly price; the annual
 //! price is 12 times the monthly (owner-payment.md §4). Every price carries the factors that made
@@ -187,7 +187,7 @@ fn key_of(d: Decimal) -> String {
 }
 
 impl RateFile {
-    /// Whether co-insurance is offered on a product (journey.md §9; issue 5: not for Lifetime
+    /// Whether co-insurance is offered on a product (journey.md §9; not for Lifetime
     /// 10k, Max Benefit or Time Limited).
     pub fn coinsurance_offered(&self, product: ProductKey) -> bool {
         let group = product.group.as_str();
@@ -219,7 +219,7 @@ impl RateFile {
         self.price_rated(&rated, quote, product, choice.coinsurance_percent, true)
     }
 
-    /// What one pet's prices share whatever the product (issue 22: worked out once per pet, not
+    /// What one pet's prices share whatever the product (worked out once per pet, not
     /// once per product): its age, breed, area, neutering, cost and set excess factors, in the
     /// order they apply, and the no-third-party-liability factor that applies last.
     pub fn rate_pet(
@@ -527,7 +527,7 @@ mod tests {
 
     #[test]
     fn the_claim_example_is_the_spec_s() {
-        // issue 5: £99 and 10% pays £189.10.
+        // £99 and 10% pays £189.10.
         let (customer, insurer) = claim_example(Decimal::from(99), Decimal::from(10));
         assert_eq!(customer.to_string(), "189.10");
         assert_eq!(insurer.to_string(), "810.90");

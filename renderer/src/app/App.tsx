@@ -58,7 +58,7 @@ export function App() {
   }, [send]);
 
   const shell = view?.shell ?? boot.shell;
-  // The cookie choice first: the data layer follows it (issue 58).
+  // The cookie choice first: the data layer follows it.
   const consent = useConsent(shell);
 
   // owner-payment.md §4 Analytics: a page view for each page shown; a submission event for the
@@ -194,7 +194,7 @@ export function App() {
               </p>
             ))}
             {view.channel === 'direct' && !view.flow && view.step.bar_number === 1 && !view.pets.some((p) => p.pet_name) && (
-              // Where a returning customer starts again (a quote with no pet yet): the way to the quote they saved (issue 29).
+              // Where a returning customer starts again (a quote with no pet yet): the way to the quote they saved.
               <p className="retrieve-prompt">
                 {text(copy, 'retrieve.prompt')} <a href="/quote/retrieve-quote">{text(copy, 'retrieve.link')}</a>
               </p>

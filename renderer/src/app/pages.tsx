@@ -1,5 +1,5 @@
 /**
- * The journey's pages past the first, each a chunk of its own (issue 23: code split by page).
+ * The journey's pages past the first, each a chunk of its own (code split by page).
  * The first page (a form) and the frame are in the entry chunk; every other page's code is
  * loaded when a view that shows it arrives, before that view is drawn (see `prepareView`).
  */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addressMoved, repricedByAddress } from './address';
 
 // owner-payment.md §8 Address and policy: the info toast "Your address has been changed…" when
-// the address changes once a price was shown (issue 29: on your details too, not only review).
+// the address changes once a price was shown (on your details too, not only review).
 describe('the address-changed toast', () => {
   const owner = { customer_postcode: 'BS1 4DJ', customer_address_line_1: '1 Quay St', houseNumberName: '1' };
   it('notices a new postcode, first line or house', () => {

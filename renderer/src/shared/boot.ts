@@ -12,7 +12,7 @@ export interface Boot {
   copy_url?: string;
   /** The breed lists' address for the definitions being served (cached by the browser for a year). */
   breeds_url?: string;
-  /** Where this page's view data is (preloaded by the HTML beside the script, issue 23). */
+  /** Where this page's view data is (preloaded by the HTML beside the script). */
   view_url?: string;
   /** The brand's frame (logo, phone, page links) before the first call. */
   shell: ShellView | null;

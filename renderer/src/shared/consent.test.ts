@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// Issue 58, consent before tags (the ICO's guidance on cookies): the choice read and written per
+// Consent before tags (the ICO's guidance on cookies): the choice read and written per
 // brand, nothing in the data layer once refused, the tag manager loaded once and only when asked,
 // and a withdrawal deleting the analytics cookies.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The customer's choice about analytics cookies (issue 58, following the ICO's guidance on
+ * The customer's choice about analytics cookies (following the ICO's guidance on
  * cookies and similar technologies): until they choose, no tag manager, no analytics cookie and
  * no request to an analytics origin; rejecting is as easy as accepting; the choice is remembered
  * for the brand's `ask_again_after_days` and can be changed from every footer.

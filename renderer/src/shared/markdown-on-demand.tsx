@@ -1,5 +1,5 @@
 /**
- * rjsf's Markdown, loaded when first drawn (issue 23). @rjsf/core imports markdown-to-jsx for
+ * rjsf's Markdown, loaded when first drawn. @rjsf/core imports markdown-to-jsx for
  * descriptions and help written in Markdown (`ui:enableMarkdownInDescription`), which no question
  * set here turns on; statically that is 86 KB of the first page's script. vite.config.ts points
  * rjsf's import here, so the parser is fetched only by a page that draws Markdown.

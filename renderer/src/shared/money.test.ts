@@ -43,7 +43,7 @@ describe('money (journey.md §9, owner-payment.md §9 Currency)', () => {
 });
 
 // The table the server's engine tests read too (one rule on both sides): journey.md §5 pet_cost
-// and issue 59, thousands separators.
+// and thousands separators as people write them.
 describe('amounts as people type them', () => {
   const table = amounts as unknown as { valid: Array<[string, Currency, string]>; unchanged: Array<[string, Currency]> };
   it.each(table.valid)('reads %j in %s as %j', (typed, currency, plain) => {

@@ -1,4 +1,4 @@
-// Issue 23 (code split by page): code a page needs is loaded with the view that shows it, and
+// Code split by page: code a page needs is loaded with the view that shows it, and
 // what decides which code a view needs.
 import { describe, expect, it } from 'vitest';
 

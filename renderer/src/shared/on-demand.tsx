@@ -1,5 +1,5 @@
 /**
- * Code loaded when a page needs it (issue 23: the first page downloads only what it draws).
+ * Code loaded when a page needs it (the first page downloads only what it draws).
  *
  * `onDemand` wraps a module loader as a component that can be drawn at once once its code is
  * here: `prepare()` loads it ahead (the API client does so before it hands a view over), after which the component renders with no suspension and no fallback. Drawn

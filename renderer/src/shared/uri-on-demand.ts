@@ -1,5 +1,5 @@
 /**
- * fast-uri for rjsf, loaded only for a view whose schemas hold a `$ref` (issue 23). @rjsf/utils
+ * fast-uri for rjsf, loaded only for a view whose schemas hold a `$ref`. @rjsf/utils
  * imports it to resolve `$ref`s against a schema's `$id`, and calls it for nothing else; the
  * question sets here have none, and statically it is 23 KB of the first page's script.
  * vite.config.ts points rjsf's import here. A view's code is prepared before it is drawn: one

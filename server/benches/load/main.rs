@@ -1,4 +1,4 @@
-//! The load benchmark (issue 22): the release binary and a bare axum endpoint started in the same
+//! The load benchmark: the release binary and a bare axum endpoint started in the same
 //! run, each loaded by the same client, and each of pawpath's hot requests given as requests a
 //! second, p50, p99 and its share of the bare endpoint's rate; then each again at half its peak
 //! rate (p99 against p50 when not saturated), pawpath's peak memory, the stored size of a two-pet
@@ -470,7 +470,7 @@ async fn bench_database(
         )
         .await
         .expect("view");
-        // On the wire as a browser gets it (issue 23): brotli, and gzip for one that lacks it.
+        // On the wire as a browser gets it: brotli, and gzip for one that lacks it.
         let mut wire = Vec::new();
         for encoding in ["br", "gzip"] {
             let (_, _, compressed) = send(
@@ -496,7 +496,7 @@ async fn bench_database(
             body.len() as f64 / 1024.0,
             wire.join(", ")
         );
-        // As a browser asks (issue 56): compression is about half of this answer's cost, so a
+        // As a browser asks: compression is about half of this answer's cost, so a
         // round without it measures a cheaper page than customers get. `view_plain` (named in
         // PAWPATH_BENCH_ONLY) adds the answer uncompressed, to see what compressing costs.
         let plain = std::env::var("PAWPATH_BENCH_ONLY")

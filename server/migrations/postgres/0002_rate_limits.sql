@@ -1,5 +1,5 @@
 -- Attempts at the code checks (promo codes, Nectar cards, existing policies) per caller and per
--- fixed window, so that nobody can enumerate codes or policy numbers (issue 4). Shared by every
+-- fixed window, so that nobody can enumerate codes or policy numbers. Shared by every
 -- pawpath process through the database.
 create table rate_limits (
     key text not null,              -- call and caller, for example promo:ip:203.0.113.9

@@ -1,4 +1,4 @@
--- Every price's working, on the transition that changed the prices (issue 5: a product team can
+-- Every price's working, on the transition that changed the prices (a product team can
 -- see why a price is what it is): JSON [{pet, code, monthly, factors, discounts_monthly}], or
 -- null when the event changed no price.
 alter table step_transitions add column pricing text;

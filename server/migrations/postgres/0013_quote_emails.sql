@@ -1,4 +1,4 @@
--- Emails about a quote rather than a purchase (issue 29; journey.md §2 Review "We'll email you a
+-- Emails about a quote rather than a purchase (journey.md §2 Review "We'll email you a
 -- reminder before your quote expires"; owner-payment.md §7 /api/sendquoteemail): the reminder
 -- before a quote expires and the quote sent when the customer asks. The outbox takes them beside
 -- the purchase emails, so they are delivered, retried and never lost the same way: a row names

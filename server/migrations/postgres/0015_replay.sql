@@ -1,4 +1,4 @@
--- Any quote replayed as the customer saw it (issue 28). Expand only: a server of the version
+-- Any quote replayed as the customer saw it. Expand only: a server of the version
 -- before ignores the new columns and table and keeps working.
 --
 -- What each event carried (a step's answers as sent, write-only answers masked; a pet's position;

@@ -1,4 +1,4 @@
--- Card payments (issue 6; owner-payment.md §3 payment_method CC): for brands that take cards, a
+-- Card payments (owner-payment.md §3 payment_method CC): for brands that take cards, a
 -- purchase paid by card has this row instead of a Direct Debit mandate. Only what a receipt shows
 -- is kept: the provider's references, the name, the issuer code, the last four digits and the
 -- expiry. The card number and CVC never reach pawpath (they go from the browser to the provider).

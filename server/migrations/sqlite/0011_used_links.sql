@@ -1,4 +1,4 @@
--- Signed links that open a quote once (issue 21): a comparison site's click-through is spent by
+-- Signed links that open a quote once: a comparison site's click-through is spent by
 -- its first use, so a link seen again (in a browser's history, a forwarded email, a log) cannot
 -- take the quote to another browser. Kept by the digest of the token, never the token itself.
 create table used_links (

@@ -1,4 +1,4 @@
--- Keeping only what the law allows (issue 27). Expand only: a server of the version before
+-- Keeping only what the law allows. Expand only: a server of the version before
 -- ignores the new column and table and keeps working.
 --
 -- A quote never bought is purged once it has been left alone for the retention period

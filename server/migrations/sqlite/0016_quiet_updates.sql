@@ -1,4 +1,4 @@
--- A step's update leaves the quote's indexes alone (issue 22). Safe mid rolling deploy: it
+-- A step's update leaves the quote's indexes alone. Safe mid rolling deploy: it
 -- replaces an index no query names, and a server of the version before still finds purgeable
 -- quotes without it (by a scan of quotes, in the retention job only).
 --

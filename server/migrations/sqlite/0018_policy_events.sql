@@ -1,4 +1,4 @@
--- Policy events (issue 60): what the insurer's systems must act on (a policy bought, the pet
+-- Policy events: what the insurer's systems must act on (a policy bought, the pet
 -- portal registered, preferences changed, a policy cancelled, a subject's erasure), written in
 -- the same transaction as what they record, then delivered as signed webhooks (Standard
 -- Webhooks) by any server's worker: at least once, retried with backoff, the same id and body

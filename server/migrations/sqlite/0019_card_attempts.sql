@@ -1,4 +1,4 @@
--- Card payment attempts (issue 60): a card payer's purchase may wait on the customer's bank
+-- Card payment attempts: a card payer's purchase may wait on the customer's bank
 -- (3-D Secure) between the request that began it and the one (or the provider's webhook) that
 -- ends it. Each attempt is written before the provider is asked, so an answer lost on the way
 -- (a timeout) is asked for again with the same idempotency key, never made twice; and it holds

@@ -154,7 +154,7 @@ pub struct Config {
     pub lookups_per_address: u64,
     /// `PAWPATH_RETRIEVALS_PER_ADDRESS` (default 1,000): quote retrievals one client address may
     /// try in 15 minutes; many customers share one address, and each session and each quote
-    /// reference may be tried only 10 times (issue 59).
+    /// reference may be tried only 10 times.
     pub retrievals_per_address: u64,
     /// `PAWPATH_SESSION_BURST` (default 120) and `PAWPATH_SESSION_SAVES_PER_MINUTE` (default 120):
     /// how many state-changing calls one quote may take at once, and how fast the allowance
@@ -162,20 +162,20 @@ pub struct Config {
     pub session_burst: u64,
     pub session_saves_per_minute: u64,
     /// `PAWPATH_HISTORY_CEILING` (default 500): the most transitions one quote's history holds;
-    /// past it the quote can only be bought or started again (issue 55).
+    /// past it the quote can only be bought or started again.
     pub history_ceiling: i64,
     /// `PAWPATH_DATABASE_CONNECTIONS` (default 24): the most connections to PostgreSQL one
     /// instance opens, a third for the occasional work (purchases, retrieval, reports) and the
     /// rest for the hot path; each is opened when first needed. Several instances share the
     /// database's `max_connections` (100 by default). SQLite's one file keeps its own few.
     pub database_connections: u32,
-    /// Connection limits (issue 21): `PAWPATH_HEADER_TIMEOUT_MS`, `PAWPATH_REQUEST_TIMEOUT_MS`,
+    /// Connection limits: `PAWPATH_HEADER_TIMEOUT_MS`, `PAWPATH_REQUEST_TIMEOUT_MS`,
     /// `PAWPATH_MAX_CONNECTIONS`.
     pub limits: Limits,
 }
 
 /// The default of `PAWPATH_HISTORY_CEILING`, the most transitions one quote's history holds
-/// (issue 55): far more than a customer's journey makes (about 20 to 60), few enough that a
+///: far more than a customer's journey makes (about 20 to 60), few enough that a
 /// quote's history stays small (each input at most `engine::journey::runtime::MAX_INPUT_BYTES`).
 pub const HISTORY_CEILING: i64 = 500;
 
@@ -183,7 +183,7 @@ pub const HISTORY_CEILING: i64 = 500;
 /// opens.
 pub const DATABASE_CONNECTIONS: u32 = 24;
 
-/// How long a connection may take and how many may be open (issue 21: no request can exhaust
+/// How long a connection may take and how many may be open (no request can exhaust
 /// the server).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {

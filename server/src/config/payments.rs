@@ -1,4 +1,4 @@
-//! Where cards go (issue 6, issue 60): `PAWPATH_PAYMENT_PROVIDER`, and Stripe's settings when it
+//! Where cards go: `PAWPATH_PAYMENT_PROVIDER`, and Stripe's settings when it
 //! is Stripe.
 
 use std::time::Duration;

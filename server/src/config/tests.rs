@@ -91,7 +91,7 @@ fn the_secret_never_prints() {
     assert!(!format!("{c:?}").contains(&format!("{:?}", c.secret_key.bytes())));
 }
 
-/// Issue 60: an https host takes real cards: it refuses the local test provider, named or not;
+/// An https host takes real cards: it refuses the local test provider, named or not;
 /// Stripe needs its three keys, each of its own kind, and https addresses there.
 #[test]
 fn an_https_host_refuses_the_test_provider_and_stripe_needs_its_keys() {

@@ -1,4 +1,4 @@
-//! Where the policy events go (issue 60): the insurer's endpoint, the secret each delivery is
+//! Where the policy events go: the insurer's endpoint, the secret each delivery is
 //! signed with, and the public key the bank account number is sealed with.
 
 use super::error::{ConfigError, err};

@@ -1,4 +1,4 @@
-//! The bank account number, sealed for the insurer (issue 60: it never travels in clear).
+//! The bank account number, sealed for the insurer (it never travels in clear).
 //!
 //! Encrypted with the receiver's RSA public key (`PAWPATH_POLICY_WEBHOOK_ACCOUNT_KEY`, at least
 //! 2,048 bits) by RSA-OAEP with SHA-256, the mandate's reference as the OAEP label: only the

@@ -1,5 +1,5 @@
 //! `policy.bought`: what the insurer's policy administration and Bacs bureau need of a purchase
-//! (issue 60): the policies, the customer, the pets, the cover and excess, the prices with IPT,
+//!: the policies, the customer, the pets, the cover and excess, the prices with IPT,
 //! the payment method and schedule, and the Direct Debit mandate with its account number sealed
 //! for the receiver (`crate::crypto::sealing`). The customer's and pets' answers are sent as the
 //! question sets store them (answers marked `writeOnly` are never stored, so never sent): a

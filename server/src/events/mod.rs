@@ -1,4 +1,4 @@
-//! Policy events for the insurer's systems (issue 60): a policy bought, the pet portal
+//! Policy events for the insurer's systems: a policy bought, the pet portal
 //! registered, marketing or communication preferences changed, a policy cancelled, a subject's
 //! erasure. Each is written to the `policy_events` table in the transaction of what it records,
 //! so none is lost, and delivered by a worker as a webhook following the Standard Webhooks

@@ -51,7 +51,7 @@ pub fn refusal_for(expected: Option<&ApiKey>, headers: &HeaderMap) -> Option<Res
                         header::WWW_AUTHENTICATE,
                         "Basic realm=\"pawpath internal\", charset=\"UTF-8\"",
                     ),
-                    // Issue 55: a refusal is no more to be kept than what it guards.
+                    // A refusal is no more to be kept than what it guards.
                     (header::CACHE_CONTROL, "no-store"),
                 ],
                 axum::Json(serde_json::json!({ "error": "unauthorised" })),

@@ -62,7 +62,7 @@ impl JsonObject {
                     AppError::BadRequest(e.body_text())
                 }
             })?;
-        // Sizes before contents (issue 21): the values are counted without being built, so a
+        // Sizes before contents: the values are counted without being built, so a
         // body of thousands of tiny items is refused before it costs memory or validation.
         if too_many_values(&bytes, MAX_VALUES) {
             return Err(AppError::BadRequest(format!(
@@ -177,7 +177,7 @@ pub fn too_many_values(bytes: &[u8], max: usize) -> bool {
 
 /// Every text in `value` in Unicode's composed form (NFC), so that a name typed with a
 /// combining accent is the same answer as the one typed composed, to the schema's patterns and
-/// in storage (issue 21). Text already composed (nearly all) is left as it is.
+/// in storage. Text already composed (nearly all) is left as it is.
 fn nfc(value: &mut Value) {
     use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
     match value {
@@ -194,7 +194,7 @@ fn nfc(value: &mut Value) {
 mod tests {
     use super::too_many_values;
 
-    /// Issue 21: sizes before contents.
+    /// Sizes before contents.
     #[test]
     fn values_are_counted_before_a_body_is_built() {
         let small = br#"{"pets": [{"pet_name": "Biscuit", "pet_type": "dog"}], "csrf": "x"}"#;

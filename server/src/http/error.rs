@@ -29,7 +29,7 @@ pub fn status(error: &AppError) -> StatusCode {
 }
 
 /// The longest text an error answer carries: a message may quote what the caller sent, and an
-/// answer stays within its bound whatever that was (issue 21).
+/// answer stays within its bound whatever that was.
 const MAX_MESSAGE_CHARS: usize = 300;
 
 fn bounded(text: &str) -> String {

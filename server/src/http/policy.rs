@@ -5,8 +5,8 @@
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
 font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
-/// The policy of a brand's pages that names a tag manager (issue 29) or takes cards through a
-/// provider whose own fields are on the page (issue 60): [`CONTENT_SECURITY_POLICY`] with the tag
+/// The policy of a brand's pages that names a tag manager or takes cards through a
+/// provider whose own fields are on the page: [`CONTENT_SECURITY_POLICY`] with the tag
 /// manager's origins added to where scripts, connections and images may come from, and the
 /// payment provider's to where scripts, connections and frames (its card fields, in frames of
 /// its own) may come from. Still no inline script and no eval.

@@ -1,4 +1,4 @@
-//! Card payments (issue 6; owner-payment.md §1 "Direct Debit, or card where offered", §2 Payment
+//! Card payments (owner-payment.md §1 "Direct Debit, or card where offered", §2 Payment
 //! page card form, §3 payment_method CC, §5 Payment).
 //!
 //! A card number never reaches pawpath's database or logs. The browser sends the card form
@@ -7,7 +7,7 @@
 //! expiry: what a statement or receipt shows) and, when the quote is bought, to charge it.
 //! [`PaymentProvider`] is that interface; [`test_provider::TestProvider`] is a provider that runs
 //! inside pawpath for development and tests, with its own browser endpoint, holding no card
-//! number either; [`stripe::Stripe`] is Stripe's PaymentIntents, with 3-D Secure (issue 60).
+//! number either; [`stripe::Stripe`] is Stripe's PaymentIntents, with 3-D Secure.
 
 pub mod cards;
 pub mod stripe;

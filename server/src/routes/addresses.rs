@@ -21,7 +21,7 @@ pub(super) async fn address_search(
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     only_fields(&body, &["address", "text", "id"])?;
-    // Each lookup may be a paid one (Loqate): a budget per caller (issue 21).
+    // Each lookup may be a paid one (Loqate): a budget per caller.
     crate::service::limits::limit(&state, "address", &caller).await?;
     if let Some(id) = optional_text(&body, "id", 200)? {
         if id.is_empty() {

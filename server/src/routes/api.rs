@@ -198,7 +198,7 @@ pub(super) async fn delete_pet(
     let started = Instant::now();
     let auth = authorise(&state, &caller, &body, &["id"]).await?;
     let id = match body.get("id") {
-        // One format (issue 25): the number, as the page sends it and the document states.
+        // One format: the number, as the page sends it and the document states.
         Some(Value::Number(n)) => n.as_u64(),
         _ => None,
     }

@@ -24,7 +24,7 @@ fn stylesheet(css: String) -> Response {
 /// GET /quote/brand/{id}/theme.css: the brand's colours and font as CSS custom properties
 /// (journeys/brands: theme), loaded after the renderer's stylesheet. An unknown brand is a 404.
 ///
-/// The shell links it with `?v=` and the definitions version (issue 23): at the version being
+/// The shell links it with `?v=` and the definitions version: at the version being
 /// served it is cached for a year, as the hashed assets are (a new version is a new address);
 /// without it, or at another version, for five minutes as before.
 pub(super) async fn brand_theme(

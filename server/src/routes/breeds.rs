@@ -33,7 +33,7 @@ pub(super) async fn breed_list(State(state): State<AppState>, headers: HeaderMap
 
 /// POST /api/getbreedlist and /api/retrievepetswithbreeddata: the page's call helper sends
 /// `{locale}`. The body is read (and must be a JSON object within the size limit) before the
-/// answer, so the connection is left clean for its next request (issue 21: unread bodies made
+/// answer, so the connection is left clean for its next request (unread bodies made
 /// keep-alive connections drop).
 pub(super) async fn breed_list_posted(
     state: State<AppState>,

@@ -43,7 +43,7 @@ pub struct Call {
     /// The body's own fields (name, JSON type, description), besides `csrf` and the question
     /// sets' answers.
     pub fields: &'static [(&'static str, &'static str, &'static str)],
-    /// The own fields the call cannot do without (issue 55: the document says what the call
+    /// The own fields the call cannot do without (the document says what the call
     /// requires, and a test sends the minimal body it describes).
     pub required: &'static [&'static str],
     /// The body is the own fields alone: the modal's question set the journey gives the call
@@ -80,7 +80,7 @@ macro_rules! call {
 }
 pub(super) use call;
 
-/// Each call with the smallest body limit that serves it (issue 21): a call that saves no question
+/// Each call with the smallest body limit that serves it: a call that saves no question
 /// set takes a few short fields.
 pub(super) fn with_body_limits(
     calls: Vec<(Call, MethodRouter<AppState>)>,

@@ -1,4 +1,4 @@
-//! Every call of the API, described where it is routed (issue 8, API users): the router adds the
+//! Every call of the API, described where it is routed (API users): the router adds the
 //! calls from this list, and `/api/openapi.json` is written from the same list, so no call can be
 //! served undocumented. A call that saves a question set takes that set's JSON Schema (the one the
 //! browser and the server validate with) as its body: the sets the journeys send through it

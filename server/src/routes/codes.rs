@@ -1,6 +1,6 @@
 //! The code checks (owner-payment.md §4 Promo code, Nectar card; §7 Promo code, Nectar card
 //! lookup): `POST /api/checkoffercode` and `POST /api/getnectarcard`. Each caller may try a few
-//! codes in a window and no more (issue 4: nobody enumerates promo codes), counted in the
+//! codes in a window and no more (nobody enumerates promo codes), counted in the
 //! database per client address and per session, so every pawpath process shares the count.
 
 use axum::Json;

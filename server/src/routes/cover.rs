@@ -221,7 +221,7 @@ pub(super) async fn track_viewed_products(
 }
 
 /// GET /internal/quotes/{reference}/pricing (`Authorization: Bearer <PAWPATH_ADMIN_TOKEN>`): the
-/// working of every price on the quote as last priced, factor by factor (issue 5). Off (404)
+/// working of every price on the quote as last priced, factor by factor. Off (404)
 /// when no admin token is configured; a wrong or missing token is 401 and reveals nothing.
 pub(super) async fn internal_pricing(
     State(state): State<AppState>,
@@ -239,7 +239,7 @@ pub(super) async fn internal_pricing(
     else {
         return Ok(Json(json!({ "qidu": quote.quote_ref, "priced": false })).into_response());
     };
-    // The transition keeps the chosen products' working and a reference to the rest (issue 22):
+    // The transition keeps the chosen products' working and a reference to the rest:
     // every price's working is worked again here from the stored answers. It is the working of
     // the quoted prices while the definitions are those they were quoted on (`current`).
     let rules = quote::rule_context(&state, &quote);

@@ -155,7 +155,7 @@ async fn openapi(
 }
 
 /// The renderer's built files (`/quote/assets/`): each name carries a hash of its contents, so a
-/// browser keeps one for a year and never asks again (issue 23). The build writes a brotli and a
+/// browser keeps one for a year and never asks again. The build writes a brotli and a
 /// gzip copy beside each (`renderer/scripts/precompress.mjs`), sent as they are to a browser that
 /// accepts them. Source maps are build output, never served (the build keeps them out of
 /// `assets/`; a stray one is refused here too).
@@ -191,7 +191,7 @@ fn assets(state: &AppState) -> Router {
         ))
 }
 
-/// Every text answer compressed for a browser that accepts it (issue 23): brotli, else gzip, at
+/// Every text answer compressed for a browser that accepts it: brotli, else gzip, at
 /// quality 4, made for answers written per request (brotli's own default, 11, takes tens of times
 /// longer for a few per cent). Files already compressed by the build go out as they are.
 fn compression() -> CompressionLayer {
@@ -339,7 +339,7 @@ pub fn router(state: AppState) -> Router {
         ))
         .layer(
             // One line per request at INFO: method, path, status, latency. No bodies, no
-            // cookies, no query string, and no signed token (issue 21). The request's id is in
+            // cookies, no query string, and no signed token. The request's id is in
             // every line written while it is answered.
             TraceLayer::new_for_http()
                 .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
@@ -375,7 +375,7 @@ pub fn router(state: AppState) -> Router {
 mod tests {
     use super::log_path;
 
-    /// Issue 21: signed tokens never reach a log.
+    /// Signed tokens never reach a log.
     #[test]
     fn the_request_log_writes_no_signed_token() {
         assert_eq!(

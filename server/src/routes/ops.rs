@@ -1,4 +1,4 @@
-//! For the people and machines running pawpath (issue 27): readiness for a load balancer, and
+//! For the people and machines running pawpath: readiness for a load balancer, and
 //! metrics for Prometheus behind their own token.
 
 use axum::Json;

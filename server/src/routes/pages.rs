@@ -161,7 +161,7 @@ pub(super) struct ViewAsked {
 
 /// `GET /api/view?path=/quote/your-details`: the view data of the page at `path` (its path and
 /// query), the same answer as that page asked for as JSON. The HTML shell preloads it with a
-/// `<link rel="preload">` (issue 23: the first page's data comes in parallel with the script, not
+/// `<link rel="preload">` (the first page's data comes in parallel with the script, not
 /// after it), which cannot ask for JSON by `Accept`.
 pub(super) async fn view(
     State(state): State<AppState>,
@@ -417,8 +417,8 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
     let copy = voice.catalogue();
     let text = |key: &str| voice.t(key);
     // A brand that names a tag manager: its origins in this brand's pages' policy only (issue
-    // 29). The page loads its script only once the customer accepts analytics cookies (issue 58).
-    // The card provider's, where its own card fields are drawn on the page (issue 60).
+    // 29). The page loads its script only once the customer accepts analytics cookies.
+    // The card provider's, where its own card fields are drawn on the page.
     let tag_manager = brand.and_then(|b| b.tracking.tag_manager.as_ref());
     let tag_origins = tag_manager.map_or(&[][..], |tm| tm.origins.as_slice());
     let payment_origins = state.config.payment_provider.browser_origins();
@@ -487,7 +487,7 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
         Some(Target::Static(page)) => Some(page),
         _ => None,
     };
-    // What the page asks for as soon as it can, beside its script (issue 23): its view data, the
+    // What the page asks for as soon as it can, beside its script: its view data, the
     // breed lists, and the form of the question set the address's step asks (its schema is all
     // the browser needs to validate it).
     let view_url = url_journey.map(|_| view_url(uri));
@@ -545,7 +545,7 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
 
 /// The frame as React draws it before the page's view arrives (renderer/src/features/shell/Frame.tsx:
 /// the skip link, the header without the language chooser, the footer), for the HTML to carry so
-/// the first paint needs no script (issue 23). (The caller has none when the brand is unknown.)
+/// the first paint needs no script. (The caller has none when the brand is unknown.)
 fn first_paint_frame(
     shell: &view::Shell<'_>,
     voice: &engine::Voice<'_>,
@@ -560,7 +560,7 @@ fn first_paint_frame(
             .collect(),
     );
     // The component library (journey.md §2 /library) is for the brand's own teams: at its
-    // address, not in the customers' footer (issue 24).
+    // address, not in the customers' footer.
     let pages = &shell.pages;
     let links: Vec<serde_json::Value> = [
         ("privacy", &pages.privacy),

@@ -112,7 +112,7 @@ const DIRECT_DEBIT_ONLY: &[&str] = &[
     "dd_confirmation",
 ];
 
-/// POST /payments/webhook: the card payment provider's webhook (issue 60), checked by its
+/// POST /payments/webhook: the card payment provider's webhook, checked by its
 /// signature before anything is read. 200 when handled (or nothing was to be done); 503 when
 /// the purchase could not be made just now, so the provider sends it again; 400 for a signature
 /// or body that does not hold; 404 where the provider sends none (the test provider).

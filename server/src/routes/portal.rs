@@ -30,7 +30,7 @@ pub(super) async fn save_portal_password(
         &["email", "password", "password_confirmation"],
     )
     .await?;
-    // The confirmation page offers the form: before the purchase, no open step does (issue 25).
+    // The confirmation page offers the form: before the purchase, no open step does.
     if quote.lifecycle != Lifecycle::Purchased {
         return Err(AppError::StepClosed(crate::service::error::Closed::Form {
             form: "portal_password".into(),

@@ -1,4 +1,4 @@
-//! Buying (issue 6; owner-payment.md §2 Bank details panel "continue goes to /confirmation", §4
+//! Buying (owner-payment.md §2 Bank details panel "continue goes to /confirmation", §4
 //! Confirmation): the policies, the Direct Debit mandate and its collection schedule, made in
 //! one database transaction, exactly once. A double click, a retry after a dropped connection,
 //! two tabs or fifty identical requests at once make one purchase and get the same answer: the

@@ -94,7 +94,7 @@ pub(super) async fn confirmation_rescue(
             "the quote is not on the rehoming flow".into(),
         ));
     }
-    // Activating moves the quote to a new session, as a purchase does (issue 55): the answer
+    // Activating moves the quote to a new session, as a purchase does: the answer
     // sets its cookie, and the session that activated finds nothing from then on.
     let fresh = SessionToken::generate();
     for _ in 0..5 {

@@ -19,7 +19,7 @@ use crate::service::transition::authorise_found;
 /// POST /api/reset: `{csrf}` → `{data: {success: true, start, retrieve?}}`: `retrieve`, where the
 /// quote was kept to be found again (its owner's email is stored), is its retrieve-quote page
 /// with the reference filled in; `start` is where the new quote
-/// begins, on the old one's journey and brand with its tracking token (issue 55: a reset starts
+/// begins, on the old one's journey and brand with its tracking token (a reset starts
 /// the journey again, not the brand or the channel). (The spec's reset is a GET; a call that
 /// changes the quote takes the CSRF token, so it is a POST here.) A token that is not the
 /// session's is refused (403) and resets nothing, but says where the session's quote starts.

@@ -1,5 +1,5 @@
-//! What never changes for a definitions version, at addresses that carry the version (issue 22):
-//! a brand's copy catalogue in one of its languages, each question set's form, and (issue 23) the
+//! What never changes for a definitions version, at addresses that carry the version:
+//! a brand's copy catalogue in one of its languages, each question set's form, and the
 //! breed lists. A page's view data (for the breed lists, its boot) names the address; the browser
 //! fetches it once and keeps it, so no answer carries the catalogue again.
 //!

@@ -21,7 +21,7 @@ pub(super) async fn quote_retrieval(
 ) -> Result<crate::service::Reply, AppError> {
     let auth = authorise(&state, &caller, &body, &["quote_reference", "email"]).await?;
     crate::service::limits::limit(&state, "retrieve", &caller).await?;
-    // Every answer from here leaves at the same moment, whatever was found (issue 21: a wrong
+    // Every answer from here leaves at the same moment, whatever was found (a wrong
     // email took longer than a wrong reference, which told a guesser the reference was real).
     let answer_at = tokio::time::Instant::now() + ANSWER_AFTER;
     let answer = find(&state, &caller, &body, auth).await;

@@ -1,6 +1,6 @@
 //! POST /api/getvetlist: `{postcode, locale}` → the practices near it (journey.md §7;
 //! owner-payment.md §5 Vet). A lookup that changes nothing, so it needs no session; each caller
-//! has a budget of lookups (issue 21).
+//! has a budget of lookups.
 
 use axum::Json;
 use axum::extract::State;

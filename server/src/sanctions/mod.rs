@@ -1,4 +1,4 @@
-//! Sanctions screening (issue 58): a UK insurer may not sell cover to a person on the UK financial
+//! Sanctions screening: a UK insurer may not sell cover to a person on the UK financial
 //! sanctions list. The list is OFSI's consolidated list in its published CSV form (`ConList.csv`:
 //! a "Last Updated" line, a header line, then one row per name, the rows of one listed person
 //! sharing a `Group ID`), read at start from `PAWPATH_SANCTIONS_LIST`, so a new list is a file

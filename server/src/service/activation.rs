@@ -55,7 +55,7 @@ pub async fn scan(state: &AppState, quote: &QuoteRow) -> Result<Option<u32>, App
     Ok(outcome.detail_code())
 }
 
-/// Buys the quote at no charge, moving it to the session `session_hash` (issue 55): Ok(true)
+/// Buys the quote at no charge, moving it to the session `session_hash`: Ok(true)
 /// once bought here, Ok(false) when a twin request bought it (or changed it) first.
 pub async fn activate(
     state: &AppState,

@@ -489,7 +489,7 @@ pub async fn click_through(state: &AppState, token: &str) -> Result<Landing, App
     let base = &journey.base_path;
     let brand = &found.brand;
     let retrieve = || redirect(format!("{base}/retrieve-quote?brand={brand}"), None);
-    // Only a quote still to be bought opens, and each link once (issue 21): a bought quote
+    // Only a quote still to be bought opens, and each link once: a bought quote
     // stays with the browser that bought it, and a link seen again (history, a forwarded
     // email) cannot move the quote to another browser. Either way the customer can still
     // retrieve the quote by its reference and email.

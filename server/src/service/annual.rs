@@ -155,7 +155,7 @@ pub fn annual_document(
 
 /// A free policy's link to annual cover (GET /annual-rehoming/start/{token}): where it lands.
 ///
-/// The link makes its quote once, in the browser that opened it, under a new session (issue 55).
+/// The link makes its quote once, in the browser that opened it, under a new session.
 /// That browser may open it again; any other browser (a forwarded email, a second device, a
 /// guesser with the link) is sent to retrieve-quote and shown nothing of the owner, as a
 /// comparison site's used click-through is.

@@ -25,7 +25,7 @@ pub enum WebhookAnswer {
     Refused(String),
 }
 
-/// The payment provider's webhook (issue 60): a payment's outcome, for the customer who never
+/// The payment provider's webhook: a payment's outcome, for the customer who never
 /// came back from their bank's challenge. A payment taken buys the quote (once: the same
 /// purchase as the customer's own request would make, into the session their browser would
 /// have been moved to); a payment failed ends its attempt. Anything else is acknowledged.

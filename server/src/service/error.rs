@@ -31,10 +31,10 @@ pub enum AppError {
     QuoteClosed,
     /// The call does not apply to the quote as it stands (a confirmation email asked for before
     /// the purchase): 409 with the reason, and nothing changed. Not 400, which says the body is
-    /// malformed (issue 55: the calls take what their document describes).
+    /// malformed (the calls take what their document describes).
     #[error("not applicable: {0}")]
     NotApplicable(String),
-    /// The quote's history is at its ceiling (issue 55): 409, and nothing changed.
+    /// The quote's history is at its ceiling: 409, and nothing changed.
     #[error("the quote's history is full")]
     HistoryFull,
     #[error("internal: {0}")]
@@ -42,7 +42,7 @@ pub enum AppError {
     /// Too many attempts at a code check from this caller (the message is localised).
     #[error("rate limited")]
     RateLimited(String),
-    /// Too many calls from one session too fast (issue 55): 429 with `Retry-After` in seconds.
+    /// Too many calls from one session too fast: 429 with `Retry-After` in seconds.
     #[error("too fast: retry after {retry_after} s")]
     SlowDown { message: String, retry_after: u64 },
     /// The caller may not do this (any more): the message says why, in the customer's words.
@@ -51,7 +51,7 @@ pub enum AppError {
     /// A third party (the address lookup) did not answer usefully.
     #[error("unavailable: {0}")]
     Unavailable(String),
-    /// Answers for a step (or a form) the quote cannot open yet: nothing was stored (issue 25).
+    /// Answers for a step (or a form) the quote cannot open yet: nothing was stored.
     #[error("step closed: {0:?}")]
     StepClosed(Closed),
 }
@@ -80,7 +80,7 @@ impl From<engine::journey::runtime::EngineError> for AppError {
     fn from(e: engine::journey::runtime::EngineError) -> Self {
         match e {
             // A call made to a quote whose journey has no such form (a cover edit on a rehoming
-            // quote): the caller's mistake, not the server's (issue 21).
+            // quote): the caller's mistake, not the server's.
             engine::journey::runtime::EngineError::UnknownEdit(questions) => AppError::BadRequest(
                 format!("this quote's journey has no form {questions:?} to edit"),
             ),

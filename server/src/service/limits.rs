@@ -1,4 +1,4 @@
-//! How often a caller may try what a guesser would try (issue 4: nobody enumerates promo codes or
+//! How often a caller may try what a guesser would try (nobody enumerates promo codes or
 //! quote references) or what costs a paid lookup: counted in the database per client address and
 //! per session, in a sliding window, so every pawpath process shares the count.
 
@@ -55,7 +55,7 @@ pub async fn limit(state: &AppState, scope: &str, caller: &Caller) -> Result<(),
 }
 
 /// The most retrievals of one quote reference in any window of [`WINDOW_SECONDS`], whoever asks
-/// (issue 59): a guesser of a customer's email address gets as few tries as from one session.
+///: a guesser of a customer's email address gets as few tries as from one session.
 pub const RETRIEVALS_PER_REFERENCE: i64 = 10;
 
 /// Counts a retrieval of `reference` (kept only as a digest), beside [`limit`]'s counts of the
@@ -82,7 +82,7 @@ fn digest_hex(value: &str) -> String {
 }
 
 /// The most emails about quotes one address may be sent in any window of [`WINDOW_SECONDS`],
-/// however many quotes name it (issue 29: a quote's email address is whatever its visitor typed,
+/// however many quotes name it (a quote's email address is whatever its visitor typed,
 /// so nobody may use quotes to mail someone else over and over).
 pub const QUOTE_EMAILS_PER_RECIPIENT: i64 = 5;
 
@@ -144,7 +144,7 @@ async fn counted(
 mod tests {
     use super::sliding_count;
 
-    /// Issue 21: a fixed window allowed double the budget around its edge.
+    /// A fixed window allowed double the budget around its edge.
     #[test]
     fn the_window_slides() {
         let w = 900;

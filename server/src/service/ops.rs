@@ -1,4 +1,4 @@
-//! What the people running pawpath ask of it (issue 27): is it ready for traffic, and what it
+//! What the people running pawpath ask of it: is it ready for traffic, and what it
 //! has been doing (`/metrics`).
 
 use crate::service::state::AppState;

@@ -1,4 +1,4 @@
-//! The policy events a customer's actions owe the insurer (issue 60), made where the service
+//! The policy events a customer's actions owe the insurer, made where the service
 //! knows what they carry: the purchase's event (with the account number sealed for the
 //! receiver), the portal registration, the preferences changed after buying.
 

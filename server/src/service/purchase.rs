@@ -1,4 +1,4 @@
-//! Buying (issue 6; owner-payment.md §4 Confirmation): the policies, the Direct Debit mandate and
+//! Buying (owner-payment.md §4 Confirmation): the policies, the Direct Debit mandate and
 //! its collection schedule (or the card charged), and the confirmation email, made in one
 //! database transaction, exactly once. The route takes the request apart and answers; this is
 //! what happens between.
@@ -41,7 +41,7 @@ pub enum Attempted {
 /// POST /api/purchase: `{csrf, idempotency_key}` (a key the page makes for each purchase attempt
 /// and sends again on a retry). Answers the confirmation page's view data.
 ///
-/// The purchase moves the quote to a new session (issue 55; OWASP ASVS 3.2.1), made from the
+/// The purchase moves the quote to a new session (OWASP ASVS 3.2.1), made from the
 /// buying session and the key ([`crate::session::SessionToken::after_purchase`]): the answer sets its cookie, and
 /// the cookie that bought finds nothing from then on, so a session planted in the customer's
 /// browser before they started sees nothing of what they bought and cannot set their portal
@@ -256,7 +256,7 @@ async fn buy(
         Outcome::Moved => {}
         Outcome::RefusedByLifecycle => return Ok(Attempted::Refused(AppError::QuoteClosed)),
         _ => {
-            // The refusal is a transition like any other: the log shows it (issue 25).
+            // The refusal is a transition like any other: the log shows it.
             let meta = TransitionMeta::of(quote, started, experiment_views);
             state
                 .store
@@ -269,7 +269,7 @@ async fn buy(
         }
     }
     let document = &result.document;
-    // Sanctions screening (issue 58), before anything is charged or issued.
+    // Sanctions screening, before anything is charged or issued.
     if let Some(refused) = crate::service::screening::refer_if_listed(
         state,
         quote,
@@ -396,7 +396,7 @@ async fn buy(
     let email = render_confirmation_email(state, quote, document, &policies, &terms)?;
     let mut purchase = NewPurchase {
         id: crate::store::random_id(),
-        // Scoped to its quote (issue 21): a key another quote used is no business of this one.
+        // Scoped to its quote: a key another quote used is no business of this one.
         idempotency_key: format!("{}:{}", quote.id, payer.key),
         payment_frequency: frequency,
         payment_day: day,

@@ -53,7 +53,7 @@ pub enum Found {
     Nothing,
 }
 
-/// What a new quote keeps of the one a reset ended (issue 55; journey.md §2 Inactivity timeout:
+/// What a new quote keeps of the one a reset ended (journey.md §2 Inactivity timeout:
 /// the journey is reset, not the brand or the channel): its brand, its journey (and so its
 /// channel) and the tracking token it came with.
 #[derive(Debug, Clone)]
@@ -185,7 +185,7 @@ pub async fn existing_or_new(
         Found::Nothing => None,
     };
     // After the server's own reset, the new quote keeps the old one's brand and tracking token
-    // unless the page asks for others (issue 55).
+    // unless the page asks for others.
     let brand = brand
         .or_else(|| carried.as_ref().map(|c| c.brand.as_str()))
         .unwrap_or(DEFAULT_BRAND);
@@ -414,7 +414,7 @@ pub async fn reset_quote(
 }
 
 /// Whether a quote has been idle past the reset time (the server's own clock). Opening a page
-/// records activity at most once per [`activity_slack_ms`] (issue 22: a page view writes
+/// records activity at most once per [`activity_slack_ms`] (a page view writes
 /// nothing when the quote was active moments ago), so the server waits that much longer: it
 /// never resets a quote before the browser's own timer would.
 pub fn idle_past_reset(state: &AppState, quote: &QuoteRow) -> bool {
@@ -446,7 +446,7 @@ pub fn activity_due(state: &AppState, quote: &QuoteRow) -> bool {
 }
 
 /// Notes that the customer opened the quote (idle time starts again), when the activity last
-/// noted is more than moments old (issue 22: a page view writes nothing otherwise).
+/// noted is more than moments old (a page view writes nothing otherwise).
 pub async fn note_activity(state: &AppState, quote: &QuoteRow) -> Result<(), AppError> {
     if activity_due(state, quote) {
         state.store.touch(&quote.id).await?;

@@ -1,4 +1,4 @@
-//! Quotes by email (issue 29): the reminder the review page promises ("We'll email you a reminder
+//! Quotes by email: the reminder the review page promises ("We'll email you a reminder
 //! before your quote expires", journey.md §2 Review), and the quote sent when the customer asks
 //! (owner-payment.md §7 `/api/sendquoteemail`). Both go through the outbox, so they are delivered
 //! and retried as the confirmation is, and both lead back with a link to retrieve-quote, which

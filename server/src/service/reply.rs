@@ -1,5 +1,5 @@
 //! A call's answer as the service gives it: a JSON body written once, and the session the browser
-//! holds from then on where the call moved the quote to a new one (issue 55). The HTTP layer sends
+//! holds from then on where the call moved the quote to a new one. The HTTP layer sends
 //! it (`http::answers`): 200, `application/json`, and the session's cookie.
 
 use serde::Serialize;

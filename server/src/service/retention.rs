@@ -1,4 +1,4 @@
-//! Keeping only what the law allows (issue 27): the purge of quotes never bought, scheduled and
+//! Keeping only what the law allows: the purge of quotes never bought, scheduled and
 //! by `pawpath purge`, and the subject access and erasure requests (`pawpath subject`).
 
 use std::time::Duration;

@@ -1,4 +1,4 @@
-//! Retrieving a quote (journey.md §8; issue 21): the reference and email checked without telling
+//! Retrieving a quote (journey.md §8): the reference and email checked without telling
 //! a guesser which was wrong, the quote joined to this browser's session, an expired quote renewed.
 
 use hmac::{Hmac, Mac};
@@ -83,7 +83,7 @@ pub async fn find(
             && crate::service::view::valid_until(&found.created_at)
                 .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
                 .is_some_and(|until| until < today));
-    // A bought quote stays with the browser that bought it (issue 21): whoever else knows its
+    // A bought quote stays with the browser that bought it: whoever else knows its
     // reference and email is told it is bought and where its documents went, and shown nothing
     // of it.
     if found.lifecycle == Lifecycle::Purchased && found.id != auth.quote.id {
@@ -93,7 +93,7 @@ pub async fn find(
             "message": quote::voice(state, &auth.quote).t("retrieve.purchased"),
         } }));
     }
-    // A quote joining this browser joins it under a new session (issue 55): the session the
+    // A quote joining this browser joins it under a new session: the session the
     // browser had (one an attacker may have planted) finds nothing from then on.
     let fresh = crate::session::SessionToken::generate();
     let (attached, cookie) = if found.id == auth.quote.id {

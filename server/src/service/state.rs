@@ -41,7 +41,7 @@ pub struct Shared {
     pub bank: Arc<engine::rules::modulus::ModulusTables>,
     /// England and Wales bank holidays, for Direct Debit collection dates.
     pub holidays: Arc<engine::rules::collections::BankHolidays>,
-    /// OFSI's consolidated list, screened before each purchase (issue 58).
+    /// OFSI's consolidated list, screened before each purchase.
     pub sanctions: Arc<crate::sanctions::SanctionsList>,
     /// Which bank a sort code belongs to (the bank details panel).
     pub banks: Arc<banks::BankDirectory>,
@@ -59,11 +59,11 @@ pub struct Shared {
     pub made: Arc<Made>,
     /// Whether the server is shutting down, for `/readyz` and the background jobs.
     pub running: Arc<Running>,
-    /// How fast each session may change its quote (issue 55).
+    /// How fast each session may change its quote.
     pub pace: Arc<crate::service::pace::Pace>,
 }
 
-/// Shutting down (issue 27): first draining (`/readyz` answers 503 so the load balancer stops
+/// Shutting down: first draining (`/readyz` answers 503 so the load balancer stops
 /// sending requests, which are still answered), then stopping (the background jobs finish what
 /// they hold and take nothing new).
 #[derive(Debug)]
@@ -111,7 +111,7 @@ impl Running {
     }
 }
 
-/// Answers made from the definitions once and then sent as they are (issue 22: what never
+/// Answers made from the definitions once and then sent as they are (what never
 /// changes for a definitions version is not remade per request): the breed lists (about 90 KB
 /// of JSON), written and compressed once. Each is kept with the version it was made from, so
 /// definitions reloaded under it make it again.

@@ -91,7 +91,7 @@ pub async fn test_patch(
     Reply::json(&json!({ "data": { "furthest": record.to }, "outcome": "moved" }))
 }
 
-/// What a `test:patch` changes, as the log keeps it (issue 28): the patch's fields, not its CSRF
+/// What a `test:patch` changes, as the log keeps it: the patch's fields, not its CSRF
 /// token or the quote's age.
 fn patch_input(body: &Map<String, Value>) -> Value {
     let kept: Map<String, Value> = body

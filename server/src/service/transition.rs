@@ -378,7 +378,7 @@ pub async fn run(
         }
         Outcome::RefusedByLifecycle => return Err(AppError::QuoteClosed),
         // A step or form the quote cannot open: refused, naming it and its failed guards, with
-        // nothing stored (issue 25). Answers stored on a step whose way on a guard keeps closed
+        // nothing stored. Answers stored on a step whose way on a guard keeps closed
         // are a success: the page shows where the customer stands.
         Outcome::RefusedByGuard if !update => {
             return Err(AppError::StepClosed(match &event {

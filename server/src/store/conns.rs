@@ -1,4 +1,4 @@
-//! Connections for the hot path, kept without sqlx's pool (issue 22): on PostgreSQL its reads
+//! Connections for the hot path, kept without sqlx's pool: on PostgreSQL its reads
 //! and writes, on SQLite its reads (writes go through `crate::store::writer`).
 //!
 //! sqlx 0.9's pool checks every connection with a round trip each time one goes back to it (so

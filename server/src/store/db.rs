@@ -24,7 +24,7 @@ pub struct Store {
     /// time one goes back to it.
     pub(crate) reads: std::sync::Arc<crate::store::conns::Conns>,
     pub backend: Backend,
-    /// The most transitions one quote's history holds (issue 55): past it, a transition other
+    /// The most transitions one quote's history holds: past it, a transition other
     /// than a reset or an expiry is refused ([`StoreError::HistoryFull`]) and nothing changes.
     pub history_ceiling: i64,
 }

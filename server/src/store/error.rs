@@ -8,7 +8,7 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("the quote changed since it was read")]
     Conflict,
-    /// The quote's history is at its ceiling (issue 55): nothing was written.
+    /// The quote's history is at its ceiling: nothing was written.
     #[error("the quote's history is full")]
     HistoryFull,
     #[error("stored data is damaged: {0}")]

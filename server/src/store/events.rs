@@ -1,4 +1,4 @@
-//! Policy events (issue 60): written in the transaction of what they record, claimed by the
+//! Policy events: written in the transaction of what they record, claimed by the
 //! delivery worker one stream's head at a time (a purchase's events arrive in the order they
 //! were written), marked delivered or due again. Nothing here knows how they are sent.
 

@@ -1,4 +1,4 @@
-//! An experiment read (issue 28): for each variation, the quotes that saw it, moved on from the
+//! An experiment read: for each variation, the quotes that saw it, moved on from the
 //! step that showed it, and bought; each rate with its 95% interval, and each variation's
 //! difference from the first (the control) with its interval.
 //!

@@ -1,4 +1,4 @@
-//! What the impact report reads (issue 61): a sample of recent quotes, each with the document it
+//! What the impact report reads: a sample of recent quotes, each with the document it
 //! opened with, its transitions and its kept write-only answers (still encrypted), read in
 //! groups so a sample of thousands is a few statements, not one per quote. Nothing is written.
 

@@ -31,7 +31,7 @@ pub struct NewPurchase {
     pub emails: Vec<NewEmail>,
     /// The policy events it owes the insurer (`policy.bought`), written in its transaction.
     pub events: Vec<crate::store::events::NewEvent>,
-    /// The hash of the session the bought quote moves to (issue 55): from the purchase on, only
+    /// The hash of the session the bought quote moves to: from the purchase on, only
     /// that session finds it.
     pub session_hash: String,
 }
@@ -114,7 +114,7 @@ pub struct PurchaseRow {
     /// Whether the customer has set a pet portal password.
     pub portal_registered: bool,
     /// Whether the confirmation page may still set it: none set yet, and the purchase is at
-    /// most [`PORTAL_PASSWORD_WINDOW_MINUTES`] old (issue 21: only the buyer, soon after).
+    /// most [`PORTAL_PASSWORD_WINDOW_MINUTES`] old (only the buyer, soon after).
     pub portal_open: bool,
 }
 

@@ -1,4 +1,4 @@
-//! Emails about a quote rather than a purchase (issue 29): the reminder before the quote expires,
+//! Emails about a quote rather than a purchase: the reminder before the quote expires,
 //! decided once per quote, and the quote sent when the customer asks. Both go through the outbox.
 
 use sqlx::Row;

@@ -17,7 +17,7 @@ pub struct NewQuote<'a> {
     pub journey: &'a str,
     pub definition_version: &'a str,
     pub document: &'a Value,
-    /// The document the quote started with, before its first event (issue 28: the replay starts
+    /// The document the quote started with, before its first event (the replay starts
     /// there): None when that is `document` itself; a quote made by the server's own events (a
     /// comparison site's) gives the one its events started from.
     pub opening: Option<&'a Value>,
@@ -39,7 +39,7 @@ pub struct QuoteRow {
     pub created_at: String,
     /// When the customer last changed or opened it (RFC 3339, UTC): idle time runs from here.
     pub updated_at: String,
-    /// How many transitions are recorded for it since it was made (issue 55: each quote's
+    /// How many transitions are recorded for it since it was made (each quote's
     /// history has a ceiling, [`crate::store::Store::history_ceiling`]).
     pub history: i64,
 }

@@ -58,7 +58,7 @@ fn bind_made<'q>(
 }
 
 /// Joins a quote to a session ($1), as of $2: any quote but a bought one, which stays with the
-/// browser that bought it (issue 21). One statement for every way a quote changes browser.
+/// browser that bought it. One statement for every way a quote changes browser.
 pub(crate) const ATTACH_SESSION: &str = "update quotes set session_hash = $1, updated_at = $2 where id = $3 and lifecycle <> 'purchased'";
 
 /// A session hash no cookie has: a detached quote keeps the column unique and unfound.
@@ -161,7 +161,7 @@ impl Store {
     }
 
     /// Joins a quote to a session (a retrieved quote, a signed link); whatever session had it
-    /// before loses it. A bought quote stays with the browser that bought it (issue 21): false,
+    /// before loses it. A bought quote stays with the browser that bought it: false,
     /// and nothing changes, when the quote is bought (or not there).
     pub async fn attach_session(
         &self,

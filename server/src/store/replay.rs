@@ -1,4 +1,4 @@
-//! What the replay reads (issue 28): every definitions version a server has run, kept so an old
+//! What the replay reads: every definitions version a server has run, kept so an old
 //! quote replays on the definitions it was priced and shown with; a quote's opening document;
 //! and its transitions with what each event carried.
 

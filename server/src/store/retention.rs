@@ -1,9 +1,9 @@
-//! Keeping only what the law allows (issue 27): quotes never bought are purged after the
+//! Keeping only what the law allows: quotes never bought are purged after the
 //! retention period, and a data subject's quotes are found for export or erasure.
 //!
 //! Purging a quote takes out everything personal in one transaction: its answers, its encrypted
 //! secrets (bank details, a rehoming certificate), its emails, reminders, links and product
-//! views, its transitions' pricing working and what each event carried (issue 28). What stays
+//! views, its transitions' pricing working and what each event carried. What stays
 //! is the row's brand, channel, journey and dates, and each transition's steps and outcome, so
 //! the funnel still counts it. A bought quote is never purged: its policies, mandate and
 //! payments are what an insurer must keep.

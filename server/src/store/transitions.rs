@@ -22,7 +22,7 @@ macro_rules! update_quote {
     };
 }
 
-/// Counts a transition that leaves the quote as it was (issue 55: each quote's history has a
+/// Counts a transition that leaves the quote as it was (each quote's history has a
 /// ceiling); a transition that changes it is counted by its update.
 const COUNT_HISTORY: &str = "update quotes set history = history + 1 where id = $1";
 

@@ -17,7 +17,7 @@ async fn search(app: &common::TestApp, body: Value) -> (u16, Value) {
     app.post_json("/api/AddressSearch", &body).await
 }
 
-/// Issue 24: the published example postcodes a tester tries first are found, each with a house 1.
+/// The published example postcodes a tester tries first are found, each with a house 1.
 #[tokio::test]
 async fn the_built_in_lookup_knows_the_postcodes_testers_try_first() {
     let app = spawn_app().await;

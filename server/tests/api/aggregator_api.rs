@@ -1,4 +1,4 @@
-//! The aggregator channel (issue 7; journey.md §1–§2, §5; owner-payment.md §2, §7): the inbound
+//! The aggregator channel (journey.md §1–§2, §5; owner-payment.md §2, §7): the inbound
 //! quote API, its click-through to review, the aggregator journey's pet details and step bar,
 //! and /api/fakeaggs on test hosts.
 

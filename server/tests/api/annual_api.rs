@@ -242,7 +242,7 @@ async fn a_link_past_its_cover_a_cancelled_policy_and_a_forged_link() {
     assert_eq!(view["questions"], Value::Null);
 }
 
-/// Issue 55, "The annual rehoming link opens its quote in any browser": the link opens its quote
+/// The link opens its quote
 /// once, in the browser that first opened it. Any other browser (a forwarded email, a second
 /// device) is sent to retrieve-quote with no session and is shown nothing of the owner; the
 /// first browser keeps its quote.

@@ -41,7 +41,7 @@ async fn the_assumptions_page_opens_only_once_every_pet_has_a_product() {
             json!({ "pets": [dog_answers()] }),
         )
         .await;
-    // Issue 25: refused, naming the form, and nothing stored.
+    // Refused, naming the form, and nothing stored.
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["error"], "step_closed", "the modal's page is not open");
     assert_eq!(body["form"], "assumptions");

@@ -1,4 +1,4 @@
-//! Issue 21, "One request can exhaust the server", "Rate limits that can be bypassed or turned
+//! "Rate limits that can be bypassed or turned
 //! on a victim" and "Smaller": sizes checked before contents, errors and stored values capped,
 //! event names from a closed set, timeouts and a connection limit, retrievals that answer in
 //! the same time, rate limits that follow the trusted proxies and slide, and the headers an

@@ -1,4 +1,4 @@
-//! Brands and the pages around the journey (issue 7): journey.md §1 (brand chosen by `brand`,
+//! Brands and the pages around the journey: journey.md §1 (brand chosen by `brand`,
 //! kept for the quote; rabbits on some brands), §2 Routes (static pages, their paths by brand,
 //! one brand's /success), §2 Shell (logo, no-index, Internet Explorer), §9 (timers by brand,
 //! ptp's maximum age); owner-payment.md §1 (phones, sales hours).

@@ -1,4 +1,4 @@
-//! Issue 25: answers for a step the quote cannot open yet, or for a form no open step offers,
+//! Answers for a step the quote cannot open yet, or for a form no open step offers,
 //! are refused with 409 `step_closed`, naming the step (or form) and the guards that keep it
 //! closed, and change nothing: the quote row, its document and its `row_version` stay as they
 //! were. The refusal is still logged (`refused_by_guard`). Every call that saves answers, on a

@@ -1,6 +1,6 @@
 //! Promo codes, Nectar cards and referral or branch codes (owner-payment.md §4 Promo code,
 //! Nectar card, Referral or branch code; §5 Promo and loyalty; §7 Promo code and Nectar card
-//! lookup; §8 Promo and Nectar), with the rate limit on the code checks (issue 4).
+//! lookup; §8 Promo and Nectar), with the rate limit on the code checks.
 
 use crate::common;
 
@@ -88,7 +88,7 @@ async fn the_nectar_lookup_checks_the_number() {
 
 #[tokio::test]
 async fn nobody_can_enumerate_codes() {
-    // issue 4: the code checks are limited per caller; the eleventh attempt in the window is
+    // The code checks are limited per caller; the eleventh attempt in the window is
     // refused, whatever the code.
     let app = spawn_app().await;
     app.csrf().await; // a session, as a browser has

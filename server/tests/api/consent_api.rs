@@ -1,4 +1,4 @@
-//! Consent before tags (issue 58, following the ICO's guidance on cookies and similar
+//! Consent before tags (following the ICO's guidance on cookies and similar
 //! technologies): a brand's tag manager is never in its HTML; the cookie banner is drawn in the
 //! first paint until the customer has chosen, with the brand's choice read from its own cookie;
 //! the content security policy allows a tag manager's origins on its own brand's pages only; the

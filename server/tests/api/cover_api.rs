@@ -323,7 +323,7 @@ async fn viewed_products_are_recorded_for_the_analysts() {
 
 #[tokio::test]
 async fn the_pricing_working_is_internal_and_behind_a_token() {
-    // issue 5: every price carries its explanation, from an internal endpoint.
+    // Every price carries its explanation, from an internal endpoint.
     let token = "an-admin-token-of-at-least-32-characters";
     let app = spawn_app_with(&[("PAWPATH_ADMIN_TOKEN", token.to_owned())]).await;
     let (status, _) = app.save_pets(json!([valid_pet()])).await;
@@ -466,7 +466,7 @@ async fn review_gives_each_pet_its_documents_for_the_start_date() {
     assert_eq!(status, 200);
     assert!(html.contains("Policy wording"), "{html}");
     assert!(html.contains("This version is for policies starting on or after 01/12/2026."));
-    // The demands-and-needs statement the documents carry (ICOBS 5.2.2, issue 58).
+    // The demands-and-needs statement the documents carry (ICOBS 5.2.2).
     assert!(html.contains("<h2>Your demands and needs</h2>"), "{html}");
     assert!(html.contains(
         "This insurance meets the demands and needs of people who want to insure their pet"
@@ -476,7 +476,7 @@ async fn review_gives_each_pet_its_documents_for_the_start_date() {
         html.contains("£2,000,000"),
         "third party liability from the rate table"
     );
-    // journey.md §4 (issue 29): the wording says what the behaviour and licensed-premises
+    // journey.md §4: the wording says what the behaviour and licensed-premises
     // answers take off third party liability, as the price and the benefits do.
     assert!(
         html.contains("or been the subject of a complaint about its behaviour")

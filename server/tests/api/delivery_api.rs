@@ -1,4 +1,4 @@
-//! How pages and files are delivered (issue 23: fast on a phone): every text answer compressed
+//! How pages and files are delivered (fast on a phone): every text answer compressed
 //! as the browser asks, hashed files kept a year and sent precompressed, source maps never
 //! served, and the CSRF token masked afresh in every answer (compressed answers must not repeat
 //! a secret byte for byte: BREACH).
@@ -250,7 +250,7 @@ async fn the_breed_lists_are_at_an_address_of_the_definitions_version_kept_a_yea
     common::assert_moved_on(&app, "/quote/definitions/0000-old/breeds", url).await;
 }
 
-/// Issue 22: the breed lists (about 90 KB) are written and compressed once per definitions
+/// The breed lists (about 90 KB) are written and compressed once per definitions
 /// version, then sent as they are, in the coding the browser accepts, at both their addresses.
 #[tokio::test]
 async fn the_breed_lists_are_made_once_and_sent_in_the_coding_asked_for() {
@@ -330,7 +330,7 @@ async fn the_breed_lists_are_made_once_and_sent_in_the_coding_asked_for() {
     }
 }
 
-/// The first page's view data is asked for beside the script (issue 23): the HTML preloads it
+/// The first page's view data is asked for beside the script: the HTML preloads it
 /// from `/api/view`, whose answer is the page's own JSON answer, and preloads the breed lists.
 #[tokio::test]
 async fn the_shell_preloads_its_view_data_from_an_address_that_answers_it() {
@@ -403,7 +403,7 @@ async fn the_shell_preloads_its_view_data_from_an_address_that_answers_it() {
     assert_eq!(data["data"]["questions"]["form"], preloads[1].as_str());
 }
 
-/// The HTML carries the frame the page is first painted with (issue 23): the brand's header and
+/// The HTML carries the frame the page is first painted with: the brand's header and
 /// footer in its own words, with the sales number for its channel, so the largest paint needs no
 /// script. tests/e2e/first-paint.spec.ts checks it is the markup React draws.
 #[tokio::test]
@@ -421,7 +421,7 @@ async fn the_shell_carries_the_brands_frame_for_the_first_paint() {
         r#"<a href="tel:08081570100">Call us on 0808 157 0100</a>"#,
         r#"<main id="main" class="main" tabindex="-1"><noscript>"#,
         r#"<li><a href="/quote/privacy-cookie-policy">Privacy and cookies</a></li>"#,
-        // The trading disclosures from the brand's settings (issue 58; Companies Act 2006 and
+        // The trading disclosures from the brand's settings (Companies Act 2006 and
         // the Trading Disclosures Regulations 2015, FCA GEN 4 Annex 1): name, number, office, FRN.
         "Small Beasts Pet Plan is a trading name of Small Beasts Cover Limited, registered in Scotland (company number SC990123), registered office 12 Warren Lane, Examplebridge, EH99 1ZZ. Small Beasts Cover Limited is authorised and regulated by the Financial Conduct Authority (firm reference number 9990123).",
     ] {

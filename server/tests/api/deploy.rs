@@ -1,4 +1,4 @@
-//! Issue 27: the deploy recipe (server/deploy/) holds together where no container engine runs.
+//! The deploy recipe (server/deploy/) holds together where no container engine runs.
 //! The compose file's configuration is configuration pawpath accepts; the image recipe builds in
 //! stages, runs without privileges and copies what exists. CI builds the image itself where a
 //! container engine is available (tests/run-all.sh says when it is not).
@@ -35,7 +35,7 @@ fn compose_environment() -> Vec<(String, String)> {
 }
 
 #[test]
-fn issue_27_the_compose_files_configuration_is_accepted_by_pawpath() {
+fn the_compose_files_configuration_is_accepted_by_pawpath() {
     let vars = compose_environment();
     let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
     for needed in [
@@ -66,7 +66,7 @@ fn issue_27_the_compose_files_configuration_is_accepted_by_pawpath() {
 }
 
 #[test]
-fn issue_27_the_image_is_built_in_stages_and_runs_without_privileges() {
+fn the_image_is_built_in_stages_and_runs_without_privileges() {
     let recipe = read("server/deploy/Dockerfile");
     let stages = recipe.lines().filter(|l| l.starts_with("FROM ")).count();
     assert!(stages >= 3, "renderer, server and runtime stages");

@@ -1,4 +1,4 @@
-//! The confirmation email (issue 6; owner-payment.md §4 Confirmation: "a confirmation email is
+//! The confirmation email (owner-payment.md §4 Confirmation: "a confirmation email is
 //! requested with send_confirmation_email=1 (no spinner)", §7 Confirmation and Confirmation
 //! email): written to the outbox in the purchase's transaction and delivered over SMTP by the
 //! background worker, retrying while the mail server is down. These tests run a real SMTP server
@@ -112,7 +112,7 @@ async fn a_purchase_sends_one_confirmation_email_with_the_policies_and_the_direc
         let name = policy["pet_name"].as_str().expect("name");
         assert!(text.contains(name));
     }
-    // The demands-and-needs statement (ICOBS 5.2.2) and the trading disclosures (issue 58),
+    // The demands-and-needs statement (ICOBS 5.2.2) and the trading disclosures,
     // in both parts.
     for part in [&text, &html] {
         assert!(part.contains("This insurance meets the demands and needs of people who want to insure their pet against the cost of vet treatment for injury and illness."), "{part}");
@@ -146,7 +146,7 @@ async fn a_purchase_sends_one_confirmation_email_with_the_policies_and_the_direc
         text.contains(&format!("£{first_amount}")) || text.contains(&first_amount),
         "{first_amount}"
     );
-    // The advance notice (issue 60): the notice period the brand has agreed (pos: 10).
+    // The advance notice: the notice period the brand has agreed (pos: 10).
     for part in [&text, &html] {
         assert!(part.contains("This is your advance notice of the Direct Debit collections above. If the amount, date or frequency changes, we'll tell you at least 10 working days before your account is debited.") || part.contains("we&#x27;ll tell you at least 10 working days"), "{part}");
     }
@@ -236,7 +236,7 @@ async fn the_confirmation_email_call_needs_its_flag_its_token_and_a_bought_quote
     let sink = SmtpSink::start().await;
     let app = app_mailing_to(sink.url()).await;
     app.reach_payment(json!([valid_pet()])).await;
-    // Not bought yet: the call does not apply to the quote as it stands (issue 55: 409, not a
+    // Not bought yet: the call does not apply to the quote as it stands (409, not a
     // malformed body's 400).
     let (status, body) = ask_for_email(&app).await;
     assert_eq!(status, 409, "{body}");
@@ -408,7 +408,7 @@ async fn a_nectar_promotion_s_points_are_totalled_on_the_confirmation_and_in_its
     assert!(!text.contains("capped"), "{text}");
 }
 
-/// Issue 60, the Direct Debit Guarantee's advance notice (owner-payment.md §9 "Collection within
+/// The Direct Debit Guarantee's advance notice (owner-payment.md §9 "Collection within
 /// 14 days: first collection skipped; two payments next month" and "changes notified 10 working
 /// days ahead"): set up on 20 November 2026 with the 28th as the collection day, the 28 November
 /// collection is under 14 days away, so the first is two payments on 28 December, a bank holiday

@@ -1,4 +1,4 @@
-//! Issue 60: the sale goes somewhere. Every business event the insurer must act on (a policy
+//! The sale goes somewhere. Every business event the insurer must act on (a policy
 //! bought by each payment method, the pet portal registered, a policy cancelled, a subject's
 //! erasure) reaches its systems as a Standard Webhooks POST: signed, as its JSON Schema in
 //! `server/events/v1/` says, in order per purchase, with the bank account number sealed for the
@@ -89,7 +89,7 @@ async fn set_preferences(app: &TestApp, owner: Value) -> (u16, Value) {
 
 const LONG: Duration = Duration::from_secs(20);
 
-/// Issue 60, Policy events and Direct Debits to the bureau: a Direct Debit purchase, then the
+/// Policy events and Direct Debits to the bureau: a Direct Debit purchase, then the
 /// portal, a cancellation and an erasure, each delivered signed and as documented, in order; the
 /// mandate with the reference the customer was given and the account number sealed.
 #[tokio::test]
@@ -245,7 +245,7 @@ async fn a_direct_debit_policy_and_what_follows_reach_the_insurer_in_order() {
     );
 }
 
-/// Issue 60: a card payer's policy is sent with the card as a receipt shows it (no card number).
+/// A card payer's policy is sent with the card as a receipt shows it (no card number).
 #[tokio::test]
 async fn a_card_policy_is_sent_with_its_payment_and_no_card_number() {
     let receiver = Receiver::start().await;
@@ -305,7 +305,7 @@ async fn a_card_policy_is_sent_with_its_payment_and_no_card_number() {
     assert!(payment.get("mandate").is_none());
 }
 
-/// Issue 60: free rehoming cover is a policy the insurer administers too (method none).
+/// Free rehoming cover is a policy the insurer administers too (method none).
 #[tokio::test]
 async fn free_rehoming_cover_is_sent_as_a_policy_with_nothing_to_collect() {
     let receiver = Receiver::start().await;
@@ -331,7 +331,7 @@ async fn free_rehoming_cover_is_sent_as_a_policy_with_nothing_to_collect() {
     );
 }
 
-/// Issue 60: a receiver that is down delays the events and loses none: each attempt carries the
+/// A receiver that is down delays the events and loses none: each attempt carries the
 /// same id and body (so the receiver can deduplicate), the failure is listed for operators and
 /// counted, the purchase's later events wait behind the first, and all arrive in order once it
 /// is back (sooner with `pawpath events retry`).
@@ -426,7 +426,7 @@ async fn a_receiver_down_for_a_while_delays_the_events_and_loses_none() {
     );
 }
 
-/// Issue 60: servers side by side on one database deliver each event once.
+/// Servers side by side on one database deliver each event once.
 #[tokio::test]
 async fn two_servers_deliver_each_event_once() {
     let receiver = Receiver::start().await;
@@ -447,7 +447,7 @@ async fn two_servers_deliver_each_event_once() {
     assert_eq!((all.len(), ids.len()), (3, 3), "each event once: {all:?}");
 }
 
-/// Issue 60: the three settings go together, each checked and named when wrong; an https host
+/// The three settings go together, each checked and named when wrong; an https host
 /// must have them; nothing secret is printed.
 #[test]
 fn the_receiver_s_settings_go_together_and_are_checked() {
@@ -572,7 +572,7 @@ fn the_receiver_s_settings_go_together_and_are_checked() {
 }
 
 /// owner-payment.md §1 ("After purchase they ... can set marketing and communication
-/// preferences"), issue 60: a bought quote takes the confirmation page's preferences, and only
+/// preferences"), a bought quote takes the confirmation page's preferences, and only
 /// those; each change reaches the insurer once as `preferences.changed`, saving the same choice
 /// again sends nothing, and the bought answers and prices stay as they were.
 #[tokio::test]

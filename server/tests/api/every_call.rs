@@ -1,4 +1,4 @@
-//! Issue 21: every call of the OpenAPI document, sent to a quote of every journey (direct,
+//! Every call of the OpenAPI document, sent to a quote of every journey (direct,
 //! aggregator, rehoming, annual rehoming) in every lifecycle state (new, priced, bought, expired,
 //! reset, and at its history's ceiling), with bodies generated from the document's own schemas: each field alone with hostile
 //! values (wrong types, empty, huge, nested, lists past their bounds, path tricks). It fails on
@@ -28,7 +28,7 @@ const EVENT_BOUND: usize = 64;
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82";
 
-/// The history ceiling of the app that sweeps a quote at its ceiling (issue 55).
+/// The history ceiling of the app that sweeps a quote at its ceiling.
 const CEILING: usize = 12;
 
 /// An app for the sweep of a quote in `state`. The sweep is many calls from one browser, so the
@@ -94,7 +94,7 @@ enum State {
     Bought,
     Expired,
     Reset,
-    /// Priced, then changed until its history is at its ceiling (issue 55).
+    /// Priced, then changed until its history is at its ceiling.
     AtCeiling,
 }
 
@@ -560,7 +560,7 @@ async fn every_call_to_an_annual_rehoming_quote_in_every_state() {
     sweep("annual_rehoming").await;
 }
 
-/// Issue 21, "Four server errors (500) on both databases": each is now a 4xx naming the problem.
+/// Each is now a 4xx naming the problem.
 #[tokio::test]
 async fn calls_a_quote_cannot_take_are_refused_not_server_errors() {
     let app = app(State::Priced).await;

@@ -1,4 +1,4 @@
-//! Issue 28: an experiment read. Quotes are seeded whose true rates are known (each quote of a
+//! An experiment read. Quotes are seeded whose true rates are known (each quote of a
 //! variation moves on and buys with a set probability, drawn from a fixed seed), and the report
 //! must count them exactly, give intervals that hold the true rates, and find the difference.
 //! `pawpath report experiment` and `/internal/funnel` say the same. On SQLite, and on PostgreSQL
@@ -146,7 +146,7 @@ fn pawpath(app: &TestApp, args: &[&str]) -> (bool, String, String) {
 }
 
 #[tokio::test]
-async fn issue_28_the_experiment_report_counts_exactly_and_its_intervals_hold_the_true_rates() {
+async fn the_experiment_report_counts_exactly_and_its_intervals_hold_the_true_rates() {
     let app = spawn_app_with(&[("PAWPATH_ADMIN_TOKEN", ADMIN.to_owned())]).await;
     // tiles: 70% move on, 30% of those buy (21% convert); guide: 80% and 45% (36% convert).
     let truths = seed(&app, 1500, &[("tiles", 0.70, 0.30), ("guide", 0.80, 0.45)]).await;
@@ -254,7 +254,7 @@ async fn issue_28_the_experiment_report_counts_exactly_and_its_intervals_hold_th
 }
 
 #[tokio::test]
-async fn issue_28_no_difference_is_said_when_the_variations_convert_alike() {
+async fn no_difference_is_said_when_the_variations_convert_alike() {
     let app = spawn_app().await;
     seed(&app, 300, &[("tiles", 0.75, 0.40), ("guide", 0.75, 0.40)]).await;
     let (ok, out, err) = pawpath(

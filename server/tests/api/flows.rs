@@ -1,4 +1,4 @@
-//! QA's scripted flows (issue 8): every file in tests/flows/ run against the API. Each flow starts
+//! QA's scripted flows: every file in tests/flows/ run against the API. Each flow starts
 //! a quote on its brand and channel, then opens pages and sends answers, checking what follows:
 //! the step, blocking messages, field errors, prices. The same files run through the browser in
 //! tests/e2e/flows.spec.ts.
@@ -249,7 +249,7 @@ async fn every_scripted_flow_runs_against_the_api() {
     let files = flow_files();
     assert!(
         files.len() >= 20,
-        "{} flows; issue 8 asks for at least twenty",
+        "{} flows; at least twenty are kept",
         files.len()
     );
     let mut failures = Vec::new();
@@ -347,7 +347,7 @@ async fn every_scripted_flow_runs_against_the_api() {
     }
 }
 
-/// Issue 28 (any quote replayed): every quote the flows made, on every brand, channel and
+/// Any quote replayed: every quote the flows made, on every brand, channel and
 /// journey, replayed; each event run again on its definitions version and day must agree with
 /// its log row (outcome, step, guards, field errors, blocks, pricing), and each page shown must
 /// be drawn.

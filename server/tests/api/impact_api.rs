@@ -1,4 +1,4 @@
-//! What a change of the definitions does to customers, before it ships (issue 61): `pawpath
+//! What a change of the definitions does to customers, before it ships: `pawpath
 //! impact` and the staff page `/internal/impact`, on quotes made by the scripted flows. A copy of
 //! the definitions changes a rate factor, a guard and a question, and each section of the report
 //! is checked against what was changed. Runs on SQLite, and on PostgreSQL with
@@ -95,7 +95,7 @@ async fn held(app: &TestApp) -> String {
 }
 
 #[tokio::test]
-async fn issue_61_a_rate_factor_a_guard_and_a_question_changed_each_show_in_the_report() {
+async fn a_rate_factor_a_guard_and_a_question_changed_each_show_in_the_report() {
     let folders = tempfile::tempdir().expect("tempdir");
     let (before, after) = (folders.path().join("before"), folders.path().join("after"));
     copy_definitions(&before);
@@ -396,7 +396,7 @@ async fn issue_61_a_rate_factor_a_guard_and_a_question_changed_each_show_in_the_
 }
 
 #[tokio::test]
-async fn issue_61_the_staff_page_compares_kept_versions_behind_the_admin_token() {
+async fn the_staff_page_compares_kept_versions_behind_the_admin_token() {
     let folders = tempfile::tempdir().expect("tempdir");
     let (before, after) = (folders.path().join("before"), folders.path().join("after"));
     copy_definitions(&before);

@@ -1,4 +1,4 @@
-//! The journey names each step's and each modal's call (issue 57): the spec's named calls where
+//! The journey names each step's and each modal's call: the spec's named calls where
 //! the spec names one, and the generic `POST /api/steps/{step}` for a step a product team adds.
 //! A new step with its own question set, a blocking answer and a guard, added to a copy of the
 //! definitions, is taken by the generic call with the same session, CSRF token, validation,
@@ -377,7 +377,7 @@ fn check_passes_a_new_step_with_no_call_and_refuses_calls_that_would_break() {
     }
 }
 
-/// Issue 57, "Never a blank page": the page that could not be drawn reports it, from the quote's
+/// The page that could not be drawn reports it, from the quote's
 /// own page only, each field bounded, counted in /metrics, a few a session; nothing is stored.
 #[tokio::test]
 async fn a_page_that_could_not_be_drawn_is_reported_and_counted() {
@@ -515,7 +515,7 @@ fn with_direct_assumptions(root: &Path) {
     });
 }
 
-/// Issue 57 (c): a variant set stands in for the one the pages were built around. The
+/// A variant set stands in for the one the pages were built around. The
 /// assumptions page asks its extra question and blocks on it with its message; the review's
 /// change button finds the variant in the assumptions role and saves it.
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! Languages and currencies (issue 7): journey.md §1 ("one brand has a second language (French,
+//! Languages and currencies: journey.md §1 ("one brand has a second language (French,
 //! with EUR). A language chooser shows only when a brand has more than one language"),
 //! owner-payment.md §1 and §9 Currency (£ (GBP); EUR in the French variant; prices to 2 decimals
 //! unless whole). rcfr speaks French first and English second, and prices in euros.

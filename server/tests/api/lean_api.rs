@@ -1,4 +1,4 @@
-//! Lean quotes (issue 22): the quote stores what the customer said and the prices quoted,
+//! Lean quotes: the quote stores what the customer said and the prices quoted,
 //! compact; prices are worked out only when their rating inputs change; the view data sends what
 //! its page needs, once; the copy catalogue has its own address, cached per definitions version.
 
@@ -212,7 +212,7 @@ async fn the_copy_catalogue_is_cached_at_an_address_that_carries_the_definitions
 
 #[tokio::test]
 async fn a_quote_stored_with_the_whole_product_table_keeps_its_prices() {
-    // Quotes written before issue 22 hold every product in full: their prices still hold.
+    // Quotes written before prices were kept by reference hold every product in full: their prices still hold.
     let app = two_pets_priced().await;
     let (status, body) = app
         .save_cover(

@@ -1,4 +1,4 @@
-//! The API's description (issue 8, API users): an OpenAPI 3.1 document written from the list the
+//! The API's description (API users): an OpenAPI 3.1 document written from the list the
 //! router adds its calls from (server/src/routes/calls.rs), served at /api/openapi.json and held
 //! to a snapshot. After a deliberate change run `UPDATE_SNAPSHOTS=1 cargo test -p pawpath-server
 //! --test openapi` and review the diff. Every documented body is checked against what the call
@@ -49,7 +49,7 @@ async fn the_openapi_document_describes_every_call_and_matches_its_snapshot() {
     ] {
         assert!(paths.contains_key(wanted), "{wanted} is described");
     }
-    // Issue 25: the developers' guide's API section names every call the document describes.
+    // The developers' guide's API section names every call the document describes.
     let readme =
         std::fs::read_to_string(repo_root().join("server/README.md")).expect("server/README.md");
     let calls = readme
@@ -256,7 +256,7 @@ fn with_examples(doc: &Value, schema: &Value) -> Value {
     body
 }
 
-/// Issue 55, "Smaller": every page call, made for a priced quote with one dog, takes the minimal
+/// Every page call, made for a priced quote with one dog, takes the minimal
 /// body its own document describes and the body with its documented examples: neither is
 /// refused as malformed (400 or 415) nor fails on the server (5xx). (The quote may still not be at the step the call saves, or the
 /// answers may fail their own rules: 409 and 422 are answers about the quote, not the body.)

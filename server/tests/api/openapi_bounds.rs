@@ -1,4 +1,4 @@
-//! Issue 25: the OpenAPI document states every rule a call holds its own fields to (lengths,
+//! The OpenAPI document states every rule a call holds its own fields to (lengths,
 //! bounds, patterns, the values it takes), and this test holds the calls to the document: for
 //! each stated rule it sends the value at the boundary, which the call must take (no 400 naming
 //! the field: a 422 about what the value means is the call's business), and the value just past

@@ -1,4 +1,4 @@
-//! Issue 27: what an engineer running pawpath needs. Readiness apart from liveness, `/metrics`
+//! What an engineer running pawpath needs. Readiness apart from liveness, `/metrics`
 //! behind its own token, request ids, the outbox worked by several servers with each email sent
 //! once, and data kept only as long as the law allows (the purge, subject export and erasure).
 //! Each test runs on SQLite, and on PostgreSQL when `PAWPATH_TEST_DATABASE` names one.
@@ -42,7 +42,7 @@ pub(crate) fn pawpath(app: &TestApp, args: &[&str]) -> (bool, String, String) {
 }
 
 #[tokio::test]
-async fn issue_27_readyz_says_whether_to_send_traffic_and_healthz_only_that_the_process_is_up() {
+async fn readyz_says_whether_to_send_traffic_and_healthz_only_that_the_process_is_up() {
     let app = spawn_app().await;
     let (status, body) = get(&app, "/readyz", None).await;
     assert_eq!((status, body.as_str()), (200, r#"{"status":"ready"}"#));
@@ -77,7 +77,7 @@ async fn issue_27_readyz_says_whether_to_send_traffic_and_healthz_only_that_the_
 }
 
 #[tokio::test]
-async fn issue_27_metrics_are_behind_their_own_token_and_count_by_route_template() {
+async fn metrics_are_behind_their_own_token_and_count_by_route_template() {
     let off = spawn_app().await;
     assert_eq!(get(&off, "/metrics", Some(METRICS_TOKEN)).await.0, 404);
 
@@ -191,7 +191,7 @@ async fn issue_27_metrics_are_behind_their_own_token_and_count_by_route_template
 }
 
 #[tokio::test]
-async fn issue_27_every_answer_carries_its_request_id_and_a_hostile_one_is_replaced() {
+async fn every_answer_carries_its_request_id_and_a_hostile_one_is_replaced() {
     let app = spawn_app().await;
     let id = |r: &reqwest::Response| {
         r.headers()
@@ -252,10 +252,10 @@ pub(crate) async fn queue_emails(app: &TestApp, quote_id: &str, n: usize) -> Vec
     ids
 }
 
-/// Issue 27, several servers: two servers on one database, each with the outbox worker, deliver
+/// Several servers: two servers on one database, each with the outbox worker, deliver
 /// every email exactly once; one claimed by a server that died is delivered when its claim lapses.
 #[tokio::test]
-async fn issue_27_two_servers_send_every_email_once_and_lose_none() {
+async fn two_servers_send_every_email_once_and_lose_none() {
     let smtp = SmtpSink::start().await;
     let first = spawn_app().await;
     first.save_pets(json!([valid_pet()])).await;
@@ -417,7 +417,7 @@ async fn pretty_logs_to_a_pipe_carry_no_colour_codes() {
     assert!(!out.contains('\u{1b}'), "colour codes in:\n{out}");
 }
 
-/// Issue 55, "Smaller": a refusal of `/metrics`, of the internal pages and of a comparison
+/// A refusal of `/metrics`, of the internal pages and of a comparison
 /// site's call without its key is kept by no cache (`Cache-Control: no-store`), as what they
 /// guard is.
 #[tokio::test]

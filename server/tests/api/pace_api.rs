@@ -1,4 +1,4 @@
-//! Issue 55, a bounded history: one session held to a person's pace, the log keeping only the
+//! A bounded history: one session held to a person's pace, the log keeping only the
 //! declared keys, a quote's history stopping at its ceiling, and a replay's pages bounded.
 
 use crate::common;
@@ -60,7 +60,7 @@ async fn history_bytes(app: &TestApp) -> i64 {
         .unwrap_or(-1)
 }
 
-/// Issue 55, "One session can grow its quote's history without limit": a session sending saves
+/// A session sending saves
 /// as fast as it can, each pet carrying an undeclared key of 31,500 characters, is held to what a
 /// person could send (120 at once, then 2 a second: 429 with `Retry-After`, counted in /metrics),
 /// and the log keeps none of the undeclared key.
@@ -101,7 +101,7 @@ async fn one_session_is_held_to_a_persons_pace_and_the_log_keeps_only_declared_k
     assert!(counted >= slowed as f64, "{counted} < {slowed}");
 }
 
-/// Issue 55: each quote's history has a ceiling (`PAWPATH_HISTORY_CEILING`, 500 by default; 20
+/// Each quote's history has a ceiling (`PAWPATH_HISTORY_CEILING`, 500 by default; 20
 /// here). At it a save is refused with a clear message (409 `history_full`) and nothing is
 /// stored; the quote can still be started again (recorded), and its replay and the funnel
 /// count what the log holds.
@@ -185,7 +185,7 @@ async fn a_quotes_history_stops_at_its_ceiling_and_stays_whole() {
     assert_eq!(status, 200, "{body}");
 }
 
-/// Issue 55, "Smaller": the staff replay page of a quote with more than one page of transitions
+/// The staff replay page of a quote with more than one page of transitions
 /// answers (it used a filter the templates lacked), and each page of the JSON replay is bounded.
 #[tokio::test]
 async fn a_replay_of_more_than_one_page_answers_and_each_page_is_bounded() {

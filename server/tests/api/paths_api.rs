@@ -1,4 +1,4 @@
-//! Every path through a journey, generated (issue 28), run against the API: each generated path
+//! Every path through a journey, generated, run against the API: each generated path
 //! of the direct, aggregator and rehoming journeys on every brand that offers them, as a new
 //! visitor, call by call. The test fails on any step a path cannot reach, any 5xx, and any page
 //! whose view data does not validate against `tests/view-data.schema.json`. The annual rehoming
@@ -127,7 +127,7 @@ async fn run(
 }
 
 #[tokio::test]
-async fn issue_28_every_generated_path_runs_against_the_api() {
+async fn every_generated_path_runs_against_the_api() {
     let app = spawn_app().await;
     let schema = view_data_schema();
     let mut problems = Vec::new();
@@ -177,7 +177,7 @@ async fn issue_28_every_generated_path_runs_against_the_api() {
 }
 
 #[test]
-fn issue_28_the_generator_covers_the_direct_journey_and_names_what_it_misses() {
+fn the_generator_covers_the_direct_journey_and_names_what_it_misses() {
     let pos = generated("direct")
         .into_iter()
         .find(|g| g.brand == "pos")

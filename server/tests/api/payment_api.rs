@@ -156,7 +156,7 @@ async fn the_payment_form_refuses_each_bad_answer_with_the_specs_message() {
     assert_eq!(view["payment"], json!({}), "nothing stored");
 }
 
-/// Issue 25: one field, one set of accepted forms on every call. The sort code the bank check
+/// One field, one set of accepted forms on every call. The sort code the bank check
 /// takes ("089999", "08 99 99", "08-99-99") is the one the payment takes, stored as the spec
 /// writes it; an account number with spaces is its digits.
 #[tokio::test]
@@ -192,7 +192,7 @@ async fn the_payment_takes_the_sort_code_in_every_form_the_bank_check_takes() {
 
 #[tokio::test]
 async fn the_account_number_is_kept_encrypted_and_shown_only_on_the_bank_details_panel() {
-    // Issue 6: bank account numbers encrypted at rest and masked everywhere except the panel the
+    // Bank account numbers encrypted at rest and masked everywhere except the panel the
     // spec shows them in (owner-payment.md §2 Bank details panel).
     let app = at_payment().await;
     let view = app.view("/quote/payment").await;

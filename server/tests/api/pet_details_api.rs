@@ -103,7 +103,7 @@ async fn a_new_visitor_gets_a_quote_a_session_cookie_and_the_first_step() {
     );
 }
 
-/// journey.md §3 Pet: "pet_cost (may carry a currency prefix)" (issue 25). The brand's own
+/// journey.md §3 Pet: "pet_cost (may carry a currency prefix)". The brand's own
 /// symbol is taken and the number stored, on the server as in the browser; another currency's
 /// symbol is refused with the spec's message.
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! Buying, exactly once (issue 6; owner-payment.md §2 Bank details panel and Confirmation page,
+//! Buying, exactly once (owner-payment.md §2 Bank details panel and Confirmation page,
 //! §4 Confirmation): one database transaction makes the policies, the mandate and its collection
 //! schedule, and a double click, a retry, two tabs or fifty identical requests make one purchase
 //! and get the same answer.
@@ -161,7 +161,7 @@ async fn nothing_is_bought_before_the_payment_details_are_complete() {
     let app = spawn_app().await;
     app.reach_assumptions(json!([valid_pet()])).await;
     let (status, body) = buy(&app, "too-early-0001").await;
-    // Issue 25: refused naming the step that is not open yet, and logged.
+    // Refused naming the step that is not open yet, and logged.
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["error"], "step_closed", "{body}");
     assert_eq!(count(&app, "purchases").await, 0);

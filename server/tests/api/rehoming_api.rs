@@ -1,4 +1,4 @@
-//! The rehoming flow (issue 7; journey.md §1 Extra flows, §2 Routes: / eligibility, /your-pet,
+//! The rehoming flow (journey.md §1 Extra flows, §2 Routes: / eligibility, /your-pet,
 //! /your-details, /confirmation; owner-payment.md §6 confirmation-rescue detail codes 10107 and
 //! 10108 to 10111, §9 free rehoming cover: 28 days, no third party liability): the centres as
 //! data, the eligibility rules and blocking answers, the certificate, and activation as a
@@ -366,7 +366,7 @@ async fn activation_issues_one_free_policy_for_28_days() {
         number.starts_with("PETRS") && number.len() == 12,
         "{number}"
     );
-    // Activating moved the quote to a new session (issue 55): the old CSRF token is refused,
+    // Activating moved the quote to a new session: the old CSRF token is refused,
     // the page's new one answers the same policy.
     let (s, _) = post(&app, "/api/confirmationrescue", &csrf, json!({})).await;
     assert_eq!(s, 403);

@@ -1,4 +1,4 @@
-//! Development reload (issue 8): the server reloads the definitions when their files change,
+//! Development reload: the server reloads the definitions when their files change,
 //! refuses a bad set (keeping the last good one) and takes the next good one.
 
 use crate::common;

@@ -1,4 +1,4 @@
-//! Quotes by email (issue 29): the reminder the review page promises (journey.md §2 Review, "We'll
+//! Quotes by email: the reminder the review page promises (journey.md §2 Review, "We'll
 //! email you a reminder before your quote expires"; §3 Quote view data no_quote_chase_email) and
 //! the quote emailed on request (owner-payment.md §7 /api/sendquoteemail), each through the
 //! outbox to a real SMTP server on a local port, with a link back to retrieve-quote.
@@ -147,7 +147,7 @@ async fn journey_3_a_customer_who_opted_out_or_never_reached_review_is_not_remin
 
 #[tokio::test]
 async fn the_reminder_opt_out_is_offered_where_the_email_address_is_given() {
-    // Issue 58: the soft opt-in needs the chance to refuse at collection (PECR regulation
+    // The soft opt-in needs the chance to refuse at collection (PECR regulation
     // 22(3)), so the your-details form asks it beside the email address; the review shows it.
     let sink = SmtpSink::start().await;
     let app = app_mailing_to(sink.url(), "7").await;
@@ -241,7 +241,7 @@ async fn owner_payment_7_sendquoteemail_emails_the_quote_at_most_three_times() {
 }
 
 #[tokio::test]
-async fn issue_29_nobody_can_use_quotes_to_mail_one_address_over_and_over() {
+async fn nobody_can_use_quotes_to_mail_one_address_over_and_over() {
     // A quote's email address is whatever its visitor typed: however many quotes name it, one
     // address is sent at most 5 quote emails in 15 minutes.
     let sink = SmtpSink::start().await;
@@ -272,7 +272,7 @@ async fn send(app: &TestApp) -> (u16, serde_json::Value) {
 }
 
 #[tokio::test]
-async fn issue_29_one_reminder_a_day_to_one_address_however_many_quotes_name_it() {
+async fn one_reminder_a_day_to_one_address_however_many_quotes_name_it() {
     let sink = SmtpSink::start().await;
     let first = app_mailing_to(sink.url(), "7").await;
     let second = first.another_visitor().await;

@@ -1,4 +1,4 @@
-//! Any quote replayed as the customer saw it (issue 28): `pawpath replay`, the staff page
+//! Any quote replayed as the customer saw it: `pawpath replay`, the staff page
 //! `/internal/replay` and its data `/internal/quotes/{reference}/replay`. Runs on SQLite, and on
 //! PostgreSQL with `PAWPATH_TEST_DATABASE`.
 
@@ -59,8 +59,7 @@ fn monthly(data: &Value) -> String {
 }
 
 #[tokio::test]
-async fn issue_28_a_bought_quote_replays_with_the_prices_and_pages_it_had_after_the_definitions_change()
- {
+async fn a_bought_quote_replays_with_the_prices_and_pages_it_had_after_the_definitions_change() {
     let folder = tempfile::tempdir().expect("tempdir");
     let definitions = folder.path();
     copy_definitions(definitions);
@@ -303,7 +302,7 @@ async fn issue_28_a_bought_quote_replays_with_the_prices_and_pages_it_had_after_
 }
 
 #[tokio::test]
-async fn issue_28_the_staff_page_replays_behind_the_admin_token_and_refuses_bad_asks() {
+async fn the_staff_page_replays_behind_the_admin_token_and_refuses_bad_asks() {
     let app = spawn_app_with(&admin()).await;
     app.reach_assumptions(json!([valid_pet()])).await;
     let reference = app
@@ -394,7 +393,7 @@ async fn issue_28_the_staff_page_replays_behind_the_admin_token_and_refuses_bad_
 }
 
 #[tokio::test]
-async fn issue_28_the_log_keeps_what_was_sent_bounded_and_the_purge_takes_it() {
+async fn the_log_keeps_what_was_sent_bounded_and_the_purge_takes_it() {
     let app = spawn_app_with(&admin()).await;
     app.reach_assumptions(json!([valid_pet()])).await;
     // A body of junk near the body limit: refused, and the log keeps only its size.

@@ -1,4 +1,4 @@
-//! The analysts' funnel (issue 8): `pawpath report funnel` over the transitions the API records,
+//! The analysts' funnel: `pawpath report funnel` over the transitions the API records,
 //! run as the real command against the test server's database.
 
 use crate::common;

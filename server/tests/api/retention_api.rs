@@ -1,4 +1,4 @@
-//! Issue 27, data kept only as long as the law allows: the purge of quotes never bought, and a
+//! Data kept only as long as the law allows: the purge of quotes never bought, and a
 //! data subject's export and erasure.
 
 use crate::common;
@@ -31,11 +31,11 @@ async fn reference_of(app: &TestApp, email: &str) -> String {
     .expect("a quote")
 }
 
-/// Issue 27: a quote never bought is purged after the retention period, with its secrets and
+/// A quote never bought is purged after the retention period, with its secrets and
 /// emails; its transitions stay for the funnel without their pricing working; a bought quote is
 /// kept whole. `pawpath purge --dry-run` lists and changes nothing.
 #[tokio::test]
-async fn issue_27_the_purge_removes_quotes_never_bought_and_keeps_bought_ones() {
+async fn the_purge_removes_quotes_never_bought_and_keeps_bought_ones() {
     let old = spawn_app().await;
     unbought(&old, "old@example.com").await;
     // Secrets of the unbought quote (as the rehoming certificate and bank details are kept).
@@ -151,11 +151,11 @@ async fn issue_27_the_purge_removes_quotes_never_bought_and_keeps_bought_ones() 
     drop((bought, fresh));
 }
 
-/// Issue 27: a subject access request exports everything held (the bank account masked), and
+/// A subject access request exports everything held (the bank account masked), and
 /// an erasure request purges the quotes never bought and keeps the bought one; both are
 /// recorded without the email address itself.
 #[tokio::test]
-async fn issue_27_subject_export_and_erase() {
+async fn subject_export_and_erase() {
     let app = spawn_app().await;
     app.buy_direct().await;
     let email = "ada@example.com";

@@ -124,7 +124,7 @@ async fn a_wrong_reference_and_a_wrong_email_get_the_same_answer() {
     assert_eq!(last, 429);
 }
 
-/// Issue 59: customers behind one address (a mobile network, an office) are not refused for each
+/// Customers behind one address (a mobile network, an office) are not refused for each
 /// other's tries: the address's budget is a setting with a high default, while each session and
 /// each quote reference keeps its own few tries.
 #[tokio::test]

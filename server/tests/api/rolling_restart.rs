@@ -1,10 +1,10 @@
-//! Issue 27: a rolling restart under load loses no request. Two `pawpath` processes share one
+//! A rolling restart under load loses no request. Two `pawpath` processes share one
 //! database (PostgreSQL when `PAWPATH_TEST_DATABASE` names one, else one SQLite file) and their
 //! keys; the test plays the load balancer, sending each request to a server whose `/readyz` said
 //! 200 at its last check (every 100 ms, as a load balancer's health check does). While visitors
 //! keep starting quotes, and keep-alive clients keep their connections open between requests,
 //! each server in turn gets SIGTERM and is replaced by a new one. Every request must be answered
-//! 200: none refused, dropped, reset or failed (issue 55: the resets are counted apart).
+//! 200: none refused, dropped, reset or failed (the resets are counted apart).
 
 use crate::common;
 
@@ -185,7 +185,7 @@ async fn visit(balancer: &Balancer, errors: &Mutex<Vec<String>>, sent: &AtomicUs
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue_27_a_rolling_restart_under_load_loses_no_request() {
+async fn a_rolling_restart_under_load_loses_no_request() {
     // A database made and migrated as every test's is; the in-process server is not used.
     let seed = spawn_app().await;
     let fleet = Fleet {
@@ -240,7 +240,7 @@ async fn issue_27_a_rolling_restart_under_load_loses_no_request() {
         })
         .collect();
 
-    // Keep-alive clients (issue 55): each keeps its connections open between requests, as a
+    // Keep-alive clients: each keeps its connections open between requests, as a
     // load balancer's pool to its servers does, and sends to a server the balancer picks.
     let resets = Arc::new(AtomicUsize::new(0));
     let keep_alive: Vec<_> = (0..4)
@@ -340,7 +340,7 @@ async fn issue_27_a_rolling_restart_under_load_loses_no_request() {
     );
 }
 
-/// Issue 55, "Smaller": SIGTERM under keep-alive clients that keep sending to the server itself
+/// SIGTERM under keep-alive clients that keep sending to the server itself
 /// (no balancer in front to stop them). Through the drain every answer closes its connection;
 /// at its end the connections already taken in by the kernel are answered, then the listener
 /// closes. A client then finds the server refusing connections, never a connection reset.

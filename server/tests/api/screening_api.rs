@@ -1,4 +1,4 @@
-//! Sanctions screening before a purchase (issue 58: a UK insurer may not sell cover to a person
+//! Sanctions screening before a purchase (a UK insurer may not sell cover to a person
 //! on OFSI's consolidated list). The list is `server/data/sanctions/ConList.csv`, fictional
 //! entries in the published format: Ostap Ferrin QUANDRELL (born 12/03/1971, alias KWANDRELL),
 //! Mirela VELLASKO (born 1980), Cedric Aldous HARROWGATE-PLUME (no date of birth) and an entity.

@@ -71,7 +71,7 @@ async fn the_server_resets_an_idle_quote_on_its_own_clock() {
     assert_eq!(after["pets"], json!([]));
 }
 
-/// Issue 59; journey.md §2 Inactivity timeout, owner-payment.md §2 Retrieve quote: a quote with
+/// journey.md §2 Inactivity timeout, owner-payment.md §2 Retrieve quote: a quote with
 /// the owner's email is saved, so starting again ends it on this browser only. It keeps its
 /// answers and stays open; the reset answers its retrieve-quote page with the reference filled
 /// in; another visitor (or this one, later) retrieves it by reference and email.
@@ -202,7 +202,7 @@ async fn stored_token(app: &common::TestApp, qidu: &serde_json::Value) -> Option
     document["tracking_token"].as_str().map(str::to_owned)
 }
 
-/// Issue 55; journey.md §2 Inactivity timeout: a reset starts the journey again, not the brand or
+/// journey.md §2 Inactivity timeout: a reset starts the journey again, not the brand or
 /// the channel. For every brand and both channels, the server's own idle reset (the next page
 /// load after the quote was left idle past the reset time) makes the new quote on the same
 /// brand and journey with the same tracking token, though the page's address names none.
@@ -248,7 +248,7 @@ async fn the_servers_idle_reset_keeps_brand_channel_journey_and_tracking_token()
     }
 }
 
-/// Issue 55: the timeout modal's "Start a new quote" (POST /api/reset) answers where the new
+/// The timeout modal's "Start a new quote" (POST /api/reset) answers where the new
 /// quote starts, for every brand and both channels: the same journey and brand, with the
 /// tracking token; the page there makes the new quote so.
 #[tokio::test]
@@ -282,7 +282,7 @@ async fn the_customers_reset_answers_a_start_on_the_same_brand_journey_and_token
     }
 }
 
-/// Issue 55: a page whose quote another tab (or the server, on a page opened after the quote was
+/// A page whose quote another tab (or the server, on a page opened after the quote was
 /// left idle) has replaced asks to start again with its old token: nothing is reset, the answer
 /// is 403, and it still says where this browser's quote starts, on the brand and journey with the
 /// tracking token, so the page does not fall back to the default brand.

@@ -121,7 +121,7 @@ async fn journey_4_add_another_pet_from_review_fetches_a_fresh_slot_on_the_pet_p
 
 #[tokio::test]
 async fn journey_2_the_review_edits_a_pet_in_place_and_shows_the_new_price() {
-    // journey.md §2 Modals "edit pet details" (issue 29: editing from review no longer sends the
+    // journey.md §2 Modals "edit pet details" (editing from review no longer sends the
     // customer back through page 1, your details and choose policy).
     let app = spawn_app().await;
     app.reach_assumptions(json!([valid_pet()])).await;
@@ -164,7 +164,7 @@ async fn journey_2_the_review_edits_a_pet_in_place_and_shows_the_new_price() {
 }
 
 #[tokio::test]
-async fn issue_29_the_new_calls_refuse_what_they_do_not_take() {
+async fn the_new_calls_refuse_what_they_do_not_take() {
     // /api/addpetid and /api/sendquoteemail take the CSRF token only: anything else is refused
     // naming the field, an oversized body is refused whole, and nothing is stored.
     let app = spawn_app().await;

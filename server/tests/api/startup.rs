@@ -116,7 +116,7 @@ fn a_copy_key_the_server_uses_missing_from_a_language_stops_start_up() {
 
 #[test]
 fn a_bad_line_in_the_modulus_tables_stops_start_up_naming_file_and_line() {
-    // Issue 6: Vocalink's tables are data read at start; a table pawpath cannot read never
+    // Vocalink's tables are data read at start; a table pawpath cannot read never
     // checks a customer's bank details.
     let dir = tempfile::tempdir().expect("tempdir");
     common::copy_definitions(dir.path());

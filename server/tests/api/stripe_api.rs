@@ -1,4 +1,4 @@
-//! Cards through Stripe's PaymentIntents, with 3-D Secure (issue 60; owner-payment.md §2
+//! Cards through Stripe's PaymentIntents, with 3-D Secure (owner-payment.md §2
 //! /creditcard-confirmation, §5 Payment), against the local fake of Stripe's API
 //! (tests/fake-stripe.mjs): a card taken at once, a challenge passed and failed, a decline, a
 //! timeout, and the outcome brought by webhook before (or instead of) the customer's return.
@@ -435,7 +435,7 @@ async fn the_page_allows_the_providers_script_and_frames_only() {
     assert!(!policy.contains("unsafe-eval") && !policy.contains("unsafe-inline"));
 }
 
-/// Issue 60, monthly card payers: the later payments are taken without the customer, so the
+/// Monthly card payers: the later payments are taken without the customer, so the
 /// first payment keeps the card with Stripe (`setup_future_usage=off_session`) under a customer
 /// made for the purchase, and `policy.bought` tells the insurer which, never the card number. A
 /// yearly payer's card is not kept.

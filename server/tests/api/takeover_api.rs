@@ -1,4 +1,4 @@
-//! Issue 21, "A bought policy can be taken over": a bought quote is never attached to another
+//! A bought quote is never attached to another
 //! browser, by a comparison site's click-through or by retrieve quote; a click-through opens its
 //! quote once; the pet portal password is set only from the browser that bought, soon after.
 
@@ -245,7 +245,7 @@ async fn the_portal_password_is_set_only_soon_after_the_purchase() {
     );
 }
 
-/// Issue 55, "The session that bought is not a new session" (OWASP ASVS 3.2.1): a session given
+/// A session given
 /// to an attacker and planted in the customer's browser before they start is worth nothing once
 /// they buy. The purchase moves the quote to a new session: the planted cookie's confirmation is
 /// 404, its portal password call is refused, and the customer's own (with the new cookie and the
@@ -299,7 +299,7 @@ async fn a_session_planted_before_the_purchase_sees_nothing_after_it() {
     assert_eq!(status, 200, "{body}");
 }
 
-/// Issue 55: the buyer's retry whose answer (and new cookie) was lost on the way is answered
+/// The buyer's retry whose answer (and new cookie) was lost on the way is answered
 /// as the purchase was, with the same new session; the old cookie with any other key is refused.
 #[tokio::test]
 async fn a_purchase_retried_from_the_old_session_with_its_key_is_answered_as_it_was() {
@@ -353,7 +353,7 @@ async fn a_purchase_retried_from_the_old_session_with_its_key_is_answered_as_it_
     );
 }
 
-/// Issue 55: a quote retrieved into a browser joins it under a new session; the session the
+/// A quote retrieved into a browser joins it under a new session; the session the
 /// browser had before (perhaps planted) finds nothing of it.
 #[tokio::test]
 async fn a_retrieved_quote_joins_a_new_session() {

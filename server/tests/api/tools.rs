@@ -1,4 +1,4 @@
-//! The product team's commands (issue 8): `pawpath check` lints the definitions as start-up does
+//! The product team's commands: `pawpath check` lints the definitions as start-up does
 //! and says by its exit code whether they pass; `pawpath graph` draws a journey. Both run the
 //! real binary, with no database.
 
@@ -134,7 +134,7 @@ fn graph_draws_each_journey_and_the_readme_shows_the_direct_one_as_drawn() {
     );
 }
 
-/// The guides (issue 56: one for each reader) name only files that exist: every path written in
+/// The guides (one for each reader) name only files that exist: every path written in
 /// backquotes is found from the repository's root, the guide's own folder, or the source folder
 /// the guide is about (`service/view/` in the server's guide is `server/src/service/view/`).
 /// What a build or a run makes (`renderer/dist/…`, `target/…`) is left out: a fresh clone has
@@ -233,7 +233,7 @@ fn commands_in(help: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Issue 56, "A command line people expect": every command and subcommand answers `--help`
+/// Every command and subcommand answers `--help`
 /// with its options and an example; a wrong argument is the usual usage error, exit 2; the
 /// README's command line names every command the binary has.
 #[test]
@@ -286,7 +286,7 @@ fn every_command_answers_help_and_the_readme_names_them_all() {
     );
 }
 
-/// The longest a source file may be (issue 56): a file past it does more than one job, and is a
+/// The longest a source file may be: a file past it does more than one job, and is a
 /// folder of files named for theirs.
 const MAX_SOURCE_LINES: usize = 700;
 
@@ -347,5 +347,71 @@ fn no_source_file_is_longer_than_a_file_of_one_job() {
         long.is_empty(),
         "longer than {MAX_SOURCE_LINES} lines (split each into files of one job each):\n{}",
         long.join("\n")
+    );
+}
+
+/// The repository describes the product, not the work on it: no text names a work item by its
+/// number ("issue" and a number); a comment cites the spec's section (journey.md §4) or says
+/// the behaviour, and a test's name says what it proves.
+#[test]
+fn no_text_names_a_work_item_by_number() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let skip = [
+        ".git",
+        "node_modules",
+        "target",
+        "dist",
+        "generated",
+        "test-results",
+    ];
+    let mut found = Vec::new();
+    let mut read = 0;
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("folder") {
+            let path = entry.expect("entry").path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+                .to_owned();
+            if path.is_dir() {
+                if !skip.contains(&name.as_str()) {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            read += 1;
+            for (n, line) in text.lines().enumerate() {
+                let lower = line.to_ascii_lowercase();
+                let named = lower.match_indices("issue").any(|(at, _)| {
+                    let before = lower[..at].chars().next_back();
+                    let after = &lower[at + "issue".len()..];
+                    before.is_none_or(|c| !c.is_ascii_alphanumeric())
+                        && [" ", "_", "s "].iter().any(|sep| {
+                            after
+                                .strip_prefix(sep)
+                                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                        })
+                });
+                if named {
+                    found.push(format!(
+                        "{}:{}: {}",
+                        path.strip_prefix(&root).unwrap_or(&path).display(),
+                        n + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(read > 500, "only {read} files read");
+    assert!(
+        found.is_empty(),
+        "text that names a work item by number (cite the spec's section or say the behaviour):\n{}",
+        found.join("\n")
     );
 }

@@ -1,4 +1,4 @@
-//! Definition versions (issue 8): every quote records the version of the definitions it last ran
+//! Definition versions: every quote records the version of the definitions it last ran
 //! on; a quote resumed after the definitions changed is checked against the new ones and lands on
 //! the first step whose answers no longer pass.
 

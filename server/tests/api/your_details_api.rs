@@ -40,8 +40,8 @@ async fn a_valid_owner_is_saved_normalised_and_the_quote_moves_to_choose_policy(
     owner["customer_contact_number"] = json!(" +44 (0)1632 960-123 ");
     let (status, body) = app.save_owner(owner).await;
     assert_eq!(status, 200, "{body}");
-    // owner-payment.md §5: email trimmed and lower-cased; issue 4: the postcode formatted;
-    // issue 24: the phone number as people write it, stored as its digits.
+    // owner-payment.md §5: email trimmed and lower-cased; the postcode formatted;
+    // The phone number as people write it, stored as its digits.
     let stored = &body["data"]["owner"];
     assert_eq!(stored["customer_contact_number"], "01632960123");
     assert_eq!(stored["email_address"], "ada.lovelace@example.com");
@@ -178,7 +178,7 @@ async fn every_owner_rule_is_enforced_with_the_spec_message_and_nothing_is_store
             "This field is required",
         ),
         (
-            "§5 phone digits only (spaces and brackets are read past, issue 24; a letter is not)",
+            "§5 phone digits only (spaces and brackets are read past, a letter is not)",
             "customer_contact_number",
             json!("01632 96O123"),
             "This field accepts numbers only",
@@ -262,7 +262,7 @@ async fn every_owner_rule_is_enforced_with_the_spec_message_and_nothing_is_store
 async fn your_details_opens_only_after_the_pets_and_keeps_the_start_date() {
     let app = spawn_app().await;
     // journey.md §2: your-details needs the first pet's assumptions confirmed.
-    // Issue 25: refused naming the step, and nothing stored.
+    // Refused naming the step, and nothing stored.
     let (status, body) = app.save_owner(valid_owner()).await;
     assert_eq!(status, 409, "{body}");
     assert_eq!(body["error"], "step_closed");

@@ -55,7 +55,7 @@ pub(super) fn lint_breeds(
                         "the maximum entry age is not above the minimum",
                     ));
                 }
-                // Issue 24: customers read and type breeds as owners say them ("Cocker Spaniel"),
+                // Customers read and type breeds as owners say them ("Cocker Spaniel"),
                 // so a name the Kennel Club writes with brackets needs its spoken form.
                 match &breed.spoken {
                     None if breed.active && breed.desc.contains('(') => errors.push(DefinitionError::new(

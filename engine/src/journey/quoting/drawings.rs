@@ -33,7 +33,7 @@ pub struct CoinsList {
     pub list: Vec<CoinsOption>,
 }
 
-/// What a rate table draws the same way for every quote (issue 22: derived once per definitions
+/// What a rate table draws the same way for every quote (derived once per definitions
 /// version, not per request): the benefit rows of each species, third party liability exclusion
 /// and vet fee limit in each currency and language, with the limit as written; and each species'
 /// excess and co-insurance options. Made the first time a page asks, then shared; bounded by the

@@ -1,4 +1,4 @@
-//! Quoting (issue 5; journey.md §3 Product, §4 Cover selection; owner-payment.md §3 Product
+//! Quoting (journey.md §3 Product, §4 Cover selection; owner-payment.md §3 Product
 //! discounts, §4 Prices): every product priced for every pet, written into the quote document as
 //! the server-owned `products` (all pets, each with its `petid`) and each pet's chosen `product`
 //! (the priced product its chosen `Code` names). Run after every change the customer makes, so a

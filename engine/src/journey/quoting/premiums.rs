@@ -205,7 +205,7 @@ impl Premiums {
     }
 }
 
-/// The prices quoted (issue 22), stored in the quote document as `quoted`: per pet (in the pets'
+/// The prices quoted, stored in the quote document as `quoted`: per pet (in the pets'
 /// order) every product's premiums, with the definitions version and a digest of the rating
 /// inputs they were worked from. A quoted price holds until the rating inputs change.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

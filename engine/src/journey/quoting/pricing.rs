@@ -12,7 +12,7 @@ use crate::journey::quoting::inputs::inputs;
 use crate::journey::quoting::premiums::{Premiums, PriceNote, Quoted, product_key};
 use crate::rules::context::RuleContext;
 
-/// What a transition records of a pricing (issue 22: what an analyst needs to explain the
+/// What a transition records of a pricing (what an analyst needs to explain the
 /// price): the working of each chosen product, and a reference to the rest (the digest of the
 /// rating inputs and the definitions version, from which the internal pricing call works every
 /// price again).

@@ -121,7 +121,7 @@ pub(super) fn start_date_in_window(
         return Vec::new();
     };
     let window = start_date_window(defs, document, ctx.today, &ctx.brand);
-    // Why the date is refused, and the window it must be in (issue 58: not just "Please enter a
+    // Why the date is refused, and the window it must be in (not just "Please enter a
     // valid date"): 30 days ahead at most, or before a pet reaches its maximum age.
     let key = if stored < window.earliest {
         "start_date.too_early"

@@ -1,6 +1,6 @@
 //! What the pages show of each pet that only the server decides: derived from the stored pet and
 //! today's date (UK time) for each view, so the renderer follows a flag and never applies the rule
-//! itself (issue 57: the 12-week prompt and the RA008 referral were once worked out in the
+//! itself (the 12-week prompt and the RA008 referral were once worked out in the
 //! browser too).
 
 use chrono::NaiveDate;

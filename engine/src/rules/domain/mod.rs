@@ -64,7 +64,7 @@ mod tests {
 
     use crate::definitions::Species;
 
-    /// owner-payment.md §5 Owner (phone: digits only, 9 to 12, starting 0) and issue 24: numbers
+    /// owner-payment.md §5 Owner (phone: digits only, 9 to 12, starting 0) and numbers
     /// as people type them are the digits the rules are about; anything else is left for the
     /// schema to refuse. The table the renderer's tests read too.
     #[test]
@@ -86,8 +86,8 @@ mod tests {
         }
     }
 
-    /// journey.md §3 Pet (pet_cost may carry a currency prefix) and issue 59 (thousands
-    /// separators): the table the renderer's tests read too.
+    /// journey.md §3 Pet (pet_cost may carry a currency prefix) and Thousands
+    /// separators: the table the renderer's tests read too.
     #[test]
     fn a_pet_cost_loses_the_brands_currency_symbol_and_its_grouping_only() {
         use crate::definitions::Currency;

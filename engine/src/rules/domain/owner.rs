@@ -8,7 +8,7 @@ use crate::checks::compiled::Definitions;
 use crate::definitions::schema::FieldError;
 use crate::rules::context::{RuleContext, months_between};
 
-/// owner-payment.md §5 Payment and issue 25: the sort code in any form the bank check takes
+/// owner-payment.md §5 Payment and the sort code in any form the bank check takes
 /// ("089999", "08 99 99") is stored as the spec writes it ("08-99-99"), and the account number
 /// without spaces; anything else is left as typed, for the schema to name.
 pub(super) fn normalise_payment(payment: &mut serde_json::Map<String, Value>) {
@@ -24,8 +24,8 @@ pub(super) fn normalise_payment(payment: &mut serde_json::Map<String, Value>) {
     }
 }
 
-/// journey.md §3 Pet: "pet_cost (may carry a currency prefix)" (issue 25), and thousands
-/// separators as people write them (issue 59): the brand's own symbol, before or after the amount
+/// journey.md §3 Pet: "pet_cost (may carry a currency prefix)", and thousands
+/// separators as people write them: the brand's own symbol, before or after the amount
 /// ("£250", "250 €"), and the grouping ("1,200" in pounds; "1 200" with any kind of space) are
 /// dropped, and a decimal comma in euros ("99,50") becomes a point, as the page does before
 /// sending. Anything else (another currency's symbol, a comma that groups nothing) is left as
@@ -112,7 +112,7 @@ pub(super) fn normalise_owner(owner: &mut serde_json::Map<String, Value>) {
 }
 
 /// A phone number as people write it, as the digits the spec's rules are about (owner-payment.md
-/// §5 Owner: digits only, 9 to 12, starting 0; issue 24): spaces, hyphens, dots and brackets
+/// §5 Owner: digits only, 9 to 12, starting 0): spaces, hyphens, dots and brackets
 /// dropped, and the UK's +44 or 0044 (with or without a "(0)" after it) written as the leading 0.
 /// `None` (left as typed, for the schema to name) when anything else is in it.
 pub fn phone_digits(typed: &str) -> Option<String> {

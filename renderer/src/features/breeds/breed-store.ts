@@ -35,7 +35,7 @@ let pending: Promise<BreedLists> | null = null;
 
 /**
  * Where the lists are: the breed list call until the page's boot names their address, which
- * carries the definitions version and is cached by the browser for a year (issue 23).
+ * carries the definitions version and is cached by the browser for a year.
  */
 let address = '/api/getbreedlist';
 

@@ -60,7 +60,7 @@ describe('the breed search', () => {
     expect(matchBreeds(dogsList, 'braque d’auv').map((b) => b.desc)).toEqual(['Braque D’Auvergne (Imp)']);
     expect(matchBreeds(dogsList, 'bea')[0].desc).toBe('Beagle');
   });
-  it('issue 24: shows breeds as owners say them, and still finds the Kennel Club name', () => {
+  it('shows breeds as owners say them, and still finds the Kennel Club name', () => {
     const dogsList = searchableBreeds(lists, { pet_type: 'dog', dog_breed_type: 'breed' });
     expect(matchBreeds(dogsList, 'cocker').map(breedName)).toEqual(['Cocker Spaniel', 'American Cocker Spaniel']);
     expect(matchBreeds(dogsList, 'spaniel (cocker)').map(breedName)).toEqual(['Cocker Spaniel']);

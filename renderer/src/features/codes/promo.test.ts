@@ -4,7 +4,7 @@ import { text } from '@/shared/copy';
 import en from '../../../../questions/copy/en-GB.json';
 import { promoFailure } from './CodesPanel';
 
-// owner-payment.md §8 Promo and Nectar, word for word (issue 29).
+// owner-payment.md §8 Promo and Nectar, word for word.
 describe('the promo check toasts', () => {
   const copy = (en as { messages: Record<string, string> }).messages;
   const toast = (prefix: string | null) => (prefix ? `${text(copy, `${prefix}.title`)}: ${text(copy, `${prefix}.body`)}` : null);

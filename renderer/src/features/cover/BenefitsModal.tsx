@@ -1,6 +1,6 @@
 /**
  * The benefits table modal (journey.md §2): a tab per vet fee limit, as chips that wrap; its
- * Close in a header that stays in view however long the table (issue 59).
+ * Close in a header that stays in view however long the table.
  */
 import { useRef, useState } from 'react';
 

@@ -1,5 +1,5 @@
 /**
- * What a price commits the customer to when they claim (issue 24): the set excess, the claim
+ * What a price commits the customer to when they claim: the set excess, the claim
  * contribution the rate table preselects (journey.md §4: "Default claim contribution of 10% is
  * added to the quote"), and the claim example that goes with them, beside every price.
  */

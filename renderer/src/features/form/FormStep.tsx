@@ -198,7 +198,7 @@ export function FormStep({
   const pets = (formData.pets as Array<Record<string, unknown>> | undefined) ?? [];
   const [removing, setRemoving] = useState<number | null>(null);
   const [focusPet, setFocusPet] = useState<number | null>(() => (petAdded && pets.length > 0 ? pets.length - 1 : null));
-  // With more than one pet, a finished pet folds to a summary with Edit (issue 24): the pets a
+  // With more than one pet, a finished pet folds to a summary with Edit: the pets a
   // customer already described on an earlier visit start folded, and each finished pet folds as
   // the next one is added.
   const [folded, setFolded] = useState<ReadonlySet<number>>(() => {

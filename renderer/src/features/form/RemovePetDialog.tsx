@@ -1,7 +1,7 @@
 /**
  * The remove-pet modal (journey.md §2 Modals): "Remove {petName} from the application?", the
  * permanence warning, the multi-pet discount warning, and Remove pet. A native modal dialog over
- * a dimmed page: focus starts on Cancel, never on the permanent action (issue 59), stays inside,
+ * a dimmed page: focus starts on Cancel, never on the permanent action, stays inside,
  * Escape cancels, and returns to where it was.
  */
 import { useEffect, useRef } from 'react';

@@ -2,7 +2,7 @@
  * A JSON Schema (draft-07) validator that interprets the schema the server sent, as the server's
  * jsonschema crate does: no code is generated, so nothing needs 'unsafe-eval', and a question
  * set a product team changed is checked by its new rules on the next page load, with nothing
- * rebuilt (issue 57).
+ * rebuilt.
  *
  * It interprets the keywords `pawpath check` lets a question set use
  * (engine/src/checks/lint/schema_keywords.rs, SCHEMA_KEYWORDS: the two lists are held together by

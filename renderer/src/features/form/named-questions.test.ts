@@ -1,4 +1,4 @@
-// Issue 24: a pet's questions use its name once it is known, with the catalogue's own wording.
+// A pet's questions use its name once it is known, with the catalogue's own wording.
 import { describe, expect, it } from 'vitest';
 
 import enGB from '../../../../questions/copy/en-GB.json';

@@ -1,4 +1,4 @@
-// The parity check (issue 8): for every answer set engine/tests/parity.rs generated, the
+// The parity check: for every answer set engine/tests/parity.rs generated, the
 // browser's validation (json-schema.ts interpreting the schema the server serves, and the
 // renderer's message mapping, with the same copy) gives exactly the field errors the server
 // gives. Any disagreement fails the build.

@@ -6,7 +6,7 @@ import { phoneDigits } from './phone';
 // The table the server's engine tests read too (one rule on both sides).
 const table = fixture as unknown as { valid: Array<[string, string]>; invalid: string[] };
 
-describe('phone numbers as people type them (owner-payment.md §5 Owner, issue 24)', () => {
+describe('phone numbers as people type them (owner-payment.md §5 Owner)', () => {
   it.each(table.valid)('reads %j as %j', (typed, digits) => {
     expect(phoneDigits(typed)).toBe(digits);
   });

@@ -4,7 +4,7 @@ import questions from '../../../../questions/your-details.json';
 import fixture from '../../../../tests/fixtures/postcodes.json';
 import { formatPostcode } from './postcode';
 
-// The table the server's engine tests read too (issue 4: one rule on both sides).
+// The table the server's engine tests read too (one rule on both sides).
 const table = fixture as unknown as { valid: Array<[string, string]>; invalid: string[] };
 const pattern = new RegExp(
   (questions.schema.properties.owner.properties.customer_postcode as { pattern: string }).pattern,

@@ -51,7 +51,7 @@ describe('the confirmation email request (owner-payment.md §4 Confirmation, §7
   });
 });
 
-describe('the view data as the pages use it (issue 22: each value sent once)', () => {
+describe('the view data as the pages use it (each value sent once)', () => {
   it('puts the shared values back and joins each pet with its chosen product', () => {
     const data = {
       pets: [{ pet_name: 'Rex', product: { Code: 'LT04000', RecurringMonthly: '28.48' } }, { pet_name: 'Bess', product: { Code: 'MB04000' } }],
@@ -94,7 +94,7 @@ describe('the view data as the pages use it (issue 22: each value sent once)', (
   });
 });
 
-describe("question sets' forms come from their own addresses (issue 22)", () => {
+describe("question sets' forms come from their own addresses", () => {
   it('fetches each form once, puts in its schema and UI hints, and marks the locked answers read-only', async () => {
     const formUrl = '/quote/definitions/v1/questions/pos/en-GB/your_details';
     const fetcher = vi.fn(async (url: string) => {
@@ -125,7 +125,7 @@ describe("question sets' forms come from their own addresses (issue 22)", () => 
   });
 });
 
-describe('starting again (journey.md §2 Inactivity timeout; issue 55)', () => {
+describe('starting again (journey.md §2 Inactivity timeout)', () => {
   const answering = (body: unknown, status = 200) =>
     vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
 

@@ -11,7 +11,7 @@ export type ApiResult =
   | { kind: 'ok'; data: ViewData; outcome?: string }
   | { kind: 'invalid'; errors: FieldMessage[] }
   | { kind: 'failed'; status: number; message: string }
-  /** Issue 25: a step or form the quote cannot open yet; nothing was stored. */
+  /** A step or form the quote cannot open yet; nothing was stored. */
   | { kind: 'closed'; message: string }
   /** The card's issuer asks the customer to authenticate (3-D Secure): the browser goes to `url` and comes back. */
   | { kind: 'authenticate'; url: string };
@@ -22,7 +22,7 @@ function pageLocale(): string {
 }
 
 /**
- * Copy catalogues by address (issue 22): each address carries the definitions version, so what
+ * Copy catalogues by address: each address carries the definitions version, so what
  * it answers never changes and is fetched once per page load (the HTML's own catalogue seeds it).
  */
 const catalogues = new Map<string, Promise<Record<string, string>>>();
@@ -48,7 +48,7 @@ function catalogue(url: string, fetcher: typeof fetch): Promise<Record<string, s
 
 type Form = { schema: QuestionsView['schema']; ui: Record<string, unknown> };
 
-/** Question sets' forms by address (issue 22): the same for every quote of a brand and language. */
+/** Question sets' forms by address: the same for every quote of a brand and language. */
 const forms = new Map<string, Promise<Form>>();
 
 function form(url: string, fetcher: typeof fetch): Promise<Form> {
@@ -135,7 +135,7 @@ async function read(response: Response, fetcher: typeof fetch = fetch): Promise<
     const copyUrl = b.data.copy_url;
     const copy = b.data.copy ?? (copyUrl ? catalogue(copyUrl, fetcher).catch(() => null) : Promise.resolve({}));
     // Its forms too, each fetched once (each form's schema is all the browser needs to validate
-    // it: json-schema.ts interprets it). And the code of the page it shows, and of the widgets its forms name (issue 23).
+    // it: json-schema.ts interprets it). And the code of the page it shows, and of the widgets its forms name.
     const code = prepareView(b.data);
     code.catch(() => undefined);
     try {
@@ -194,7 +194,7 @@ function helperFields(): { experiment_views?: string[] } {
 
 /**
  * The first page's view data, asked for as the script starts from the address the HTML preloads
- * (issue 23: one round trip after the HTML, not a chain), and taken by the first `loadView` of
+ * (one round trip after the HTML, not a chain), and taken by the first `loadView` of
  * that page.
  */
 let firstView: { path: string; response: Promise<Response> } | null = null;
@@ -328,10 +328,10 @@ export async function tokeniseCard(
 }
 
 /**
- * Buys the quote (issue 6): one key per purchase attempt, kept in session storage until the
+ * Buys the quote: one key per purchase attempt, kept in session storage until the
  * purchase is made, so a retry after a dropped connection sends the same key; the server makes
  * one purchase whatever arrives and answers every request with it. A card payment the issuer
- * asks the customer to authenticate (3-D Secure, issue 60) answers with where to go instead;
+ * asks the customer to authenticate (3-D Secure) answers with where to go instead;
  * the key is kept for the request made on coming back (`returned`: the provider's payment id
  * the browser came back with).
  */

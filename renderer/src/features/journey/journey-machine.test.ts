@@ -79,7 +79,7 @@ describe('journey machine', () => {
     expect(actor.getSnapshot().context.viewVersion).toBe(2);
   });
 
-  it('issue 25: a step the quote cannot open is loaded again as it stands, with a notice', async () => {
+  it('loads a step the quote cannot open again as it stands is loaded again as it stands, with a notice', async () => {
     const load = vi
       .fn<(path: string) => Promise<ApiResult>>()
       .mockResolvedValueOnce({ kind: 'ok', data: view('your_details', '/quote/your-details') })
@@ -228,7 +228,7 @@ describe('a modal\'s answers (journey.md §4: assumptions, pre-existing conditio
     expect(actor.getSnapshot().context.viewVersion).toBe(1);
   });
 
-  it('sends a change without a form name as it is (journey.md §7 /api/getFlexProducts) and shows its answer: one call per change (issue 23)', async () => {
+  it('sends a change without a form name as it is (journey.md §7 /api/getFlexProducts) and shows its answer: one call per change', async () => {
     const requoted = view('choose_policy', '/quote/choose-policy', { qidu: 'REQU-OTED-0001' });
     const submit = vi.fn(async () => ({ kind: 'ok' as const, data: requoted, outcome: 'moved' }));
     const loads: string[] = [];

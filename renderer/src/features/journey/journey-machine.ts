@@ -40,7 +40,7 @@ export interface JourneyContext {
   /** The view shown is the pet details page with a pet just added: its questions take the focus. */
   petAdded: boolean;
   /**
-   * The card payment the browser came back with from the customer's bank (3-D Secure, issue 60:
+   * The card payment the browser came back with from the customer's bank (3-D Secure:
    * `?payment_intent=` on the page bought from): the purchase is asked for again once the page
    * is loaded, and the server says whether it is bought or the card was declined.
    */
@@ -126,7 +126,7 @@ export const journeyMachine = setup({
     },
     /**
      * Stored, and the answer is the page the modal is on as it now stands (a change on the cover
-     * page): shown as it is, with no second call for the same page (issue 23).
+     * page): shown as it is, with no second call for the same page.
      */
     editSavedHere: ({ event, context }) => {
       const output = outputOf(event);
@@ -383,7 +383,7 @@ export const journeyMachine = setup({
       },
     },
     /**
-     * Buying (issue 6): one request at a time (the button is disabled while it runs, and the
+     * Buying: one request at a time (the button is disabled while it runs, and the
      * server makes one purchase whatever arrives); the answer is the confirmation page.
      */
     buying: {

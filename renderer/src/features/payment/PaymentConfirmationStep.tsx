@@ -91,7 +91,7 @@ export function PaymentConfirmationStep({
         </div>
       </section>
       <p>{text(copy, 'payment_confirmation.instructions', { brand: text(copy, 'app.brand') })}</p>
-      {/* Issue 24: the spec's Continue buys the policy; what it commits to is said beside it. */}
+      {/* The spec's Continue buys the policy; what it commits to is said beside it. */}
       <section className="panel panel--info commit" aria-labelledby="commit-heading">
         <h2 id="commit-heading" className="commit__heading">
           {text(copy, 'payment_confirmation.commit.heading')}

@@ -96,7 +96,7 @@ function ChoiceGroup<T extends string>({
 }
 
 /**
- * What each way of paying costs (issue 59): the month's price; the year's, which is twelve
+ * What each way of paying costs: the month's price; the year's, which is twelve
  * months' price with no saving (owner-payment.md §4 Prices: the annual view is 12 × monthly), and
  * when it is taken.
  */
@@ -105,7 +105,7 @@ function frequencyHint(copy: Record<string, string>, price: (v: string) => strin
   return text(copy, method === 'CC' ? 'payment.frequency.annual.hint_card' : 'payment.frequency.annual.hint_dd', { annual: price(view.summary.annual) });
 }
 
-/** Beside Confirm payment: nothing is taken yet; the next page is a check (issue 59). */
+/** Beside Confirm payment: nothing is taken yet; the next page is a check. */
 function NothingTakenYet({ copy }: { copy: Record<string, string> }) {
   return (
     <p className="hint payment__next" id="payment-next">

@@ -1,5 +1,5 @@
 /**
- * A card provider's own card fields (issue 60): where the provider draws the card's number,
+ * A card provider's own card fields: where the provider draws the card's number,
  * expiry and security code itself (Stripe's card element, in a frame of Stripe's), the card
  * number goes from that frame to the provider and never through this page. The rest of the card
  * form (the name on the card, the billing address) is the card question set's, drawn as any

@@ -1,4 +1,4 @@
-// Issue 60: the card fields a provider draws in its own frame are the question set's to name
+// The card fields a provider draws in its own frame are the question set's to name
 // (`ui:options.providerField`), at whatever depth; the page drops those and keeps the rest.
 import { describe, expect, it } from 'vitest';
 

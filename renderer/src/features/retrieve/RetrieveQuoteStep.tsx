@@ -19,7 +19,7 @@ export function linkRefused(search: string): boolean {
 }
 
 /**
- * The reference a quote email's link carries (`?reference=ABCD-EFGH-JKMN`, issue 29), if it looks
+ * The reference a quote email's link carries (`?reference=ABCD-EFGH-JKMN`), if it looks
  * like one: the form starts with it, and still asks for the email address.
  */
 export function referenceFromLink(search: string): string {
@@ -42,7 +42,7 @@ export function RetrieveQuoteStep({
   const [busy, setBusy] = useState(false);
   const [purchased, setPurchased] = useState<string | null>(null);
   // Too many tries (from this browser, at this reference, or from a busy shared address): said on
-  // the page with the brand's number, not as a fault of the reference (issue 59).
+  // the page with the brand's number, not as a fault of the reference.
   const [refused, setRefused] = useState(false);
   // The one-time link: asked for (busy), and what the server said.
   const [linkBusy, setLinkBusy] = useState(false);
@@ -170,7 +170,7 @@ export function RetrieveQuoteStep({
           <p>{linkSent}</p>
         </div>
       )}
-      {/* Each field named in the summary (issue 59: not "required" twice). */}
+      {/* Each field named in the summary (not "required" twice). */}
       <ErrorSummary errors={errors} pets={[]} ui={{ quote_reference: { 'ui:title': text(copy, 'retrieve.reference') }, email: { 'ui:title': text(copy, 'retrieve.email') } }} copy={copy} />
       {field('quote_reference', text(copy, 'retrieve.reference'), reference, setReference, text(copy, 'retrieve.reference.hint'))}
       {field('email', text(copy, 'retrieve.email'), email, setEmail)}

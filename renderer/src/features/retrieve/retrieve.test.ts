@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { linkRefused, referenceFromLink } from './RetrieveQuoteStep';
 
-// issue 29: a quote email's link fills in the reference; the email address is still asked.
+// A quote email's link fills in the reference; the email address is still asked.
 describe('the retrieve link', () => {
   it('starts the form with the reference it carries', () => {
     expect(referenceFromLink('?brand=pos&reference=ABCD-EFGH-JKMN')).toBe('ABCD-EFGH-JKMN');

@@ -1,5 +1,5 @@
 /**
- * Answers to check, each with its own Change (the GOV.UK "check answers" pattern; issue 59): a
+ * Answers to check, each with its own Change (the GOV.UK "check answers" pattern): a
  * pet's answers as its question set lists them, and the owner's. Which of a pet's answers are
  * listed, and under what short label, is the question set's (`ui:options.summaryLabel`, a copy
  * key; answers sharing a label make one row), so a question a product team adds with a label is

@@ -1,5 +1,5 @@
 /**
- * "Email me this quote" (owner-payment.md §7 /api/sendquoteemail; issue 29): the quote sent to the
+ * "Email me this quote" (owner-payment.md §7 /api/sendquoteemail): the quote sent to the
  * address the customer gave, with a link back to it. The answer is a toast: where it went, or the
  * server's own words when the quote was sent too often.
  */

@@ -1,7 +1,7 @@
 /**
  * The owner's details on the review page (journey.md §2 Review; owner-payment.md §2 Review quote
  * header: the user details panel with its edit modal and add-phone button), as answers to check
- * (issue 59); the address and quote reminders each with their own Change.
+ *; the address and quote reminders each with their own Change.
  */
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { ownerName, text } from '@/shared/copy';

@@ -2,7 +2,7 @@
 import './review.css';
 
 export function PetIcon({ species }: { species: string }) {
-  // Told apart by their outline (issue 24): a dog's ears hang and it has a muzzle, a cat's ears
+  // Told apart by their outline: a dog's ears hang and it has a muzzle, a cat's ears
   // are pointed and it has whiskers, a rabbit's ears are long and upright.
   const paths: Record<string, string> = {
     dog: 'M15 22c0-6 4-10 9-10s9 4 9 10v6c0 7-4 12-9 12s-9-5-9-12ZM15 19c-4 0-7 4-7 11 0 3 2 5 4 3l3-4M33 19c4 0 7 4 7 11 0 3-2 5-4 3l-3-4M20 24h.01M28 24h.01M22 30h4l-2 2.5ZM24 32.5v2M21 35.5c1.5 1 4.5 1 6 0',

@@ -1,6 +1,6 @@
 /**
  * One pet on the review page (journey.md §2 Review): its price; its answers and cover to check,
- * each with its Change (issue 59); the claim contribution to choose where there is more than one,
+ * each with its Change; the claim contribution to choose where there is more than one,
  * what its answers warn of, the pre-existing conditions and date of birth prompts, and the ways
  * to change or remove it; for a dog on the brand that has one, the Best Buy banner.
  */

@@ -24,7 +24,7 @@ export function ReviewReassurance({ view, copy, part }: { view: ViewData; copy: 
           <p className="hint">{text(copy, 'review.rating.notice')}</p>
         </section>
       )}
-      {/* Read if wanted, folded, after the way on: the page is about checking the quote (issue 59). */}
+      {/* Read if wanted, folded, after the way on: the page is about checking the quote. */}
       {part === 'reading' && (
       <>
       <details className="card accordion review__fold">

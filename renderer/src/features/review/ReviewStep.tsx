@@ -242,7 +242,7 @@ export function ReviewStep({
         </button>
       </div>
 
-      {/* The other ways on, after Continue (issue 59: the way to buy is not behind them). */}
+      {/* The other ways on, after Continue (the way to buy is not behind them). */}
       <section className="card" aria-labelledby="review-add-pet-heading">
         <h2 id="review-add-pet-heading" className="pet__heading">
           {text(copy, 'review.add_pet')}
@@ -305,7 +305,7 @@ export function ReviewStep({
       )}
       {modal?.kind === 'pet' && petEdit(view) && (
         // journey.md §2 Modals "edit pet details": the pet's answers changed in place; the review
-        // comes back with the new prices (issue 29), or the page the change now needs.
+        // comes back with the new prices, or the page the change now needs.
         <EditDialog
           questions={petEdit(view)!}
           title={text(copy, 'review.pet.edit', { petName: String(pets[modal.pet]?.pet_name ?? '') })}

@@ -20,7 +20,7 @@ export const OWNER_TITLES: Record<OwnerModal, string> = {
   phone: 'review.details.add_phone',
 };
 
-/** The owner fields each of the review's owner modals shows (issue 4: address-only and full). */
+/** The owner fields each of the review's owner modals shows (address-only and full). */
 export const OWNER_FIELDS: Record<OwnerModal, string[]> = {
   address: ['email_address', 'customer_address_line_1'],
   full: ['customer_title', 'customer_first_name', 'customer_last_name', 'customer_date_of_birth', 'email_address', 'customer_contact_number', 'customer_address_line_1', 'marketing_preferences'],

@@ -1,5 +1,5 @@
 /**
- * The cookie banner (issue 58; the ICO's guidance on cookies): first on the page, before the skip
+ * The cookie banner (the ICO's guidance on cookies): first on the page, before the skip
  * link, for a brand with a tag manager whose customer has not chosen. Accepting and rejecting are
  * two equal buttons side by side; nothing non-essential loads until one is pressed. The footer's
  * Cookie settings opens it again with the choice in force.

@@ -117,7 +117,7 @@ export function Footer({ shell, copy, onOpen, onCookieSettings }: { shell: Shell
     ['footer.terms', shell?.pages.terms],
     ['footer.support', shell?.pages.support],
     // The component library (journey.md §2 /library) is for the brand's own teams: at its
-    // address, not in the customers' footer (issue 24).
+    // address, not in the customers' footer.
   ];
   return (
     <footer className="footer">
@@ -134,7 +134,7 @@ export function Footer({ shell, copy, onOpen, onCookieSettings }: { shell: Shell
                     </a>
                   </li>
                 ))}
-              {/* The cookie choice, changeable from every page (issue 58). */}
+              {/* The cookie choice, changeable from every page. */}
               {shell.tag_manager && (
                 <li>
                   <button type="button" className="footer__cookies" onClick={onCookieSettings}>

@@ -15,7 +15,7 @@ describe('the inactivity countdown (journey.md §2 Inactivity timeout)', () => {
   });
 });
 
-describe('the warning names the brand\'s own times (issue 29; journey.md §2, §9)', () => {
+describe('the warning names the brand\'s own times (journey.md §2, §9)', () => {
   const copy = (en as { messages: Record<string, string> }).messages;
   const warning = (warningMs: number, resetMs: number) =>
     text(copy, 'timeout.warning.body', { period: period(copy, resetMs), left: period(copy, resetMs - warningMs) });

@@ -11,7 +11,7 @@ import { useEffect, useRef, useState } from 'react';
 import { onDemand } from '@/shared/on-demand';
 import './shell.css';
 
-/** The two dialogs, loaded as the warning nears (issue 23: the first page carries only the clock). */
+/** The two dialogs, loaded as the warning nears (the first page carries only the clock). */
 const Dialogs = onDemand(() => import('./TimeoutDialogs').then((m) => m.TimeoutDialogs));
 
 /** How long before the warning its code is fetched. */

@@ -18,7 +18,7 @@ export function Modal({
   title: string;
   onCancel: () => void;
   children: ReactNode;
-  /** A close button in a header that stays in view as a long modal scrolls (issue 59: the benefits on a phone). */
+  /** A close button in a header that stays in view as a long modal scrolls (the benefits on a phone). */
   closeLabel?: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);

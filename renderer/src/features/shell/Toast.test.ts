@@ -7,7 +7,7 @@ import { toastLead } from './Toast';
 
 // journey.md §8: toasts read "title: content"; the remove-pet variants are "Error! An error
 // occurred while removing your pet. Please refresh the page." and "Success! Your pet has been
-// removed from the quote!" (issue 29: ptp read "Error: Error! …").
+// removed from the quote!" (ptp read "Error: Error! …").
 describe('toast wording', () => {
   const base = (en as { messages: Record<string, string> }).messages;
   const brand = { ...base, ...(ptp as { copy: { 'en-GB': Record<string, string> } }).copy['en-GB'] };

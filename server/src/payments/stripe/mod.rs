@@ -1,4 +1,4 @@
-//! Stripe's PaymentIntents (issue 60), over its HTTP API: the card's number, expiry and security
+//! Stripe's PaymentIntents, over its HTTP API: the card's number, expiry and security
 //! code go from Stripe's own fields in the browser (Stripe.js) to Stripe, which answers with a
 //! PaymentMethod (`pm_…`); pawpath is sent only that id, reads what a receipt shows of it, and when
 //! the quote is bought creates and confirms a PaymentIntent with it. When the card's issuer asks

@@ -113,7 +113,7 @@ pub(super) fn collections_view(
 /// The bank details panel (owner-payment.md §2): the account name, the full account number,
 /// the sort code as 2-2-2 with hyphens, the cover start date, and the bank's name and branch
 /// address when the sort code's bank is known, on that page only. With them, what pressing its
-/// button commits to (issue 24): the first collection of the mandate set up today, at the
+/// button commits to: the first collection of the mandate set up today, at the
 /// frequency and on the day chosen, worked out as the payment page's notice was.
 pub(super) fn bank_details_view(
     input: &ViewInput<'_>,

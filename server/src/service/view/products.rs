@@ -19,7 +19,7 @@ impl serde::Serialize for Products {
     }
 }
 
-/// The products a page draws (issue 22: the view data carries what its step needs): every
+/// The products a page draws (the view data carries what its step needs): every
 /// product where cover is chosen (cover select, and the review with its change-cover modal),
 /// each pet's chosen product where it is shown (payment, the checks before buying,
 /// confirmation), none elsewhere (journey.md §3 Quote view data: the list is there, empty).
@@ -61,7 +61,7 @@ pub struct ProductView<'a> {
     ClaimExample: SharedRef,
 }
 
-/// The products as the view data carries them (issue 22: the view sends what the page needs,
+/// The products as the view data carries them (the view sends what the page needs,
 /// once): what a page reads of each, with the values that repeat from product to product in
 /// `shared`, referred to as `{"$ref": n}`.
 pub fn products_view(

@@ -1,4 +1,4 @@
-//! What several parts of a page share, sent once (issue 22): each shared value written at its
+//! What several parts of a page share, sent once: each shared value written at its
 //! first place and named by reference after.
 
 /// A value sent once in the view's `shared` list and referred to by its position.

@@ -1,4 +1,4 @@
-//! The analysts' funnel (issue 8, `pawpath report funnel` and the internal funnel page): over the
+//! The analysts' funnel (`pawpath report funnel` and the internal funnel page): over the
 //! recorded step transitions of the quotes started in a period, per step of a journey, how many
 //! quotes entered it, moved on from it, were blocked on it and were left on it, the median time
 //! spent on it before moving on, and its commonest field errors. Printed as a table, written as

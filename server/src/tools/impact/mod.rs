@@ -1,4 +1,4 @@
-//! Before a change ships, what it does to customers (issue 61): `pawpath impact --from A --to B`
+//! Before a change ships, what it does to customers: `pawpath impact --from A --to B`
 //! and the staff page `/internal/impact`.
 //!
 //! Three sections, each from what pawpath already keeps:

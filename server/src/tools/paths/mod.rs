@@ -1,4 +1,4 @@
-//! Every path through a journey, generated (issue 28): `pawpath paths <journey> [--brand B]`.
+//! Every path through a journey, generated: `pawpath paths <journey> [--brand B]`.
 //!
 //! The generator walks the journey with the engine itself, from a new quote's document, on one
 //! brand. At each step it tries every answer set it has for the call that saves the step: the

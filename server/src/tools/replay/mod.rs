@@ -1,4 +1,4 @@
-//! Any quote replayed as the customer saw it (issue 28): `pawpath replay <reference>` and the staff
+//! Any quote replayed as the customer saw it: `pawpath replay <reference>` and the staff
 //! page `/internal/replay`.
 //!
 //! The quote's events are run again through the engine, from the document the quote started
@@ -38,7 +38,7 @@ pub mod print;
 /// The most transitions one replay shows (pages drawn); `from` pages on.
 pub const MAX_SHOWN: usize = 20;
 
-/// The most view data one replay's drawn pages hold, in bytes of JSON (issue 55: an answer stays
+/// The most view data one replay's drawn pages hold, in bytes of JSON (an answer stays
 /// bounded however large each page is); past it a step's page is not drawn, and says where to
 /// ask from.
 pub const MAX_PAGES_BYTES: usize = 1024 * 1024;
@@ -670,7 +670,7 @@ pub fn window(from: Option<&str>, count: Option<&str>) -> Result<(usize, usize),
     ))
 }
 
-/// Keeps the served definitions version's files (issue 28), so a quote made on it replays after
+/// Keeps the served definitions version's files, so a quote made on it replays after
 /// the definitions change. Logged, never fatal: a server that cannot keep them still serves.
 pub async fn keep_definitions(state: &AppState) {
     let defs = &state.defs;

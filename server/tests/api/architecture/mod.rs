@@ -1,4 +1,4 @@
-//! Issue 26: one way through the code. The engine and the server are each a stack of layers; a
+//! One way through the code. The engine and the server are each a stack of layers; a
 //! file may import its own layer's files and the layers below, never one above, and the files of
 //! a layer import each other without a circle. The server's routes never import each other (only
 //! the router that assembles them names them). The README's diagrams are made from the same
@@ -107,7 +107,7 @@ const SERVER: &[Layer] = &[
     },
 ];
 
-/// The layers that know nothing of HTTP (issue 56): they take typed input and give typed
+/// The layers that know nothing of HTTP: they take typed input and give typed
 /// results; the routes and the HTTP layer alone read requests and write answers.
 const NO_HTTP: &[&str] = &["tools", "service", "store"];
 
@@ -425,7 +425,7 @@ fn the_engine_imports_only_downward() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// What the service keeps to itself (issue 56): the store and the integrations on the state.
+/// What the service keeps to itself: the store and the integrations on the state.
 const SERVICE_PRIVATE: [&str; 11] = [
     "store",
     "payments",

@@ -235,7 +235,7 @@ pub async fn spawn_app() -> TestApp {
 
 impl TestApp {
     /// A visitor whose browser already holds `session` (a cookie someone else was given and
-    /// planted there: issue 55), on a server of its own over this one's database.
+    /// planted there), on a server of its own over this one's database.
     pub async fn visitor_holding(&self, session: &str) -> TestApp {
         let jar = reqwest::cookie::Jar::default();
         let url: reqwest::Url = self.base.parse().expect("base url");
@@ -540,7 +540,7 @@ fn resolve_shared(value: &Value, shared: &[Value]) -> Value {
     }
 }
 
-/// The view data as the pages use it (issue 22; the renderer's `assemble`): the products' shared
+/// The view data as the pages use it (the renderer's `assemble`): the products' shared
 /// values put back, and each pet's priced choice joined with its product.
 pub fn resolved(view: &Value) -> Value {
     let shared = view["shared"].as_array().cloned().unwrap_or_default();
@@ -594,7 +594,7 @@ impl TestApp {
 }
 
 /// A view's question set with its form put in (`schema` and `ui`, fetched from `form` as the
-/// renderer fetches it; issue 22).
+/// renderer fetches it).
 pub async fn with_form(base: &str, questions: &Value) -> Value {
     let url = questions["form"].as_str().expect("form");
     let r = reqwest::get(format!("{base}{url}")).await.expect("get");

@@ -67,7 +67,7 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
   const [postcode, setPostcode] = useState(str(owner.customer_postcode));
   const [results, setResults] = useState<Found[] | null>(null);
   const [legacyError, setLegacyError] = useState<string | null>(null);
-  // Issue 24: a search that found nothing, or could not be made, says so at the field too (the
+  // A search that found nothing, or could not be made, says so at the field too (the
   // spec's toast closes on its own), with the way on: entering the address by hand.
   const [searchError, setSearchError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -76,7 +76,7 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
   useEffect(() => {
     if (focusResults > 0) resultsRef.current?.querySelector<HTMLElement>('input, select')?.focus();
   }, [focusResults]);
-  // Issue 59: a found address is said where it is shown, and takes the focus (the search box it
+  // A found address is said where it is shown, and takes the focus (the search box it
   // was typed in is gone); no toast over the page's other questions.
   const chosenRef = useRef<HTMLDivElement>(null);
   const [found, setFound] = useState(0);
@@ -103,13 +103,13 @@ export function AddressSearchWidget({ id, label, registry, readonly }: WidgetPro
     setMode('chosen');
     setSearchError(null);
     // owner-payment.md §8 Address and policy: "Found: We found your address.", said above the
-    // address itself (issue 59), which takes the focus.
+    // address itself, which takes the focus.
     setFound((n) => n + 1);
   }
 
   async function modernSearch() {
     const formatted = formatPostcode(postcode);
-    // Each refusal is said at the search, with the way on; no toast over it (issue 59).
+    // Each refusal is said at the search, with the way on; no toast over it.
     if (!house.trim() || !postcode.trim()) {
       setSearchError('address.toast.invalid_search.body');
       return;

@@ -73,7 +73,7 @@ export function BreedSearchWidget({ id, value, onChange, onBlur, uiSchema, regis
   }
 
   const expanded = open && matches.length > 0;
-  // Issue 24: suggestions that open below the fold look like typing did nothing; as the list
+  // Suggestions that open below the fold look like typing did nothing; as the list
   // opens, the page scrolls just enough to show it.
   const listRef = useRef<HTMLUListElement>(null);
   useEffect(() => {

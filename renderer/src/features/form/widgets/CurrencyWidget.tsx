@@ -2,7 +2,7 @@
  * An amount with the brand's currency symbol (journey.md §5 pet_cost): before the number in
  * English ("£"), after it in French ("€"). The symbol is shown, never sent; "I didn't pay
  * anything" sets the amount to 0. What the customer types stays in the box as typed ("£1,200");
- * the answer is the plain number (plainAmount, as the server reads it: issue 59).
+ * the answer is the plain number (plainAmount, as the server reads it).
  */
 import type { WidgetProps } from '@rjsf/utils';
 import { useContext, useEffect, useState } from 'react';

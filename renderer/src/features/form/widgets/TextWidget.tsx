@@ -2,7 +2,7 @@
  * A text box that says when it is invalid and what describes it. UI hints: `inputType` (email,
  * tel), `inputMode` (numeric), `autocomplete`, and `trim` / `lowercase` / `phone`, applied as the customer leaves the
  * box, as the server does before its rules run (owner-payment.md §5: email trimmed and lower-cased;
- * a phone number as its digits, issue 24).
+ * a phone number as its digits).
  */
 import type { WidgetProps } from '@rjsf/utils';
 

@@ -10,7 +10,7 @@ describe('card boxes', () => {
     expect(groupCardNumber('4111111111111111')).toBe('4111 1111 1111 1111');
     expect(groupCardNumber('4111-1111 1111x11112222')).toBe('4111 1111 1111 1111');
   });
-  it('groups an American Express number 4-6-5, at most 15 digits (issue 29: AMEX is accepted)', () => {
+  it('groups an American Express number 4-6-5, at most 15 digits (AMEX is accepted)', () => {
     expect(groupCardNumber('3782')).toBe('3782');
     expect(groupCardNumber('37828')).toBe('3782 8');
     expect(groupCardNumber('378282246310005')).toBe('3782 822463 10005');

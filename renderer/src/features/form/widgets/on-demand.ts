@@ -1,6 +1,6 @@
 /**
  * The widgets the first page does not draw (the address search, the bank and card fields, the
- * certificate upload, the rehoming centre), each a chunk of its own (issue 23). A view's code is
+ * certificate upload, the rehoming centre), each a chunk of its own. A view's code is
  * prepared before it is drawn: the widgets its forms name (`ui:widget`) are loaded then.
  */
 import type { Widget } from '@rjsf/utils';
