@@ -83,7 +83,7 @@ PAWPATH_TEST_DATABASE=sqlite cargo test --workspace
 # run beside the PostgreSQL tests (whose servers mostly wait on the database and on clocks), and
 # their output is printed when they are waited for, before the browser tests that need the build.
 renderer_log=$(mktemp)
-(cd renderer && npm run --silent typecheck && npm test --silent && npm run --silent build) >"$renderer_log" 2>&1 &
+(cd renderer && npm run --silent typecheck && npm run --silent lint && npm test --silent && npm run --silent build) >"$renderer_log" 2>&1 &
 renderer_pid=$!
 
 postgres_url=""

@@ -8,18 +8,9 @@
  * itself; once the customer rejects analytics, nothing more is put in the data layer.
  */
 import { currentChoice } from './consent';
-import type { ViewData } from './types';
+import type { DataLayerEvent, ViewData } from './types';
 
-export interface DataLayerEvent {
-  event: string;
-  [field: string]: unknown;
-}
-
-declare global {
-  interface Window {
-    dataLayer?: DataLayerEvent[];
-  }
-}
+export type { DataLayerEvent } from './types';
 
 /** The page names the spec's submission events use, by the step the customer leaves. */
 export const SUBMISSION_PAGES: Record<string, string> = {

@@ -9,7 +9,7 @@
  * so the HTML's first paint draws the banner only when there is no choice
  * (server/src/routes/pages.rs consent_choice).
  */
-import type { DataLayerEvent } from './analytics';
+import type { DataLayerEvent } from './types';
 
 export type Choice = 'granted' | 'denied';
 

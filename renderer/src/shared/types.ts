@@ -269,3 +269,15 @@ export interface Purchase {
   /** The password may still be set here: soon after the purchase, none set yet. */
   portal_open: boolean;
 }
+
+/** One event in the page's data layer, as the brand's tag manager reads it. */
+export interface DataLayerEvent {
+  event: string;
+  [field: string]: unknown;
+}
+
+declare global {
+  interface Window {
+    dataLayer?: DataLayerEvent[];
+  }
+}

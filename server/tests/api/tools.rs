@@ -150,11 +150,14 @@ fn every_file_a_guide_names_exists() {
         "journeys/README.md",
         "questions/README.md",
         "tests/README.md",
+        "engine/README.md",
+        "renderer/README.md",
     ];
     let bases = [
         "",
         "server/src",
         "engine/src",
+        "engine",
         "renderer",
         "renderer/src",
         "server/tests",

@@ -13,7 +13,7 @@ import { EditDialog, petQuestions, propertySchema } from '@/features/form/EditDi
 import { ErrorSummary, focusField } from '@/features/form/ErrorSummary';
 import { validateAnswers } from '@/features/form/FormStep';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
-import { preExistingReferred } from '@/features/review/review';
+import { preExistingReferred } from '@/shared/pets';
 import { schemaValidator } from '@/features/form/schema-validator';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest } from '@/features/journey/journey-machine';

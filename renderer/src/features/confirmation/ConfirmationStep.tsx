@@ -8,7 +8,7 @@
 import { useEffect } from 'react';
 
 import { requestConfirmationEmail } from '@/features/journey/api';
-import { PetIcon } from '@/features/review/PetIcon';
+import { PetIcon } from '@/features/products/PetIcon';
 import type { Notice } from '@/features/journey/journey-machine';
 import { CommunicationsPanel } from '@/features/preferences/CommunicationsPanel';
 import { PortalPasswordForm } from './PortalPasswordForm';

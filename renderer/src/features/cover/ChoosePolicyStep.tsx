@@ -15,9 +15,9 @@ import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
 import { text } from '@/shared/copy';
 import type { FieldMessage, Product, ViewData } from '@/shared/types';
 import { markViewed } from '@/shared/experiments';
-import { BenefitsModal } from './BenefitsModal';
-import { ClaimTerms } from './ClaimTerms';
-import { type Group, defaultProduct, groupsOf, initialGroup, inGroup, productsOf, upsells } from './cover';
+import { BenefitsModal } from '@/features/products/BenefitsModal';
+import { ClaimTerms } from '@/features/products/ClaimTerms';
+import { type Group, defaultProduct, groupsOf, initialGroup, inGroup, productsOf, upsells } from '@/features/products/cover';
 import { CoverGuide } from './CoverGuide';
 import { ExcessPanel } from './ExcessPanel';
 import { useBarHeight, useSeen } from './hooks';
@@ -28,7 +28,7 @@ import { QuoteFacts } from './QuoteFacts';
 import { type Tab, Tabs } from './Tabs';
 import { TypeTiles } from './TypeTiles';
 import { UpsellCard } from './UpsellCard';
-import './cover.css';
+import '@/features/products/cover.css';
 
 interface Choice {
   group: Group | null;

@@ -7,8 +7,8 @@
 import { useState } from 'react';
 
 import { text } from '@/shared/copy';
-import type { Group } from './cover';
-import './cover.css';
+import type { Group } from '@/features/products/cover';
+import '@/features/products/cover.css';
 
 type Answer = 'yes' | 'no' | null;
 

@@ -3,8 +3,8 @@
 import { text } from '@/shared/copy';
 import { fromPence, toPence, useMoney } from '@/shared/money';
 import type { Product } from '@/shared/types';
-import { excessOptions, percentOf } from './cover';
-import './cover.css';
+import { excessOptions, percentOf } from '@/features/products/cover';
+import '@/features/products/cover.css';
 
 export function ExcessPanel({
   product,

@@ -5,8 +5,8 @@
  */
 import { text } from '@/shared/copy';
 import type { Product } from '@/shared/types';
-import { termValue } from './cover';
-import './cover.css';
+import { termValue } from '@/features/products/cover';
+import '@/features/products/cover.css';
 
 export function IncludedCard({
   product,

@@ -6,8 +6,8 @@ import { postHeaders } from '@/shared/post-headers';
 import { useMoney } from '@/shared/money';
 import type { Product } from '@/shared/types';
 import { useColumns } from './hooks';
-import { termValue } from './cover';
-import './cover.css';
+import { termValue } from '@/features/products/cover';
+import '@/features/products/cover.css';
 
 export function beacon(csrf: string, keys: string[]) {
   const body = JSON.stringify({ csrf, locale: 'en-GB', key: keys });

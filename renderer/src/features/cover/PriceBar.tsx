@@ -8,7 +8,7 @@
 import { coverTypeName, text } from '@/shared/copy';
 import { fromPence, toPence, useMoney } from '@/shared/money';
 import type { Product } from '@/shared/types';
-import './cover.css';
+import '@/features/products/cover.css';
 
 /** Every pet's chosen product, in the pets' order (undefined: not chosen yet), with their names. */
 export interface Household {

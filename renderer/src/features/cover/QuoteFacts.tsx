@@ -2,7 +2,7 @@
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { text } from '@/shared/copy';
 import type { ViewData } from '@/shared/types';
-import './cover.css';
+import '@/features/products/cover.css';
 
 export function QuoteFacts({ view, copy }: { view: ViewData; copy: Record<string, string> }) {
   return (

@@ -2,7 +2,7 @@
 import { useRef } from 'react';
 
 import { text } from '@/shared/copy';
-import './cover.css';
+import '@/features/products/cover.css';
 
 export type Tab = 'type' | 'level' | 'excess';
 

@@ -3,8 +3,8 @@
 import { text } from '@/shared/copy';
 import { toPence, useMoney } from '@/shared/money';
 import type { Product } from '@/shared/types';
-import { type Group, groupsOf, inGroup } from './cover';
-import './cover.css';
+import { type Group, groupsOf, inGroup } from '@/features/products/cover';
+import '@/features/products/cover.css';
 
 export function TypeTiles({
   products,

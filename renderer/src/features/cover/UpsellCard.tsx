@@ -2,7 +2,7 @@
 import { text } from '@/shared/copy';
 import { fromPence, toPence, useMoney } from '@/shared/money';
 import type { Product } from '@/shared/types';
-import './cover.css';
+import '@/features/products/cover.css';
 
 export function UpsellCard({
   offers,

@@ -123,7 +123,7 @@ export function assemble(data: ViewData & { shared?: unknown[] }, copy: Record<s
 }
 
 async function read(response: Response, fetcher: typeof fetch = fetch): Promise<ApiResult> {
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = await response.json();
   } catch {

@@ -12,7 +12,7 @@ import { FormStep } from '@/features/form/FormStep';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { tokeniseCard, validateBank } from '@/features/journey/api';
 import type { Notice } from '@/features/journey/journey-machine';
-import { ClaimTerms } from '@/features/cover/ClaimTerms';
+import { ClaimTerms } from '@/features/products/ClaimTerms';
 import { Modal } from '@/features/shell/Modal';
 import { CommunicationsPanel } from '@/features/preferences/CommunicationsPanel';
 import { ProviderCardFields, withoutProviderFields, type ProviderCardHandle } from './ProviderCardFields';

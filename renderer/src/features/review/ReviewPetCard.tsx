@@ -7,7 +7,7 @@
 import { answerWarnings } from '@/features/form/EditDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import type { EditRequest } from '@/features/journey/journey-machine';
-import { ClaimTerms } from '@/features/cover/ClaimTerms';
+import { ClaimTerms } from '@/features/products/ClaimTerms';
 import { BestBuyBanner } from '@/features/shell/BestBuyBanner';
 import { coverTypeName, text } from '@/shared/copy';
 import { useMoney } from '@/shared/money';

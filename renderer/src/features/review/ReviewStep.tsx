@@ -10,8 +10,8 @@
 import { useState } from 'react';
 
 import { CodesPanel } from '@/features/codes/CodesPanel';
-import { ChooseCoverModal, coverAnswers } from '@/features/cover/ChooseCoverModal';
-import { BenefitsModal } from '@/features/cover/BenefitsModal';
+import { ChooseCoverModal, coverAnswers } from '@/features/products/ChooseCoverModal';
+import { BenefitsModal } from '@/features/products/BenefitsModal';
 import { EditDialog, onlyOwnerFields } from '@/features/form/EditDialog';
 import { RemovePetDialog } from '@/features/form/RemovePetDialog';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
@@ -25,7 +25,7 @@ import { DemandsNeeds } from './DemandsNeeds';
 import { DocumentsExcessModal } from './DocumentsExcessModal';
 import { EmailQuoteButton } from './EmailQuoteButton';
 import { OWNER_FIELDS, OWNER_TITLES, type ReviewModal, petEdit } from './review';
-import { PetIcon } from './PetIcon';
+import { PetIcon } from '@/features/products/PetIcon';
 import { ReviewPetCard } from './ReviewPetCard';
 import { ReviewReassurance } from './ReviewReassurance';
 import { OwnerDetailsCard } from './OwnerDetailsCard';

@@ -2,6 +2,8 @@
 import { text } from '@/shared/copy';
 import type { QuestionsView, ViewData } from '@/shared/types';
 
+export { preExistingReferred } from '@/shared/pets';
+
 export type OwnerModal = 'address' | 'full' | 'phone';
 export type ReviewModal =
   | { kind: 'owner'; variant: OwnerModal; field?: string }
@@ -34,11 +36,6 @@ export const OWNER_FIELDS: Record<OwnerModal, string[]> = {
  */
 export function needsDobConfirmation(view: ViewData, index: number): boolean {
   return view.pet_flags?.[index]?.dob_to_confirm === true;
-}
-
-/** Whether the pet is referred for its pre-existing conditions (RA008), as the server decides. */
-export function preExistingReferred(view: ViewData, index: number): boolean {
-  return view.pet_flags?.[index]?.pre_existing_referred === true;
 }
 
 export function marketingSummary(copy: Record<string, string>, owner: Record<string, unknown>): string {

@@ -1,5 +1,5 @@
 /** A decorative outline of the pet's species; the pet's name is beside it. */
-import './review.css';
+import './pet-icon.css';
 
 export function PetIcon({ species }: { species: string }) {
   // Told apart by their outline: a dog's ears hang and it has a muzzle, a cat's ears
