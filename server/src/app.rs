@@ -23,16 +23,7 @@ impl App {
     /// router, and starts the background jobs. Any problem stops here.
     pub async fn build(config: Config) -> Result<Self, StartError> {
         let state = Self::state(config).await?;
-        let mut jobs: Vec<_> = state
-            .mailer
-            .spawn(state.store.clone(), state.running.subscribe())
-            .into_iter()
-            .collect();
-        jobs.extend(
-            state
-                .events
-                .spawn(state.store.clone(), state.running.subscribe()),
-        );
+        let mut jobs = crate::service::ops::start_workers(&state);
         crate::tools::replay::keep_definitions(&state).await;
         jobs.extend(crate::service::reminders::spawn(state.clone()));
         jobs.extend(crate::service::retention::spawn(state.clone()));
@@ -109,26 +100,28 @@ impl App {
             config.session_burst,
             config.session_saves_per_minute,
         ));
-        Ok(AppState::new(crate::service::state::Shared {
-            pace,
-            payments,
-            test_payments,
-            mail_templates: Arc::new(mail_templates),
-            banks: Arc::new(banks),
-            mailer,
-            events,
-            config: Arc::new(config),
-            defs,
-            store,
-            vets: Arc::new(vets),
-            addresses: Arc::new(addresses),
-            policies: Arc::new(policies),
-            bank: Arc::new(bank),
-            holidays: Arc::new(holidays),
-            sanctions: Arc::new(sanctions),
-            made: Arc::default(),
-            running,
-        }))
+        Ok(AppState::new(crate::service::state::Shared::new(
+            crate::service::state::Parts {
+                pace,
+                payments,
+                test_payments,
+                mail_templates: Arc::new(mail_templates),
+                banks: Arc::new(banks),
+                mailer,
+                events,
+                config: Arc::new(config),
+                defs,
+                store,
+                vets: Arc::new(vets),
+                addresses: Arc::new(addresses),
+                policies: Arc::new(policies),
+                bank: Arc::new(bank),
+                holidays: Arc::new(holidays),
+                sanctions: Arc::new(sanctions),
+                made: Arc::default(),
+                running,
+            },
+        )))
     }
 }
 
@@ -171,8 +164,8 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     let listener = tokio::net::TcpListener::bind((listen_addr, port))
         .await
         .map_err(|source| StartError::Listen { port, source })?;
-    tracing::info!(port, definitions = app.state.defs.version(), backend = ?app.state.store.backend, "pawpath listening");
-    let store = app.state.store.clone();
+    tracing::info!(port, definitions = app.state.defs.version(), backend = %crate::service::ops::backend(&app.state), "pawpath listening");
+    let stopping = app.state.clone();
     let running = Arc::clone(&app.state.running);
     // What is made once per definitions version is made now, before a visitor waits for it.
     crate::routes::prepare(app.state.clone());
@@ -203,7 +196,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
             tracing::warn!("a background job still runs after the grace period; its claim lapses");
         }
     }
-    store.close().await;
+    crate::service::ops::close(&stopping).await;
     tracing::info!("stopped");
     Ok(())
 }

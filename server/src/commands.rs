@@ -242,7 +242,7 @@ pub async fn replay(
 ) -> Result<tools::replay::Replay, StartError> {
     let state = App::state(config).await?;
     let replayed = tools::replay::replay(&state, ask).await;
-    state.store.close().await;
+    crate::service::ops::close(&state).await;
     replayed.map_err(|e| match e {
         service::error::AppError::NotFound => {
             StartError::Data(format!("no quote has the reference {:?}", ask.reference))
@@ -269,7 +269,7 @@ pub async fn impact(
         }
     };
     let made = tools::impact::report(&state, ask).await;
-    state.store.close().await;
+    crate::service::ops::close(&state).await;
     let report = match made {
         Ok(r) => r,
         Err(e) => {

@@ -13,7 +13,7 @@ use axum::extract::Request;
 use axum::response::IntoResponse;
 use tower::ServiceExt as _;
 
-use crate::service::state::{AppState, Shared};
+use crate::service::state::AppState;
 use crate::startup::StartError;
 
 /// What a change to the definitions would change: every file's path, size and modification
@@ -44,20 +44,9 @@ pub fn stamp(root: &Path) -> Vec<(PathBuf, u64, Option<SystemTime>)> {
 pub fn with_definitions(state: &AppState, root: &Path) -> Result<AppState, StartError> {
     let (defs, mail_templates) = crate::startup::load_definitions(root)?;
     let policies = crate::policies::ExistingPolicies::load(&defs).map_err(StartError::Data)?;
-    let mut next: Shared = (**state).clone();
-    if next.test_payments.is_some() {
-        let provider = Arc::new(
-            crate::payments::test_provider::TestProvider::new(Arc::clone(&defs))
-                .map_err(StartError::Data)?,
-        );
-        next.payments = provider.clone();
-        next.test_payments = Some(provider);
-    }
-    next.defs = defs;
-    // Nothing made from the old definitions is sent for the new.
-    next.made = Arc::default();
-    next.mail_templates = Arc::new(mail_templates);
-    next.policies = Arc::new(policies);
+    let next = state
+        .with_definitions(defs, mail_templates, policies)
+        .map_err(StartError::Data)?;
     Ok(AppState::new(next))
 }
 

@@ -29,11 +29,7 @@ pub(super) async fn address_search(
                 "id must be 1 to 200 characters".into(),
             ));
         }
-        let found = state
-            .addresses
-            .retrieve(id)
-            .await
-            .map_err(|e| AppError::Unavailable(e.to_string()))?;
+        let found = crate::service::lookups::address(&state, id).await?;
         return Ok(Json(json!({ "data": found })).into_response());
     }
     let voice = crate::service::quote::request_voice(&state, &caller).await;
@@ -49,10 +45,6 @@ pub(super) async fn address_search(
     }
     let postcode = Postcode::parse(typed).ok_or_else(|| message("address.postcode_invalid"))?;
     let house = optional_text(&body, "text", 50)?;
-    let items = state
-        .addresses
-        .find(&postcode, house)
-        .await
-        .map_err(|e| AppError::Unavailable(e.to_string()))?;
+    let items = crate::service::lookups::addresses_at(&state, &postcode, house).await?;
     Ok(Json(json!({ "data": items, "postcode": postcode.as_str() })).into_response())
 }

@@ -115,9 +115,7 @@ pub(super) async fn confirmation_rescue(
         }
         let bought_here =
             activate(&state, &quote, &fresh.hash(), &experiment_views, started).await??;
-        quote = state
-            .store
-            .quote_by_ref(&quote.quote_ref)
+        quote = quote::by_reference(&state, &quote.quote_ref)
             .await?
             .ok_or(AppError::NotFound)?;
         if bought_here {

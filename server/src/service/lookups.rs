@@ -55,3 +55,28 @@ pub fn bank_details_valid(state: &AppState, sort_code: &str, account_number: &st
     crate::metrics::provider("bank_check", "modulus", true, started.elapsed());
     checked.is_ok_and(engine::rules::modulus::Outcome::accepted)
 }
+
+/// The address with this id (the lookup's own), if it exists.
+pub async fn address(
+    state: &AppState,
+    id: &str,
+) -> Result<Option<crate::addresses::Address>, AppError> {
+    state
+        .addresses
+        .retrieve(id)
+        .await
+        .map_err(|e| AppError::Unavailable(e.to_string()))
+}
+
+/// The addresses at `postcode`, those matching `house` (a name or number) when one is given.
+pub async fn addresses_at(
+    state: &AppState,
+    postcode: &Postcode,
+    house: Option<&str>,
+) -> Result<Vec<crate::addresses::FoundItem>, AppError> {
+    state
+        .addresses
+        .find(postcode, house)
+        .await
+        .map_err(|e| AppError::Unavailable(e.to_string()))
+}

@@ -32,6 +32,7 @@ pub mod retention;
 pub mod retrieve;
 pub mod retrieve_link;
 pub mod screening;
+pub mod staff;
 pub mod state;
 pub mod test_mode;
 pub mod transition;

@@ -72,3 +72,28 @@ pub async fn scrape(state: &AppState) -> String {
     }
     crate::metrics::render()
 }
+
+/// Starts the outbox's and the policy events' delivery workers over the state's store.
+pub fn start_workers(state: &AppState) -> Vec<tokio::task::JoinHandle<()>> {
+    let mut jobs: Vec<_> = state
+        .mailer
+        .spawn(state.store.clone(), state.running.subscribe())
+        .into_iter()
+        .collect();
+    jobs.extend(
+        state
+            .events
+            .spawn(state.store.clone(), state.running.subscribe()),
+    );
+    jobs
+}
+
+/// Which database the state's store is on, for the start-up log.
+pub fn backend(state: &AppState) -> String {
+    format!("{:?}", state.store.backend)
+}
+
+/// Closes the store's connections (what is written is written): the last step of stopping.
+pub async fn close(state: &AppState) {
+    state.store.close().await;
+}

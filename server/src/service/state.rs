@@ -28,9 +28,143 @@ impl std::ops::Deref for AppState {
     }
 }
 
-/// What [`AppState`] shares.
+/// What [`AppState`] shares. The store and the integrations are the service's: a route (or
+/// anything outside `service/`) that reaches for one does not compile; it calls a service
+/// function instead. The definitions, the configuration and the shutdown state are anyone's.
+///
+/// A route that reaches past the service to the store does not build:
+///
+/// ```compile_fail,E0616
+/// async fn route(state: &pawpath::service::state::AppState) {
+///     let _ = state.store.quote_by_ref("PP-123").await;
+/// }
+/// ```
+///
+/// nor to an integration:
+///
+/// ```compile_fail,E0616
+/// fn route(state: &pawpath::service::state::AppState) {
+///     let _ = &state.addresses;
+/// }
+/// ```
+///
+/// while the definitions and the configuration are anyone's, and a service function is how a
+/// route reaches a quote:
+///
+/// ```
+/// async fn route(state: &pawpath::service::state::AppState) {
+///     let _ = state.defs.version();
+///     let _ = state.config.secure_cookies();
+///     let _ = pawpath::service::quote::by_reference(state, "PP-123").await;
+/// }
+/// ```
 #[derive(Clone)]
 pub struct Shared {
+    pub config: Arc<Config>,
+    pub defs: Arc<Definitions>,
+    pub(super) store: Store,
+    pub(super) vets: Arc<dyn vets::VetDirectory>,
+    pub(super) addresses: Arc<addresses::AddressLookup>,
+    pub(super) policies: Arc<policies::ExistingPolicies>,
+    /// Vocalink's modulus tables (bank details checking), read at start.
+    pub(super) bank: Arc<engine::rules::modulus::ModulusTables>,
+    /// England and Wales bank holidays, for Direct Debit collection dates.
+    pub(super) holidays: Arc<engine::rules::collections::BankHolidays>,
+    /// OFSI's consolidated list, screened before each purchase.
+    pub(super) sanctions: Arc<crate::sanctions::SanctionsList>,
+    /// Which bank a sort code belongs to (the bank details panel).
+    pub(super) banks: Arc<banks::BankDirectory>,
+    /// The email templates (journeys/emails/), compiled at start.
+    pub(super) mail_templates: Arc<mail::MailTemplates>,
+    /// The outbox's delivery worker.
+    pub(super) mailer: Arc<mail::Mailer>,
+    /// The policy events' delivery worker, and the insurer's key for the account number.
+    pub(super) events: Arc<crate::events::Dispatcher>,
+    /// Where cards go (brands that take cards).
+    pub(super) payments: Arc<dyn payments::PaymentProvider>,
+    /// The local test provider, when it is the one: its browser endpoint is served too.
+    pub test_payments: Option<Arc<payments::test_provider::TestProvider>>,
+    /// Answers made from the definitions once and kept while they are served.
+    pub made: Arc<Made>,
+    /// Whether the server is shutting down, for `/readyz` and the background jobs.
+    pub running: Arc<Running>,
+    /// How fast each session may change its quote.
+    pub pace: Arc<crate::service::pace::Pace>,
+}
+
+impl Shared {
+    /// The state made of its parts.
+    pub fn new(parts: Parts) -> Self {
+        let Parts {
+            config,
+            defs,
+            store,
+            vets,
+            addresses,
+            policies,
+            bank,
+            holidays,
+            sanctions,
+            banks,
+            mail_templates,
+            mailer,
+            events,
+            payments,
+            test_payments,
+            made,
+            running,
+            pace,
+        } = parts;
+        Self {
+            config,
+            defs,
+            store,
+            vets,
+            addresses,
+            policies,
+            bank,
+            holidays,
+            sanctions,
+            banks,
+            mail_templates,
+            mailer,
+            events,
+            payments,
+            test_payments,
+            made,
+            running,
+            pace,
+        }
+    }
+
+    /// The same state over a newly loaded definition set, everything else kept (the store, the
+    /// lookups, the mailer): what is built from the definitions is built again (the existing
+    /// policies, the email templates, the test payment provider, what was made from the old).
+    pub fn with_definitions(
+        &self,
+        defs: Arc<Definitions>,
+        mail_templates: mail::MailTemplates,
+        policies: policies::ExistingPolicies,
+    ) -> Result<Self, String> {
+        let mut next = self.clone();
+        if next.test_payments.is_some() {
+            let provider = Arc::new(payments::test_provider::TestProvider::new(Arc::clone(
+                &defs,
+            ))?);
+            next.payments = provider.clone();
+            next.test_payments = Some(provider);
+        }
+        next.defs = defs;
+        next.made = Arc::default();
+        next.mail_templates = Arc::new(mail_templates);
+        next.policies = Arc::new(policies);
+        Ok(next)
+    }
+}
+
+/// What [`AppState`] is made of, at start (`app.rs`): handed over whole, after which the store
+/// and the integrations are the service's alone.
+pub struct Parts {
     pub config: Arc<Config>,
     pub defs: Arc<Definitions>,
     pub store: Store,

@@ -31,7 +31,9 @@ pub async fn funnels(
             to,
         };
         let mut counter = report::Funnel::new(&steps, &journey.start, &terminal);
-        state.store.funnel(&filter, &mut counter).await?;
+        crate::service::staff::store(state)
+            .funnel(&filter, &mut counter)
+            .await?;
         let rows = counter.rows();
         let title = format!(
             "{}, {}: {}",
@@ -99,8 +101,7 @@ pub async fn experiments(
     };
     let mut read = Vec::new();
     for experiment in &file.experiments {
-        let rows: Vec<VariationRow> = state
-            .store
+        let rows: Vec<VariationRow> = crate::service::staff::store(state)
             .experiment(&filter, &experiment.id, &experiment.variations)
             .await?;
         read.push(context! {

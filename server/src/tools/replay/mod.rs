@@ -129,7 +129,10 @@ impl Versions<'_> {
         if let Some(found) = self.loaded.get(version) {
             return found.clone();
         }
-        let loaded = match self.state.store.definitions_files(version).await {
+        let loaded = match crate::service::staff::store(self.state)
+            .definitions_files(version)
+            .await
+        {
             Ok(Some(files)) => {
                 // Loading and checking a definition set is work for the CPU.
                 tokio::task::spawn_blocking(move || {
@@ -155,21 +158,26 @@ impl Versions<'_> {
 /// A quote's transitions replayed (see the module's note). `NotFound` for a reference no quote
 /// has (or a purged one's).
 pub async fn replay(state: &AppState, ask: &Ask) -> Result<Replay, AppError> {
-    let quote = state
-        .store
+    let quote = crate::service::staff::store(state)
         .quote_by_ref(&ask.reference)
         .await?
         .ok_or(AppError::NotFound)?;
     let from = ask.from.max(1);
     let count = ask.count.clamp(1, MAX_SHOWN);
-    let total = usize::try_from(state.store.transition_count(&quote.id).await?).unwrap_or(0);
+    let total = usize::try_from(
+        crate::service::staff::store(state)
+            .transition_count(&quote.id)
+            .await?,
+    )
+    .unwrap_or(0);
     let last = (from + count - 1).min(total);
     let run_to = last.min(MAX_RUN);
-    let log = state
-        .store
+    let log = crate::service::staff::store(state)
         .logged_transitions(&quote.id, i64::try_from(last).unwrap_or(i64::MAX))
         .await?;
-    let opening = state.store.opening(&quote.id).await?;
+    let opening = crate::service::staff::store(state)
+        .opening(&quote.id)
+        .await?;
     let secrets = kept_secrets(state, &quote).await?;
     let mut versions = Versions {
         state,
@@ -314,8 +322,14 @@ async fn kept_secrets(
     quote: &QuoteRow,
 ) -> Result<Vec<(String, String)>, AppError> {
     let mut out = Vec::new();
-    for field in state.store.secret_fields(&quote.id).await? {
-        if let Some(sealed) = state.store.secret(&quote.id, &field).await? {
+    for field in crate::service::staff::store(state)
+        .secret_fields(&quote.id)
+        .await?
+    {
+        if let Some(sealed) = crate::service::staff::store(state)
+            .secret(&quote.id, &field)
+            .await?
+        {
             let plain = state
                 .config
                 .encryption_key
@@ -362,7 +376,7 @@ async fn run_again(
         today: uk_date(&logged.created_at)
             .ok_or_else(|| format!("the log's time {:?} cannot be read", logged.created_at))?,
         brand: quote.brand.clone(),
-        bank: Some(state.bank.clone()),
+        bank: Some(crate::service::staff::bank(state).clone()),
         rate_scheme: journey.rate_scheme.clone(),
     };
     if logged.input.as_ref().is_some_and(runtime::input_omitted) {
@@ -610,8 +624,7 @@ async fn draw_page(
     let (viewing, position, purchase) = if bought {
         let (terminal, position) =
             crate::service::quote::purchased_position(journey).map_err(|e| e.to_string())?;
-        let purchase = state
-            .store
+        let purchase = crate::service::staff::store(state)
             .purchase_of(&quote.id)
             .await
             .map_err(|e| e.to_string())?;
@@ -641,9 +654,9 @@ async fn draw_page(
         csrf: "",
         voice,
         rules,
-        holidays: &state.holidays,
-        banks: &state.banks,
-        card_provider: state.payments.browser(),
+        holidays: crate::service::staff::holidays(state),
+        banks: crate::service::staff::banks(state),
+        card_provider: crate::service::staff::payments(state).browser(),
         timeouts,
         account_number,
         purchase,
@@ -674,8 +687,7 @@ pub fn window(from: Option<&str>, count: Option<&str>) -> Result<(usize, usize),
 /// the definitions change. Logged, never fatal: a server that cannot keep them still serves.
 pub async fn keep_definitions(state: &AppState) {
     let defs = &state.defs;
-    match state
-        .store
+    match crate::service::staff::store(state)
         .keep_definitions(defs.version(), &defs.raw.files)
         .await
     {
