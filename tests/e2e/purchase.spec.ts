@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 
-import { acceptAnalytics, expectAccessible, mailTo, screenshot, watchConsole } from './support';
+import { acceptAnalytics, expectAccessible, mailTo, outboxDelivered, screenshot, watchConsole } from './support';
 import { press } from './support-keys';
 import { coverByKeyboard, detailsByKeyboard, directDebitByKeyboard, petByKeyboard, type Pet } from './support-journey';
 
@@ -95,8 +95,8 @@ async function buyByKeyboard(page: Page, testInfo: Parameters<Parameters<typeof 
   // A reload of the confirmation asks again; still one email, and no second purchase event.
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Pawsome!' })).toBeVisible();
-  await page.waitForTimeout(1500);
-  expect(await mailTo(email, 2, 100)).toHaveLength(1);
+  await outboxDelivered(page);
+  expect(await mailTo(email, 2, 0)).toHaveLength(1);
   const again = (await page.evaluate(() => (window as unknown as { dataLayer?: Array<{ event: string }> }).dataLayer ?? [])).map((e) => e.event);
   expect(again).toContain('transactionDetails');
   expect(again).not.toContain('purchase');

@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 
+import { metricsToken } from '../admin-token';
+
 /**
  * axe-core's WCAG 2.2 AA violations on the page as it is now, one line each.
  *
@@ -70,6 +72,23 @@ export async function mailTo(address: string, count = 1, ms = 15_000) {
     if (got.length >= count || Date.now() > until) return got;
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Waits until every email the server has written to its outbox so far is delivered (the outbox
+ * empty, as /metrics reads it): an email the page's last request caused is in the mailbox by
+ * then, or was never written. What proves that no second email was sent, without a clock.
+ */
+export async function outboxDelivered(page: Page) {
+  await expect
+    .poll(
+      async () => {
+        const scrape = await page.request.get('/metrics', { headers: { Authorization: `Bearer ${metricsToken}` } });
+        return /^pawpath_outbox_depth 0$/m.test(await scrape.text());
+      },
+      { intervals: [50, 100, 200], timeout: 15_000 },
+    )
+    .toBe(true);
 }
 
 /** Test mode's test-data call: the quote is shown this variation of the cover type experiment. */

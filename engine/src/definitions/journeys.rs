@@ -138,6 +138,21 @@ impl Channel {
             Channel::Aggregator => "aggregator",
         }
     }
+
+    /// The channel by the word a journey (and a stored quote) gives it.
+    pub fn parse(word: &str) -> Option<Self> {
+        match word {
+            "direct" => Some(Channel::Direct),
+            "aggregator" => Some(Channel::Aggregator),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Channel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -511,7 +511,7 @@ async fn shell(state: &AppState, uri: &Uri, caller: &Caller, headers: &HeaderMap
                 &state.defs,
                 &brand_id,
                 &voice,
-                j.channel.as_str(),
+                j.channel,
                 j,
                 &serde_json::json!({}),
             )

@@ -267,7 +267,7 @@ pub async fn start(state: &AppState, token: &str, caller: &Caller) -> Result<Lan
                 id: &id,
                 quote_ref: &quote_ref,
                 brand,
-                channel: journey.channel.as_str(),
+                channel: journey.channel,
                 journey: &journey.id,
                 definition_version: state.defs.version(),
                 document: &document,

@@ -41,10 +41,6 @@ pub async fn existing(
 }
 
 /// What a request's session has.
-#[expect(
-    clippy::large_enum_variant,
-    reason = "made once a request and matched at once, never stored or moved about"
-)]
 pub enum Found {
     Quote(QuoteRow, SessionToken),
     /// Its quote was left idle past the reset time, and was reset just now: what the next quote
@@ -209,7 +205,7 @@ pub async fn existing_or_new(
             &quote_reference(),
             &token.hash(),
             brand,
-            journey.channel.as_str(),
+            journey.channel,
             &journey.id,
             state.defs.version(),
             &document,
@@ -357,7 +353,7 @@ pub async fn insert_for_session(
     state: &AppState,
     session_hash: &str,
     brand: &str,
-    channel: &str,
+    channel: engine::definitions::Channel,
     journey: &str,
     document: &serde_json::Value,
 ) -> Result<QuoteRow, AppError> {

@@ -89,7 +89,7 @@ pub fn quote_message(
         .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
         .map(|d| d.format("%d/%m/%Y").to_string())?;
     let base = state.config.public_url.trim_end_matches('/');
-    let path = if quote.channel == "aggregator" {
+    let path = if quote.channel == engine::definitions::Channel::Aggregator {
         "/aggregators/quote/retrieve-quote"
     } else {
         "/quote/retrieve-quote"

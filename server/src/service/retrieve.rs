@@ -155,7 +155,7 @@ pub async fn renew(
         let meta = TransitionMeta {
             quote_id: &old.id,
             brand: &old.brand,
-            channel: &old.channel,
+            channel: old.channel.as_str(),
             duration_us: 0,
             experiment_views: &[],
         };
@@ -180,7 +180,7 @@ pub async fn renew(
         state,
         session,
         &old.brand,
-        &old.channel,
+        old.channel,
         &old.journey,
         &document,
     )

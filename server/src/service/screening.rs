@@ -112,13 +112,8 @@ pub async fn refer_if_listed(
         .defs
         .brand(&quote.brand)
         .map(|b| {
-            let channel = if quote.channel == "aggregator" {
-                engine::definitions::Channel::Aggregator
-            } else {
-                engine::definitions::Channel::Direct
-            };
             b.sales_phone(
-                channel,
+                quote.channel,
                 document.get("aggregator").and_then(Value::as_str),
                 document.get("tracking_token").and_then(Value::as_str),
             )

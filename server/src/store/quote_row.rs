@@ -4,6 +4,7 @@ use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use engine::definitions::Channel;
 use engine::journey::runtime::Lifecycle;
 
 use crate::store::error::StoreError;
@@ -13,7 +14,7 @@ pub struct NewQuote<'a> {
     pub id: &'a str,
     pub quote_ref: &'a str,
     pub brand: &'a str,
-    pub channel: &'a str,
+    pub channel: Channel,
     pub journey: &'a str,
     pub definition_version: &'a str,
     pub document: &'a Value,
@@ -29,7 +30,7 @@ pub struct QuoteRow {
     pub id: String,
     pub quote_ref: String,
     pub brand: String,
-    pub channel: String,
+    pub channel: Channel,
     pub journey: String,
     pub definition_version: String,
     pub lifecycle: Lifecycle,
@@ -46,12 +47,14 @@ pub struct QuoteRow {
 
 pub(crate) fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
     let lifecycle: String = row.try_get("lifecycle")?;
+    let channel: String = row.try_get("channel")?;
     let document: String = row.try_get("document")?;
     Ok(QuoteRow {
         id: row.try_get("id")?,
         quote_ref: row.try_get("quote_ref")?,
         brand: row.try_get("brand")?,
-        channel: row.try_get("channel")?,
+        channel: Channel::parse(&channel)
+            .ok_or_else(|| StoreError::Corrupt(format!("channel {channel:?}")))?,
         journey: row.try_get("journey")?,
         definition_version: row.try_get("definition_version")?,
         lifecycle: Lifecycle::parse(&lifecycle)

@@ -28,7 +28,7 @@ where
         .bind(quote.quote_ref)
         .bind(session_hash)
         .bind(quote.brand)
-        .bind(quote.channel)
+        .bind(quote.channel.as_str())
         .bind(quote.journey)
         .bind(quote.definition_version)
         .bind(Lifecycle::Active.as_str())
@@ -86,7 +86,7 @@ impl Store {
         quote_ref: &str,
         session_hash: &str,
         brand: &str,
-        channel: &str,
+        channel: engine::definitions::Channel,
         journey: &str,
         definition_version: &str,
         document: &Value,
@@ -96,7 +96,7 @@ impl Store {
             id: id.to_owned(),
             quote_ref: quote_ref.to_owned(),
             brand: brand.to_owned(),
-            channel: channel.to_owned(),
+            channel,
             journey: journey.to_owned(),
             definition_version: definition_version.to_owned(),
             lifecycle: Lifecycle::Active,
@@ -254,7 +254,7 @@ impl Store {
                 let meta = TransitionMeta {
                     quote_id: quote.id,
                     brand: quote.brand,
-                    channel: quote.channel,
+                    channel: quote.channel.as_str(),
                     duration_us: *duration_us,
                     experiment_views: &[],
                 };

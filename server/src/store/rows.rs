@@ -34,7 +34,7 @@ impl<'a> TransitionMeta<'a> {
         TransitionMeta {
             quote_id: &quote.id,
             brand: &quote.brand,
-            channel: &quote.channel,
+            channel: quote.channel.as_str(),
             duration_us: i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX),
             experiment_views,
         }
@@ -152,7 +152,7 @@ impl OwnedQuote {
             quote_ref: quote.quote_ref.to_owned(),
             session_hash: session_hash.to_owned(),
             brand: quote.brand.to_owned(),
-            channel: quote.channel.to_owned(),
+            channel: quote.channel.as_str().to_owned(),
             journey: quote.journey.to_owned(),
             definition_version: quote.definition_version.to_owned(),
             document: quote.document.to_string(),
@@ -167,7 +167,7 @@ impl OwnedQuote {
                 id: &row.id,
                 quote_ref: &row.quote_ref,
                 brand: &row.brand,
-                channel: &row.channel,
+                channel: row.channel,
                 journey: &row.journey,
                 definition_version: &row.definition_version,
                 document: &row.document,

@@ -5,6 +5,7 @@ use engine::definitions::Journey;
 use minijinja::context;
 
 use crate::service::error::AppError;
+use crate::service::staff;
 use crate::service::state::AppState;
 use crate::store::report::{self, FunnelFilter};
 
@@ -31,9 +32,7 @@ pub async fn funnels(
             to,
         };
         let mut counter = report::Funnel::new(&steps, &journey.start, &terminal);
-        crate::service::staff::store(state)
-            .funnel(&filter, &mut counter)
-            .await?;
+        staff::store(state).funnel(&filter, &mut counter).await?;
         let rows = counter.rows();
         let title = format!(
             "{}, {}: {}",
@@ -101,7 +100,7 @@ pub async fn experiments(
     };
     let mut read = Vec::new();
     for experiment in &file.experiments {
-        let rows: Vec<VariationRow> = crate::service::staff::store(state)
+        let rows: Vec<VariationRow> = staff::store(state)
             .experiment(&filter, &experiment.id, &experiment.variations)
             .await?;
         read.push(context! {

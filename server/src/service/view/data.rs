@@ -226,11 +226,11 @@ pub fn view_data<'a>(
             defs,
             &quote.brand,
             voice,
-            &quote.channel,
+            quote.channel,
             journey,
             &quote.document,
         ),
-        channel: &quote.channel,
+        channel: quote.channel.as_str(),
         journey: &journey.id,
         flow: journey.flow.as_deref(),
         language: voice.language(),
@@ -238,7 +238,7 @@ pub fn view_data<'a>(
         pet_flags: engine::rules::domain::pet_flags(
             &quote.document,
             input.rules.today,
-            quote.channel == "aggregator",
+            quote.channel == engine::definitions::Channel::Aggregator,
         ),
         owner: owner_view(defs, voice, &quote.document),
         step: json!({

@@ -57,17 +57,12 @@ pub fn shell_view<'a>(
     defs: &'a Definitions,
     brand: &str,
     voice: &engine::Voice<'_>,
-    channel: &str,
+    channel: engine::definitions::Channel,
     journey: &Journey,
     document: &Value,
 ) -> Option<Shell<'a>> {
-    use engine::definitions::{Channel, PageId};
+    use engine::definitions::PageId;
     let b = defs.brand(brand)?;
-    let channel = if channel == "aggregator" {
-        Channel::Aggregator
-    } else {
-        Channel::Direct
-    };
     let hours = &b.sales_hours;
     let hours_text = voice.text(
         "header.hours",

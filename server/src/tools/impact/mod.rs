@@ -24,6 +24,7 @@ use serde::Serialize;
 use engine::Definitions;
 use engine::definitions::MemoryLoader;
 
+use crate::service::staff;
 use crate::service::state::AppState;
 use crate::store::impact::{GROUP, SampledQuote};
 
@@ -119,7 +120,7 @@ pub async fn load(state: &AppState, source: &Source) -> Result<Arc<Definitions>,
         Source::Version(v) if v == "served" || v == state.defs.version() => {
             return Ok(Arc::clone(&state.defs));
         }
-        Source::Version(v) => crate::service::staff::store(state)
+        Source::Version(v) => staff::store(state)
             .definitions_files(v)
             .await
             .map_err(|e| format!("definitions version {v}: {e}"))?
@@ -153,9 +154,7 @@ pub const VERSIONS_LISTED: i64 = 50;
 pub async fn kept_versions(
     state: &AppState,
 ) -> Result<Vec<(String, String)>, crate::service::error::AppError> {
-    Ok(crate::service::staff::store(state)
-        .kept_versions(VERSIONS_LISTED)
-        .await?)
+    Ok(staff::store(state).kept_versions(VERSIONS_LISTED).await?)
 }
 
 /// The report (see the module's note).
@@ -190,7 +189,7 @@ pub async fn report(state: &AppState, ask: &Ask) -> Result<Report, String> {
                 let (b, a, bank) = (
                     Arc::clone(&before),
                     Arc::clone(&after),
-                    crate::service::staff::bank(state).clone(),
+                    staff::bank(state).clone(),
                 );
                 tokio::task::spawn_blocking(move || journeys::compare(&b, &a, &pool, &bank, today))
                     .await
@@ -242,17 +241,17 @@ async fn sampled(
                 .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
         })
         .ok_or("the date to sample from cannot be read")?;
-    let chosen = crate::service::staff::store(state)
+    let chosen = staff::store(state)
         .impact_sample(&since, i64::try_from(sample).unwrap_or(i64::MAX))
         .await
         .map_err(|e| e.to_string())?;
     let tools = Arc::new(rerun::Tools {
-        bank: crate::service::staff::bank(state).clone(),
+        bank: staff::bank(state).clone(),
     });
     let mut tally = quotes::Tally::default();
     for group in chosen.chunks(GROUP) {
         let ids: Vec<&str> = group.iter().map(|q| q.id.as_str()).collect();
-        let mut logs = crate::service::staff::store(state)
+        let mut logs = staff::store(state)
             .impact_logs(&ids, MAX_EVENTS)
             .await
             .map_err(|e| e.to_string())?;

@@ -28,6 +28,7 @@ use engine::journey::runtime::{self, Effect, Event, Lifecycle, TransitionRecord}
 use engine::rules::context::RuleContext;
 
 use crate::service::error::AppError;
+use crate::service::staff;
 use crate::service::state::AppState;
 use crate::service::view::{self, ViewInput};
 use crate::store::QuoteRow;
@@ -129,10 +130,7 @@ impl Versions<'_> {
         if let Some(found) = self.loaded.get(version) {
             return found.clone();
         }
-        let loaded = match crate::service::staff::store(self.state)
-            .definitions_files(version)
-            .await
-        {
+        let loaded = match staff::store(self.state).definitions_files(version).await {
             Ok(Some(files)) => {
                 // Loading and checking a definition set is work for the CPU.
                 tokio::task::spawn_blocking(move || {
@@ -158,26 +156,20 @@ impl Versions<'_> {
 /// A quote's transitions replayed (see the module's note). `NotFound` for a reference no quote
 /// has (or a purged one's).
 pub async fn replay(state: &AppState, ask: &Ask) -> Result<Replay, AppError> {
-    let quote = crate::service::staff::store(state)
+    let quote = staff::store(state)
         .quote_by_ref(&ask.reference)
         .await?
         .ok_or(AppError::NotFound)?;
     let from = ask.from.max(1);
     let count = ask.count.clamp(1, MAX_SHOWN);
-    let total = usize::try_from(
-        crate::service::staff::store(state)
-            .transition_count(&quote.id)
-            .await?,
-    )
-    .unwrap_or(0);
+    let total =
+        usize::try_from(staff::store(state).transition_count(&quote.id).await?).unwrap_or(0);
     let last = (from + count - 1).min(total);
     let run_to = last.min(MAX_RUN);
-    let log = crate::service::staff::store(state)
+    let log = staff::store(state)
         .logged_transitions(&quote.id, i64::try_from(last).unwrap_or(i64::MAX))
         .await?;
-    let opening = crate::service::staff::store(state)
-        .opening(&quote.id)
-        .await?;
+    let opening = staff::store(state).opening(&quote.id).await?;
     let secrets = kept_secrets(state, &quote).await?;
     let mut versions = Versions {
         state,
@@ -261,7 +253,7 @@ pub async fn replay(state: &AppState, ask: &Ask) -> Result<Replay, AppError> {
     Ok(Replay {
         reference: quote.quote_ref.clone(),
         brand: quote.brand.clone(),
-        channel: quote.channel.clone(),
+        channel: quote.channel.as_str().to_owned(),
         journey: quote.journey.clone(),
         lifecycle: quote.lifecycle.as_str().to_owned(),
         created_at: uk_time(&quote.created_at),
@@ -322,14 +314,8 @@ async fn kept_secrets(
     quote: &QuoteRow,
 ) -> Result<Vec<(String, String)>, AppError> {
     let mut out = Vec::new();
-    for field in crate::service::staff::store(state)
-        .secret_fields(&quote.id)
-        .await?
-    {
-        if let Some(sealed) = crate::service::staff::store(state)
-            .secret(&quote.id, &field)
-            .await?
-        {
+    for field in staff::store(state).secret_fields(&quote.id).await? {
+        if let Some(sealed) = staff::store(state).secret(&quote.id, &field).await? {
             let plain = state
                 .config
                 .encryption_key
@@ -376,7 +362,7 @@ async fn run_again(
         today: uk_date(&logged.created_at)
             .ok_or_else(|| format!("the log's time {:?} cannot be read", logged.created_at))?,
         brand: quote.brand.clone(),
-        bank: Some(crate::service::staff::bank(state).clone()),
+        bank: Some(staff::bank(state).clone()),
         rate_scheme: journey.rate_scheme.clone(),
     };
     if logged.input.as_ref().is_some_and(runtime::input_omitted) {
@@ -488,7 +474,7 @@ async fn run_again(
         id: quote.id.clone(),
         quote_ref: quote.quote_ref.clone(),
         brand: quote.brand.clone(),
-        channel: quote.channel.clone(),
+        channel: quote.channel,
         journey: quote.journey.clone(),
         definition_version: logged.definition_version.clone(),
         lifecycle,
@@ -624,7 +610,7 @@ async fn draw_page(
     let (viewing, position, purchase) = if bought {
         let (terminal, position) =
             crate::service::quote::purchased_position(journey).map_err(|e| e.to_string())?;
-        let purchase = crate::service::staff::store(state)
+        let purchase = staff::store(state)
             .purchase_of(&quote.id)
             .await
             .map_err(|e| e.to_string())?;
@@ -654,9 +640,9 @@ async fn draw_page(
         csrf: "",
         voice,
         rules,
-        holidays: crate::service::staff::holidays(state),
-        banks: crate::service::staff::banks(state),
-        card_provider: crate::service::staff::payments(state).browser(),
+        holidays: staff::holidays(state),
+        banks: staff::banks(state),
+        card_provider: staff::payments(state).browser(),
         timeouts,
         account_number,
         purchase,
@@ -687,7 +673,7 @@ pub fn window(from: Option<&str>, count: Option<&str>) -> Result<(usize, usize),
 /// the definitions change. Logged, never fatal: a server that cannot keep them still serves.
 pub async fn keep_definitions(state: &AppState) {
     let defs = &state.defs;
-    match crate::service::staff::store(state)
+    match staff::store(state)
         .keep_definitions(defs.version(), &defs.raw.files)
         .await
     {
