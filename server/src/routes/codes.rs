@@ -40,7 +40,7 @@ pub(super) async fn check_offer_code(
         Some((q, _)) => (q.brand.clone(), domain::species_on_quote(&q.document)),
         None => (
             if brand_typed.is_empty() {
-                engine::definitions::DEFAULT_BRAND.to_owned()
+                quote::DEFAULT_BRAND.to_owned()
             } else {
                 brand_typed.to_owned()
             },
@@ -119,7 +119,7 @@ pub(super) async fn check_existing_policy(
     let existing = quote::existing(&state, &caller).await?;
     let brand = match &existing {
         Some((q, _)) => q.brand.clone(),
-        None if brand_typed.is_empty() => engine::definitions::DEFAULT_BRAND.to_owned(),
+        None if brand_typed.is_empty() => quote::DEFAULT_BRAND.to_owned(),
         None => brand_typed.to_owned(),
     };
     let stored_postcode = existing

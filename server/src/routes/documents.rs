@@ -51,7 +51,7 @@ pub(super) async fn document(
             (q.brand, language)
         }
         None => (
-            engine::definitions::DEFAULT_BRAND.to_owned(),
+            crate::service::quote::DEFAULT_BRAND.to_owned(),
             "en-GB".to_owned(),
         ),
     };

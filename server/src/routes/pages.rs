@@ -215,11 +215,10 @@ async fn view_data(state: &AppState, uri: &Uri, caller: &Caller) -> Result<Respo
     // A brand that does not sell through this journey's channel, or lacks its extra flow, has no
     // such pages (journey.md §1: rcfr and rsp sell direct only; the rehoming flows in some brands
     // only); a visitor with a quote keeps the quote's own.
-    if let Some(b) = state.defs.brand(
-        brand
-            .as_deref()
-            .unwrap_or(engine::definitions::DEFAULT_BRAND),
-    ) && !b.offers_journey(url_journey)
+    if let Some(b) = state
+        .defs
+        .brand(brand.as_deref().unwrap_or(quote::DEFAULT_BRAND))
+        && !b.offers_journey(url_journey)
         && quote::session_quote(state, caller).await.is_none()
     {
         return Err(AppError::NotFound);
@@ -260,7 +259,7 @@ async fn view_data(state: &AppState, uri: &Uri, caller: &Caller) -> Result<Respo
             .ok_or_else(|| AppError::Internal("no policy_link_expired page".into()))?;
     }
     let rules = quote::rule_context(state, &session.quote);
-    let bought = session.quote.lifecycle == runtime::Lifecycle::Purchased;
+    let bought = session.quote.is_bought();
     let (viewing, position) = if bought {
         // A bought quote shows its confirmation for every journey page (the static pages and
         // retrieve-quote still show themselves).
@@ -395,7 +394,7 @@ async fn shell_voice(state: &AppState, uri: &Uri, caller: &Caller) -> (String, S
         }
         None => {
             let brand = quote::asked_brand(state, uri.query())
-                .unwrap_or_else(|| engine::definitions::DEFAULT_BRAND.to_owned());
+                .unwrap_or_else(|| quote::DEFAULT_BRAND.to_owned());
             let language = state
                 .defs
                 .brand(&brand)

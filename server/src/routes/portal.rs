@@ -10,7 +10,6 @@ use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use engine::definitions::schema::FieldError;
-use engine::journey::runtime::Lifecycle;
 
 use crate::http::body::JsonObject;
 use crate::service::error::{AppError, FieldMessage};
@@ -31,7 +30,7 @@ pub(super) async fn save_portal_password(
     )
     .await?;
     // The confirmation page offers the form: before the purchase, no open step does.
-    if quote.lifecycle != Lifecycle::Purchased {
+    if !quote.is_bought() {
         return Err(AppError::StepClosed(crate::service::error::Closed::Form {
             form: "portal_password".into(),
         }));

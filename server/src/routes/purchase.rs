@@ -10,8 +10,6 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use engine::journey::runtime::Lifecycle;
-
 use crate::http::body::JsonObject;
 use crate::service::emails::Confirmation;
 use crate::service::error::AppError;
@@ -42,7 +40,7 @@ pub(super) async fn confirmation_data(
     let Some((quote, token)) = quote::existing(&state, &caller).await? else {
         return Err(AppError::NotFound);
     };
-    if quote.lifecycle != Lifecycle::Purchased {
+    if !quote.is_bought() {
         return Err(AppError::NotFound);
     }
     confirmation(&state, &quote, &token)
@@ -81,7 +79,7 @@ pub(super) async fn confirmation_email(
             ));
         }
     }
-    if quote.lifecycle != Lifecycle::Purchased {
+    if !quote.is_bought() {
         return Err(AppError::NotApplicable(
             "the quote has not been bought: there is no confirmation to email".into(),
         ));

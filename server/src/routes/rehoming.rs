@@ -16,17 +16,14 @@ use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use engine::journey::runtime::Lifecycle;
-
 use crate::http::body::JsonObject;
-use crate::service::activation::{FLOW, activate, activated, on_rehoming, scan};
+use crate::service::activation::{FLOW, on_rehoming};
 use crate::service::emails::Confirmation;
 use crate::service::error::AppError;
 use crate::service::quote;
 use crate::service::rescue::rescue_view;
 use crate::service::state::AppState;
 use crate::service::transition::{Authorised, authorise};
-use crate::session::SessionToken;
 
 /// GET /api/getrehomingcentres (owner-payment.md §3: contactname, address1 to address4,
 /// postcode): the centres of the session's brand, or of `?brand=` before there is a session;
@@ -39,7 +36,7 @@ pub(super) async fn centres(
     let brand = match quote::session_quote(&state, &caller).await {
         Some(q) => q.brand,
         None => quote::asked_brand(&state, uri.query())
-            .unwrap_or_else(|| engine::definitions::DEFAULT_BRAND.to_owned()),
+            .unwrap_or_else(|| quote::DEFAULT_BRAND.to_owned()),
     };
     let offers = state
         .defs
@@ -85,7 +82,7 @@ pub(super) async fn confirmation_rescue(
 ) -> Result<Response, AppError> {
     let started = Instant::now();
     let Authorised {
-        mut quote,
+        quote,
         experiment_views,
         ..
     } = authorise(&state, &caller, &body, &[]).await?;
@@ -94,45 +91,11 @@ pub(super) async fn confirmation_rescue(
             "the quote is not on the rehoming flow".into(),
         ));
     }
-    // Activating moves the quote to a new session, as a purchase does: the answer
-    // sets its cookie, and the session that activated finds nothing from then on.
-    let fresh = SessionToken::generate();
-    for _ in 0..5 {
-        if quote.lifecycle == Lifecycle::Purchased {
-            return activated(&state, &quote)
-                .await
-                .map(IntoResponse::into_response);
-        }
-        if let Some(code) = scan(&state, &quote).await? {
-            let key = crate::service::activation::scan_warning(code);
-            tracing::info!(quote = %quote.id, detail_code = code, "rescue cover not activated");
-            return Ok(Json(json!({
-                "outcome": "warning",
-                "detail_code": code,
-                "warning": quote::voice(&state, &quote).t(key),
-            }))
-            .into_response());
-        }
-        let bought_here =
-            activate(&state, &quote, &fresh.hash(), &experiment_views, started).await??;
-        quote = quote::by_reference(&state, &quote.quote_ref)
+    Ok(
+        crate::service::activation::activate_cover(&state, quote, &experiment_views, started)
             .await?
-            .ok_or(AppError::NotFound)?;
-        if bought_here {
-            return Ok(activated(&state, &quote)
-                .await?
-                .joining(&state, &fresh)
-                .into_response());
-        }
-        if quote.lifecycle == Lifecycle::Purchased {
-            // A twin request activated it and holds its new session: this one is told so.
-            return Err(AppError::Conflict);
-        }
-    }
-    Err(AppError::Internal(format!(
-        "quote {}: activation kept conflicting",
-        quote.id
-    )))
+            .into_response(),
+    )
 }
 
 /// POST /api/confirmationRescueEmail `{csrf}`: the confirmation page asks for the cover's email.
@@ -144,7 +107,7 @@ pub(super) async fn confirmation_rescue_email(
     JsonObject(body): JsonObject,
 ) -> Result<Response, AppError> {
     let Authorised { quote, .. } = authorise(&state, &caller, &body, &[]).await?;
-    if !on_rehoming(&state, &quote) || quote.lifecycle != Lifecycle::Purchased {
+    if !on_rehoming(&state, &quote) || !quote.is_bought() {
         return Err(AppError::NotApplicable(
             "the free cover has not been activated: there is no email to send".into(),
         ));

@@ -59,7 +59,7 @@ pub(super) async fn reset(
         // No quote on this session (none yet, or reset by an earlier request): nothing to
         // reset; the new quote starts on the default brand's direct journey.
         quote::Found::Nothing => quote::Carried {
-            brand: engine::definitions::DEFAULT_BRAND.to_owned(),
+            brand: quote::DEFAULT_BRAND.to_owned(),
             journey: quote::DEFAULT_JOURNEY.to_owned(),
             tracking_token: None,
             kept: None,

@@ -6,7 +6,7 @@ use std::time::Instant;
 use chrono::NaiveDate;
 use serde_json::{Value, json};
 
-use engine::journey::runtime::{self, Event, Outcome};
+use engine::journey::runtime::{self, Event, Lifecycle, Outcome};
 
 use crate::scanner::{self, ScanOutcome};
 use crate::service::error::AppError;
@@ -55,15 +55,16 @@ pub async fn scan(state: &AppState, quote: &QuoteRow) -> Result<Option<u32>, App
     Ok(outcome.detail_code())
 }
 
-/// Buys the quote at no charge, moving it to the session `session_hash`: Ok(true)
-/// once bought here, Ok(false) when a twin request bought it (or changed it) first.
+/// Buys the quote at no charge, moving it to the session `session_hash`: true
+/// once bought here, false when a twin request bought it (or changed it) first; a refusal
+/// (closed, incomplete, referred by screening) is the error the customer is answered with.
 pub async fn activate(
     state: &AppState,
     quote: &QuoteRow,
     session_hash: &str,
     experiment_views: &[String],
     started: Instant,
-) -> Result<Result<bool, AppError>, AppError> {
+) -> Result<bool, AppError> {
     let journey = quote::journey(state, quote)?;
     let rules = quote::rule_context(state, quote);
     let result = runtime::transition(
@@ -76,11 +77,11 @@ pub async fn activate(
     )?;
     match result.record.outcome {
         Outcome::Moved => {}
-        Outcome::RefusedByLifecycle => return Ok(Err(AppError::QuoteClosed)),
+        Outcome::RefusedByLifecycle => return Err(AppError::QuoteClosed),
         _ => {
-            return Ok(Err(AppError::BadRequest(
+            return Err(AppError::BadRequest(
                 "the free cover cannot be activated yet: the pet's and owner's details are not complete".into(),
-            )));
+            ));
         }
     }
     let file = state
@@ -99,7 +100,7 @@ pub async fn activate(
     )
     .await?
     {
-        return Ok(Err(refused));
+        return Err(refused);
     }
     let text = |pointer: &str| {
         document
@@ -182,9 +183,9 @@ pub async fn activate(
             tracing::info!(quote = %quote.id, "rescue cover activated");
             state.mailer.wake();
             state.events.wake();
-            Ok(Ok(true))
+            Ok(true)
         }
-        Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Ok(false)),
+        Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(false),
         Err(e) => Err(e.into()),
     }
 }
@@ -211,4 +212,46 @@ pub fn scan_warning(detail_code: u32) -> &'static str {
     } else {
         "rehoming.warning.scan_down"
     }
+}
+
+/// Activates the free cover (POST /api/confirmationrescue): the certificate scanned first, a
+/// detail code (owner-payment.md §6) answered with its warning and nothing issued; otherwise the
+/// quote bought at no charge, once, into a new session (the answer sets its cookie, and the
+/// session that activated finds nothing from then on, as after a purchase). Asking again answers
+/// the same policy; a twin request that activated it first is a conflict.
+pub async fn activate_cover(
+    state: &AppState,
+    mut quote: QuoteRow,
+    experiment_views: &[String],
+    started: Instant,
+) -> Result<Reply, AppError> {
+    let fresh = crate::session::SessionToken::generate();
+    for _ in 0..5 {
+        if quote.lifecycle == Lifecycle::Purchased {
+            return activated(state, &quote).await;
+        }
+        if let Some(code) = scan(state, &quote).await? {
+            tracing::info!(quote = %quote.id, detail_code = code, "rescue cover not activated");
+            return Reply::json(&json!({
+                "outcome": "warning",
+                "detail_code": code,
+                "warning": quote::voice(state, &quote).t(scan_warning(code)),
+            }));
+        }
+        let bought_here = activate(state, &quote, &fresh.hash(), experiment_views, started).await?;
+        quote = quote::by_reference(state, &quote.quote_ref)
+            .await?
+            .ok_or(AppError::NotFound)?;
+        if bought_here {
+            return Ok(activated(state, &quote).await?.joining(state, &fresh));
+        }
+        if quote.lifecycle == Lifecycle::Purchased {
+            // A twin request activated it and holds its new session: this one is told so.
+            return Err(AppError::Conflict);
+        }
+    }
+    Err(AppError::Internal(format!(
+        "quote {}: activation kept conflicting",
+        quote.id
+    )))
 }

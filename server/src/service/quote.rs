@@ -8,7 +8,8 @@ use std::time::Instant;
 use rand::Rng;
 
 use engine::Definitions;
-use engine::definitions::{DEFAULT_BRAND, Journey};
+pub use engine::definitions::DEFAULT_BRAND;
+use engine::definitions::Journey;
 use engine::journey::runtime::{self, Event, Lifecycle};
 use engine::rules::context::RuleContext;
 

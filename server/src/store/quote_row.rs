@@ -45,6 +45,13 @@ pub struct QuoteRow {
     pub history: i64,
 }
 
+impl QuoteRow {
+    /// Whether the quote is bought (its policies issued).
+    pub fn is_bought(&self) -> bool {
+        self.lifecycle == Lifecycle::Purchased
+    }
+}
+
 pub(crate) fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
     let lifecycle: String = row.try_get("lifecycle")?;
     let channel: String = row.try_get("channel")?;
