@@ -56,30 +56,13 @@ async fn at_payment(brand: &str) -> (TestApp, Value) {
     (app, view)
 }
 
-/// The browser's call to the provider: the card form, with the publishable key.
-async fn tokenise(app: &TestApp, view: &Value, card: Value) -> (u16, Value) {
-    let provider = &view["payment_options"]["card"]["provider"];
-    let url = provider["tokenise_url"].as_str().expect("tokenise url");
-    let key = provider["publishable_key"].as_str().expect("key");
-    let r = app
-        .client
-        .post(format!("{}{url}", app.base))
-        .bearer_auth(key)
-        .json(&card)
-        .send()
-        .await
-        .expect("post");
-    let status = r.status().as_u16();
-    (status, r.json::<Value>().await.unwrap_or(Value::Null))
-}
-
 fn card(number: &str) -> Value {
     json!({ "card": { "card_name": "Ada O'Neill", "card_number": number, "card_expiry": "12/30", "card_cvc": "737",
                       "address1": "12 Kings Road", "address3": "London" } })
 }
 
 async fn token_for(app: &TestApp, view: &Value, number: &str) -> String {
-    let (status, body) = tokenise(app, view, card(number)).await;
+    let (status, body) = app.tokenise(view, card(number)).await;
     assert_eq!(status, 200, "{body}");
     body["data"]["token"].as_str().expect("token").to_owned()
 }
@@ -333,7 +316,7 @@ async fn the_provider_checks_the_card_with_the_specs_messages() {
             "This field is required",
         ),
     ] {
-        let (status, answer) = tokenise(&app, &view, body.clone()).await;
+        let (status, answer) = app.tokenise(&view, body.clone()).await;
         assert_eq!(status, 422, "{body}: {answer}");
         assert_eq!(answer["errors"][0]["field"], field, "{body}");
         assert_eq!(answer["errors"][0]["message"], message, "{body}");
@@ -378,7 +361,7 @@ async fn the_provider_checks_the_card_with_the_specs_messages() {
         ("6759 6498 2643 8453", "MAESTRO"),
         ("4111 1111 1111 1111", "VISA"),
     ] {
-        let (status, answer) = tokenise(&app, &view, card(number)).await;
+        let (status, answer) = app.tokenise(&view, card(number)).await;
         assert_eq!(status, 200, "{number}: {answer}");
         assert_eq!(answer["data"]["issuer"], issuer, "{number}");
         assert_eq!(answer["data"]["last4"], &number[15..], "{number}");
@@ -395,7 +378,7 @@ async fn the_provider_checks_the_card_with_the_specs_messages() {
     assert_eq!(r.status(), 401);
     let mut extra = card(VISA);
     extra["card"]["pin"] = json!("1234");
-    let (status, _) = tokenise(&app, &view, extra).await;
+    let (status, _) = app.tokenise(&view, extra).await;
     assert_eq!(status, 400);
 }
 
@@ -411,7 +394,7 @@ async fn american_express_as_listed_takes_15_digits_and_a_4_digit_code() {
         c["card"]["card_cvc"] = json!(cvc);
         c
     };
-    let (status, body) = tokenise(&app, &view, amex("3782 822463 10005", "1234")).await;
+    let (status, body) = app.tokenise(&view, amex("3782 822463 10005", "1234")).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["issuer"], "AMEX", "{body}");
     assert_eq!(body["data"]["last4"], "0005", "{body}");
@@ -437,7 +420,7 @@ async fn american_express_as_listed_takes_15_digits_and_a_4_digit_code() {
             "Please enter a valid card number",
         ),
     ] {
-        let (status, answer) = tokenise(&app, &view, body.clone()).await;
+        let (status, answer) = app.tokenise(&view, body.clone()).await;
         assert_eq!(status, 422, "{body}: {answer}");
         assert_eq!(answer["errors"][0]["field"], field, "{body}: {answer}");
         assert_eq!(answer["errors"][0]["message"], message, "{body}");
@@ -591,7 +574,7 @@ async fn a_card_in_a_listed_name_is_referred_before_it_is_charged() {
     let (app, view) = at_payment("epw").await;
     let mut listed = card(VISA);
     listed["card"]["card_name"] = json!("Cedric A Harrowgate-Plume");
-    let (status, body) = tokenise(&app, &view, listed).await;
+    let (status, body) = app.tokenise(&view, listed).await;
     assert_eq!(status, 200, "{body}");
     let token = body["data"]["token"].as_str().expect("token").to_owned();
     let (status, body) = pay_by_card(

@@ -253,22 +253,12 @@ async fn a_card_policy_is_sent_with_its_payment_and_no_card_number() {
     assert_eq!(app.view("/quote?brand=epw").await["brand"], "epw");
     app.reach_payment(json!([valid_pet()])).await;
     let view = app.view("/quote/payment").await;
-    let provider = &view["payment_options"]["card"]["provider"];
-    let token: Value = app
-        .client
-        .post(format!(
-            "{}{}",
-            app.base,
-            provider["tokenise_url"].as_str().expect("url")
-        ))
-        .bearer_auth(provider["publishable_key"].as_str().expect("key"))
-        .json(&json!({ "card": { "card_name": "Ada O'Neill", "card_number": "4111 1111 1111 1111", "card_expiry": "12/30", "card_cvc": "737", "address1": "12 Kings Road", "address3": "London" } }))
-        .send()
-        .await
-        .expect("tokenise")
-        .json()
-        .await
-        .expect("json");
+    let (_, token) = app
+        .tokenise(
+            &view,
+            json!({ "card": { "card_name": "Ada O'Neill", "card_number": "4111 1111 1111 1111", "card_expiry": "12/30", "card_cvc": "737", "address1": "12 Kings Road", "address3": "London" } }),
+        )
+        .await;
     let csrf = app.csrf().await;
     let (status, body) = app
         .post_json(

@@ -319,6 +319,24 @@ impl TestApp {
         r.json::<Value>().await.expect("json")["data"].clone()
     }
 
+    /// The browser's call to the card provider a payment page names (its card form, with the
+    /// provider's publishable key): the status and the answer (`{data: {token, …}}`).
+    pub async fn tokenise(&self, view: &Value, card: Value) -> (u16, Value) {
+        let provider = &view["payment_options"]["card"]["provider"];
+        let url = provider["tokenise_url"].as_str().expect("tokenise url");
+        let key = provider["publishable_key"].as_str().expect("key");
+        let r = self
+            .client
+            .post(format!("{}{url}", self.base))
+            .bearer_auth(key)
+            .json(&card)
+            .send()
+            .await
+            .expect("post");
+        let status = r.status().as_u16();
+        (status, r.json::<Value>().await.unwrap_or(Value::Null))
+    }
+
     pub async fn csrf(&self) -> String {
         self.view("/quote").await["csrf"]
             .as_str()
