@@ -6,14 +6,12 @@ use crate::service::caller::Caller;
 use crate::service::reply::Reply;
 use axum::extract::{Path, Query, State};
 use serde::Deserialize;
-use serde_json::{Value, json};
-
-use engine::journey::runtime::Event;
+use serde_json::Value;
 
 use crate::http::body::JsonObject;
 use crate::service::error::AppError;
 use crate::service::state::AppState;
-use crate::service::transition::{authorise, run, submit, submit_step};
+use crate::service::transition::{authorise, submit, submit_step};
 
 #[derive(Debug, Deserialize)]
 pub(super) struct SaveQuery {
@@ -121,11 +119,7 @@ pub(super) async fn no_quote_chase_email(
             ));
         }
     };
-    let event = Event::Edit {
-        questions: "quote_reminder".into(),
-        answers: json!({ "owner": { "no_quote_chase_email": opt_out } }),
-    };
-    run(&state, auth, event, started).await
+    crate::service::edits::reminder_opt_out(&state, auth, opt_out, started).await
 }
 
 /// POST /api/language: `{csrf, language}`, the language chooser (journey.md §1: shown only when
@@ -147,10 +141,7 @@ pub(super) async fn set_language(
             "language must be a language tag of at most 35 characters, such as \"en-GB\"".into(),
         ));
     };
-    let event = Event::SetLanguage {
-        language: language.clone(),
-    };
-    run(&state, auth, event, started).await
+    crate::service::edits::set_language(&state, auth, language.clone(), started).await
 }
 
 fn check_norequote(query: &SaveQuery) -> Result<(), AppError> {
@@ -185,7 +176,7 @@ pub(super) async fn add_pet_id(
 ) -> Result<Reply, AppError> {
     let started = Instant::now();
     let auth = authorise(&state, &caller, &body, &[]).await?;
-    run(&state, auth, Event::AddPet, started).await
+    crate::service::edits::add_pet(&state, auth, started).await
 }
 
 /// POST /api/deletePet: `{id, csrf}`, the pet's 1-based id (journey.md §4 Remove pet, §7).
@@ -205,7 +196,7 @@ pub(super) async fn delete_pet(
     .filter(|n| *n >= 1)
     .and_then(|n| usize::try_from(n).ok())
     .ok_or_else(|| AppError::BadRequest("id must be the pet's number, 1 or more".into()))?;
-    run(&state, auth, Event::RemovePet { id }, started).await
+    crate::service::edits::remove_pet(&state, auth, id, started).await
 }
 
 /// POST /api/test/patch (test mode only, `PAWPATH_TEST_MODE=1`): `{csrf, owner?, pets?,

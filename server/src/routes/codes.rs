@@ -147,13 +147,14 @@ pub(super) async fn check_existing_policy(
                 &["policyno", "brand", "postcode"],
             )
             .await?;
-            let event = engine::journey::runtime::Event::Edit {
-                questions: "existing_policy".into(),
-                answers: json!({ "owner": { "existing_policy_number": normalised } }),
-            };
-            crate::service::transition::run(&state, auth, event, std::time::Instant::now())
-                .await
-                .map(IntoResponse::into_response)
+            crate::service::edits::existing_policy(
+                &state,
+                auth,
+                &normalised,
+                std::time::Instant::now(),
+            )
+            .await
+            .map(IntoResponse::into_response)
         }
         _ => Ok(Json(json!({ "data": { "existing_policy_valid": valid } })).into_response()),
     }
