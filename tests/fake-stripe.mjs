@@ -138,14 +138,23 @@ function succeeded(pi) {
   return deliver('payment_intent.succeeded', pi);
 }
 
+/**
+ * Idempotency as Stripe keeps it: a request with a key seen before is answered again with the
+ * first answer (a failure too), saying so; with other parameters it is an idempotency_error.
+ * Answers whether it answered.
+ */
+function replayed(res, key, form) {
+  if (!key || !idempotent.has(key)) return false;
+  const earlier = idempotent.get(key);
+  if (earlier.body !== JSON.stringify(form)) stripeError(res, 400, 'idempotency_error', 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
+  else send(res, earlier.status, earlier.answer, { 'Idempotent-Replayed': 'true' });
+  return true;
+}
+
 function createCustomer(req, res, form) {
   if (!authorised(req, config.secret)) return stripeError(res, 401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
   const key = req.headers['idempotency-key'];
-  if (key && idempotent.has(key)) {
-    const earlier = idempotent.get(key);
-    if (earlier.body !== JSON.stringify(form)) return stripeError(res, 400, 'idempotency_error', 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
-    return send(res, earlier.status, earlier.answer, { 'Idempotent-Replayed': 'true' });
-  }
+  if (replayed(res, key, form)) return undefined;
   const customer = { id: id('cus'), object: 'customer', email: form.email ?? null, metadata: form.metadata ?? {}, livemode: false };
   customers.set(customer.id, customer);
   if (key) idempotent.set(key, { body: JSON.stringify(form), status: 200, answer: customer });
@@ -181,11 +190,7 @@ function paymentMethod(req, res, form) {
 async function createIntent(req, res, form) {
   if (!authorised(req, config.secret)) return stripeError(res, 401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
   const key = req.headers['idempotency-key'];
-  if (key && idempotent.has(key)) {
-    const earlier = idempotent.get(key);
-    if (earlier.body !== JSON.stringify(form)) return stripeError(res, 400, 'idempotency_error', 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
-    return send(res, earlier.status, earlier.answer, { 'Idempotent-Replayed': 'true' });
-  }
+  if (replayed(res, key, form)) return undefined;
   const next = config.next;
   config.next = {};
   const pm = paymentMethods.get(form.payment_method);
@@ -275,11 +280,7 @@ function listIntents(req, res, url) {
 function refund(req, res, form) {
   if (!authorised(req, config.secret)) return stripeError(res, 401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
   const key = req.headers['idempotency-key'];
-  if (key && idempotent.has(key)) {
-    const earlier = idempotent.get(key);
-    if (earlier.body !== JSON.stringify(form)) return stripeError(res, 400, 'idempotency_error', 'idempotency_key_in_use', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
-    return send(res, earlier.status, earlier.answer, { 'Idempotent-Replayed': 'true' });
-  }
+  if (replayed(res, key, form)) return undefined;
   const pi = intents.get(form.payment_intent);
   let status = 200;
   let answer;

@@ -6,46 +6,23 @@
 
 use serde_json::{Value, json};
 
-use crate::common::fake_stripe::{FakeStripe, WEBHOOK_SECRET};
 use crate::common::{TestApp, spawn_app_with, valid_pet};
+use crate::common::fake_stripe::{FakeStripe, WEBHOOK_SECRET, pay_with, purchases};
 
 const METRICS_TOKEN: &str = "stripe-test-metrics-token-0123456789abcdef";
 
+/// A card payer on epw at the card confirmation, with /metrics open to the tests.
+async fn at_card_confirmation(fake: &FakeStripe, number: &str) -> TestApp {
+    crate::common::fake_stripe::at_card_confirmation(
+        fake,
+        number,
+        &[("PAWPATH_METRICS_TOKEN", METRICS_TOKEN.to_owned())],
+    )
+    .await
+}
+
 const DECLINED_MESSAGE: &str =
     "Your card payment was declined. Please check your card details or use another card.";
-
-/// A card payer on epw at the card confirmation, their card given to the fake as the browser's
-/// card fields would give it.
-async fn at_card_confirmation(fake: &FakeStripe, number: &str) -> TestApp {
-    let mut settings = fake.settings();
-    settings.push(("PAWPATH_METRICS_TOKEN", METRICS_TOKEN.to_owned()));
-    let app = spawn_app_with(&settings).await;
-    let first = app.view("/quote?brand=epw").await;
-    assert_eq!(first["brand"], "epw");
-    app.reach_payment(json!([valid_pet()])).await;
-    let view = app.view("/quote/payment").await;
-    assert_eq!(
-        view["payment_options"]["card"]["provider"]["kind"], "stripe",
-        "{}",
-        view["payment_options"]
-    );
-    pay_with(&app, fake, number).await;
-    app
-}
-
-/// The payment page's Confirm payment with a card the fake made a payment method of.
-async fn pay_with(app: &TestApp, fake: &FakeStripe, number: &str) {
-    let token = fake.payment_method(number).await;
-    let csrf = app.csrf().await;
-    let (status, body) = app
-        .post_json(
-            "/api/setup-payment",
-            &json!({ "csrf": csrf, "payment": { "payment_method": "CC", "payment_frequency": "AP", "card_token": token } }),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(body["data"]["step"]["id"], "card_confirmation");
-}
 
 /// Card payments waiting on the customer's bank, as operators read it.
 async fn waiting(app: &TestApp) -> Option<f64> {
@@ -60,13 +37,6 @@ async fn buy(app: &TestApp, key: &str) -> (u16, Value) {
         &json!({ "csrf": csrf, "idempotency_key": key }),
     )
     .await
-}
-
-async fn purchases(app: &TestApp) -> i64 {
-    app.sql("select count(*) from purchases")
-        .await
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(-1)
 }
 
 /// The browser back from the bank: GET the return address the fake sent it to, as the browser

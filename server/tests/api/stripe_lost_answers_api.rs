@@ -11,37 +11,24 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::fake_stripe::FakeStripe;
-use crate::common::{TestApp, spawn_app_with, valid_pet};
+use crate::common::TestApp;
+use crate::common::fake_stripe::{FakeStripe, pay_with, purchases};
 
 const METRICS_TOKEN: &str = "stripe-lost-metrics-token-0123456789abcdef";
 
-/// A card payer on epw at the card confirmation, with `number` given to the fake; the
-/// reconciliation runs every 200 ms for attempts older than 3.5 s (the fake's timeout is 1.5 s).
+/// A card payer on epw at the card confirmation; the reconciliation runs every 200 ms for
+/// attempts older than 3.5 s (the fake's timeout is 1.5 s).
 async fn at_card_confirmation(fake: &FakeStripe, number: &str) -> TestApp {
-    let mut settings = fake.settings();
-    settings.push(("PAWPATH_METRICS_TOKEN", METRICS_TOKEN.to_owned()));
-    settings.push(("PAWPATH_CARD_RECONCILE_MS", "200".to_owned()));
-    settings.push(("PAWPATH_CARD_RECONCILE_AFTER_MS", "3500".to_owned()));
-    let app = spawn_app_with(&settings).await;
-    app.view("/quote?brand=epw").await;
-    app.reach_payment(json!([valid_pet()])).await;
-    pay_with(&app, fake, number).await;
-    app
-}
-
-/// The payment page's Confirm payment with a card the fake made a payment method of.
-async fn pay_with(app: &TestApp, fake: &FakeStripe, number: &str) {
-    let token = fake.payment_method(number).await;
-    let csrf = app.csrf().await;
-    let (status, body) = app
-        .post_json(
-            "/api/setup-payment",
-            &json!({ "csrf": csrf, "payment": { "payment_method": "CC", "payment_frequency": "AP", "card_token": token } }),
-        )
-        .await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(body["data"]["step"]["id"], "card_confirmation");
+    crate::common::fake_stripe::at_card_confirmation(
+        fake,
+        number,
+        &[
+            ("PAWPATH_METRICS_TOKEN", METRICS_TOKEN.to_owned()),
+            ("PAWPATH_CARD_RECONCILE_MS", "200".to_owned()),
+            ("PAWPATH_CARD_RECONCILE_AFTER_MS", "3500".to_owned()),
+        ],
+    )
+    .await
 }
 
 /// Pay now: never a 500, whatever Stripe did.
@@ -58,13 +45,6 @@ async fn buy(app: &TestApp, key: &str) -> (u16, Value) {
         "{status} {body}"
     );
     (status, body)
-}
-
-async fn purchases(app: &TestApp) -> i64 {
-    app.sql("select count(*) from purchases")
-        .await
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(-1)
 }
 
 /// The payments Stripe has taken and kept: succeeded, less those refunded.

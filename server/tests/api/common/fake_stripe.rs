@@ -8,6 +8,8 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
+use super::{TestApp, spawn_app_with, valid_pet};
+
 pub const SECRET_KEY: &str = "sk_test_pawpath";
 pub const PUBLISHABLE_KEY: &str = "pk_test_pawpath";
 pub const WEBHOOK_SECRET: &str = "whsec_pawpath_test";
@@ -142,4 +144,48 @@ impl FakeStripe {
             .await
             .expect("json")
     }
+}
+
+/// A card payer on epw at the card confirmation, pawpath started with the fake's settings and
+/// `extra`, their card (`number`) given to the fake as the browser's card fields would give it.
+pub async fn at_card_confirmation(
+    fake: &FakeStripe,
+    number: &str,
+    extra: &[(&'static str, String)],
+) -> TestApp {
+    let mut settings = fake.settings();
+    settings.extend(extra.iter().cloned());
+    let app = spawn_app_with(&settings).await;
+    assert_eq!(app.view("/quote?brand=epw").await["brand"], "epw");
+    app.reach_payment(json!([valid_pet()])).await;
+    let view = app.view("/quote/payment").await;
+    assert_eq!(
+        view["payment_options"]["card"]["provider"]["kind"], "stripe",
+        "{}",
+        view["payment_options"]
+    );
+    pay_with(&app, fake, number).await;
+    app
+}
+
+/// The payment page's Confirm payment with a card the fake made a payment method of.
+pub async fn pay_with(app: &TestApp, fake: &FakeStripe, number: &str) {
+    let token = fake.payment_method(number).await;
+    let csrf = app.csrf().await;
+    let (status, body) = app
+        .post_json(
+            "/api/setup-payment",
+            &json!({ "csrf": csrf, "payment": { "payment_method": "CC", "payment_frequency": "AP", "card_token": token } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["step"]["id"], "card_confirmation");
+}
+
+/// How many purchases the app's database holds.
+pub async fn purchases(app: &TestApp) -> i64 {
+    app.sql("select count(*) from purchases")
+        .await
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(-1)
 }
