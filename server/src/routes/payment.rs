@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 
 use crate::http::body::JsonObject;
 use crate::service::error::AppError;
-use crate::service::error::FieldMessage;
 use crate::service::state::AppState;
 use crate::service::transition::{authorise, submit};
 
@@ -57,25 +56,7 @@ pub(super) async fn setup_payment(
         if payment.get("payment_method").and_then(Value::as_str) == Some("CC") {
             // A brand that does not take cards (owner-payment.md §1) refuses the method itself
             // before any card is looked for: the engine's rule payment_method_offered, run early.
-            if let Some(quote) = crate::service::quote::session_quote(&state, &caller).await {
-                let ctx = crate::service::quote::rule_context(&state, &quote);
-                let chosen = json!({ "payment": { "payment_method": "CC" } });
-                let refused = engine::rules::domain::rule(
-                    engine::rules::domain::DomainRuleName::PaymentMethodOffered,
-                )(&state.defs, &chosen, &ctx);
-                if !refused.is_empty() {
-                    let voice = crate::service::quote::voice(&state, &quote);
-                    return Err(AppError::Validation(
-                        refused
-                            .iter()
-                            .map(|e| FieldMessage {
-                                field: e.field.clone(),
-                                message: voice.message(e),
-                            })
-                            .collect(),
-                    ));
-                }
-            }
+            crate::service::card_payment::cards_offered(&state, &caller).await?;
             for name in DIRECT_DEBIT_ONLY {
                 payment.remove(*name);
             }

@@ -418,6 +418,35 @@ pub(crate) async fn refund(
     Ok(())
 }
 
+/// Whether the session's quote's brand takes cards (owner-payment.md §1 "Direct Debit, or card
+/// where offered"): the engine's rule payment_method_offered, run before any card is looked for,
+/// its refusal a field error in the customer's words.
+pub async fn cards_offered(
+    state: &AppState,
+    caller: &crate::service::caller::Caller,
+) -> Result<(), AppError> {
+    use engine::rules::domain::{DomainRuleName, rule};
+    let Some(quote) = quote::session_quote(state, caller).await else {
+        return Ok(());
+    };
+    let ctx = quote::rule_context(state, &quote);
+    let chosen = serde_json::json!({ "payment": { "payment_method": "CC" } });
+    let refused = rule(DomainRuleName::PaymentMethodOffered)(&state.defs, &chosen, &ctx);
+    if refused.is_empty() {
+        return Ok(());
+    }
+    let voice = quote::voice(state, &quote);
+    Err(AppError::Validation(
+        refused
+            .iter()
+            .map(|e| FieldMessage {
+                field: e.field.clone(),
+                message: voice.message(e),
+            })
+            .collect(),
+    ))
+}
+
 pub(crate) fn unavailable(e: ProviderError) -> AppError {
     match e {
         ProviderError::Unavailable(m) => AppError::Unavailable(m),

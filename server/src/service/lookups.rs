@@ -68,6 +68,30 @@ pub async fn address(
         .map_err(|e| AppError::Unavailable(e.to_string()))
 }
 
+/// The address search as the customer typed it (owner-payment.md §5 Address search): the
+/// postcode as read and the addresses there (matching `house`, a name or number, when given); a
+/// postcode missing or not a UK one is a field error on `postcode`, in the customer's words.
+pub async fn addresses_typed(
+    state: &AppState,
+    caller: &crate::service::caller::Caller,
+    typed: &str,
+    house: Option<&str>,
+) -> Result<(String, Vec<crate::addresses::FoundItem>), AppError> {
+    let voice = crate::service::quote::request_voice(state, caller).await;
+    let message = |key: &str| {
+        AppError::Validation(vec![FieldMessage {
+            field: "postcode".into(),
+            message: voice.t(key),
+        }])
+    };
+    if typed.trim().is_empty() {
+        return Err(message("address.postcode_required"));
+    }
+    let postcode = Postcode::parse(typed).ok_or_else(|| message("address.postcode_invalid"))?;
+    let items = addresses_at(state, &postcode, house).await?;
+    Ok((postcode.as_str().to_owned(), items))
+}
+
 /// The addresses at `postcode`, those matching `house` (a name or number) when one is given.
 pub async fn addresses_at(
     state: &AppState,

@@ -23,6 +23,7 @@ pub mod lookups;
 pub mod ops;
 pub mod pace;
 pub mod policy_events;
+pub mod portal;
 pub mod purchase;
 pub mod quote;
 pub mod reminders;

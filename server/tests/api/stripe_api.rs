@@ -6,8 +6,8 @@
 
 use serde_json::{Value, json};
 
-use crate::common::{TestApp, spawn_app_with, valid_pet};
 use crate::common::fake_stripe::{FakeStripe, WEBHOOK_SECRET, pay_with, purchases};
+use crate::common::{TestApp, spawn_app_with, valid_pet};
 
 const METRICS_TOKEN: &str = "stripe-test-metrics-token-0123456789abcdef";
 
