@@ -1,21 +1,15 @@
-//! The code checks (owner-payment.md §4 Promo code, Nectar card; §7 Promo code, Nectar card
-//! lookup): `POST /api/checkoffercode` and `POST /api/getnectarcard`. Each caller may try a few
-//! codes in a window and no more (nobody enumerates promo codes), counted in the
-//! database per client address and per session, so every pawpath process shares the count.
+//! The code checks' calls (owner-payment.md §7 Promo code, Nectar card lookup, Existing policy
+//! check): `POST /api/checkoffercode`, `POST /api/getnectarcard` and `POST
+//! /api/CheckExistingPolicy`, each taken apart here and answered by `service::codes`.
 
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
-
-use engine::definitions::Species;
-use engine::rules::domain;
+use serde_json::json;
 
 use crate::http::body::JsonObject;
 use crate::service::error::AppError;
 use crate::service::fields::{only_fields, optional_text};
-use crate::service::limits::limit;
-use crate::service::quote;
 use crate::service::state::AppState;
 
 /// POST /api/checkoffercode: `{offercode, species, token, brand}` → `{valid, desc, summ, nectar}`.
@@ -34,38 +28,9 @@ pub(super) async fn check_offer_code(
     if code.trim().is_empty() {
         return Err(AppError::BadRequest("offercode is required".into()));
     }
-    limit(&state, "promo", &caller).await?;
-    let existing = quote::existing(&state, &caller).await?;
-    let (brand, mut species) = match &existing {
-        Some((q, _)) => (q.brand.clone(), domain::species_on_quote(&q.document)),
-        None => (
-            if brand_typed.is_empty() {
-                quote::DEFAULT_BRAND.to_owned()
-            } else {
-                brand_typed.to_owned()
-            },
-            Vec::new(),
-        ),
-    };
-    if !species_typed.is_empty() {
-        species = vec![Species::parse(species_typed).ok_or_else(|| {
-            AppError::BadRequest("species must be dog, cat, rabbit or empty".into())
-        })?];
-    }
-    let today = quote::uk_today();
-    let voice = match &existing {
-        Some((q, _)) => quote::voice(&state, q),
-        None => state.defs.voice(&brand, "en-GB"),
-    };
-    let answer = match domain::promo_offer(&state.defs, code, &brand, &species, today) {
-        Some(p) => json!({
-            "valid": true,
-            "desc": voice.t(&p.description),
-            "summ": voice.t(&p.summary),
-            "nectar": p.nectar,
-        }),
-        None => json!({ "valid": false, "desc": "", "summ": "", "nectar": false }),
-    };
+    let answer =
+        crate::service::codes::offer_code(&state, &caller, code, species_typed, brand_typed)
+            .await?;
     Ok(Json(json!({ "data": answer })).into_response())
 }
 
@@ -78,16 +43,7 @@ pub(super) async fn get_nectar_card(
 ) -> Result<Response, AppError> {
     only_fields(&body, &["nectarcard"])?;
     let number = optional_text(&body, "nectarcard", 30)?.unwrap_or_default();
-    limit(&state, "nectar", &caller).await?;
-    let digits: String = number.chars().filter(|c| !c.is_whitespace()).collect();
-    let valid = domain::nectar_number_valid(&digits);
-    let voice = quote::request_voice(&state, &caller).await;
-    let t = |k: &str| voice.t(k);
-    let answer = if valid {
-        json!({ "valid": true, "desc": t("nectar.label"), "summ": format!("{} {}", t("nectar.prefix"), digits) })
-    } else {
-        json!({ "valid": false, "desc": "", "summ": "" })
-    };
+    let answer = crate::service::codes::nectar_card(&state, &caller, number).await?;
     Ok(Json(json!({ "nectarCard": answer })).into_response())
 }
 
@@ -105,57 +61,19 @@ pub(super) async fn check_existing_policy(
     let number = optional_text(&body, "policyno", 40)?.unwrap_or_default();
     let brand_typed = optional_text(&body, "brand", 10)?.unwrap_or_default();
     let postcode_typed = optional_text(&body, "postcode", 20)?.unwrap_or_default();
-    let voice = quote::request_voice(&state, &caller).await;
-    let field_error = |field: &str, key: &str| {
-        AppError::Validation(vec![crate::service::error::FieldMessage {
-            field: field.into(),
-            message: voice.t(key),
-        }])
-    };
-    if number.trim().is_empty() {
-        return Err(field_error("policyno", "error.required"));
-    }
-    limit(&state, "policy", &caller).await?;
-    let existing = quote::existing(&state, &caller).await?;
-    let brand = match &existing {
-        Some((q, _)) => q.brand.clone(),
-        None if brand_typed.is_empty() => quote::DEFAULT_BRAND.to_owned(),
-        None => brand_typed.to_owned(),
-    };
-    let stored_postcode = existing
-        .as_ref()
-        .and_then(|(q, _)| q.document.pointer("/owner/customer_postcode"))
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
-    let typed = if postcode_typed.trim().is_empty() {
-        stored_postcode.as_str()
-    } else {
-        postcode_typed
-    };
-    let postcode = engine::definitions::postcode::Postcode::parse(typed)
-        .ok_or_else(|| field_error("postcode", "owner.postcode.invalid"))?;
-    let (valid, normalised) =
-        crate::service::lookups::existing_policy(&state, number, &brand, &postcode);
-    tracing::info!(valid, "existing policy check");
-    match existing {
-        Some(_) if valid && body.contains_key("csrf") => {
-            let auth = crate::service::transition::authorise(
-                &state,
-                &caller,
-                &body,
-                &["policyno", "brand", "postcode"],
-            )
-            .await?;
-            crate::service::edits::existing_policy(
-                &state,
-                auth,
-                &normalised,
-                std::time::Instant::now(),
-            )
-            .await
-            .map(IntoResponse::into_response)
-        }
-        _ => Ok(Json(json!({ "data": { "existing_policy_valid": valid } })).into_response()),
-    }
+    Ok(
+        match crate::service::codes::existing_policy(
+            &state,
+            &caller,
+            &body,
+            number,
+            brand_typed,
+            postcode_typed,
+        )
+        .await?
+        {
+            crate::service::codes::PolicyCheck::Stored(reply) => reply.into_response(),
+            crate::service::codes::PolicyCheck::Answer(answer) => Json(answer).into_response(),
+        },
+    )
 }

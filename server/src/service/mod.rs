@@ -13,6 +13,7 @@ pub mod caller;
 pub mod card_payment;
 pub mod card_return;
 pub mod card_settle;
+pub mod codes;
 pub mod edits;
 pub mod emails;
 pub mod error;
