@@ -14,6 +14,7 @@ pub mod card_payment;
 pub mod card_return;
 pub mod card_settle;
 pub mod codes;
+pub mod cover;
 pub mod edits;
 pub mod emails;
 pub mod error;
