@@ -43,7 +43,7 @@ pub fn load_definitions(
         ])));
     }
     let defs = Arc::new(defs);
-    crate::routes::documents::check_all(&defs).map_err(|e| {
+    crate::service::documents::check_all(&defs).map_err(|e| {
         StartError::Data(format!(
             "{e}. Fix: add the copy key to every language, or correct the template"
         ))

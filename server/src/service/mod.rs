@@ -15,6 +15,7 @@ pub mod card_return;
 pub mod card_settle;
 pub mod codes;
 pub mod cover;
+pub mod documents;
 pub mod edits;
 pub mod emails;
 pub mod error;
