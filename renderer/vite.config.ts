@@ -2,8 +2,8 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
 
-// Two of rjsf's imports come through modules that load them only when a page needs them (issue
-// 23: the first page's script): the Markdown parser (src/shared/markdown-on-demand.tsx) and the
+// Two of rjsf's imports come through modules that load them only when a page needs them (the first
+// page's script): the Markdown parser (src/shared/markdown-on-demand.tsx) and the
 // URI resolver for schema $refs (src/shared/uri-on-demand.ts). Only rjsf's imports are redirected;
 // those modules import the real packages.
 const onDemandForRjsf: Record<string, string> = {

@@ -1,5 +1,5 @@
-//! The deeper checks `pawpath check` runs over definitions that already pass the lint (issue
-//! 8): every guard can hold for some document; a step's exits never leave a valid document
+//! The deeper checks `pawpath check` runs over definitions that already pass the lint:
+//! every guard can hold for some document; a step's exits never leave a valid document
 //! with no way forward (the lint insists on a last exit without a guard; here, no exit follows
 //! it), and two conditional exits that can hold at once are ordered on purpose; every question
 //! set is asked somewhere. Each problem names the file, the JSON path and a fix.

@@ -76,8 +76,7 @@ export function useMoney(): Money {
 const SPACE = /^[\s\u00a0\u202f]+|[\s\u00a0\u202f]+$/g;
 
 /**
- * An amount as people type it, as the number the rule is about (journey.md §5 pet_cost; issue
- * 59): the brand's own symbol before or after it and the thousands grouping ("1,200" in pounds,
+ * An amount as people type it, as the number the rule is about (journey.md §5 pet_cost): the brand's own symbol before or after it and the thousands grouping ("1,200" in pounds,
  * "1 200" with any space) dropped, a decimal comma in euros made a point. Anything else is left
  * as typed, for the schema to name. The server does the same (engine plain_amount); both are
  * tested against tests/fixtures/amounts.json.

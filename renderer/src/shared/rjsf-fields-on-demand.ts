@@ -1,6 +1,6 @@
 /**
- * rjsf's fields that no question set here draws, loaded only for a view that needs them (issue
- * 23: the first page's script): the any-of/one-of field (a schema with `anyOf` or `oneOf`) and
+ * rjsf's fields that no question set here draws, loaded only for a view that needs them (the first
+ * page's script): the any-of/one-of field (a schema with `anyOf` or `oneOf`) and
  * the layout-grid fields (a `ui:field` naming one). vite.config.ts gives rjsf's field registry a
  * stand-in for each, made with `onDemand`; this module says when a view needs their code.
  */

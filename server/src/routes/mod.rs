@@ -151,7 +151,7 @@ async fn counted(
 async fn openapi(
     axum::extract::State(state): axum::extract::State<AppState>,
 ) -> axum::Json<serde_json::Value> {
-    axum::Json(openapi::openapi(&state.defs, state.config.test_mode))
+    axum::Json(openapi::openapi(&state))
 }
 
 /// The renderer's built files (`/quote/assets/`): each name carries a hash of its contents, so a

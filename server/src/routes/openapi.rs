@@ -25,7 +25,8 @@ pub fn field_schema(kind: &str, description: &str) -> Value {
 
 /// The OpenAPI 3.1 document: every call of `calls`, with the question sets' schemas as
 /// components (the ones the calls are validated with).
-pub fn openapi(defs: &engine::Definitions, test_mode: bool) -> Value {
+pub fn openapi(state: &crate::service::state::AppState) -> Value {
+    let (defs, test_mode) = (&state.defs, state.config.test_mode);
     let mut components = Map::new();
     let mut used_sets = std::collections::BTreeSet::new();
     let mut paths = Map::new();

@@ -25,6 +25,7 @@ pub mod limits;
 pub mod lookups;
 pub mod ops;
 pub mod pace;
+pub mod page;
 pub mod policy_events;
 pub mod portal;
 pub mod purchase;

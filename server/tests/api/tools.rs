@@ -388,19 +388,19 @@ fn no_text_names_a_work_item_by_number() {
                 continue;
             };
             read += 1;
-            for (n, line) in text.lines().enumerate() {
-                let lower = line.to_ascii_lowercase();
-                let named = lower.match_indices("issue").any(|(at, _)| {
-                    let before = lower[..at].chars().next_back();
-                    let after = &lower[at + "issue".len()..];
-                    before.is_none_or(|c| !c.is_ascii_alphanumeric())
-                        && [" ", "_", "s "].iter().any(|sep| {
-                            after
-                                .strip_prefix(sep)
-                                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
-                        })
+            // Line by line, and each line with the next (comment markers taken off), so a
+            // number wrapped onto the next line is found too.
+            let lines: Vec<&str> = text.lines().collect();
+            for (n, line) in lines.iter().enumerate() {
+                let next = lines.get(n + 1).map_or("", |l| {
+                    l.trim_start()
+                        .trim_start_matches(['/', '!', '*', '#', '-', '{'])
+                        .trim_start()
                 });
-                if named {
+                let joined = format!("{line} {next}");
+                if names_a_work_item(line)
+                    || (names_a_work_item(&joined) && !names_a_work_item(next))
+                {
                     found.push(format!(
                         "{}:{}: {}",
                         path.strip_prefix(&root).unwrap_or(&path).display(),
@@ -417,4 +417,20 @@ fn no_text_names_a_work_item_by_number() {
         "text that names a work item by number (cite the spec's section or say the behaviour):\n{}",
         found.join("\n")
     );
+}
+
+/// Whether `text` names a work item by number: "issue" (a word of its own) and a number after a
+/// space, an underscore or "s ".
+fn names_a_work_item(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.match_indices("issue").any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let after = &lower[at + "issue".len()..];
+        before.is_none_or(|c| !c.is_ascii_alphanumeric())
+            && [" ", "_", "s "].iter().any(|sep| {
+                after
+                    .strip_prefix(sep)
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+            })
+    })
 }

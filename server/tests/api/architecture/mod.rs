@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod source;
 
-use source::{code_only, module_of, references};
+use source::{code_only, engine_named, module_of, references, staff_named};
 
 /// A layer: its name, what it is for, and the modules it holds (a top-level module is a file
 /// `src/{m}.rs` or a folder `src/{m}/`). Listed from the top down.
@@ -432,7 +432,8 @@ fn the_server_imports_only_downward_and_routes_never_import_each_other() {
     // The store and the integrations are the service's by the compiler (the state's fields are
     // private to `service/`; `service::state::Shared`'s doc tests show a route reaching for one
     // does not build). What the staff tools read beneath the service (`service::staff`) is
-    // theirs: no route names it.
+    // theirs: no route names it. Nor does a route name the engine: what a page means (its
+    // journey, step, rules and events) is the service's to work out.
     let routes = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/routes");
     let mut files: Vec<_> = std::fs::read_dir(&routes)
         .expect("routes")
@@ -447,14 +448,29 @@ fn the_server_imports_only_downward_and_routes_never_import_each_other() {
                 file.display()
             ));
         }
+        if engine_named(&code) {
+            problems.push(format!(
+                "{}: names the engine. Fix: move what it works out of the definitions into a service function",
+                file.display()
+            ));
+        }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Whether `code` (comments and strings taken out) names the staff tools' module.
-fn staff_named(code: &str) -> bool {
-    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-        .any(|path| path.contains("service::staff") || path.starts_with("staff::"))
+/// The engine check can fail: a route importing or naming the engine is found; a comment, a
+/// string or another crate whose name ends in "engine" is not.
+#[test]
+fn the_engine_check_finds_a_route_naming_it() {
+    assert!(engine_named(&code_only(
+        "use engine::journey::runtime::Event;"
+    )));
+    assert!(engine_named(&code_only(
+        "let p = engine::definitions::postcode::Postcode::parse(x);"
+    )));
+    assert!(!engine_named(&code_only(
+        "// engine::rules\nlet s = \"engine::x\";\nuse pawpath_engine::y;"
+    )));
 }
 
 /// The staff check can fail: a route naming the module, however written, is found; a comment

@@ -236,3 +236,15 @@ pub(super) fn references(code: &str, module: &[String]) -> Vec<Vec<String>> {
     }
     out
 }
+
+/// Whether `code` (comments and strings taken out) names the staff tools' module.
+pub(super) fn staff_named(code: &str) -> bool {
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .any(|path| path.contains("service::staff") || path.starts_with("staff::"))
+}
+
+/// Whether `code` (comments and strings taken out) names the engine crate.
+pub(super) fn engine_named(code: &str) -> bool {
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .any(|path| path.starts_with("engine::") || path == "engine")
+}
