@@ -75,6 +75,12 @@ impl Asked {
         self.amount.parse().unwrap_or_default()
     }
 
+    /// Whether a payment the provider took (`amount` in `currency`) is the one due: the same
+    /// amount in the same currency.
+    fn is_due(&self, amount: Decimal, currency: &str) -> bool {
+        amount == self.amount() && currency.eq_ignore_ascii_case(&self.currency)
+    }
+
     /// The same payment: the same card for the same amount, kept or not alike.
     fn same_payment(&self, other: &Asked, state: &AppState, quote_id: &str) -> bool {
         let open = |a: &Asked| {
@@ -113,11 +119,6 @@ pub(crate) fn asked_of(attempt: &CardAttempt) -> Option<Asked> {
         .request
         .as_deref()
         .and_then(|r| serde_json::from_str(r).ok())
-}
-
-/// Whether a payment the provider took is the one due: the same amount in the same currency.
-fn is_due(charge: &crate::payments::Charge, due: &Asked) -> bool {
-    charge.amount == due.amount() && charge.currency.eq_ignore_ascii_case(&due.currency)
 }
 
 /// Takes a card payer's first payment, or finds the one an earlier request began.
@@ -292,13 +293,15 @@ async fn settle_latest(
             let now = state.payments.cancel(&payment).await.map_err(unavailable)?;
             let outcome = taken(state, quote, open, &payment, now, &asked, false).await?;
             Ok(match outcome {
-                Latest::Paid(row) if is_due_row(&row, due) => Some(Latest::Paid(row)),
+                Latest::Paid(row) if due.is_due(row.amount, &row.currency) => {
+                    Some(Latest::Paid(row))
+                }
                 Latest::Paid(_) => None,
                 other if payer.returned.is_some() || same || !payer.present => Some(other),
                 _ => None,
             })
         }
-        PaymentState::Paid(charge) if !is_due(&charge, due) => {
+        PaymentState::Paid(charge) if !due.is_due(charge.amount, &charge.currency) => {
             // Taken for another amount (the cover was changed since): given back.
             refund(state, open, &payment).await?;
             Ok(None)
@@ -310,10 +313,6 @@ async fn settle_latest(
             Ok((payer.returned.is_some() || !payer.present).then_some(Latest::Declined))
         }
     }
-}
-
-fn is_due_row(row: &CardPaymentRow, due: &Asked) -> bool {
-    row.amount == due.amount() && row.currency.eq_ignore_ascii_case(&due.currency)
 }
 
 /// A payment the provider has answered for (`fresh`: just made), as this request answers it.
