@@ -45,15 +45,13 @@ fn cpu() -> Duration {
     Duration::from_nanos(total)
 }
 
+mod harness;
+
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(run());
+    harness::block_on(2, run());
 }
 
+#[derive(Default)]
 struct Worst {
     cpu: Duration,
     answer: usize,
@@ -76,125 +74,37 @@ async fn stored_bytes(pool: &sqlx::AnyPool) -> i64 {
 }
 
 async fn run() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let data = std::env::temp_dir().join(format!("pawpath-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&data).expect("data folder");
-    let database = std::env::var("PAWPATH_BENCH_DATABASE")
-        .unwrap_or_else(|_| format!("sqlite://{}?mode=rwc", data.join("bench.db").display()));
-    let vars = [
-        ("PORT", "0".to_owned()),
-        ("PAWPATH_DATA_DIR", data.display().to_string()),
-        ("DATABASE_URL", database.clone()),
-        ("PAWPATH_DEFINITIONS", root.display().to_string()),
-        ("PAWPATH_LOG_FORMAT", "pretty".to_owned()),
-        ("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}")),
-        // Every call from one session, one at a time: its pace (a person's) is lifted, so each
-        // request reaches the work it is measured for.
-        ("PAWPATH_SESSION_BURST", "1000000".to_owned()),
-    ];
-    let config = pawpath::config::Config::from_lookup(|k| {
-        vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())
-    })
-    .expect("config");
-    let limits = config.limits;
-    let app = pawpath::App::build(config).await.expect("app");
+    let data = harness::DataFolder::new("hostile");
+    let served = harness::Served::start(
+        &data,
+        &data.database(),
+        &[
+            ("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}")),
+            // Every call from one session, one at a time: its pace (a person's) is lifted, so
+            // each request reaches the work it is measured for.
+            ("PAWPATH_SESSION_BURST", "1000000".to_owned()),
+        ],
+    )
+    .await;
     // What the binary makes once per definitions version as it starts (`routes::prepare`), made
     // before the calls are measured: a one-time cost is not one request's.
-    pawpath::service::breeds::breed_lists_body(&app.state)
+    pawpath::service::breeds::breed_lists_body(&served.state)
         .await
         .expect("the breed lists");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(pawpath::serve::serve(
-        listener,
-        app.router,
-        limits,
-        std::future::pending(),
-    ));
-    sqlx::any::install_default_drivers();
-    let pool = sqlx::AnyPool::connect(&database).await.expect("pool");
+    let base = &served.base;
+    let pool = served.pool().await;
 
-    let client = reqwest::Client::builder()
-        .cookie_store(true)
-        .build()
-        .expect("client");
-    let view = |path: &str| {
-        let (client, url) = (client.clone(), format!("{base}{path}"));
-        async move {
-            client
-                .get(url)
-                .header("Accept", "application/json")
-                .send()
-                .await
-                .expect("get")
-                .json::<Value>()
-                .await
-                .expect("json")["data"]
-                .clone()
-        }
-    };
+    let client = harness::client();
     // A priced quote in the session: one dog and its owner.
-    let csrf = view("/quote").await["csrf"]
-        .as_str()
-        .expect("csrf")
-        .to_owned();
+    let csrf = csrf_of(&client, &format!("{base}/quote"))
+        .await
+        .expect("csrf");
     let today = chrono::Utc::now().date_naive();
-    for (path, body) in [
-        (
-            "/api/petdetails",
-            json!({ "csrf": csrf, "pets": [{
-                "pet_name": "Biscuit", "pet_type": "dog", "dog_breed_type": "breed", "pet_breed": "D173",
-                "pet_date_of_birth": (today - chrono::Duration::days(800)).to_string(),
-                "pet_sex": "f", "pet_neutered": "yes", "pet_any_injury_illness": "no", "pet_cost": "450.00",
-                "confirm_assumptions": true }] }),
-        ),
-        (
-            "/api/ownerdetail",
-            json!({ "csrf": csrf, "owner": {
-                "customer_title": "Ms", "customer_first_name": "Ada", "customer_last_name": "Lovelace",
-                "customer_date_of_birth": "1985-03-27", "email_address": "ada@example.com",
-                "customer_contact_number": "01632960123", "houseNumberName": "12",
-                "customer_address_line_1": "12 Kings Road", "customer_town": "London",
-                "customer_postcode": "SW1A 1AA",
-                "marketing_preferences": { "optin_email": false, "optin_post": false, "optin_sms": false, "optin_phone": false } } }),
-        ),
-    ] {
-        let r = client
-            .post(format!("{base}{path}"))
-            .json(&body)
-            .send()
-            .await
-            .expect("post");
-        assert_eq!(
-            r.status(),
-            200,
-            "{path}: {}",
-            r.text().await.unwrap_or_default()
-        );
-    }
+    price_a_quote(&client, base, &csrf, today).await;
     // A second browser on rsp's rehoming flow, its eligibility answered (the pet page open).
-    let rehoming = reqwest::Client::builder()
-        .cookie_store(true)
-        .build()
-        .expect("client");
-    let rehoming_csrf = || {
-        let (client, url) = (rehoming.clone(), format!("{base}/rehoming?brand=rsp"));
-        async move {
-            client
-                .get(url)
-                .header("Accept", "application/json")
-                .send()
-                .await
-                .expect("get")
-                .json::<Value>()
-                .await
-                .expect("json")["data"]["csrf"]
-                .as_str()
-                .map(str::to_owned)
-        }
-    };
+    let rehoming = harness::client();
+    let rehoming_page = format!("{base}/rehoming?brand=rsp");
+    let rehoming_csrf = || csrf_of(&rehoming, &rehoming_page);
     let r = rehoming
         .post(format!("{base}/api/rehomingeligibility"))
         .json(&json!({ "csrf": rehoming_csrf().await, "rehoming": {
@@ -249,12 +159,7 @@ async fn run() {
         "{:<40} {:>10} {:>12} {:>10} {:>8}",
         "call", "worst CPU", "answer (B)", "stored (B)", "status"
     );
-    let mut healthz = Worst {
-        cpu: Duration::ZERO,
-        answer: 0,
-        stored: 0,
-        status: 0,
-    };
+    let mut healthz = Worst::default();
     for _ in 0..20 {
         let w = measure("get", "/healthz".into(), None).await;
         if w.cpu > healthz.cpu {
@@ -288,7 +193,7 @@ async fn run() {
         let csrf = if REHOMING_CALLS.contains(&path.as_str()) {
             rehoming_csrf().await
         } else {
-            view("/quote").await["csrf"].as_str().map(str::to_owned)
+            csrf_of(&client, &format!("{base}/quote")).await
         };
         let mut fields: Vec<String> = Vec::new();
         collect(
@@ -296,44 +201,8 @@ async fn run() {
             &post["requestBody"]["content"]["application/json"]["schema"],
             &mut fields,
         );
-        let base_body = |field: &str, value: String| {
-            format!(
-                "{{\"csrf\": {}, \"locale\": \"en-GB\", {}: {value}}}",
-                serde_json::to_string(&csrf).unwrap_or_default(),
-                serde_json::to_string(field).unwrap_or_default()
-            )
-        };
-        let mut bodies = Vec::new();
-        for field in fields.iter().filter(|f| *f != "csrf") {
-            // As many values as the count allows, then the longest text the limit allows.
-            bodies.push(base_body(
-                field,
-                format!("[{}]", vec!["{}"; 1_990].join(",")),
-            ));
-            bodies.push(base_body(field, format!("\"{}\"", "é".repeat(31_000))));
-        }
-        if path == "/api/postpetdetails" {
-            bodies.push(base_body(
-                "pets",
-                format!("[{}]", vec!["{}"; 1_000_000].join(",")),
-            ));
-            bodies.push(base_body(
-                "pets",
-                format!(
-                    "[{{\"rehoming_certificate\": \"{}\"}}]",
-                    "A".repeat(3_000_000)
-                ),
-            ));
-        }
-        if bodies.is_empty() {
-            bodies.push(base_body("locale", "\"en-GB\"".into()));
-        }
-        let mut worst = Worst {
-            cpu: Duration::ZERO,
-            answer: 0,
-            stored: 0,
-            status: 0,
-        };
+        let bodies = hostile_bodies(path, &fields, csrf.as_deref());
+        let mut worst = Worst::default();
         let largest = bodies.iter().map(String::len).max().unwrap_or(0);
         for body in bodies {
             let w = measure("post", path.clone(), Some(body)).await;
@@ -354,7 +223,97 @@ async fn run() {
         );
     }
     println!("all calls in {:.1}s", started.elapsed().as_secs_f64());
-    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// The CSRF token of a page's view data, as the page reads it.
+async fn csrf_of(client: &reqwest::Client, url: &str) -> Option<String> {
+    client
+        .get(url)
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .expect("get")
+        .json::<Value>()
+        .await
+        .expect("json")["data"]["csrf"]
+        .as_str()
+        .map(str::to_owned)
+}
+
+/// A priced quote in the session: one dog and its owner.
+async fn price_a_quote(client: &reqwest::Client, base: &str, csrf: &str, today: chrono::NaiveDate) {
+    for (path, body) in [
+        (
+            "/api/petdetails",
+            json!({ "csrf": csrf, "pets": [{
+                "pet_name": "Biscuit", "pet_type": "dog", "dog_breed_type": "breed", "pet_breed": "D173",
+                "pet_date_of_birth": (today - chrono::Duration::days(800)).to_string(),
+                "pet_sex": "f", "pet_neutered": "yes", "pet_any_injury_illness": "no", "pet_cost": "450.00",
+                "confirm_assumptions": true }] }),
+        ),
+        (
+            "/api/ownerdetail",
+            json!({ "csrf": csrf, "owner": {
+                "customer_title": "Ms", "customer_first_name": "Ada", "customer_last_name": "Lovelace",
+                "customer_date_of_birth": "1985-03-27", "email_address": "ada@example.com",
+                "customer_contact_number": "01632960123", "houseNumberName": "12",
+                "customer_address_line_1": "12 Kings Road", "customer_town": "London",
+                "customer_postcode": "SW1A 1AA",
+                "marketing_preferences": { "optin_email": false, "optin_post": false, "optin_sms": false, "optin_phone": false } } }),
+        ),
+    ] {
+        let r = client
+            .post(format!("{base}{path}"))
+            .json(&body)
+            .send()
+            .await
+            .expect("post");
+        assert_eq!(
+            r.status(),
+            200,
+            "{path}: {}",
+            r.text().await.unwrap_or_default()
+        );
+    }
+}
+
+/// The hostile bodies for a call: for each field it takes, as many values as the count allows and
+/// then the longest text the limit allows; for the certificate's call, a million pets and a
+/// 3 MB certificate.
+fn hostile_bodies(path: &str, fields: &[String], csrf: Option<&str>) -> Vec<String> {
+    let base_body = |field: &str, value: String| {
+        format!(
+            "{{\"csrf\": {}, \"locale\": \"en-GB\", {}: {value}}}",
+            serde_json::to_string(&csrf).unwrap_or_default(),
+            serde_json::to_string(field).unwrap_or_default()
+        )
+    };
+    let mut bodies = Vec::new();
+    for field in fields.iter().filter(|f| *f != "csrf") {
+        // As many values as the count allows, then the longest text the limit allows.
+        bodies.push(base_body(
+            field,
+            format!("[{}]", vec!["{}"; 1_990].join(",")),
+        ));
+        bodies.push(base_body(field, format!("\"{}\"", "é".repeat(31_000))));
+    }
+    if path == "/api/postpetdetails" {
+        bodies.push(base_body(
+            "pets",
+            format!("[{}]", vec!["{}"; 1_000_000].join(",")),
+        ));
+        bodies.push(base_body(
+            "pets",
+            format!(
+                "[{{\"rehoming_certificate\": \"{}\"}}]",
+                "A".repeat(3_000_000)
+            ),
+        ));
+    }
+    if bodies.is_empty() {
+        bodies.push(base_body("locale", "\"en-GB\"".into()));
+    }
+    bodies
 }
 
 /// The body's own fields and the question sets' top-level ones.

@@ -137,27 +137,21 @@ async fn one_quote(
     sent
 }
 
+mod harness;
+
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(run());
+    harness::block_on(2, run());
 }
 
 async fn run() {
-    let quotes: usize = std::env::var("PAWPATH_BENCH_QUOTES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000);
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let data = std::env::temp_dir().join(format!("pawpath-impact-{}", std::process::id()));
-    std::fs::create_dir_all(&data).expect("data folder");
+    let quotes = harness::number("PAWPATH_BENCH_QUOTES", 10_000) as usize;
+    let root = harness::root();
+    let data = harness::DataFolder::new("impact");
+
     sqlx::any::install_default_drivers();
     let pg = std::env::var("PAWPATH_BENCH_POSTGRES").ok();
     let database = match &pg {
-        None => format!("sqlite://{}?mode=rwc", data.join("bench.db").display()),
+        None => format!("sqlite://{}?mode=rwc", data.0.join("bench.db").display()),
         Some(url) => {
             let db = format!("pawpath_impact_{}", std::process::id());
             let admin = sqlx::AnyPool::connect(url).await.expect("postgres");
@@ -170,21 +164,9 @@ async fn run() {
             format!("{base}/{db}")
         }
     };
-    let vars = [
-        ("PORT", "0".to_owned()),
-        ("PAWPATH_DATA_DIR", data.display().to_string()),
-        ("DATABASE_URL", database.clone()),
-        ("PAWPATH_DEFINITIONS", root.display().to_string()),
-        ("PAWPATH_LOG_FORMAT", "pretty".to_owned()),
-    ];
-    let config = pawpath::config::Config::from_lookup(|k| {
-        vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())
-    })
-    .expect("config");
-    let limits = config.limits;
-    let app = pawpath::App::build(config).await.expect("app");
+    let served = harness::Served::start(&data, &database, &[]).await;
     let brands: Vec<String> = {
-        let defs = &app.state.defs;
+        let defs = &served.state.defs;
         let direct = defs.journey("direct").expect("the direct journey");
         defs.raw
             .brands
@@ -193,16 +175,7 @@ async fn run() {
             .map(|b| b.value.id.clone())
             .collect()
     };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(pawpath::serve::serve(
-        listener,
-        app.router,
-        limits,
-        std::future::pending(),
-    ));
+    let base = &served.base;
     let today = chrono::Utc::now().date_naive();
 
     // The quotes, made by 16 customers at a time.
@@ -234,7 +207,7 @@ async fn run() {
     );
 
     // The change: dogs 7 years and over, 8% dearer.
-    let copy = data.join("definitions");
+    let copy = data.0.join("definitions");
     copy_tree(&root, &copy);
     let rates_path = copy.join("journeys/products/rates.json");
     let mut rates: Value =
@@ -269,7 +242,7 @@ async fn run() {
         .args(["--sample", &quotes.to_string(), "--flows"])
         .arg(root.join("tests/flows"))
         .env("PAWPATH_DEFINITIONS", &root)
-        .env("PAWPATH_DATA_DIR", &data)
+        .env("PAWPATH_DATA_DIR", &data.0)
         .env("DATABASE_URL", &database)
         .env("RUST_LOG", "warn")
         .output()
@@ -295,7 +268,6 @@ async fn run() {
             .await;
         }
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// The definitions (journeys/ and questions/) copied to `to`.

@@ -16,57 +16,23 @@ use serde_json::json;
 
 const KEY: &str = "bench-ctm-key-0123456789abcdefghijklmnop";
 
+mod harness;
+
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(run());
+    harness::block_on(2, run());
 }
 
 async fn run() {
-    let env = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    let seconds = env("PAWPATH_BENCH_SECONDS", 10);
-    let clients = env("PAWPATH_BENCH_CLIENTS", 16);
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let data = std::env::temp_dir().join(format!("pawpath-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&data).expect("data folder");
-    let database = std::env::var("PAWPATH_BENCH_DATABASE")
-        .unwrap_or_else(|_| format!("sqlite://{}?mode=rwc", data.join("bench.db").display()));
-    let vars = [
-        ("PORT", "0".to_owned()),
-        ("PAWPATH_DATA_DIR", data.display().to_string()),
-        ("DATABASE_URL", database.clone()),
-        ("PAWPATH_DEFINITIONS", root.display().to_string()),
-        ("PAWPATH_LOG_FORMAT", "pretty".to_owned()),
-        ("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}")),
-    ];
-    let config = pawpath::config::Config::from_lookup(|k| {
-        vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())
-    })
-    .expect("config");
-    let app = pawpath::App::build(config).await.expect("app");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let url = format!(
-        "http://{}/api/aggregators/quotes",
-        listener.local_addr().expect("addr")
-    );
-    tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.router
-                .into_make_service_with_connect_info::<std::net::SocketAddr>(),
-        )
-        .await
-        .expect("serve");
-    });
+    let seconds = harness::number("PAWPATH_BENCH_SECONDS", 10);
+    let clients = harness::number("PAWPATH_BENCH_CLIENTS", 16);
+    let data = harness::DataFolder::new("bench");
+    let served = harness::Served::start(
+        &data,
+        &data.database(),
+        &[("PAWPATH_AGGREGATOR_KEYS", format!("ctm={KEY}"))],
+    )
+    .await;
+    let url = format!("{}/api/aggregators/quotes", served.base);
 
     let today = chrono::Utc::now().date_naive();
     let body = json!({
@@ -136,7 +102,7 @@ async fn run() {
     let at = |p: f64| all[((all.len() as f64 - 1.0) * p) as usize].as_secs_f64() * 1000.0;
     println!(
         "inbound quote API on {}: {} quotes in {elapsed:.1} s from {clients} clients = {:.0} quotes/s; latency p50 {:.1} ms, p95 {:.1} ms, p99 {:.1} ms",
-        if database.starts_with("postgres") {
+        if served.database.starts_with("postgres") {
             "PostgreSQL"
         } else {
             "SQLite"
@@ -147,5 +113,4 @@ async fn run() {
         at(0.95),
         at(0.99),
     );
-    let _ = std::fs::remove_dir_all(&data);
 }

@@ -10,52 +10,18 @@
 
 use serde_json::{Value, json};
 
+mod harness;
+
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(run());
+    harness::block_on(2, run());
 }
 
 async fn run() {
-    let saves: usize = std::env::var("PAWPATH_BENCH_SAVES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4_000);
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let data = std::env::temp_dir().join(format!("pawpath-one-session-{}", std::process::id()));
-    std::fs::create_dir_all(&data).expect("data folder");
-    let database = std::env::var("PAWPATH_BENCH_DATABASE")
-        .unwrap_or_else(|_| format!("sqlite://{}?mode=rwc", data.join("bench.db").display()));
-    let vars = [
-        ("PORT", "0".to_owned()),
-        ("PAWPATH_DATA_DIR", data.display().to_string()),
-        ("DATABASE_URL", database.clone()),
-        ("PAWPATH_DEFINITIONS", root.display().to_string()),
-        ("PAWPATH_LOG_FORMAT", "pretty".to_owned()),
-    ];
-    let config = pawpath::config::Config::from_lookup(|k| {
-        vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone())
-    })
-    .expect("config");
-    let limits = config.limits;
-    let app = pawpath::App::build(config).await.expect("app");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(pawpath::serve::serve(
-        listener,
-        app.router,
-        limits,
-        std::future::pending(),
-    ));
-    let client = reqwest::Client::builder()
-        .cookie_store(true)
-        .build()
-        .expect("client");
+    let saves = harness::number("PAWPATH_BENCH_SAVES", 4_000) as usize;
+    let data = harness::DataFolder::new("one-session");
+    let served = harness::Served::start(&data, &data.database(), &[]).await;
+    let base = &served.base;
+    let client = harness::client();
     let page: Value = client
         .get(format!("{base}/quote?brand=pos"))
         .header("Accept", "application/json")
@@ -85,8 +51,7 @@ async fn run() {
         let _ = r.bytes().await;
     }
     let seconds = started.elapsed().as_secs_f64();
-    sqlx::any::install_default_drivers();
-    let pool = sqlx::AnyPool::connect(&database).await.expect("pool");
+    let pool = served.pool().await;
     let (rows, bytes): (i64, i64) = sqlx::query_as(
         "select count(*), coalesce(sum(length(coalesce(input, '')) + length(coalesce(pricing, ''))), 0) from step_transitions",
     )
@@ -106,5 +71,4 @@ async fn run() {
         bytes as f64 / rows.max(1) as f64
     );
     pool.close().await;
-    let _ = std::fs::remove_dir_all(&data);
 }

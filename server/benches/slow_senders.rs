@@ -31,13 +31,10 @@ impl Drop for Server {
     }
 }
 
+mod harness;
+
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(run());
+    harness::block_on(1, run());
 }
 
 async fn run() {

@@ -219,38 +219,14 @@ impl RateFile {
         self.price_rated(&rated, quote, product, choice.coinsurance_percent, true)
     }
 
-    /// What one pet's prices share whatever the product (worked out once per pet, not
-    /// once per product): its age, breed, area, neutering, cost and set excess factors, in the
-    /// order they apply, and the no-third-party-liability factor that applies last.
-    pub fn rate_pet(
+    /// The breed's factors: a dog's kind, group and size; a cat's pedigree or not; a rabbit's one.
+    fn push_breed_factors(
         &self,
         pet: &PetFacts<'_>,
-        quote: &QuoteFacts,
-        set_excess: Option<Decimal>,
-    ) -> Result<RatedPet, RatingError> {
+        factors: &mut Vec<Factor>,
+    ) -> Result<(), RatingError> {
         let species = pet.species;
         let missing = |what: String| RatingError::Missing(what);
-        let mut factors = Vec::with_capacity(8);
-        // Age at cover start, in whole years.
-        let years = u32::try_from(months_between(pet.date_of_birth, quote.cover_start).max(0) / 12)
-            .unwrap_or(0);
-        let band = self
-            .age_bands
-            .get(&species)
-            .and_then(|bands| bands.iter().find(|b| years < b.below_years))
-            .ok_or_else(|| {
-                missing(format!(
-                    "age band for a {years}-year-old {}",
-                    species.as_str()
-                ))
-            })?;
-        factors.push(Factor {
-            name: "age",
-            by: format!("{years} years").into(),
-            value: band.factor,
-        });
-
-        // Breed.
         let bf = &self.breed_factors;
         match species {
             Species::Dog => {
@@ -317,8 +293,13 @@ impl RateFile {
                 });
             }
         }
+        Ok(())
+    }
 
-        // Area: the reference band (the one whose factor is 1) until the postcode is known.
+    /// The area's factor: the reference band (the one whose factor is 1) until the postcode is
+    /// known.
+    fn area_factor(&self, quote: &QuoteFacts) -> Result<Factor, RatingError> {
+        let missing = |what: String| RatingError::Missing(what);
         let (band_name, area_label) = match &quote.postcode_area {
             Some(area) => (
                 self.area_bands
@@ -343,11 +324,46 @@ impl RateFile {
             .factors
             .get(&band_name)
             .ok_or_else(|| missing(format!("factor for area band {band_name}")))?;
-        factors.push(Factor {
+        Ok(Factor {
             name: "area",
             by: format!("band {band_name} ({area_label})").into(),
             value,
+        })
+    }
+
+    /// What one pet's prices share whatever the product (worked out once per pet, not
+    /// once per product): its age, breed, area, neutering, cost and set excess factors, in the
+    /// order they apply, and the no-third-party-liability factor that applies last.
+    pub fn rate_pet(
+        &self,
+        pet: &PetFacts<'_>,
+        quote: &QuoteFacts,
+        set_excess: Option<Decimal>,
+    ) -> Result<RatedPet, RatingError> {
+        let species = pet.species;
+        let missing = |what: String| RatingError::Missing(what);
+        let mut factors = Vec::with_capacity(8);
+        // Age at cover start, in whole years.
+        let years = u32::try_from(months_between(pet.date_of_birth, quote.cover_start).max(0) / 12)
+            .unwrap_or(0);
+        let band = self
+            .age_bands
+            .get(&species)
+            .and_then(|bands| bands.iter().find(|b| years < b.below_years))
+            .ok_or_else(|| {
+                missing(format!(
+                    "age band for a {years}-year-old {}",
+                    species.as_str()
+                ))
+            })?;
+        factors.push(Factor {
+            name: "age",
+            by: format!("{years} years").into(),
+            value: band.factor,
         });
+
+        self.push_breed_factors(pet, &mut factors)?;
+        factors.push(self.area_factor(quote)?);
 
         factors.push(Factor {
             name: "neutered",

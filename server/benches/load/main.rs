@@ -54,12 +54,16 @@ use tokio::net::TcpStream;
 
 mod bare;
 mod client;
+mod figure;
+#[path = "../harness/mod.rs"]
+mod harness;
 mod measure;
 mod procs;
 mod seed;
 
 use bare::*;
 use client::*;
+use figure::*;
 use measure::*;
 use procs::*;
 use seed::*;
@@ -72,12 +76,7 @@ fn main() {
     if std::env::var_os("PAWPATH_LOAD_BARE").is_some() {
         return bare();
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(run());
+    harness::block_on(2, run());
 }
 
 /// The bare endpoint: axum answering a small JSON document, nothing else (the ceiling the
@@ -178,253 +177,21 @@ async fn run() {
     }
 }
 
-async fn pg_admin(url: &str) -> sqlx::PgConnection {
-    use sqlx::Connection;
-    sqlx::PgConnection::connect(url)
-        .await
-        .expect("connect to PostgreSQL")
-}
-
-/// The bare endpoint as pawpath's figures are read beside it: its port and process, its rate at
-/// peak and its CPU time per request at peak (µs).
-#[derive(Clone, Copy)]
-struct Bare {
-    port: u16,
-    pid: u32,
-    rate: f64,
-    cpu: f64,
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn bench_database(
-    name: &str,
+/// `PAWPATH_BENCH_SEED_QUOTES` (PostgreSQL): copies of a priced quote this run made, stored
+/// before the figures are taken; with `funnel` wanted, `pawpath report funnel` timed over them.
+async fn seed_and_report(
     database: &str,
     data: &std::path::Path,
-    Bare {
-        port: bare_port,
-        pid: bare_pid,
-        rate: bare_rate,
-        cpu: bare_cpu,
-    }: Bare,
-    seconds: f64,
-    connections: usize,
-    n_pets: usize,
+    quote_made: bool,
     wanted: &dyn Fn(&str) -> bool,
 ) {
-    let server = start_pawpath(database, data);
-    let port = server.port;
-    wait_ready(port, "/healthz").await;
-    println!("\npawpath on {name}:");
-    let report = |what: &str, f: &Figures| {
-        println!(
-            "  {what:<44} {:>8.0}/s  {:>6.2}% of bare  p50 {:>7.2} ms  p99 {:>7.2} ms{}",
-            f.rate,
-            100.0 * f.rate / bare_rate,
-            f.p50,
-            f.p99,
-            if f.errors > 0 {
-                format!("  ({} errors)", f.errors)
-            } else {
-                String::new()
-            }
-        );
-        if std::env::var_os("PAWPATH_BENCH_DETAIL").is_some() {
-            let [p90, p95, p999, max] = f.detail;
-            println!(
-                "  {:<44} p90 {p90:.2} ms  p95 {p95:.2} ms  p99.9 {p999:.2} ms  max {max:.2} ms",
-                ""
-            );
-        }
-    };
-    // Each figure at its peak, then at half of it.
-    let on_postgres = database.starts_with("postgres");
-    let run = async |what: &str, loads: Vec<Load>, expect: u16| {
-        let (cpu, db_cpu) = (server.cpu_seconds(), postgres_cpu_seconds());
-        let peak = measure(port, loads.clone(), seconds, None, expect).await;
-        let per_request = |used: f64| 1e6 * used / peak.count.max(1) as f64;
-        let (own_cpu, database_cpu) = (
-            per_request(server.cpu_seconds() - cpu),
-            per_request(postgres_cpu_seconds() - db_cpu),
-        );
-        report(what, &peak);
-        // CPU per request: steadier than the rate on a machine shared with other work.
-        println!(
-            "  {:<44} CPU per request: pawpath {own_cpu:.0} µs{}",
-            "",
-            if on_postgres {
-                format!(", PostgreSQL {database_cpu:.0} µs")
-            } else {
-                String::new()
-            }
-        );
-        let repeat = env_u("PAWPATH_BENCH_REPEAT", 1).max(1);
-        let detail = std::env::var_os("PAWPATH_BENCH_DETAIL").is_some();
-        let (mut ratios, mut bare_ratios, mut calm) = (Vec::new(), Vec::new(), Vec::new());
-        // The twin: the bare endpoint doing, on its runtime's thread, as much CPU work a request
-        // as this request cost pawpath (and its database) beyond what a bare answer costs, and
-        // nothing else: no database, no other thread (a write's twin syncs a write of its own).
-        // Its tail at half of its own peak, beside each of pawpath's rounds, is what work of that
-        // size costs on this machine with this client.
-        let twin = (std::env::var_os("PAWPATH_BENCH_TWIN").is_some()
-            && repeat > 1
-            && bare_cpu.is_finite())
-        .then(|| (own_cpu + database_cpu - bare_cpu).max(0.0).round() as u64);
-        let mut twin_ratios = Vec::new();
-        // A write's twin waits for a sync of its own too.
-        let durable = matches!(loads.first(), Some(Load::Post { .. }));
-        let twin_rate = match twin {
-            Some(us) => {
-                let cpu = cpu_of(&format!("/proc/{}/stat", bare_pid));
-                let f = measure(
-                    bare_port,
-                    twin_loads(connections, us, durable),
-                    seconds,
-                    None,
-                    200,
-                )
-                .await;
-                println!(
-                    "  {:<44} the twin ({us} µs of work a request{}): {:.0}/s, CPU per request {:.0} µs",
-                    "",
-                    if durable {
-                        format!(", then {} KB written and synced", SYNCED_BYTES / 1024)
-                    } else {
-                        String::new()
-                    },
-                    f.rate,
-                    1e6 * (cpu_of(&format!("/proc/{}/stat", bare_pid)) - cpu)
-                        / f.count.max(1) as f64
-                );
-                f.rate
-            }
-            None => f64::NAN,
-        };
-        for round in 1..=repeat {
-            let before = if detail {
-                server_counts(port).await
-            } else {
-                None
-            };
-            let half = measure(port, loads.clone(), seconds, Some(peak.rate / 2.0), expect).await;
-            let after = if detail {
-                server_counts(port).await
-            } else {
-                None
-            };
-            report(
-                &format!("  at half of peak ({:.0}/s)", peak.rate / 2.0),
-                &half,
-            );
-            if detail {
-                let [p50, p99] = half.from_due;
-                println!(
-                    "  {:<44} timed from when each was due: p50 {p50:.2} ms, p99 {p99:.2} ms, p99 / p50 = {:.1}",
-                    "",
-                    p99 / p50
-                );
-            }
-            // Where the slow requests' time went: inside pawpath's router, or before and after it.
-            if let (Some((t0, w0)), Some((t1, w1))) = (before, after) {
-                let total = (t1 - t0).max(1.0);
-                let shares: Vec<String> = OVER_MS
-                    .iter()
-                    .enumerate()
-                    .map(|(i, ms)| {
-                        format!(
-                            "over {ms} ms {:.2}% (pawpath's own {:.2}%)",
-                            100.0 * half.over[i],
-                            100.0 * ((t1 - t0) - (w1[i] - w0[i])) / total
-                        )
-                    })
-                    .collect();
-                println!("  {:<44} {}", "", shares.join(", "));
-            }
-            ratios.push(half.p99 / half.p50);
-            if half.pauses.longest_ms < CALM_MS {
-                calm.push(half.p99 / half.p50);
-            }
-            if repeat == 1 || !bare_rate.is_finite() {
-                println!(
-                    "  {:<44} p99 / p50 = {:.1}; {}",
-                    "",
-                    half.p99 / half.p50,
-                    paused(half.pauses)
-                );
-                continue;
-            }
-            let beside = measure(
-                bare_port,
-                bare_loads(connections),
-                seconds,
-                Some(bare_rate / 2.0),
-                200,
-            )
-            .await;
-            bare_ratios.push(beside.p99 / beside.p50);
-            let twin_said = match twin {
-                Some(us) => {
-                    let t = measure(
-                        bare_port,
-                        twin_loads(connections, us, durable),
-                        seconds,
-                        Some(twin_rate / 2.0),
-                        200,
-                    )
-                    .await;
-                    twin_ratios.push(t.p99 / t.p50);
-                    format!(
-                        "; the twin's: {:.1} (p50 {:.2} ms, p99 {:.2} ms)",
-                        t.p99 / t.p50,
-                        t.p50,
-                        t.p99
-                    )
-                }
-                None => String::new(),
-            };
-            println!(
-                "  {:<44} round {round}: p99 / p50 = {:.1}; {}; the bare endpoint's at half of its peak just after: {:.1}{twin_said}",
-                "",
-                half.p99 / half.p50,
-                paused(half.pauses),
-                beside.p99 / beside.p50
-            );
-        }
-        if repeat > 1 {
-            println!(
-                "  {:<44} median of {repeat} rounds: p99 / p50 = {:.1}; the bare endpoint's {:.1}{}",
-                "",
-                median(&mut ratios),
-                median(&mut bare_ratios),
-                if twin_ratios.is_empty() {
-                    String::new()
-                } else {
-                    format!("; the twin's {:.1}", median(&mut twin_ratios))
-                }
-            );
-            if !calm.is_empty() {
-                println!(
-                    "  {:<44} of the {} rounds with no pause of {CALM_MS} ms or more: {:.1}",
-                    "",
-                    calm.len(),
-                    median(&mut calm)
-                );
-            }
-        }
-    };
-
-    let mut quotes = Vec::new();
-    if wanted("view") || wanted("transition") {
-        for _ in 0..connections {
-            quotes.push(priced_quote(port, n_pets).await);
-        }
-    }
     let seed = env_u("PAWPATH_BENCH_SEED_QUOTES", 0);
     let per_quote = env_u("PAWPATH_BENCH_SEED_TRANSITIONS", 10);
     // The copies are of a priced quote this run made, and it makes one only to measure the view
     // or the transition: with neither there is nothing to copy, and a funnel over nothing says
     // nothing.
     let seed_asked = seed > 0 && database.starts_with("postgres");
-    let seeded = seed_asked && !quotes.is_empty();
+    let seeded = seed_asked && quote_made;
     if seed_asked && !seeded {
         println!(
             "  not seeded: PAWPATH_BENCH_SEED_QUOTES (PostgreSQL) copies a priced quote, made only \
@@ -459,75 +226,191 @@ async fn bench_database(
             started.elapsed().as_secs_f64()
         );
     }
-    if wanted("view") {
-        let (cookie, _) = &quotes[0];
-        let (_, _, body) = send(
+}
+
+/// The priced view data: its size as sent and on the wire, then its figure as a browser asks
+/// (compressed), and uncompressed when `view_plain` is named.
+async fn view_figures(figures: &Run<'_>, quotes: &[(String, String)], n_pets: usize) {
+    let port = figures.port;
+    let (cookie, _) = &quotes[0];
+    let (_, _, body) = send(
+        port,
+        get(
+            "/quote/choose-policy",
+            &[("accept", "application/json"), ("cookie", cookie)],
+        ),
+    )
+    .await
+    .expect("view");
+    // On the wire as a browser gets it: brotli, and gzip for one that lacks it.
+    let mut wire = Vec::new();
+    for encoding in ["br", "gzip"] {
+        let (_, _, compressed) = send(
             port,
             get(
                 "/quote/choose-policy",
-                &[("accept", "application/json"), ("cookie", cookie)],
+                &[
+                    ("accept", "application/json"),
+                    ("accept-encoding", encoding),
+                    ("cookie", cookie),
+                ],
             ),
         )
         .await
         .expect("view");
-        // On the wire as a browser gets it: brotli, and gzip for one that lacks it.
-        let mut wire = Vec::new();
-        for encoding in ["br", "gzip"] {
-            let (_, _, compressed) = send(
-                port,
-                get(
-                    "/quote/choose-policy",
-                    &[
-                        ("accept", "application/json"),
-                        ("accept-encoding", encoding),
-                        ("cookie", cookie),
-                    ],
-                ),
-            )
-            .await
-            .expect("view");
-            wire.push(format!(
-                "{:.1} KB {encoding}",
-                compressed.len() as f64 / 1024.0
-            ));
+        wire.push(format!(
+            "{:.1} KB {encoding}",
+            compressed.len() as f64 / 1024.0
+        ));
+    }
+    println!(
+        "  priced {n_pets}-pet view data answer: {:.1} KB ({} on the wire)",
+        body.len() as f64 / 1024.0,
+        wire.join(", ")
+    );
+    // As a browser asks: compression is about half of this answer's cost, so a
+    // round without it measures a cheaper page than customers get. `view_plain` (named in
+    // PAWPATH_BENCH_ONLY) adds the answer uncompressed, to see what compressing costs.
+    let plain = std::env::var("PAWPATH_BENCH_ONLY")
+        .is_ok_and(|o| o.split(',').any(|s| s.trim() == "view_plain"));
+    for (encoding, label) in [(Some("br, gzip"), "br"), (None, "uncompressed")] {
+        if encoding.is_none() && !plain {
+            continue;
         }
-        println!(
-            "  priced {n_pets}-pet view data answer: {:.1} KB ({} on the wire)",
-            body.len() as f64 / 1024.0,
-            wire.join(", ")
-        );
-        // As a browser asks: compression is about half of this answer's cost, so a
-        // round without it measures a cheaper page than customers get. `view_plain` (named in
-        // PAWPATH_BENCH_ONLY) adds the answer uncompressed, to see what compressing costs.
-        let plain = std::env::var("PAWPATH_BENCH_ONLY")
-            .is_ok_and(|o| o.split(',').any(|s| s.trim() == "view_plain"));
-        for (encoding, label) in [(Some("br, gzip"), "br"), (None, "uncompressed")] {
-            if encoding.is_none() && !plain {
-                continue;
-            }
-            let loads = quotes
-                .iter()
-                .map(|(cookie, _)| {
-                    let mut headers = vec![
-                        ("accept".into(), "application/json".into()),
-                        ("cookie".into(), cookie.clone()),
-                    ];
-                    if let Some(encoding) = encoding {
-                        headers.push(("accept-encoding".into(), encoding.into()));
-                    }
-                    Load::Get {
-                        path: "/quote/choose-policy".into(),
-                        headers,
-                    }
-                })
-                .collect();
-            run(
+        let loads = quotes
+            .iter()
+            .map(|(cookie, _)| {
+                let mut headers = vec![
+                    ("accept".into(), "application/json".into()),
+                    ("cookie".into(), cookie.clone()),
+                ];
+                if let Some(encoding) = encoding {
+                    headers.push(("accept-encoding".into(), encoding.into()));
+                }
+                Load::Get {
+                    path: "/quote/choose-policy".into(),
+                    headers,
+                }
+            })
+            .collect();
+        figures
+            .figure(
                 &format!("GET /quote/choose-policy ({n_pets} pets, priced, {label})"),
                 loads,
                 200,
             )
             .await;
+    }
+}
+
+/// The comparison sites' inbound quote: one made and checked, then its figure.
+async fn inbound_figure(figures: &Run<'_>, n_pets: usize) {
+    let (port, connections) = (figures.port, figures.connections);
+    let (_, owner) = answers();
+    let today = chrono::Utc::now().date_naive();
+    let body = |cost: &str| {
+        let mut pets = pets(n_pets, cost);
+        for p in pets.as_array_mut().into_iter().flatten() {
+            if let Some(m) = p.as_object_mut() {
+                m.remove("confirm_assumptions");
+                m.remove("pet_any_injury_illness");
+                m.insert("pet_microchipped".into(), json!("yes"));
+            }
         }
+        let mut owner = owner.clone();
+        if let Some(m) = owner.as_object_mut() {
+            m.remove("marketing_preferences");
+        }
+        owner["marketing_preferences"] = json!({ "optin_email": false, "optin_post": false, "optin_sms": false, "optin_phone": false });
+        Bytes::from(
+            json!({
+                "brand": "pos",
+                "pets": pets,
+                "owner": owner,
+                "cover_start": (today + chrono::Duration::days(2)).to_string(),
+            })
+            .to_string(),
+        )
+    };
+    let auth = format!("Bearer {KEY}");
+    let (s, _, b) = send(
+        port,
+        Request::post("/api/aggregators/quotes")
+            .header("host", "127.0.0.1")
+            .header("content-type", "application/json")
+            .header("authorization", auth.as_str())
+            .body(Full::new(body("450.00")))
+            .expect("request"),
+    )
+    .await
+    .expect("inbound");
+    assert_eq!(s, 201, "{}", String::from_utf8_lossy(&b));
+    let loads = vec![
+        Load::Post {
+            path: "/api/aggregators/quotes".into(),
+            headers: vec![("authorization".into(), auth.clone())],
+            bodies: [body("450.00"), body("460.00")],
+        };
+        connections
+    ];
+    figures
+        .figure(
+            &format!("POST /api/aggregators/quotes ({n_pets} pets)"),
+            loads,
+            201,
+        )
+        .await;
+}
+
+async fn pg_admin(url: &str) -> sqlx::PgConnection {
+    use sqlx::Connection;
+    sqlx::PgConnection::connect(url)
+        .await
+        .expect("connect to PostgreSQL")
+}
+
+/// The bare endpoint as pawpath's figures are read beside it: its port and process, its rate at
+/// peak and its CPU time per request at peak (µs).
+#[derive(Clone, Copy)]
+struct Bare {
+    port: u16,
+    pid: u32,
+    rate: f64,
+    cpu: f64,
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn bench_database(
+    name: &str,
+    database: &str,
+    data: &std::path::Path,
+    bare: Bare,
+    seconds: f64,
+    connections: usize,
+    n_pets: usize,
+    wanted: &dyn Fn(&str) -> bool,
+) {
+    let server = start_pawpath(database, data);
+    let port = server.port;
+    wait_ready(port, "/healthz").await;
+    println!("\npawpath on {name}:");
+    let figures = Run {
+        server: &server,
+        port,
+        bare,
+        seconds,
+        connections,
+        on_postgres: database.starts_with("postgres"),
+    };
+    let mut quotes = Vec::new();
+    if wanted("view") || wanted("transition") {
+        for _ in 0..connections {
+            quotes.push(priced_quote(port, n_pets).await);
+        }
+    }
+    seed_and_report(database, data, !quotes.is_empty(), wanted).await;
+    if wanted("view") {
+        view_figures(&figures, &quotes, n_pets).await;
     }
     if wanted("transition") {
         let loads = quotes
@@ -543,67 +426,16 @@ async fn bench_database(
                 }),
             })
             .collect();
-        run(
-            &format!("POST /api/petdetails ({n_pets} pets, re-priced, br)"),
-            loads,
-            200,
-        )
-        .await;
+        figures
+            .figure(
+                &format!("POST /api/petdetails ({n_pets} pets, re-priced, br)"),
+                loads,
+                200,
+            )
+            .await;
     }
     if wanted("inbound") {
-        let (_, owner) = answers();
-        let today = chrono::Utc::now().date_naive();
-        let body = |cost: &str| {
-            let mut pets = pets(n_pets, cost);
-            for p in pets.as_array_mut().into_iter().flatten() {
-                if let Some(m) = p.as_object_mut() {
-                    m.remove("confirm_assumptions");
-                    m.remove("pet_any_injury_illness");
-                    m.insert("pet_microchipped".into(), json!("yes"));
-                }
-            }
-            let mut owner = owner.clone();
-            if let Some(m) = owner.as_object_mut() {
-                m.remove("marketing_preferences");
-            }
-            owner["marketing_preferences"] = json!({ "optin_email": false, "optin_post": false, "optin_sms": false, "optin_phone": false });
-            Bytes::from(
-                json!({
-                    "brand": "pos",
-                    "pets": pets,
-                    "owner": owner,
-                    "cover_start": (today + chrono::Duration::days(2)).to_string(),
-                })
-                .to_string(),
-            )
-        };
-        let auth = format!("Bearer {KEY}");
-        let (s, _, b) = send(
-            port,
-            Request::post("/api/aggregators/quotes")
-                .header("host", "127.0.0.1")
-                .header("content-type", "application/json")
-                .header("authorization", auth.as_str())
-                .body(Full::new(body("450.00")))
-                .expect("request"),
-        )
-        .await
-        .expect("inbound");
-        assert_eq!(s, 201, "{}", String::from_utf8_lossy(&b));
-        let loads = vec![
-            Load::Post {
-                path: "/api/aggregators/quotes".into(),
-                headers: vec![("authorization".into(), auth.clone())],
-                bodies: [body("450.00"), body("460.00")],
-            };
-            connections
-        ];
-        run(
-            &format!("POST /api/aggregators/quotes ({n_pets} pets)"),
-            loads,
-            201,
-        )
-        .await;
+        inbound_figure(&figures, n_pets).await;
     }
     if wanted("healthz") {
         let loads = vec![
@@ -613,7 +445,7 @@ async fn bench_database(
             };
             connections
         ];
-        run("GET /healthz", loads, 200).await;
+        figures.figure("GET /healthz", loads, 200).await;
     }
     if wanted("breeds") {
         // The breed lists (90 KB of JSON), as a browser asks: brotli accepted.
@@ -624,7 +456,9 @@ async fn bench_database(
             };
             connections
         ];
-        run("GET /api/getbreedlist (brotli)", loads, 200).await;
+        figures
+            .figure("GET /api/getbreedlist (brotli)", loads, 200)
+            .await;
     }
     println!("  peak memory of pawpath: {:.0} MB", server.peak_mb());
     drop(server);

@@ -221,8 +221,5 @@ pub(super) fn median(values: &mut [f64]) -> f64 {
 }
 
 pub(super) fn env_u(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    crate::harness::number(name, default)
 }

@@ -1,43 +1,29 @@
 //! Configuration, read once from the environment into one typed struct. A malformed value stops
 //! start-up with a message that names the variable.
 
-use std::fmt;
 use std::path::PathBuf;
 
 pub use secrets::SecretKey;
-use secrets::{exactly_32, load_or_create_key, load_or_create_secret, parse_secret};
 
 mod error;
+mod groups;
 mod parse;
 mod payments;
 mod secrets;
+mod values;
+mod variables;
 mod webhooks;
+
+use groups::{Access, Files, Jobs, Mail, Place, Traffic};
+pub use values::{AddressProvider, ApiKey, DATABASE_CONNECTIONS, HISTORY_CEILING, Limits};
+pub use variables::{VARIABLES, Variable, operators_table};
 
 pub use payments::{CardReconcile, PaymentProviderChoice, StripeSettings};
 pub use webhooks::PolicyWebhook;
 
 pub use parse::AGGREGATOR_CODES;
-use parse::{number_in, parse_aggregator_keys};
 
 pub use error::ConfigError;
-use error::err;
-
-/// Which address lookup serves /api/AddressSearch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AddressProvider {
-    BuiltIn,
-    Loqate { url: String, key: ApiKey },
-}
-
-/// A third party's API key: kept out of `Debug` output and so out of every log.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(pub String);
-
-impl fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ApiKey(…)")
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -174,510 +160,66 @@ pub struct Config {
     pub limits: Limits,
 }
 
-/// The default of `PAWPATH_HISTORY_CEILING`, the most transitions one quote's history holds
-///: far more than a customer's journey makes (about 20 to 60), few enough that a
-/// quote's history stays small (each input at most `engine::journey::runtime::MAX_INPUT_BYTES`).
-pub const HISTORY_CEILING: i64 = 500;
-
-/// The default of `PAWPATH_DATABASE_CONNECTIONS`: the most PostgreSQL connections one instance
-/// opens.
-pub const DATABASE_CONNECTIONS: u32 = 24;
-
-/// How long a connection may take and how many may be open (no request can exhaust
-/// the server).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// `PAWPATH_HEADER_TIMEOUT_MS` (default 10,000): the time a connection has to send a
-    /// request's headers, counted from when it opens or from the previous response; so it is
-    /// also how long an idle keep-alive connection stays open.
-    pub header_timeout_ms: u64,
-    /// `PAWPATH_REQUEST_TIMEOUT_MS` (default 30,000): the most one request may take, body and
-    /// answer included; past it the answer is 408.
-    pub request_timeout_ms: u64,
-    /// `PAWPATH_MAX_CONNECTIONS` (default 1,024): connections open at once; a new one at the
-    /// limit closes the oldest connection with no request in flight, failing that the slowest
-    /// sender of a request body (or, when all are busy answering, is closed itself).
-    pub max_connections: usize,
-    /// `PAWPATH_CONNECTIONS_PER_ADDRESS` (default 64): connections open at once from one client
-    /// address; a new one past it closes that address's own oldest idle connection or slowest
-    /// sender, or is closed itself. Not applied behind `PAWPATH_CLIENT_IP_HEADER` (`None`),
-    /// where every connection is the proxy's and the proxy holds the clients' own.
-    pub connections_per_address: Option<usize>,
-    /// `PAWPATH_BODY_TIMEOUT_MS` (default 10,000): the time a request body has to arrive, to
-    /// begin with; and `PAWPATH_BODY_MIN_RATE` (default 500 bytes a second): each that many bytes
-    /// received give it a second more (as Apache's `RequestReadTimeout body=10,MinRate=500`).
-    /// A body that falls behind is answered 408 and its connection closed.
-    pub body_timeout_ms: u64,
-    pub body_min_rate: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            header_timeout_ms: 10_000,
-            request_timeout_ms: 30_000,
-            max_connections: 1_024,
-            connections_per_address: Some(64),
-            body_timeout_ms: 10_000,
-            body_min_rate: 500,
-        }
-    }
-}
-
 impl Config {
     /// Reads the process environment.
     pub fn from_env() -> Result<Self, ConfigError> {
         Self::from_lookup(|name| std::env::var(name).ok())
     }
 
-    /// Reads configuration through a lookup function (tests pass their own).
+    /// Reads configuration through a lookup function (tests pass their own), a group of
+    /// variables at a time; each is in the operator's guide's table (`variables.rs`).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        let port = match get("PORT") {
-            None => 8080,
-            Some(v) => v
-                .trim()
-                .parse::<u16>()
-                .map_err(|_| err("PORT", format!("{v:?} is not a port number (0-65535)")))?,
-        };
-        let data_dir = PathBuf::from(get("PAWPATH_DATA_DIR").unwrap_or_else(|| "data".into()));
-        let database_url = match get("DATABASE_URL") {
-            None => {
-                std::fs::create_dir_all(&data_dir).map_err(|e| {
-                    err(
-                        "PAWPATH_DATA_DIR",
-                        format!("cannot create {}: {e}", data_dir.display()),
-                    )
-                })?;
-                format!(
-                    "sqlite://{}?mode=rwc",
-                    data_dir.join("pawpath.db").display()
-                )
-            }
-            Some(url)
-                if url.starts_with("sqlite:")
-                    || url.starts_with("postgres://")
-                    || url.starts_with("postgresql://") =>
-            {
-                url
-            }
-            Some(_) => {
-                return Err(err(
-                    "DATABASE_URL",
-                    "must start with sqlite: or postgres://",
-                ));
-            }
-        };
-        let secret_key = match get("PAWPATH_SECRET_KEY") {
-            Some(v) => parse_secret(&v).map_err(|p| err("PAWPATH_SECRET_KEY", p))?,
-            None => load_or_create_secret(&data_dir)?,
-        };
-        let log_json = match get("PAWPATH_LOG_FORMAT").as_deref() {
-            None | Some("json") => true,
-            Some("pretty") => false,
-            Some(other) => {
-                return Err(err(
-                    "PAWPATH_LOG_FORMAT",
-                    format!("{other:?} is neither json nor pretty"),
-                ));
-            }
-        };
-        let public_url =
-            get("PAWPATH_PUBLIC_URL").unwrap_or_else(|| format!("http://localhost:{port}"));
-        if !(public_url.starts_with("http://") || public_url.starts_with("https://")) {
-            return Err(err(
-                "PAWPATH_PUBLIC_URL",
-                "must start with http:// or https://",
-            ));
-        }
-        let address_provider = match get("PAWPATH_ADDRESS_PROVIDER").as_deref().map(str::trim) {
-            None | Some("") | Some("builtin") => AddressProvider::BuiltIn,
-            Some("loqate") => {
-                let url =
-                    get("PAWPATH_LOQATE_URL").unwrap_or_else(|| "https://api.addressy.com".into());
-                if !(url.starts_with("https://") || url.starts_with("http://")) {
-                    return Err(err(
-                        "PAWPATH_LOQATE_URL",
-                        "must start with https:// or http://",
-                    ));
-                }
-                let key = get("PAWPATH_LOQATE_KEY")
-                    .map(|k| k.trim().to_owned())
-                    .filter(|k| !k.is_empty())
-                    .ok_or_else(|| {
-                        err(
-                            "PAWPATH_LOQATE_KEY",
-                            "is required when PAWPATH_ADDRESS_PROVIDER is loqate",
-                        )
-                    })?;
-                AddressProvider::Loqate {
-                    url,
-                    key: ApiKey(key),
-                }
-            }
-            Some(other) => {
-                return Err(err(
-                    "PAWPATH_ADDRESS_PROVIDER",
-                    format!("{other:?} is neither builtin nor loqate"),
-                ));
-            }
-        };
-        let client_ip_header =
-            match get("PAWPATH_CLIENT_IP_HEADER").map(|h| h.trim().to_ascii_lowercase()) {
-                None => None,
-                Some(h) if h.is_empty() => None,
-                Some(h) => Some(axum::http::HeaderName::from_bytes(h.as_bytes()).map_err(
-                    |_| {
-                        err(
-                            "PAWPATH_CLIENT_IP_HEADER",
-                            format!("{h:?} is not a header name"),
-                        )
-                    },
-                )?),
-            };
-        let test_mode = match get("PAWPATH_TEST_MODE").as_deref().map(str::trim) {
-            None | Some("") | Some("0") | Some("false") => false,
-            Some("1") | Some("true") => true,
-            Some(other) => {
-                return Err(err(
-                    "PAWPATH_TEST_MODE",
-                    format!("{other:?} is neither 1 nor 0"),
-                ));
-            }
-        };
-        let dev_reload = match get("PAWPATH_DEV_RELOAD").as_deref().map(str::trim) {
-            None | Some("") | Some("0") | Some("false") => false,
-            Some("1") | Some("true") => true,
-            Some(other) => {
-                return Err(err(
-                    "PAWPATH_DEV_RELOAD",
-                    format!("{other:?} is neither 1 nor 0"),
-                ));
-            }
-        };
-        if dev_reload && public_url.starts_with("https://") {
-            return Err(err(
-                "PAWPATH_DEV_RELOAD",
-                "reloading definitions is for development; it cannot run with an https PAWPATH_PUBLIC_URL",
-            ));
-        }
-        if test_mode && public_url.starts_with("https://") {
-            return Err(err(
-                "PAWPATH_TEST_MODE",
-                "test mode is for local and test hosts; it cannot run with an https PAWPATH_PUBLIC_URL",
-            ));
-        }
-        let admin_token = match get("PAWPATH_ADMIN_TOKEN").map(|t| t.trim().to_owned()) {
-            None => None,
-            Some(t) if t.is_empty() => None,
-            Some(t) if t.len() < 32 => {
-                return Err(err("PAWPATH_ADMIN_TOKEN", "must be at least 32 characters"));
-            }
-            Some(t) => Some(ApiKey(t)),
-        };
-        let metrics_token = match get("PAWPATH_METRICS_TOKEN").map(|t| t.trim().to_owned()) {
-            None => None,
-            Some(t) if t.is_empty() => None,
-            Some(t) if t.len() < 32 => {
-                return Err(err(
-                    "PAWPATH_METRICS_TOKEN",
-                    "must be at least 32 characters",
-                ));
-            }
-            Some(t) if admin_token.as_ref().is_some_and(|a| a.0 == t) => {
-                return Err(err(
-                    "PAWPATH_METRICS_TOKEN",
-                    "must differ from PAWPATH_ADMIN_TOKEN (a scraper's token opens no quote)",
-                ));
-            }
-            Some(t) => Some(ApiKey(t)),
-        };
-        let aggregator_keys = match get("PAWPATH_AGGREGATOR_KEYS") {
-            None => Vec::new(),
-            Some(v) => parse_aggregator_keys(&v)
-                .map_err(|p| err("PAWPATH_AGGREGATOR_KEYS", p))?
-                .into_iter()
-                .map(|(code, key)| (code, ApiKey(key)))
-                .collect(),
-        };
-        let definitions_root =
-            PathBuf::from(get("PAWPATH_DEFINITIONS").unwrap_or_else(|| ".".into()));
-        let encryption_key = match get("PAWPATH_ENCRYPTION_KEY") {
-            Some(value) => parse_secret(&value)
-                .map_err(|p| err("PAWPATH_ENCRYPTION_KEY", p))
-                .and_then(|k| exactly_32("PAWPATH_ENCRYPTION_KEY", k.bytes()))?,
-            None => {
-                let k = load_or_create_key(&data_dir, "encryption.key", "PAWPATH_ENCRYPTION_KEY")?;
-                exactly_32("PAWPATH_ENCRYPTION_KEY", k.bytes())?
-            }
-        };
-        let modulus_tables = get("PAWPATH_MODULUS_TABLES")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| definitions_root.join("server/data/vocalink"));
-        let sanctions_list = get("PAWPATH_SANCTIONS_LIST")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| definitions_root.join("server/data/sanctions/ConList.csv"));
-        let sanctions_threshold = u32::try_from(number_in(
-            &get,
-            "PAWPATH_SANCTIONS_THRESHOLD",
-            70..=100,
-            90,
-        )?)
-        .unwrap_or(90);
-        let millis = |name: &'static str| -> Result<Option<u64>, ConfigError> {
-            match get(name) {
-                None => Ok(None),
-                Some(v) => v
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|n| *n >= 1000)
-                    .ok_or_else(|| {
-                        err(
-                            name,
-                            format!("{v:?} is not a number of milliseconds (1000 or more)"),
-                        )
-                    })
-                    .map(Some),
-            }
-        };
-        let session_override = match (
-            millis("PAWPATH_SESSION_WARNING_MS")?,
-            millis("PAWPATH_SESSION_RESET_MS")?,
-        ) {
-            (None, None) => None,
-            (Some(warning), Some(reset)) if warning < reset => Some((warning, reset)),
-            (Some(_), Some(_)) => {
-                return Err(err(
-                    "PAWPATH_SESSION_WARNING_MS",
-                    "must be less than PAWPATH_SESSION_RESET_MS",
-                ));
-            }
-            (Some(_), None) => {
-                return Err(err(
-                    "PAWPATH_SESSION_RESET_MS",
-                    "is needed with PAWPATH_SESSION_WARNING_MS: set both or neither",
-                ));
-            }
-            (None, Some(_)) => {
-                return Err(err(
-                    "PAWPATH_SESSION_WARNING_MS",
-                    "is needed with PAWPATH_SESSION_RESET_MS: set both or neither",
-                ));
-            }
-        };
-        let smtp_url = match get("PAWPATH_SMTP_URL").map(|u| u.trim().to_owned()) {
-            None => None,
-            Some(u) if u.is_empty() => None,
-            Some(u) => {
-                lettre::AsyncSmtpTransport::<lettre::Tokio1Executor>::from_url(&u).map_err(
-                    |e| {
-                        err(
-                            "PAWPATH_SMTP_URL",
-                            format!("is not an smtp:// or smtps:// address ({e})"),
-                        )
-                    },
-                )?;
-                Some(ApiKey(u))
-            }
-        };
-        let mail_from = get("PAWPATH_MAIL_FROM")
-            .unwrap_or_else(|| "no-reply@pawpath.invalid".into())
-            .trim()
-            .parse::<lettre::Address>()
-            .map_err(|e| {
-                err(
-                    "PAWPATH_MAIL_FROM",
-                    format!("is not an email address ({e})"),
-                )
-            })?;
-        let mail_retry_ms = match get("PAWPATH_MAIL_RETRY_MS") {
-            None => 30_000,
-            Some(v) => v
-                .trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|n| (50..=3_600_000).contains(n))
-                .ok_or_else(|| {
-                    err(
-                        "PAWPATH_MAIL_RETRY_MS",
-                        format!("{v:?} is not a number of milliseconds from 50 to 3,600,000"),
-                    )
-                })?,
-        };
-        let quote_reminder_days = match get("PAWPATH_QUOTE_REMINDER_DAYS") {
-            None => 7,
-            Some(v) => v
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n < 30)
-                .ok_or_else(|| {
-                    err(
-                        "PAWPATH_QUOTE_REMINDER_DAYS",
-                        format!(
-                            "{v:?} is not a number of days from 0 (no reminders) to 29 (a quote is valid for 30)"
-                        ),
-                    )
-                })?,
-        };
-        let reminder_interval_ms = match get("PAWPATH_REMINDER_INTERVAL_MS") {
-            None => 900_000,
-            Some(v) => v
-                .trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|n| (50..=86_400_000).contains(n))
-                .ok_or_else(|| {
-                    err(
-                        "PAWPATH_REMINDER_INTERVAL_MS",
-                        format!("{v:?} is not a number of milliseconds from 50 to 86,400,000"),
-                    )
-                })?,
-        };
-        let payment_provider =
-            payments::payment_provider(&get, public_url.starts_with("https://"))?;
-        let policy_webhook = webhooks::policy_webhook(&get, public_url.starts_with("https://"))?;
-        let listen_addr = match get("PAWPATH_LISTEN_ADDR") {
-            None => std::net::IpAddr::from([0, 0, 0, 0]),
-            Some(v) => v.trim().parse().map_err(|_| {
-                err(
-                    "PAWPATH_LISTEN_ADDR",
-                    format!("{v:?} is not an IP address (for example 127.0.0.1 or ::)"),
-                )
-            })?,
-        };
-        let trusted_proxies =
-            usize::try_from(number_in(&get, "PAWPATH_TRUSTED_PROXIES", 1..=10, 1)?).unwrap_or(1);
-        let defaults = Limits::default();
-        let limits = Limits {
-            header_timeout_ms: number_in(
-                &get,
-                "PAWPATH_HEADER_TIMEOUT_MS",
-                100..=600_000,
-                defaults.header_timeout_ms,
-            )?,
-            request_timeout_ms: number_in(
-                &get,
-                "PAWPATH_REQUEST_TIMEOUT_MS",
-                100..=600_000,
-                defaults.request_timeout_ms,
-            )?,
-            max_connections: usize::try_from(number_in(
-                &get,
-                "PAWPATH_MAX_CONNECTIONS",
-                1..=1_000_000,
-                defaults.max_connections as u64,
-            )?)
-            .unwrap_or(defaults.max_connections),
-            connections_per_address: Some(
-                usize::try_from(number_in(
-                    &get,
-                    "PAWPATH_CONNECTIONS_PER_ADDRESS",
-                    1..=1_000_000,
-                    64,
-                )?)
-                .unwrap_or(64),
-            ),
-            body_timeout_ms: number_in(
-                &get,
-                "PAWPATH_BODY_TIMEOUT_MS",
-                100..=600_000,
-                defaults.body_timeout_ms,
-            )?,
-            body_min_rate: number_in(
-                &get,
-                "PAWPATH_BODY_MIN_RATE",
-                1..=100_000_000,
-                defaults.body_min_rate,
-            )?,
-        };
-        let lookups_per_address =
-            number_in(&get, "PAWPATH_LOOKUPS_PER_ADDRESS", 1..=10_000_000, 1_000)?;
-        let retrievals_per_address = number_in(
-            &get,
-            "PAWPATH_RETRIEVALS_PER_ADDRESS",
-            1..=10_000_000,
-            1_000,
-        )?;
-        let session_burst = number_in(&get, "PAWPATH_SESSION_BURST", 1..=1_000_000, 120)?;
-        let session_saves_per_minute =
-            number_in(&get, "PAWPATH_SESSION_SAVES_PER_MINUTE", 1..=6_000_000, 120)?;
-        let history_ceiling = i64::try_from(number_in(
-            &get,
-            "PAWPATH_HISTORY_CEILING",
-            10..=100_000,
-            u64::try_from(HISTORY_CEILING).unwrap_or(500),
-        )?)
-        .unwrap_or(HISTORY_CEILING);
-        let database_connections = u32::try_from(number_in(
-            &get,
-            "PAWPATH_DATABASE_CONNECTIONS",
-            3..=1_000,
-            u64::from(DATABASE_CONNECTIONS),
-        )?)
-        .unwrap_or(DATABASE_CONNECTIONS);
-        let shutdown_drain_ms = number_in(&get, "PAWPATH_SHUTDOWN_DRAIN_MS", 0..=120_000, 5_000)?;
-        let retention_days =
-            u32::try_from(number_in(&get, "PAWPATH_RETENTION_DAYS", 31..=3_650, 90)?).unwrap_or(90);
-        let purge_interval_ms =
-            number_in(&get, "PAWPATH_PURGE_INTERVAL_MS", 0..=86_400_000, 3_600_000)?;
-        if purge_interval_ms != 0 && purge_interval_ms < 1_000 {
-            return Err(err(
-                "PAWPATH_PURGE_INTERVAL_MS",
-                format!(
-                    "{purge_interval_ms} is not 0 (off) or a number of milliseconds from 1,000 to 86,400,000"
-                ),
-            ));
-        }
+        let place = Place::read(&get)?;
+        let https = place.public_url.starts_with("https://");
+        let access = Access::read(&get, https)?;
+        let files = Files::read(&get, &place.data_dir)?;
+        let mail = Mail::read(&get)?;
+        let jobs = Jobs::read(&get)?;
+        let traffic = Traffic::read(&get, access.client_ip_header.is_some())?;
+        let payment_provider = payments::payment_provider(&get, https)?;
         let card_reconcile = payments::card_reconcile(&get, &payment_provider)?;
+        let policy_webhook = webhooks::policy_webhook(&get, https)?;
         Ok(Self {
-            metrics_token,
-            card_reconcile,
-            shutdown_drain_ms,
-            retention_days,
-            purge_interval_ms,
-            lookups_per_address,
-            retrievals_per_address,
-            session_burst,
-            session_saves_per_minute,
-            history_ceiling,
-            database_connections,
-            listen_addr,
-            trusted_proxies,
-            limits: Limits {
-                connections_per_address: limits
-                    .connections_per_address
-                    .filter(|_| client_ip_header.is_none()),
-                ..limits
-            },
+            port: place.port,
+            data_dir: place.data_dir,
+            database_url: place.database_url,
+            public_url: place.public_url,
+            listen_addr: place.listen_addr,
+            log_json: place.log_json,
+            test_mode: access.test_mode,
+            dev_reload: access.dev_reload,
+            admin_token: access.admin_token,
+            metrics_token: access.metrics_token,
+            aggregator_keys: access.aggregator_keys,
+            client_ip_header: access.client_ip_header,
+            trusted_proxies: access.trusted_proxies,
+            address_provider: access.address_provider,
+            secret_key: files.secret_key,
+            encryption_key: files.encryption_key,
+            definitions_root: files.definitions_root,
+            static_dir: files.static_dir,
+            modulus_tables: files.modulus_tables,
+            sanctions_list: files.sanctions_list,
+            sanctions_threshold: files.sanctions_threshold,
+            smtp_url: mail.smtp_url,
+            mail_from: mail.mail_from,
+            mail_retry_ms: mail.mail_retry_ms,
+            quote_reminder_days: jobs.quote_reminder_days,
+            reminder_interval_ms: jobs.reminder_interval_ms,
+            session_override: jobs.session_override,
+            shutdown_drain_ms: jobs.shutdown_drain_ms,
+            retention_days: jobs.retention_days,
+            purge_interval_ms: jobs.purge_interval_ms,
+            lookups_per_address: traffic.lookups_per_address,
+            retrievals_per_address: traffic.retrievals_per_address,
+            session_burst: traffic.session_burst,
+            session_saves_per_minute: traffic.session_saves_per_minute,
+            history_ceiling: traffic.history_ceiling,
+            database_connections: traffic.database_connections,
+            limits: traffic.limits,
             payment_provider,
+            card_reconcile,
             policy_webhook,
-            smtp_url,
-            mail_from,
-            mail_retry_ms,
-            quote_reminder_days,
-            reminder_interval_ms,
-            session_override,
-            encryption_key,
-            modulus_tables,
-            sanctions_list,
-            sanctions_threshold,
-            admin_token,
-            dev_reload,
-            aggregator_keys,
-            test_mode,
-            client_ip_header,
-            address_provider,
-            port,
-            data_dir,
-            database_url,
-            secret_key,
-            definitions_root,
-            static_dir: PathBuf::from(
-                get("PAWPATH_STATIC_DIR").unwrap_or_else(|| "renderer/dist".into()),
-            ),
-            public_url,
-            log_json,
         })
     }
 

@@ -161,3 +161,70 @@ fn an_https_host_refuses_the_test_provider_and_stripe_needs_its_keys() {
         "{printed}"
     );
 }
+
+/// The operator's guide's configuration table is the one `variables.rs` makes (after a deliberate
+/// change to the table: `UPDATE_SNAPSHOTS=1 cargo test -p pawpath-server --lib config`).
+#[test]
+fn the_operators_guide_lists_the_variables_table() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/README.md");
+    let guide = std::fs::read_to_string(&path).expect("server/deploy/README.md");
+    let start = guide
+        .find("| variable | default | meaning |")
+        .expect("the guide's configuration table");
+    let end = guide[start..]
+        .find("\n\n")
+        .map_or(guide.len(), |n| start + n + 1);
+    let table = operators_table();
+    if std::env::var("UPDATE_SNAPSHOTS").is_ok() {
+        let updated = format!("{}{}{}", &guide[..start], table, &guide[end..]);
+        std::fs::write(&path, updated).expect("write the guide");
+        return;
+    }
+    assert_eq!(
+        &guide[start..end],
+        table,
+        "server/deploy/README.md's configuration table is not the one server/src/config/variables.rs makes"
+    );
+}
+
+/// Every variable the configuration reads is in the table, and every variable in the table is
+/// read: a variable added to the code without its row (or a row left for a variable gone) fails.
+#[test]
+fn every_variable_read_is_in_the_table_and_every_row_is_read() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/config");
+    let mut read = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(&folder).expect("src/config") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name == "variables.rs" || name == "tests.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("source");
+        for piece in text.split('"').skip(1).step_by(2) {
+            let is_variable = piece == "PORT"
+                || piece == "DATABASE_URL"
+                || (piece.starts_with("PAWPATH_")
+                    && piece.chars().all(|c| c.is_ascii_uppercase() || c == '_'));
+            if is_variable {
+                read.insert(piece.to_owned());
+            }
+        }
+    }
+    let listed: std::collections::BTreeSet<String> = VARIABLES
+        .iter()
+        .flat_map(|v| v.names.iter().map(|n| (*n).to_owned()))
+        .collect();
+    let unlisted: Vec<_> = read.difference(&listed).collect();
+    let unread: Vec<_> = listed.difference(&read).collect();
+    assert!(
+        unlisted.is_empty(),
+        "read but not in variables.rs: {unlisted:?}"
+    );
+    assert!(
+        unread.is_empty(),
+        "in variables.rs but never read: {unread:?}"
+    );
+}

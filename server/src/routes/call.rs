@@ -17,6 +17,9 @@ pub(super) const GET: &[&str] = &["get"];
 pub(super) const POST: &[&str] = &["post"];
 pub(super) const BOTH: &[&str] = &["get", "post"];
 
+/// How a call is routed: a function, so the table of calls is a constant.
+pub(super) type Route = fn() -> MethodRouter<AppState>;
+
 /// Who may make a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {

@@ -51,60 +51,14 @@ pub async fn make_quote(
         .defs
         .journey(JOURNEY)
         .ok_or_else(|| AppError::Internal("no aggregator journey is defined".into()))?;
-    let brand_id = match body.get("brand") {
-        Some(Value::String(b)) => b.to_ascii_lowercase(),
-        None | Some(Value::Null) => engine::definitions::DEFAULT_BRAND.to_owned(),
-        Some(_) => return Err(field_error("brand", "must be a brand code, such as pos")),
-    };
-    let brand = match state.defs.brand(&brand_id) {
-        Some(b) if b.sells_through(Channel::Aggregator) => b,
-        Some(_) => {
-            return Err(field_error(
-                "brand",
-                format!("{brand_id} is not sold through comparison sites"),
-            ));
-        }
-        // The caller's text is not echoed back (answers stay within their bound).
-        None => return Err(field_error("brand", "is not a brand code")),
-    };
-    let tracking_token = match body.get("tracking_token") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(t)) if brand.sales_phones.tracking_tokens.contains_key(t) => {
-            Some(t.clone())
-        }
-        Some(_) => {
-            return Err(field_error(
-                "tracking_token",
-                "is not a tracking token of this brand",
-            ));
-        }
-    };
-    let cover_start = match body.remove("cover_start") {
-        Some(Value::String(d)) => d,
-        _ => {
-            return Err(field_error(
-                "cover_start",
-                "is required: the policy start date as YYYY-MM-DD",
-            ));
-        }
-    };
-    let pets = body
-        .remove("pets")
-        .ok_or_else(|| field_error("pets", "is required: a list of 1 to 10 pets"))?;
-    let owner = body
-        .remove("owner")
-        .ok_or_else(|| field_error("owner", "is required: the owner's details"))?;
-    let crossbreed = body.remove("crossbreed");
-    // Sending the pets' details confirms them, as the pet details page does (journey.md §7:
-    // confirm_assumptions set on the pet); the customer still ticks each pet's assumptions on
-    // the Details step before paying.
-    let mut pets = pets;
-    if let Some(list) = pets.as_array_mut() {
-        for pet in list.iter_mut().filter_map(Value::as_object_mut) {
-            pet.entry("confirm_assumptions")
-                .or_insert(Value::Bool(true));
-        }
-    }
+    let Request {
+        brand_id,
+        tracking_token,
+        cover_start,
+        pets,
+        owner,
+        crossbreed,
+    } = Request::read(state, &mut body)?;
 
     let id = crate::store::quote_id();
     let mut document = runtime::empty_document();
@@ -147,10 +101,8 @@ pub async fn make_quote(
     let crossbreed_step = step_of("/api/petownerdetails")?;
     let owner_step = step_of("/api/ownerdetail")?;
 
-    let mut document = row.document.clone();
-    let mut records: Vec<(TransitionRecord, i64)> = Vec::new();
     // Each event as the customer's pages would send it, with how the request names its fields.
-    let mut queue: std::collections::VecDeque<(Event, &str, &str)> = [
+    let queue: Events<'_> = [
         (
             Event::Submit {
                 step: pet_step,
@@ -177,76 +129,15 @@ pub async fn make_quote(
         ),
     ]
     .into();
-    let mut crossbreed = crossbreed;
-    let mut crossbreed_asked = false;
-    while let Some((event, inner, outer)) = queue.pop_front() {
-        let started = Instant::now();
-        let result = runtime::transition(
-            &state.defs,
-            &journey.id,
-            &document,
-            Lifecycle::Active,
-            &event,
-            rules.clone(),
-        )?;
-        let record = result.record;
-        match record.outcome {
-            Outcome::Invalid => {
-                let errors = record
-                    .field_errors
-                    .iter()
-                    .map(|e| FieldMessage {
-                        field: rename_field(&e.field, inner, outer),
-                        message: voice.message(e),
-                    })
-                    .collect();
-                return Err(AppError::Validation(errors));
-            }
-            Outcome::Blocked => {
-                let errors = record
-                    .blocks
-                    .iter()
-                    .map(|b| FieldMessage {
-                        field: b
-                            .field
-                            .as_deref()
-                            .map_or_else(|| outer.to_owned(), |f| rename_field(f, inner, outer)),
-                        message: voice.t(&b.message),
-                    })
-                    .collect();
-                return Err(AppError::Validation(errors));
-            }
-            Outcome::RefusedByGuard | Outcome::RefusedByLifecycle => {
-                return Err(field_error(
-                    outer,
-                    "these answers do not let the quote go on (a step before them is not complete)",
-                ));
-            }
-            Outcome::Moved => {}
-        }
-        document = result.document;
-        let elapsed = i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX);
-        records.push((record, elapsed));
-        // A crossbreed or mongrel needs its confirmation before the owner's details (journey.md
-        // §4): the request's `crossbreed` answers it, or the request is refused naming it.
-        if result.position.furthest == crossbreed_step && !crossbreed_asked {
-            crossbreed_asked = true;
-            let Some(answers) = crossbreed.take() else {
-                return Err(field_error(
-                    "crossbreed",
-                    "is required: a pet is a crossbreed or mongrel; send [{\"confirm_crossbreed\": true}, …], one per pet, to confirm its parents are not on the excluded breeds list",
-                ));
-            };
-            queue.push_front((
-                Event::Submit {
-                    step: crossbreed_step.clone(),
-                    answers: json!({ "pets": answers }),
-                },
-                "pets",
-                "crossbreed",
-            ));
-        }
-    }
+    let (document, records, crossbreed) = run_risk(
+        state,
+        &journey.id,
+        &rules,
+        &voice,
+        row.document.clone(),
+        queue,
+        (&crossbreed_step, crossbreed),
+    )?;
     // The journey lifts a start date before the earliest to the earliest (journey.md §4 Policy
     // start date); a comparison site asked for a date, so a date other than the one asked for is
     // refused, naming the window.
@@ -299,6 +190,178 @@ pub async fn make_quote(
     answer(
         state, &id, &quote_ref, &brand_id, code, &document, &products,
     )
+}
+
+/// The events the customer's pages would send, each with how the request names its fields
+/// (the part's name inside the answers, and the request's own).
+type Events<'a> = std::collections::VecDeque<(Event, &'a str, &'a str)>;
+
+/// A transition's record with how long it took, in microseconds.
+type Timed = (TransitionRecord, i64);
+
+/// What the request says, each field checked: the brand (sold through comparison sites), its
+/// tracking token, the start date, the pets (confirmed, as the pet page confirms them), the
+/// owner and the crossbreed confirmations.
+struct Request {
+    brand_id: String,
+    tracking_token: Option<String>,
+    cover_start: String,
+    pets: Value,
+    owner: Value,
+    crossbreed: Option<Value>,
+}
+
+impl Request {
+    fn read(state: &AppState, body: &mut Map<String, Value>) -> Result<Self, AppError> {
+        let brand_id = match body.get("brand") {
+            Some(Value::String(b)) => b.to_ascii_lowercase(),
+            None | Some(Value::Null) => engine::definitions::DEFAULT_BRAND.to_owned(),
+            Some(_) => return Err(field_error("brand", "must be a brand code, such as pos")),
+        };
+        let brand = match state.defs.brand(&brand_id) {
+            Some(b) if b.sells_through(Channel::Aggregator) => b,
+            Some(_) => {
+                return Err(field_error(
+                    "brand",
+                    format!("{brand_id} is not sold through comparison sites"),
+                ));
+            }
+            // The caller's text is not echoed back (answers stay within their bound).
+            None => return Err(field_error("brand", "is not a brand code")),
+        };
+        let tracking_token = match body.get("tracking_token") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(t)) if brand.sales_phones.tracking_tokens.contains_key(t) => {
+                Some(t.clone())
+            }
+            Some(_) => {
+                return Err(field_error(
+                    "tracking_token",
+                    "is not a tracking token of this brand",
+                ));
+            }
+        };
+        let cover_start = match body.remove("cover_start") {
+            Some(Value::String(d)) => d,
+            _ => {
+                return Err(field_error(
+                    "cover_start",
+                    "is required: the policy start date as YYYY-MM-DD",
+                ));
+            }
+        };
+        let pets = body
+            .remove("pets")
+            .ok_or_else(|| field_error("pets", "is required: a list of 1 to 10 pets"))?;
+        let owner = body
+            .remove("owner")
+            .ok_or_else(|| field_error("owner", "is required: the owner's details"))?;
+        let crossbreed = body.remove("crossbreed");
+        // Sending the pets' details confirms them, as the pet details page does (journey.md §7:
+        // confirm_assumptions set on the pet); the customer still ticks each pet's assumptions on
+        // the Details step before paying.
+        let mut pets = pets;
+        if let Some(list) = pets.as_array_mut() {
+            for pet in list.iter_mut().filter_map(Value::as_object_mut) {
+                pet.entry("confirm_assumptions")
+                    .or_insert(Value::Bool(true));
+            }
+        }
+        Ok(Self {
+            brand_id,
+            tracking_token,
+            cover_start,
+            pets,
+            owner,
+            crossbreed,
+        })
+    }
+}
+
+/// Runs the events through the journey as the pages would, answering a crossbreed's confirmation
+/// (the crossbreed step, with the request's answers for it) when the journey asks for it: the
+/// document reached, each transition's record, and the crossbreed answers left unasked. A field's
+/// problem is a 422 under the request's own name.
+fn run_risk(
+    state: &AppState,
+    journey: &str,
+    rules: &engine::rules::context::RuleContext,
+    voice: &engine::Voice<'_>,
+    mut document: Value,
+    mut queue: Events<'_>,
+    (crossbreed_step, mut crossbreed): (&engine::definitions::StepId, Option<Value>),
+) -> Result<(Value, Vec<Timed>, Option<Value>), AppError> {
+    let mut records: Vec<Timed> = Vec::new();
+    let mut crossbreed_asked = false;
+    while let Some((event, inner, outer)) = queue.pop_front() {
+        let started = Instant::now();
+        let result = runtime::transition(
+            &state.defs,
+            journey,
+            &document,
+            Lifecycle::Active,
+            &event,
+            rules.clone(),
+        )?;
+        let record = result.record;
+        match record.outcome {
+            Outcome::Invalid => {
+                let errors = record
+                    .field_errors
+                    .iter()
+                    .map(|e| FieldMessage {
+                        field: rename_field(&e.field, inner, outer),
+                        message: voice.message(e),
+                    })
+                    .collect();
+                return Err(AppError::Validation(errors));
+            }
+            Outcome::Blocked => {
+                let errors = record
+                    .blocks
+                    .iter()
+                    .map(|b| FieldMessage {
+                        field: b
+                            .field
+                            .as_deref()
+                            .map_or_else(|| outer.to_owned(), |f| rename_field(f, inner, outer)),
+                        message: voice.t(&b.message),
+                    })
+                    .collect();
+                return Err(AppError::Validation(errors));
+            }
+            Outcome::RefusedByGuard | Outcome::RefusedByLifecycle => {
+                return Err(field_error(
+                    outer,
+                    "these answers do not let the quote go on (a step before them is not complete)",
+                ));
+            }
+            Outcome::Moved => {}
+        }
+        document = result.document;
+        let elapsed = i64::try_from(started.elapsed().as_micros()).unwrap_or(i64::MAX);
+        records.push((record, elapsed));
+        // A crossbreed or mongrel needs its confirmation before the owner's details (journey.md
+        // §4): the request's `crossbreed` answers it, or the request is refused naming it.
+        if result.position.furthest == *crossbreed_step && !crossbreed_asked {
+            crossbreed_asked = true;
+            let Some(answers) = crossbreed.take() else {
+                return Err(field_error(
+                    "crossbreed",
+                    "is required: a pet is a crossbreed or mongrel; send [{\"confirm_crossbreed\": true}, …], one per pet, to confirm its parents are not on the excluded breeds list",
+                ));
+            };
+            queue.push_front((
+                Event::Submit {
+                    step: crossbreed_step.clone(),
+                    answers: json!({ "pets": answers }),
+                },
+                "pets",
+                "crossbreed",
+            ));
+        }
+    }
+    Ok((document, records, crossbreed))
 }
 
 /// `pets[0].pet_name` under the request's own name for the part (`crossbreed[0]…`,

@@ -36,7 +36,6 @@ pub fn render(
     let d = version.document;
     let voice = defs.voice(brand, language);
     let text = |key: &str| voice.t(key);
-    let money = voice.money();
     let species_name = |s: Species| text(&format!("document.species.{}", s.as_str()));
     let species_names: Vec<String> = d.species.iter().map(|s| species_name(*s)).collect();
     let species_text = species_names.join(&text("document.species.join"));
@@ -76,108 +75,15 @@ pub fn render(
             context! { code => g.as_str(), name => name, blurb => text(&format!("cover.type.{key}.blurb")) }
         })
         .collect();
-    let tables: Vec<minijinja::Value> = d
-        .species
-        .iter()
-        .map(|species| {
-            let limits: BTreeSet<u32> = rates
-                .products_for(*species)
-                .into_iter()
-                .filter(|p| d.groups.contains(&p.group))
-                .map(|p| p.limit)
-                .collect();
-            let rows: Vec<minijinja::Value> = rates
-                .benefits
-                .iter()
-                .filter(|b| b.species.contains(species))
-                .map(|b| {
-                    let values: Vec<String> = limits
-                        .iter()
-                        .map(|limit| match &b.value {
-                            BenefitValue::VetFeeLimit(_) => money.amount(Decimal::from(*limit)),
-                            BenefitValue::Amount(a) => money.amount(*a),
-                            BenefitValue::ByLimit(by) => by
-                                .get(&limit.to_string())
-                                .map_or_else(|| text("benefit.not_included"), |a| money.amount(*a)),
-                            BenefitValue::Text(key) => text(key),
-                        })
-                        .collect();
-                    context! { name => text(&b.desc), tip => text(&b.tooltip), values => values }
-                })
-                .collect();
-            let limits: Vec<String> = limits
-                .iter()
-                .map(|l| money.amount(Decimal::from(*l)))
-                .collect();
-            context! { species => species_name(*species), limits => limits, rows => rows }
-        })
-        .collect();
-    // journey.md §9 Excess at renewal: each species from its usual birthday, and the breeds
-    // accepted only to an earlier one (dogs: "some breeds 5") from theirs, with examples.
-    let older: Vec<minijinja::Value> = d
-        .species
-        .iter()
-        .flat_map(|s| {
-            let usual = engine::journey::quoting::older_pet_age(*s, None);
-            let mut earlier: std::collections::BTreeMap<u32, Vec<&str>> = Default::default();
-            if let Some(file) = defs.breed_file(*s) {
-                for b in [
-                    &file.breeds,
-                    &file.breed_data,
-                    &file.crossbreed_data,
-                    &file.mongrel_data,
-                ]
-                .into_iter()
-                .flatten()
-                .flatten()
-                .filter(|b| b.active && !b.exclude)
-                {
-                    let age = engine::journey::quoting::older_pet_age(*s, Some(b));
-                    if age != usual {
-                        earlier.entry(age).or_default().push(&b.desc);
-                    }
-                }
-            }
-            let species = species_name(*s);
-            std::iter::once(
-                context! { species => species.clone(), age => usual, examples => None::<String> },
-            )
-            .chain(earlier.into_iter().map(move |(age, mut names)| {
-                names.sort_unstable();
-                let examples = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
-                context! { species => species.clone(), age => age, examples => Some(examples) }
-            }))
-            .collect::<Vec<_>>()
-        })
-        .collect();
+    let tables = benefit_tables(d, rates, &voice);
+    let older = older_pets(defs, d, &voice);
     let until = (version.name == d.pre_date_document_name).then(|| uk(d.file_change_date));
     let cover_blurb = d
         .groups
         .first()
         .map(|g: &CoverGroup| text(&format!("cover.type.{}.blurb", g.as_str().to_lowercase())))
         .unwrap_or_default();
-    let mut env = minijinja::Environment::new();
-    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
-    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-    let copy = Arc::clone(defs);
-    let (brand_id, spoken) = (brand.to_owned(), voice.language().to_owned());
-    env.add_function(
-        "t",
-        move |key: &str, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
-            if copy.catalogue(&spoken).is_none_or(|c| !c.contains_key(key)) {
-                return Err(minijinja::Error::new(
-                    minijinja::ErrorKind::UndefinedError,
-                    format!("copy key {key:?} is missing in {spoken}"),
-                ));
-            }
-            let mut params = std::collections::BTreeMap::new();
-            for name in kwargs.args() {
-                let value: minijinja::Value = kwargs.get(name)?;
-                params.insert(name.to_owned(), value.to_string());
-            }
-            Ok(copy.voice(&brand_id, &spoken).text(key, &params))
-        },
-    );
+    let env = environment(defs, brand, &voice);
     env.render_str(
         TEMPLATE,
         context! {
@@ -227,4 +133,128 @@ pub fn check_all(defs: &Arc<engine::Definitions>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Each species' table of benefits: a column per vet fee limit its products offer.
+fn benefit_tables(
+    d: &engine::definitions::documents::Document,
+    rates: &engine::definitions::rates::RateFile,
+    voice: &engine::Voice<'_>,
+) -> Vec<minijinja::Value> {
+    let text = |key: &str| voice.t(key);
+    let species_name = |s: Species| text(&format!("document.species.{}", s.as_str()));
+    let money = voice.money();
+    d.species
+        .iter()
+        .map(|species| {
+            let limits: BTreeSet<u32> = rates
+                .products_for(*species)
+                .into_iter()
+                .filter(|p| d.groups.contains(&p.group))
+                .map(|p| p.limit)
+                .collect();
+            let rows: Vec<minijinja::Value> = rates
+                .benefits
+                .iter()
+                .filter(|b| b.species.contains(species))
+                .map(|b| {
+                    let values: Vec<String> = limits
+                        .iter()
+                        .map(|limit| match &b.value {
+                            BenefitValue::VetFeeLimit(_) => money.amount(Decimal::from(*limit)),
+                            BenefitValue::Amount(a) => money.amount(*a),
+                            BenefitValue::ByLimit(by) => by
+                                .get(&limit.to_string())
+                                .map_or_else(|| text("benefit.not_included"), |a| money.amount(*a)),
+                            BenefitValue::Text(key) => text(key),
+                        })
+                        .collect();
+                    context! { name => text(&b.desc), tip => text(&b.tooltip), values => values }
+                })
+                .collect();
+            let limits: Vec<String> = limits
+                .iter()
+                .map(|l| money.amount(Decimal::from(*l)))
+                .collect();
+            context! { species => species_name(*species), limits => limits, rows => rows }
+        })
+        .collect()
+}
+
+/// journey.md §9 Excess at renewal: each species from its usual birthday, and the breeds
+/// accepted only to an earlier one (dogs: "some breeds 5") from theirs, with examples.
+fn older_pets(
+    defs: &engine::Definitions,
+    d: &engine::definitions::documents::Document,
+    voice: &engine::Voice<'_>,
+) -> Vec<minijinja::Value> {
+    let text = |key: &str| voice.t(key);
+    let species_name = |s: Species| text(&format!("document.species.{}", s.as_str()));
+    d.species
+        .iter()
+        .flat_map(|s| {
+            let usual = engine::journey::quoting::older_pet_age(*s, None);
+            let mut earlier: std::collections::BTreeMap<u32, Vec<&str>> = Default::default();
+            if let Some(file) = defs.breed_file(*s) {
+                for b in [
+                    &file.breeds,
+                    &file.breed_data,
+                    &file.crossbreed_data,
+                    &file.mongrel_data,
+                ]
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|b| b.active && !b.exclude)
+                {
+                    let age = engine::journey::quoting::older_pet_age(*s, Some(b));
+                    if age != usual {
+                        earlier.entry(age).or_default().push(&b.desc);
+                    }
+                }
+            }
+            let species = species_name(*s);
+            std::iter::once(
+                context! { species => species.clone(), age => usual, examples => None::<String> },
+            )
+            .chain(earlier.into_iter().map(move |(age, mut names)| {
+                names.sort_unstable();
+                let examples = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+                context! { species => species.clone(), age => age, examples => Some(examples) }
+            }))
+            .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The template's environment: HTML escaped, nothing undefined, and `t` for a copy key in the
+/// brand's voice (a key missing from the language is an error naming it).
+fn environment(
+    defs: &Arc<engine::Definitions>,
+    brand: &str,
+    voice: &engine::Voice<'_>,
+) -> minijinja::Environment<'static> {
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    let copy = Arc::clone(defs);
+    let (brand_id, spoken) = (brand.to_owned(), voice.language().to_owned());
+    env.add_function(
+        "t",
+        move |key: &str, kwargs: minijinja::value::Kwargs| -> Result<String, minijinja::Error> {
+            if copy.catalogue(&spoken).is_none_or(|c| !c.contains_key(key)) {
+                return Err(minijinja::Error::new(
+                    minijinja::ErrorKind::UndefinedError,
+                    format!("copy key {key:?} is missing in {spoken}"),
+                ));
+            }
+            let mut params = std::collections::BTreeMap::new();
+            for name in kwargs.args() {
+                let value: minijinja::Value = kwargs.get(name)?;
+                params.insert(name.to_owned(), value.to_string());
+            }
+            Ok(copy.voice(&brand_id, &spoken).text(key, &params))
+        },
+    );
+    env
 }

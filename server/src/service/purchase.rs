@@ -302,7 +302,6 @@ async fn buy(
     // A Direct Debit payer's account number, for the insurer's event (sealed to its key there).
     let mut account_number = None;
     let (payment, plan, day) = if by_card {
-        // The customer comes back to the page they bought from after a 3-D Secure challenge.
         // The customer's bank sends the browser back here after a 3-D Secure challenge.
         let payer = Payer {
             return_url: format!(
@@ -321,18 +320,12 @@ async fn buy(
         let day = i64::from(rules.today.day().min(28));
         (NewPayment::Card(card), plan, day)
     } else {
-        let Some(ciphertext) = state.store.secret(&quote.id, ACCOUNT_NUMBER).await? else {
+        let Some((mandate, number)) = mandate(state, quote, &payment).await? else {
             return Ok(Attempted::Refused(AppError::BadRequest(
                 "the quote has no bank details to buy with".into(),
             )));
         };
-        account_number = Some(
-            state
-                .config
-                .encryption_key
-                .decrypt(&quote.id, ACCOUNT_NUMBER, &ciphertext)
-                .map_err(|e| AppError::Internal(format!("the account number: {e}")))?,
-        );
+        account_number = Some(number);
         let day = payment
             .get("payment_day")
             .and_then(Value::as_i64)
@@ -345,48 +338,9 @@ async fn buy(
             amount,
             &state.holidays,
         );
-        let mandate = NewPayment::DirectDebit {
-            mandate_reference: format!("{}-DD", quote.quote_ref),
-            account_name: text("account_name"),
-            sort_code: text("sort_code"),
-            account_number_ciphertext: ciphertext,
-            account_number_masked: text("account_number_masked"),
-        };
         (mandate, plan, day)
     };
-    let quoted = engine::journey::quoting::Quoted::of(document);
-    let policies: Vec<PolicyRow> = document
-        .get("pets")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .map(|(i, pet)| {
-            let code = pet
-                .pointer("/product/Code")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            // The premiums as quoted (the pets' products are priced, or the purchase's guards
-            // would have refused it).
-            let premiums = quoted.as_ref().and_then(|q| q.premiums(i, code));
-            let money = |pick: fn(&engine::journey::quoting::Premiums) -> Decimal| {
-                premiums.map_or(Decimal::ZERO, pick)
-            };
-            PolicyRow {
-                policy_number: state.policies.new_number(&quote.brand),
-                pet_original_id: pet.get("original_id").and_then(Value::as_i64).unwrap_or(0),
-                pet_name: pet
-                    .get("pet_name")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-                product_code: code.to_owned(),
-                monthly_premium: money(engine::journey::quoting::Premiums::monthly),
-                annual_premium: money(engine::journey::quoting::Premiums::annual),
-                start_date: start.to_string(),
-            }
-        })
-        .collect();
+    let policies = policy_rows(state, quote, document, start);
     let terms = Terms {
         plan: &plan,
         start,
@@ -440,6 +394,80 @@ async fn buy(
         Ok(PurchaseOutcome::AlreadyBought) | Err(StoreError::Conflict) => Ok(Attempted::Raced),
         Err(e) => Err(e.into()),
     }
+}
+
+/// A Direct Debit payer's mandate, and their account number for the insurer's event (sealed to
+/// its key there); `None` when the quote holds no bank details.
+async fn mandate(
+    state: &AppState,
+    quote: &QuoteRow,
+    payment: &Value,
+) -> Result<Option<(NewPayment, String)>, AppError> {
+    let Some(ciphertext) = state.store.secret(&quote.id, ACCOUNT_NUMBER).await? else {
+        return Ok(None);
+    };
+    let account_number = state
+        .config
+        .encryption_key
+        .decrypt(&quote.id, ACCOUNT_NUMBER, &ciphertext)
+        .map_err(|e| AppError::Internal(format!("the account number: {e}")))?;
+    let text = |name: &str| {
+        payment
+            .get(name)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mandate = NewPayment::DirectDebit {
+        mandate_reference: format!("{}-DD", quote.quote_ref),
+        account_name: text("account_name"),
+        sort_code: text("sort_code"),
+        account_number_ciphertext: ciphertext,
+        account_number_masked: text("account_number_masked"),
+    };
+    Ok(Some((mandate, account_number)))
+}
+
+/// A policy for each pet, numbered in the brand's series, at the premiums as quoted.
+fn policy_rows(
+    state: &AppState,
+    quote: &QuoteRow,
+    document: &Value,
+    start: chrono::NaiveDate,
+) -> Vec<PolicyRow> {
+    let quoted = engine::journey::quoting::Quoted::of(document);
+    document
+        .get("pets")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, pet)| {
+            let code = pet
+                .pointer("/product/Code")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            // The premiums as quoted (the pets' products are priced, or the purchase's guards
+            // would have refused it).
+            let premiums = quoted.as_ref().and_then(|q| q.premiums(i, code));
+            let money = |pick: fn(&engine::journey::quoting::Premiums) -> Decimal| {
+                premiums.map_or(Decimal::ZERO, pick)
+            };
+            PolicyRow {
+                policy_number: state.policies.new_number(&quote.brand),
+                pet_original_id: pet.get("original_id").and_then(Value::as_i64).unwrap_or(0),
+                pet_name: pet
+                    .get("pet_name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                product_code: code.to_owned(),
+                monthly_premium: money(engine::journey::quoting::Premiums::monthly),
+                annual_premium: money(engine::journey::quoting::Premiums::annual),
+                start_date: start.to_string(),
+            }
+        })
+        .collect()
 }
 
 /// How many collections the confirmation email lists (the advance notice of the first ones).

@@ -9,206 +9,26 @@ use crate::definitions::{RawDefinitions, Sourced};
 /// Brands: each code once, in the file named after it (journeys/brands/<id>.json).
 pub(super) fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionError>) {
     let mut seen = BTreeSet::new();
-    let languages: BTreeMap<&str, &BTreeMap<String, String>> = defs
+    let languages: Catalogues<'_> = defs
         .copy
         .iter()
         .map(|c| (c.value.language.as_str(), &c.value.messages))
         .collect();
     for brand in &defs.brands {
-        let file = brand.file.as_str();
-        let b = &brand.value;
-        let mut problem = |path: &str, message: String| {
-            errors.push(DefinitionError::new(file, path, message));
-        };
-        // The tag manager's script comes from one of the origins the policy allows it.
-        if let Some(tm) = &b.tracking.tag_manager {
-            let origin = tm
-                .script
-                .splitn(4, '/')
-                .take(3)
-                .collect::<Vec<_>>()
-                .join("/");
-            if !tm.origins.contains(&origin) {
-                problem(
-                    "/tracking/tag_manager/script",
-                    format!(
-                        "the script's origin {origin} is not among tracking.tag_manager.origins, so the content security policy would refuse it Fix: add {origin} to origins."
-                    ),
-                );
-            }
-        }
-        if !seen.insert(b.id.clone()) {
-            problem(
+        if !seen.insert(brand.value.id.clone()) {
+            errors.push(DefinitionError::new(
+                &brand.file,
                 "/id",
                 format!(
                     "brand {:?} is defined twice Fix: rename or remove one of the brand files.",
-                    b.id
+                    brand.value.id
                 ),
-            );
+            ));
         }
-        let stem = file
-            .rsplit('/')
-            .next()
-            .unwrap_or(file)
-            .trim_end_matches(".json");
-        if stem != b.id {
-            problem(
-                "/id",
-                format!(
-                    "brand {:?} is in {file}. Fix: name the file {}.json.",
-                    b.id, b.id
-                ),
-            );
-        }
-        if !defs.logos.contains_key(&b.logo) {
-            problem(
-                "/logo",
-                format!(
-                    "no logo {:?} in {}/. Fix: add the SVG, or name one that is there.",
-                    b.logo,
-                    crate::definitions::LOGO_FOLDER
-                ),
-            );
-        }
-        // WCAG 2.2 AA: text on the brand colours, and the brand colours as link text on white.
-        let t = &b.theme;
-        for (path, fg, bg) in [
-            ("/theme/on_primary", &t.on_primary, &t.primary),
-            ("/theme/on_primary", &t.on_primary, &t.primary_dark),
-            ("/theme/primary", &t.primary, &"#ffffff".to_owned()),
-            (
-                "/theme/primary_dark",
-                &t.primary_dark,
-                &"#ffffff".to_owned(),
-            ),
-        ] {
-            if let Some(ratio) = contrast(fg, bg)
-                && ratio < 4.5
-            {
-                problem(
-                    path,
-                    format!(
-                        "{fg} on {bg} has contrast {ratio:.2}:1; WCAG 2.2 AA needs 4.5:1 for text Fix: darken or lighten one of the two colours."
-                    ),
-                );
-            }
-        }
-        for (i, language) in b.languages.iter().enumerate() {
-            if !languages.contains_key(language.as_str()) {
-                problem(
-                    &format!("/languages/{i}"),
-                    format!(
-                        "no copy catalogue questions/copy/{language}.json for language {language:?} Fix: add the catalogue, or remove the language from the brand."
-                    ),
-                );
-            }
-        }
-        // The language chooser names each language in itself (journey.md §1).
-        if b.languages.len() > 1 {
-            for (i, language) in b.languages.iter().enumerate() {
-                let key = format!(
-                    "language.name.{}",
-                    language.to_lowercase().replace('-', "_")
-                );
-                for (other, catalogue) in &languages {
-                    if !catalogue.contains_key(&key) {
-                        problem(
-                            &format!("/languages/{i}"),
-                            format!(
-                                "the language chooser's name for {language:?}, {key:?}, is missing from questions/copy/{other}.json. Fix: add the key, the language's name in itself."
-                            ),
-                        );
-                    }
-                }
-            }
-        }
-        if b.review_step_number.is_some() {
-            for language in &b.languages {
-                if languages
-                    .get(language.as_str())
-                    .is_some_and(|c| !c.contains_key("stepbar.quote_review_pay"))
-                {
-                    problem(
-                        "/review_step_number",
-                        format!(
-                            "the folded step's label \"stepbar.quote_review_pay\" is missing from questions/copy/{language}.json. Fix: add the key to the catalogue."
-                        ),
-                    );
-                }
-            }
-        }
-        for (language, overrides) in &b.copy {
-            if !b.speaks(language) {
-                problem(
-                    &format!("/copy/{language}"),
-                    format!(
-                        "copy for {language:?}, which is not one of the brand's languages {:?} Fix: add the language to the brand's languages, or remove its copy.",
-                        b.languages
-                    ),
-                );
-                continue;
-            }
-            let Some(base) = languages.get(language.as_str()) else {
-                continue;
-            };
-            for key in overrides.keys() {
-                if !base.contains_key(key) {
-                    problem(
-                        &format!("/copy/{language}/{key}"),
-                        format!(
-                            "copy key {key:?} is not in questions/copy/{language}.json: overrides change a key's words, they add no keys. Fix: add the key to the catalogue first, or correct its name."
-                        ),
-                    );
-                }
-                // A question asked with the pet's name has a second wording: a brand that changes
-                // one changes both, or the question reads one way before the name and another after.
-                let named = format!("{key}_named");
-                if base.contains_key(&named) && !overrides.contains_key(&named) {
-                    problem(
-                        &format!("/copy/{language}/{key}"),
-                        format!(
-                            "overrides {key:?} but not {named:?}, its wording once the pet's name is known. Fix: override {named:?} too."
-                        ),
-                    );
-                }
-            }
-        }
-        for (path, hours) in [
-            ("/sales_hours/weekdays", &b.sales_hours.weekdays),
-            ("/sales_hours/saturday", &b.sales_hours.saturday),
-        ] {
-            if hours.open >= hours.close {
-                problem(
-                    path,
-                    format!(
-                        "opens at {} but closes at {}: the close must be later Fix: swap or correct the times.",
-                        hours.open, hours.close
-                    ),
-                );
-            }
-        }
-        if let Some(session) = &b.session
-            && session.warning_ms >= session.reset_ms
-        {
-            problem(
-                "/session/warning_ms",
-                format!(
-                    "the warning ({} ms) must come before the reset ({} ms) Fix: make warning_ms smaller than reset_ms.",
-                    session.warning_ms, session.reset_ms
-                ),
-            );
-        }
-        for (i, prefix) in b.policy_number.prefixes.iter().enumerate() {
-            if prefix.len() >= b.policy_number.length {
-                problem(
-                    &format!("/policy_number/prefixes/{i}"),
-                    format!(
-                        "prefix {prefix:?} leaves no digits in a {}-character policy number Fix: shorten the prefix or lengthen the policy number.",
-                        b.policy_number.length
-                    ),
-                );
-            }
-        }
+        lint_brand_identity(defs, brand, errors);
+        lint_brand_colours(brand, errors);
+        lint_brand_languages(&languages, brand, errors);
+        lint_brand_settings(brand, errors);
         lint_brand_paths(defs, brand, errors);
     }
     if !defs.brands.is_empty() {
@@ -223,6 +43,239 @@ pub(super) fn lint_brands(defs: &RawDefinitions, errors: &mut Vec<DefinitionErro
                     ));
                 }
             }
+        }
+    }
+}
+
+/// Each language's copy catalogue by its code.
+type Catalogues<'a> = BTreeMap<&'a str, &'a BTreeMap<String, String>>;
+
+/// The brand's file, its logo, and the tag manager's script from an origin the policy allows.
+fn lint_brand_identity(
+    defs: &RawDefinitions,
+    brand: &Sourced<crate::definitions::Brand>,
+    errors: &mut Vec<DefinitionError>,
+) {
+    let file = brand.file.as_str();
+    let b = &brand.value;
+    let mut problem = |path: &str, message: String| {
+        errors.push(DefinitionError::new(file, path, message));
+    };
+    // The tag manager's script comes from one of the origins the policy allows it.
+    if let Some(tm) = &b.tracking.tag_manager {
+        let origin = tm
+            .script
+            .splitn(4, '/')
+            .take(3)
+            .collect::<Vec<_>>()
+            .join("/");
+        if !tm.origins.contains(&origin) {
+            problem(
+                "/tracking/tag_manager/script",
+                format!(
+                    "the script's origin {origin} is not among tracking.tag_manager.origins, so the content security policy would refuse it Fix: add {origin} to origins."
+                ),
+            );
+        }
+    }
+    let stem = file
+        .rsplit('/')
+        .next()
+        .unwrap_or(file)
+        .trim_end_matches(".json");
+    if stem != b.id {
+        problem(
+            "/id",
+            format!(
+                "brand {:?} is in {file}. Fix: name the file {}.json.",
+                b.id, b.id
+            ),
+        );
+    }
+    if !defs.logos.contains_key(&b.logo) {
+        problem(
+            "/logo",
+            format!(
+                "no logo {:?} in {}/. Fix: add the SVG, or name one that is there.",
+                b.logo,
+                crate::definitions::LOGO_FOLDER
+            ),
+        );
+    }
+}
+
+/// WCAG 2.2 AA: text on the brand colours, and the brand colours as link text on white.
+fn lint_brand_colours(
+    brand: &Sourced<crate::definitions::Brand>,
+    errors: &mut Vec<DefinitionError>,
+) {
+    let file = brand.file.as_str();
+    let b = &brand.value;
+    let mut problem = |path: &str, message: String| {
+        errors.push(DefinitionError::new(file, path, message));
+    };
+    let t = &b.theme;
+    for (path, fg, bg) in [
+        ("/theme/on_primary", &t.on_primary, &t.primary),
+        ("/theme/on_primary", &t.on_primary, &t.primary_dark),
+        ("/theme/primary", &t.primary, &"#ffffff".to_owned()),
+        (
+            "/theme/primary_dark",
+            &t.primary_dark,
+            &"#ffffff".to_owned(),
+        ),
+    ] {
+        if let Some(ratio) = contrast(fg, bg)
+            && ratio < 4.5
+        {
+            problem(
+                path,
+                format!(
+                    "{fg} on {bg} has contrast {ratio:.2}:1; WCAG 2.2 AA needs 4.5:1 for text Fix: darken or lighten one of the two colours."
+                ),
+            );
+        }
+    }
+}
+
+/// The brand's languages: each has a catalogue, the chooser's names and the folded step's label,
+/// and copy overrides only change keys the catalogue has.
+fn lint_brand_languages(
+    languages: &Catalogues<'_>,
+    brand: &Sourced<crate::definitions::Brand>,
+    errors: &mut Vec<DefinitionError>,
+) {
+    let file = brand.file.as_str();
+    let b = &brand.value;
+    let mut problem = |path: &str, message: String| {
+        errors.push(DefinitionError::new(file, path, message));
+    };
+    for (i, language) in b.languages.iter().enumerate() {
+        if !languages.contains_key(language.as_str()) {
+            problem(
+                &format!("/languages/{i}"),
+                format!(
+                    "no copy catalogue questions/copy/{language}.json for language {language:?} Fix: add the catalogue, or remove the language from the brand."
+                ),
+            );
+        }
+    }
+    // The language chooser names each language in itself (journey.md §1).
+    if b.languages.len() > 1 {
+        for (i, language) in b.languages.iter().enumerate() {
+            let key = format!(
+                "language.name.{}",
+                language.to_lowercase().replace('-', "_")
+            );
+            for (other, catalogue) in languages {
+                if !catalogue.contains_key(&key) {
+                    problem(
+                        &format!("/languages/{i}"),
+                        format!(
+                            "the language chooser's name for {language:?}, {key:?}, is missing from questions/copy/{other}.json. Fix: add the key, the language's name in itself."
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    if b.review_step_number.is_some() {
+        for language in &b.languages {
+            if languages
+                .get(language.as_str())
+                .is_some_and(|c| !c.contains_key("stepbar.quote_review_pay"))
+            {
+                problem(
+                    "/review_step_number",
+                    format!(
+                        "the folded step's label \"stepbar.quote_review_pay\" is missing from questions/copy/{language}.json. Fix: add the key to the catalogue."
+                    ),
+                );
+            }
+        }
+    }
+    for (language, overrides) in &b.copy {
+        if !b.speaks(language) {
+            problem(
+                &format!("/copy/{language}"),
+                format!(
+                    "copy for {language:?}, which is not one of the brand's languages {:?} Fix: add the language to the brand's languages, or remove its copy.",
+                    b.languages
+                ),
+            );
+            continue;
+        }
+        let Some(base) = languages.get(language.as_str()) else {
+            continue;
+        };
+        for key in overrides.keys() {
+            if !base.contains_key(key) {
+                problem(
+                    &format!("/copy/{language}/{key}"),
+                    format!(
+                        "copy key {key:?} is not in questions/copy/{language}.json: overrides change a key's words, they add no keys. Fix: add the key to the catalogue first, or correct its name."
+                    ),
+                );
+            }
+            // A question asked with the pet's name has a second wording: a brand that changes
+            // one changes both, or the question reads one way before the name and another after.
+            let named = format!("{key}_named");
+            if base.contains_key(&named) && !overrides.contains_key(&named) {
+                problem(
+                    &format!("/copy/{language}/{key}"),
+                    format!(
+                        "overrides {key:?} but not {named:?}, its wording once the pet's name is known. Fix: override {named:?} too."
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Opening hours, the idle session's clocks and the policy number's prefixes.
+fn lint_brand_settings(
+    brand: &Sourced<crate::definitions::Brand>,
+    errors: &mut Vec<DefinitionError>,
+) {
+    let file = brand.file.as_str();
+    let b = &brand.value;
+    let mut problem = |path: &str, message: String| {
+        errors.push(DefinitionError::new(file, path, message));
+    };
+    for (path, hours) in [
+        ("/sales_hours/weekdays", &b.sales_hours.weekdays),
+        ("/sales_hours/saturday", &b.sales_hours.saturday),
+    ] {
+        if hours.open >= hours.close {
+            problem(
+                path,
+                format!(
+                    "opens at {} but closes at {}: the close must be later Fix: swap or correct the times.",
+                    hours.open, hours.close
+                ),
+            );
+        }
+    }
+    if let Some(session) = &b.session
+        && session.warning_ms >= session.reset_ms
+    {
+        problem(
+            "/session/warning_ms",
+            format!(
+                "the warning ({} ms) must come before the reset ({} ms) Fix: make warning_ms smaller than reset_ms.",
+                session.warning_ms, session.reset_ms
+            ),
+        );
+    }
+    for (i, prefix) in b.policy_number.prefixes.iter().enumerate() {
+        if prefix.len() >= b.policy_number.length {
+            problem(
+                &format!("/policy_number/prefixes/{i}"),
+                format!(
+                    "prefix {prefix:?} leaves no digits in a {}-character policy number Fix: shorten the prefix or lengthen the policy number.",
+                    b.policy_number.length
+                ),
+            );
         }
     }
 }

@@ -84,11 +84,6 @@ pub(super) fn lint_journey(
         }
     }
     let known_guard = |name: &str| guards.contains(name);
-    let guard_problem = |name: &str| {
-        format!(
-            "unknown guard {name:?} (guards are defined in journeys/guards.json) Fix: name a guard from journeys/guards.json, or add it there."
-        )
-    };
 
     if !step_index.contains_key(j.start.as_str()) {
         err(
@@ -139,153 +134,15 @@ pub(super) fn lint_journey(
             err(format!("/locks/{i}/when"), guard_problem(&lock.when));
         }
     }
+    let steps = Steps {
+        file,
+        guards,
+        questions,
+        index: &step_index,
+        in_bar: &in_bar,
+    };
     for (i, step) in j.steps.iter().enumerate() {
-        copy_refs.push(CopyRef {
-            file: file.clone(),
-            path: format!("/steps/{i}/title"),
-            key: step.title.clone(),
-        });
-        if let Some(q) = &step.questions {
-            if !questions.contains(q.as_str()) {
-                err(
-                    format!("/steps/{i}/questions"),
-                    format!(
-                        "unknown question set {q:?} Fix: name a question set from questions/, or add it there."
-                    ),
-                );
-            }
-        } else if !matches!(
-            step.view,
-            crate::definitions::View::Pending
-                | crate::definitions::View::Review
-                | crate::definitions::View::PaymentConfirmation
-                | crate::definitions::View::CardConfirmation
-                | crate::definitions::View::Confirmation
-                | crate::definitions::View::RescueConfirmation
-        ) {
-            err(
-                format!("/steps/{i}/questions"),
-                format!(
-                    "a {:?} step needs a question set Fix: set the step's `questions`.",
-                    step.view
-                ),
-            );
-        }
-        for (k, rule) in step.rules.iter().enumerate() {
-            if crate::definitions::vocabulary::DomainRuleName::parse(rule).is_none() {
-                err(
-                    format!("/steps/{i}/rules/{k}"),
-                    format!(
-                        "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
-                        crate::definitions::vocabulary::DomainRuleName::names().join(", ")
-                    ),
-                );
-            }
-        }
-        for (k, edit) in step.edits.iter().enumerate() {
-            if !questions.contains(edit.questions.as_str()) {
-                err(
-                    format!("/steps/{i}/edits/{k}/questions"),
-                    format!(
-                        "unknown question set {:?} Fix: name a question set from questions/, or add it there.",
-                        edit.questions
-                    ),
-                );
-            }
-            for (r, rule) in edit.rules.iter().enumerate() {
-                if crate::definitions::vocabulary::DomainRuleName::parse(rule).is_none() {
-                    err(
-                        format!("/steps/{i}/edits/{k}/rules/{r}"),
-                        format!(
-                            "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
-                            crate::definitions::vocabulary::DomainRuleName::names().join(", ")
-                        ),
-                    );
-                }
-            }
-        }
-        for (k, g) in step.requires.iter().enumerate() {
-            if !known_guard(g) {
-                err(format!("/steps/{i}/requires/{k}"), guard_problem(g));
-            }
-        }
-        if let Some(g) = &step.complete_when
-            && !known_guard(g)
-        {
-            err(format!("/steps/{i}/complete_when"), guard_problem(g));
-        }
-        for (k, rule) in step.blocking.iter().enumerate() {
-            if !known_guard(&rule.when) {
-                err(
-                    format!("/steps/{i}/blocking/{k}/when"),
-                    guard_problem(&rule.when),
-                );
-            }
-            match &rule.message {
-                Some(m) if !m.trim().is_empty() => copy_refs.push(CopyRef {
-                    file: file.clone(),
-                    path: format!("/steps/{i}/blocking/{k}/message"),
-                    key: m.clone(),
-                }),
-                _ => err(
-                    format!("/steps/{i}/blocking/{k}"),
-                    format!(
-                        "blocking rule {:?} has no message: a customer must be told why they cannot go on. Fix: give it a `message` copy key.",
-                        rule.id
-                    ),
-                ),
-            }
-        }
-        for (k, exit) in step.exits.iter().enumerate() {
-            if !step_index.contains_key(exit.to.as_str()) {
-                err(
-                    format!("/steps/{i}/exits/{k}/to"),
-                    format!(
-                        "unknown step {:?} Fix: name a step of this journey.",
-                        exit.to
-                    ),
-                );
-            }
-            if let Some(g) = &exit.when
-                && !known_guard(g)
-            {
-                err(format!("/steps/{i}/exits/{k}/when"), guard_problem(g));
-            }
-        }
-        if step.terminal && !step.exits.is_empty() {
-            err(
-                format!("/steps/{i}/exits"),
-                "a terminal step cannot have exits Fix: remove the exits, or the `terminal` flag."
-                    .into(),
-            );
-        }
-        if !step.terminal && step.exits.is_empty() {
-            err(
-                format!("/steps/{i}"),
-                format!(
-                    "step {:?} has no exits and is not marked terminal: customers would be stuck. Fix: add an exit, or mark the step terminal.",
-                    step.id
-                ),
-            );
-        }
-        if !step.terminal && !step.exits.is_empty() && step.exits.iter().all(|e| e.when.is_some()) {
-            err(
-                format!("/steps/{i}/exits"),
-                format!(
-                    "every exit of step {:?} has a guard, so a valid answer for which none holds has no way forward. Fix: add a last exit without `when`.",
-                    step.id
-                ),
-            );
-        }
-        if !in_bar.contains_key(step.id.as_str()) {
-            err(
-                format!("/steps/{i}"),
-                format!(
-                    "step {:?} is in no step bar item Fix: add the step to an item of the journey's step_bar.",
-                    step.id
-                ),
-            );
-        }
+        lint_step(&steps, i, step, &mut err, copy_refs);
     }
 
     // Reachability from the start over the exits.
@@ -309,6 +166,182 @@ pub(super) fn lint_journey(
                 ),
             );
         }
+    }
+}
+
+/// What a step is checked against: the journey's file, the guards and question sets there are,
+/// and the journey's steps by id and by step bar item.
+struct Steps<'a> {
+    file: &'a str,
+    guards: &'a BTreeSet<String>,
+    questions: &'a BTreeSet<String>,
+    index: &'a BTreeMap<&'a str, usize>,
+    in_bar: &'a BTreeMap<&'a str, usize>,
+}
+
+/// What a guard name that is not in journeys/guards.json is told.
+fn guard_problem(name: &str) -> String {
+    format!(
+        "unknown guard {name:?} (guards are defined in journeys/guards.json) Fix: name a guard from journeys/guards.json, or add it there."
+    )
+}
+
+/// One step: its title, question set, rules, edits, guards, blocking answers and exits, and
+/// that it is in the step bar.
+fn lint_step(
+    cx: &Steps<'_>,
+    i: usize,
+    step: &crate::definitions::Step,
+    err: &mut impl FnMut(String, String),
+    copy_refs: &mut Vec<CopyRef>,
+) {
+    let file = cx.file;
+    let known_guard = |name: &str| cx.guards.contains(name);
+    copy_refs.push(CopyRef {
+        file: file.to_owned(),
+        path: format!("/steps/{i}/title"),
+        key: step.title.clone(),
+    });
+    if let Some(q) = &step.questions {
+        if !cx.questions.contains(q.as_str()) {
+            err(
+                format!("/steps/{i}/questions"),
+                format!(
+                    "unknown question set {q:?} Fix: name a question set from questions/, or add it there."
+                ),
+            );
+        }
+    } else if !matches!(
+        step.view,
+        crate::definitions::View::Pending
+            | crate::definitions::View::Review
+            | crate::definitions::View::PaymentConfirmation
+            | crate::definitions::View::CardConfirmation
+            | crate::definitions::View::Confirmation
+            | crate::definitions::View::RescueConfirmation
+    ) {
+        err(
+            format!("/steps/{i}/questions"),
+            format!(
+                "a {:?} step needs a question set Fix: set the step's `questions`.",
+                step.view
+            ),
+        );
+    }
+    for (k, rule) in step.rules.iter().enumerate() {
+        if crate::definitions::vocabulary::DomainRuleName::parse(rule).is_none() {
+            err(
+                format!("/steps/{i}/rules/{k}"),
+                format!(
+                    "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
+                    crate::definitions::vocabulary::DomainRuleName::names().join(", ")
+                ),
+            );
+        }
+    }
+    for (k, edit) in step.edits.iter().enumerate() {
+        if !cx.questions.contains(edit.questions.as_str()) {
+            err(
+                format!("/steps/{i}/edits/{k}/questions"),
+                format!(
+                    "unknown question set {:?} Fix: name a question set from questions/, or add it there.",
+                    edit.questions
+                ),
+            );
+        }
+        for (r, rule) in edit.rules.iter().enumerate() {
+            if crate::definitions::vocabulary::DomainRuleName::parse(rule).is_none() {
+                err(
+                    format!("/steps/{i}/edits/{k}/rules/{r}"),
+                    format!(
+                        "unknown rule {rule:?} (known rules: {}) Fix: name one of the known rules.",
+                        crate::definitions::vocabulary::DomainRuleName::names().join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    for (k, g) in step.requires.iter().enumerate() {
+        if !known_guard(g) {
+            err(format!("/steps/{i}/requires/{k}"), guard_problem(g));
+        }
+    }
+    if let Some(g) = &step.complete_when
+        && !known_guard(g)
+    {
+        err(format!("/steps/{i}/complete_when"), guard_problem(g));
+    }
+    for (k, rule) in step.blocking.iter().enumerate() {
+        if !known_guard(&rule.when) {
+            err(
+                format!("/steps/{i}/blocking/{k}/when"),
+                guard_problem(&rule.when),
+            );
+        }
+        match &rule.message {
+            Some(m) if !m.trim().is_empty() => copy_refs.push(CopyRef {
+                file: file.to_owned(),
+                path: format!("/steps/{i}/blocking/{k}/message"),
+                key: m.clone(),
+            }),
+            _ => err(
+                format!("/steps/{i}/blocking/{k}"),
+                format!(
+                    "blocking rule {:?} has no message: a customer must be told why they cannot go on. Fix: give it a `message` copy key.",
+                    rule.id
+                ),
+            ),
+        }
+    }
+    for (k, exit) in step.exits.iter().enumerate() {
+        if !cx.index.contains_key(exit.to.as_str()) {
+            err(
+                format!("/steps/{i}/exits/{k}/to"),
+                format!(
+                    "unknown step {:?} Fix: name a step of this journey.",
+                    exit.to
+                ),
+            );
+        }
+        if let Some(g) = &exit.when
+            && !known_guard(g)
+        {
+            err(format!("/steps/{i}/exits/{k}/when"), guard_problem(g));
+        }
+    }
+    if step.terminal && !step.exits.is_empty() {
+        err(
+            format!("/steps/{i}/exits"),
+            "a terminal step cannot have exits Fix: remove the exits, or the `terminal` flag."
+                .into(),
+        );
+    }
+    if !step.terminal && step.exits.is_empty() {
+        err(
+            format!("/steps/{i}"),
+            format!(
+                "step {:?} has no exits and is not marked terminal: customers would be stuck. Fix: add an exit, or mark the step terminal.",
+                step.id
+            ),
+        );
+    }
+    if !step.terminal && !step.exits.is_empty() && step.exits.iter().all(|e| e.when.is_some()) {
+        err(
+            format!("/steps/{i}/exits"),
+            format!(
+                "every exit of step {:?} has a guard, so a valid answer for which none holds has no way forward. Fix: add a last exit without `when`.",
+                step.id
+            ),
+        );
+    }
+    if !cx.in_bar.contains_key(step.id.as_str()) {
+        err(
+            format!("/steps/{i}"),
+            format!(
+                "step {:?} is in no step bar item Fix: add the step to an item of the journey's step_bar.",
+                step.id
+            ),
+        );
     }
 }
 

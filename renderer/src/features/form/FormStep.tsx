@@ -134,6 +134,40 @@ function clearDraft(key: string) {
   }
 }
 
+/**
+ * A new pet's section opens at its first question: rjsf draws the new section a frame or two
+ * after the form data changes, so wait for it.
+ */
+function useFocusNewPet(focusPet: number | null, setFocusPet: (pet: number | null) => void) {
+  useEffect(() => {
+    if (focusPet === null) return;
+    let frames = 0;
+    let handle = 0;
+    const tryFocus = () => {
+      const input = document.getElementById(`root_pets_${focusPet}_pet_name`);
+      if (input) {
+        input.focus();
+        setFocusPet(null);
+      } else if (frames++ < 30) {
+        handle = requestAnimationFrame(tryFocus);
+      }
+    };
+    // From the next frame: after the page's own focus on a new view.
+    handle = requestAnimationFrame(tryFocus);
+    return () => cancelAnimationFrame(handle);
+  }, [focusPet, setFocusPet]);
+}
+
+/** Several fields of an object set at once (an empty one removed): the address search fills the owner's address. */
+function withFields(answers: Answers, objectKey: string, fields: Record<string, unknown>): Answers {
+  const next: Answers = { ...((answers[objectKey] as Answers | undefined) ?? {}) };
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined || v === '') delete next[k];
+    else next[k] = v;
+  }
+  return { ...answers, [objectKey]: next };
+}
+
 export function FormStep({
   questions,
   copy,
@@ -232,25 +266,7 @@ export function FormStep({
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [questions, formData, copy, breeds.byId, folded, pets.length, errors, onSaveAndAddPet],
   );
-  // A new pet's section opens at its first question.
-  // rjsf draws the new section a frame or two after the form data changes, so wait for it.
-  useEffect(() => {
-    if (focusPet === null) return;
-    let frames = 0;
-    let handle = 0;
-    const tryFocus = () => {
-      const input = document.getElementById(`root_pets_${focusPet}_pet_name`);
-      if (input) {
-        input.focus();
-        setFocusPet(null);
-      } else if (frames++ < 30) {
-        handle = requestAnimationFrame(tryFocus);
-      }
-    };
-    // From the next frame: after the page's own focus on a new view.
-    handle = requestAnimationFrame(tryFocus);
-    return () => cancelAnimationFrame(handle);
-  }, [focusPet]);
+  useFocusNewPet(focusPet, setFocusPet);
 
   function confirmRemove() {
     if (removing === null) return;
@@ -307,15 +323,7 @@ export function FormStep({
             formData,
             notify: onNotice,
             /** Sets several fields of an object at once (the address search fills the owner's address). */
-            setFields: (objectKey: string, fields: Record<string, unknown>) =>
-              setFormData((d) => {
-                const next: Answers = { ...((d[objectKey] as Answers | undefined) ?? {}) };
-                for (const [k, v] of Object.entries(fields)) {
-                  if (v === undefined || v === '') delete next[k];
-                  else next[k] = v;
-                }
-                return { ...d, [objectKey]: next };
-              }),
+            setFields: (objectKey: string, fields: Record<string, unknown>) => setFormData((d) => withFields(d, objectKey, fields)),
           }}
           validator={schemaValidator}
           widgets={widgets}

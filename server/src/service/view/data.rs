@@ -113,7 +113,6 @@ pub fn view_data<'a>(
         journey,
         quote,
         viewing,
-        position,
         csrf,
         voice,
         ..
@@ -137,24 +136,7 @@ pub fn view_data<'a>(
         Some(qs) => question_view(qs, &quote.document, Some(&viewing.call()), form(qs)),
         None => Value::Null,
     };
-    let mut edits = Map::new();
-    for edit in &viewing.edits {
-        if let Some(qs) = defs.question_set(&edit.questions) {
-            // By the role the set plays on the view (journeys/views.json), which is what the
-            // page reads; the set's own id travels inside (`id`, sent back as `form`).
-            let mut modal = question_view(
-                qs,
-                &quote.document,
-                Some(&viewing.edit_call(edit)),
-                form(qs),
-            );
-            // What saving it also sets on the pet it edits (journey.md §4: confirm_assumptions).
-            if !edit.sets_on_pet.is_empty() {
-                modal["sets_on_pet"] = Value::Object(edit.sets_on_pet.clone());
-            }
-            edits.insert(edit.role().to_owned(), modal);
-        }
-    }
+    let edits = edits_view(input);
 
     let blocks: Vec<Value> = engine::journey::position::active_blocks(
         defs,
@@ -166,33 +148,7 @@ pub fn view_data<'a>(
     .collect();
 
     let bar_items = journey.step_bar_for(brand.and_then(|b| b.review_step_number));
-    let step_bar: Vec<Value> = bar_items
-        .iter()
-        .filter_map(|item| {
-            let entry = journey.step(item.entry_step()?)?;
-            let current = item.steps.contains(&viewing.id);
-            let status = if current {
-                "current"
-            } else if item
-                .steps
-                .iter()
-                .filter(|s| position.can_open(s))
-                .all(|s| position.completed.contains(s.as_str()))
-                && position.completed.contains(&entry.id)
-            {
-                "completed"
-            } else {
-                "incomplete"
-            };
-            Some(json!({
-                "number": item.number,
-                "label": text(&item.label),
-                "status": status,
-                "clickable": !current && position.can_open(&entry.id),
-                "path": step_url(journey, entry, brand),
-            }))
-        })
-        .collect();
+    let step_bar = step_bar_view(input, &bar_items);
 
     let bar_item = bar_items
         .iter()
@@ -322,4 +278,82 @@ pub fn valid_until(created_at: &str) -> Option<String> {
     let day = made.with_timezone(&chrono_tz::Europe::London).date_naive()
         + chrono::Duration::days(engine::journey::quoting::QUOTE_VALID_DAYS);
     Some(day.format("%Y-%m-%d").to_string())
+}
+
+/// The modals the step offers, by the role each set plays on the view (journeys/views.json),
+/// which is what the page reads; the set's own id travels inside (`id`, sent back as `form`).
+fn edits_view(input: &ViewInput<'_>) -> Map<String, Value> {
+    let ViewInput {
+        defs,
+        quote,
+        viewing,
+        voice,
+        ..
+    } = *input;
+    let form = |qs: &engine::definitions::QuestionSet| {
+        form_url(defs, &quote.brand, voice.language(), &qs.id)
+    };
+    let mut edits = Map::new();
+    for edit in &viewing.edits {
+        if let Some(qs) = defs.question_set(&edit.questions) {
+            let mut modal = question_view(
+                qs,
+                &quote.document,
+                Some(&viewing.edit_call(edit)),
+                form(qs),
+            );
+            // What saving it also sets on the pet it edits (journey.md §4: confirm_assumptions).
+            if !edit.sets_on_pet.is_empty() {
+                modal["sets_on_pet"] = Value::Object(edit.sets_on_pet.clone());
+            }
+            edits.insert(edit.role().to_owned(), modal);
+        }
+    }
+
+    edits
+}
+
+/// The step bar's items: each one's label, status and the address of its entry step.
+fn step_bar_view(
+    input: &ViewInput<'_>,
+    bar_items: &[engine::definitions::StepBarItem],
+) -> Vec<Value> {
+    let ViewInput {
+        defs,
+        journey,
+        quote,
+        viewing,
+        position,
+        voice,
+        ..
+    } = *input;
+    let brand = defs.brand(&quote.brand);
+    let text = |key: &str| voice.t(key);
+    bar_items
+        .iter()
+        .filter_map(|item| {
+            let entry = journey.step(item.entry_step()?)?;
+            let current = item.steps.contains(&viewing.id);
+            let status = if current {
+                "current"
+            } else if item
+                .steps
+                .iter()
+                .filter(|s| position.can_open(s))
+                .all(|s| position.completed.contains(s.as_str()))
+                && position.completed.contains(&entry.id)
+            {
+                "completed"
+            } else {
+                "incomplete"
+            };
+            Some(json!({
+                "number": item.number,
+                "label": text(&item.label),
+                "status": status,
+                "clickable": !current && position.can_open(&entry.id),
+                "path": step_url(journey, entry, brand),
+            }))
+        })
+        .collect()
 }

@@ -52,6 +52,20 @@ export async function searchVets(postcode: string): Promise<{ vets: Vet[] } | { 
   throw new Error(`vet search failed: ${response.status}`);
 }
 
+/** The pet's vet fields for the practice chosen. */
+function chosenVet(v: Vet): Pet {
+  return {
+    vet_name: v.companyname,
+    vet_id: v.vet_id,
+    vet_address_line_1: v.address_1,
+    vet_address_line_2: v.address_2 || undefined,
+    vet_town: v.address_3,
+    vet_county: undefined,
+    vet_postcode: v.postcode,
+    provide_vet_later: undefined,
+  };
+}
+
 export function VetSearchWidget({ id, label, registry }: WidgetProps) {
   const copy = useContext(CopyContext);
   const error = useFieldError(id);
@@ -109,19 +123,6 @@ export function VetSearchWidget({ id, label, registry }: WidgetProps) {
     }
   }
 
-  function choose(v: Vet) {
-    set({
-      vet_name: v.companyname,
-      vet_id: v.vet_id,
-      vet_address_line_1: v.address_1,
-      vet_address_line_2: v.address_2 || undefined,
-      vet_town: v.address_3,
-      vet_county: undefined,
-      vet_postcode: v.postcode,
-      provide_vet_later: undefined,
-    });
-  }
-
   return (
     <fieldset className="choice vet-search" id={id} aria-describedby={describedBy(id, Boolean(error), false)}>
       <GroupHead id={id} label={label} />
@@ -173,7 +174,7 @@ export function VetSearchWidget({ id, label, registry }: WidgetProps) {
                   id={`${uid}-vet-${v.vet_id}`}
                   name={`${uid}-vet`}
                   checked={pet.vet_id === v.vet_id}
-                  onChange={() => choose(v)}
+                  onChange={() => set(chosenVet(v))}
                 />
                 <label htmlFor={`${uid}-vet-${v.vet_id}`}>
                   <span className="vet__name">{v.companyname}</span>
