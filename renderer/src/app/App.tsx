@@ -18,6 +18,7 @@ import { readBoot } from '@/shared/boot';
 import { currentChoice } from '@/shared/consent';
 import { text } from '@/shared/copy';
 import { MoneyContext, moneyFormat } from '@/shared/money';
+import type { ViewData } from '@/shared/types';
 
 /** The page asked for, and the card payment the browser came back with from the customer's bank (`?payment_intent=`). */
 function cameBack(location: Location): { path: string; returned: string | null } {
@@ -29,6 +30,88 @@ function cameBack(location: Location): { path: string; returned: string | null }
   // The address bar keeps the page, not the provider's query.
   if (returned !== null) window.history.replaceState(null, '', path + location.hash);
   return { path, returned: returned && /^[A-Za-z0-9_]{1,255}$/.test(returned) ? returned : null };
+}
+
+/**
+ * owner-payment.md §4 Analytics: a page view for each page shown; a submission event for the
+ * page the customer moved on from; on the confirmation, transactionDetails and (once only) the
+ * purchase. Answers the step the customer last moved on from by its own button (a submit,
+ * Continue, Buy), which the page's actions set; a step left by the step bar or the browser's
+ * Back is no submission.
+ */
+function useStepAnalytics(view: ViewData | null) {
+  const stepId = view?.step.id;
+  const shownStep = useRef<string | null>(null);
+  const movedOnFrom = useRef<string | null>(null);
+  useEffect(() => {
+    if (!view) return;
+    const left = shownStep.current;
+    shownStep.current = view.step.id;
+    if (left === view.step.id) return;
+    if (left && movedOnFrom.current === left) push(submission(left, view));
+    movedOnFrom.current = null;
+    push(pageView(view));
+    if (view.purchase && view.step.view === 'confirmation') {
+      push(submission('confirmation', view));
+      push(transactionDetails(view));
+      // Remembering that the purchase was counted is storage for analytics: only with consent.
+      if (currentChoice() === 'granted') push(purchaseOnce(view, window.localStorage));
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stepId]);
+  return movedOnFrom;
+}
+
+/** The skip link: straight to the page's content, without a history entry. */
+function SkipLink({ copy }: { copy: Record<string, string> }) {
+  return (
+    <a
+      className="skip-link"
+      href="#main"
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}
+    >
+      {text(copy, 'app.skip_link')}
+    </a>
+  );
+}
+
+/** A page that could not be shown: not found, with the way to a new quote; or failed, with Try again. */
+function FailedPage({
+  status,
+  copy,
+  onOpen,
+  onRetry,
+}: {
+  status: number | null | undefined;
+  copy: Record<string, string>;
+  onOpen: (path: string) => void;
+  onRetry: () => void;
+}) {
+  if (status === 404) {
+    return (
+      <div className="failed">
+        <h1 className="page-title">{text(copy, 'page.not_found.title')}</h1>
+        <p>{text(copy, 'page.not_found.body')}</p>
+        <p>
+          <a href="/quote" onClick={(e) => { e.preventDefault(); onOpen('/quote'); }}>
+            {text(copy, 'button.start_quote')}
+          </a>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="failed" role="alert">
+      <h1 className="page-title">{text(copy, 'toast.generic.title')}</h1>
+      <p>{text(copy, 'toast.generic.body')}</p>
+      <button type="button" className="button" onClick={onRetry}>
+        {text(copy, 'button.try_again')}
+      </button>
+    </div>
+  );
 }
 
 export function App() {
@@ -61,29 +144,7 @@ export function App() {
   // The cookie choice first: the data layer follows it.
   const consent = useConsent(shell);
 
-  // owner-payment.md §4 Analytics: a page view for each page shown; a submission event for the
-  // page the customer moved on from; on the confirmation, transactionDetails and (once only) the
-  // purchase.
-  const shownStep = useRef<string | null>(null);
-  // The step the customer last moved on from by its own button (a submit, Continue, Buy); a
-  // step left by the step bar or the browser's Back is no submission.
-  const movedOnFrom = useRef<string | null>(null);
-  useEffect(() => {
-    if (!view) return;
-    const left = shownStep.current;
-    shownStep.current = view.step.id;
-    if (left === view.step.id) return;
-    if (left && movedOnFrom.current === left) push(submission(left, view));
-    movedOnFrom.current = null;
-    push(pageView(view));
-    if (view.purchase && view.step.view === 'confirmation') {
-      push(submission('confirmation', view));
-      push(transactionDetails(view));
-      // Remembering that the purchase was counted is storage for analytics: only with consent.
-      if (currentChoice() === 'granted') push(purchaseOnce(view, window.localStorage));
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [stepId]);
+  const movedOnFrom = useStepAnalytics(view);
 
   // A new step: its title names the page, and focus starts at its heading.
   useEffect(() => {
@@ -99,12 +160,12 @@ export function App() {
       movedOnFrom.current = stepId ?? null;
       send({ type: 'step.submit', answers });
     },
-    [send, stepId],
+    [send, stepId, movedOnFrom],
   );
   const buy = useCallback(() => {
     movedOnFrom.current = stepId ?? null;
     send({ type: 'quote.buy' });
-  }, [send, stepId]);
+  }, [send, stepId, movedOnFrom]);
   const open = useCallback((path: string) => {
     window.history.pushState(null, '', path);
     send({ type: 'page.open', path });
@@ -117,7 +178,7 @@ export function App() {
       if (path) open(path);
       else send({ type: 'page.refresh' });
     },
-    [open, send, stepId],
+    [open, send, stepId, movedOnFrom],
   );
 
   const copy = view?.copy ?? boot.copy;
@@ -140,17 +201,7 @@ export function App() {
       {shell && consent.mode && (
         <CookieBanner shell={shell} copy={copy} mode={consent.mode} choice={consent.choice} onChoose={consent.choose} onHide={consent.hide} onOpen={open} />
       )}
-      <a
-        className="skip-link"
-        href="#main"
-        onClick={(e) => {
-          // Straight to the page's content, without a history entry.
-          e.preventDefault();
-          document.getElementById('main')?.focus();
-        }}
-      >
-        {text(copy, 'app.skip_link')}
-      </a>
+      <SkipLink copy={copy} />
       <Header shell={shell} copy={copy} language={language} onLanguage={csrf ? chooseLanguage : undefined} />
       {view && !state.matches('failed') && <StepBar items={view.step_bar} copy={copy} onOpen={open} />}
       {/* The selling points are for quotes; the free rehoming cover sells nothing. */}
@@ -163,26 +214,7 @@ export function App() {
             {text(copy, 'page.loading')}
           </p>
         )}
-        {state.matches('failed') && failureStatus === 404 && (
-          <div className="failed">
-            <h1 className="page-title">{text(copy, 'page.not_found.title')}</h1>
-            <p>{text(copy, 'page.not_found.body')}</p>
-            <p>
-              <a href="/quote" onClick={(e) => { e.preventDefault(); open('/quote'); }}>
-                {text(copy, 'button.start_quote')}
-              </a>
-            </p>
-          </div>
-        )}
-        {state.matches('failed') && failureStatus !== 404 && (
-          <div className="failed" role="alert">
-            <h1 className="page-title">{text(copy, 'toast.generic.title')}</h1>
-            <p>{text(copy, 'toast.generic.body')}</p>
-            <button type="button" className="button" onClick={() => send({ type: 'page.retry' })}>
-              {text(copy, 'button.try_again')}
-            </button>
-          </div>
-        )}
+        {state.matches('failed') && <FailedPage status={failureStatus} copy={copy} onOpen={open} onRetry={() => send({ type: 'page.retry' })} />}
         {view && !state.matches('failed') && (
           <StepBoundary key={view.step.id} view={view} copy={copy}>
             <h1 ref={heading} tabIndex={-1} className="page-title">

@@ -11,11 +11,11 @@ import { requestConfirmationEmail } from '@/features/journey/api';
 import { PetIcon } from '@/features/products/PetIcon';
 import type { Notice } from '@/features/journey/journey-machine';
 import { CommunicationsPanel } from '@/features/preferences/CommunicationsPanel';
+import { PaymentSummary, PolicyCard } from './ConfirmationParts';
 import { PortalPasswordForm } from './PortalPasswordForm';
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
-import { coverTypeName, text } from '@/shared/copy';
-import { useMoney } from '@/shared/money';
-import type { Product, ViewData } from '@/shared/types';
+import { text } from '@/shared/copy';
+import type { ViewData } from '@/shared/types';
 
 export function ConfirmationStep({
   view,
@@ -28,7 +28,6 @@ export function ConfirmationStep({
   onRefresh: () => void;
   onNotice: (n: Notice) => void;
 }) {
-  const { amount, price } = useMoney();
   const bought = view.purchase;
   const purchaseId = bought?.id;
   useEffect(() => {
@@ -38,7 +37,6 @@ export function ConfirmationStep({
     if (purchaseId) void requestConfirmationEmail();
   }, [purchaseId]);
   if (!bought) return null;
-  const first = bought.collections[0];
   return (
     <div className="confirmation">
       <section className="card" aria-labelledby="welcome-heading">
@@ -60,50 +58,9 @@ export function ConfirmationStep({
           <p>{text(copy, 'confirmation.emailed', { email: view.owner.email_address })}</p>
         )}
       </section>
-      {bought.policies.map((policy) => {
-        const pet = view.pets.find((p) => p.original_id === policy.pet_original_id);
-        const product = pet?.product as Product | undefined;
-        return (
-          <section className="card" key={policy.policy_number} aria-labelledby={`policy-${policy.policy_number}`}>
-            <div className="policy__top">
-              <h2 id={`policy-${policy.policy_number}`} className="pet__heading">
-                {policy.pet_name}
-              </h2>
-              {/* journey.md §9: the rating badge, by the confirmation's own rule (the server's). */}
-              {product?.Rated && <span className="badge">{text(copy, 'cover.rated')}</span>}
-            </div>
-            <dl className="summary">
-              <div className="summary__row">
-                <dt>{text(copy, 'confirmation.policy_number')}</dt>
-                <dd>{policy.policy_number}</dd>
-              </div>
-              {product && (
-                <div className="summary__row">
-                  <dt>{text(copy, 'review.pet.cover_type')}</dt>
-                  <dd>{text(copy, 'review.pet.cover', { type: coverTypeName(copy, product.Gid), limit: amount(String(product.LimitVal)) })}</dd>
-                </div>
-              )}
-              {product?.Excess && (
-                // journey.md §9, owner-payment.md §9: the excess on confirmation (£99 for dogs
-                // and cats, £50 for rabbits by default), as bought.
-                <div className="summary__row">
-                  <dt>{text(copy, 'confirmation.excess')}</dt>
-                  <dd>
-                    {text(copy, Number(product.coins) > 0 ? 'confirmation.excess.with_coins' : 'confirmation.excess.value', {
-                      excess: amount(product.Excess),
-                      percent: String(product.coins),
-                    })}
-                  </dd>
-                </div>
-              )}
-              <div className="summary__row">
-                <dt>{text(copy, bought.payment_frequency === 'AP' ? 'cover.yearly' : 'cover.monthly')}</dt>
-                <dd>{price(bought.payment_frequency === 'AP' ? policy.annual_premium : policy.monthly_premium)}</dd>
-              </div>
-            </dl>
-          </section>
-        );
-      })}
+      {bought.policies.map((policy) => (
+        <PolicyCard key={policy.policy_number} view={view} copy={copy} bought={bought} policy={policy} />
+      ))}
       {view.nectar_bonus && (
         // owner-payment.md §4 Nectar card, §9: the bonus the promotion earns, capped at 20,000.
         <section className="card" aria-labelledby="nectar-heading">
@@ -116,50 +73,7 @@ export function ConfirmationStep({
           </p>
         </section>
       )}
-      <section className="card" aria-labelledby="payment-heading">
-        <h2 id="payment-heading" className="pet__heading">
-          {text(copy, bought.card ? 'confirmation.payment_card' : 'confirmation.payment')}
-        </h2>
-        {bought.card ? (
-          <dl className="summary">
-            <div className="summary__row">
-              <dt>{text(copy, 'confirmation.card')}</dt>
-              <dd>{text(copy, 'card_confirmation.card_value', { issuer: text(copy, `card.issuer.${bought.card.issuer.toLowerCase()}`), last4: bought.card.last4 })}</dd>
-            </div>
-            <div className="summary__row">
-              <dt>{text(copy, 'confirmation.card_taken')}</dt>
-              <dd>{price(bought.card.amount)}</dd>
-            </div>
-            {bought.collections[1] && (
-              <div className="summary__row">
-                <dt>{text(copy, 'confirmation.next_payment')}</dt>
-                <dd>
-                  {price(bought.collections[1][1])}, {ukDate(bought.collections[1][0])}
-                </dd>
-              </div>
-            )}
-          </dl>
-        ) : (
-          <dl className="summary">
-            <div className="summary__row">
-              <dt>{text(copy, 'confirmation.reference')}</dt>
-              <dd>{bought.mandate_reference}</dd>
-            </div>
-            <div className="summary__row">
-              <dt>{text(copy, 'payment_confirmation.account_number')}</dt>
-              <dd>{bought.account_number_masked}</dd>
-            </div>
-            {first && (
-              <div className="summary__row">
-                <dt>{text(copy, 'confirmation.first_collection')}</dt>
-                <dd>
-                  {price(first[1])}, {ukDate(first[0])}
-                </dd>
-              </div>
-            )}
-          </dl>
-        )}
-      </section>
+      <PaymentSummary copy={copy} bought={bought} />
       <p>{text(copy, 'confirmation.portal')}</p>
       {bought.portal_registered ? (
         <p className="panel panel--info" role="status">

@@ -5,7 +5,7 @@
  * warning word for word (owner-payment.md §6: 10107, 10108 to 10111) and nothing is issued. Once
  * active, the policy number, and the cover's email is asked for (sent once, however often asked).
  */
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 
 import { ukDate } from '@/features/form/widgets/StartDateWidget';
 import { centreLabel } from '@/features/form/widgets/RehomingCentreWidget';
@@ -82,56 +82,10 @@ export function RescueConfirmationStep({ view, copy, onOpen, onActivated }: Prop
     }
   };
 
-  const cover = (
-    <section className="card" aria-labelledby="rescue-cover-heading">
-      <h2 id="rescue-cover-heading" className="pet__heading">
-        {text(copy, 'rehoming.cover.title')}
-      </h2>
-      <ul className="rescue__cover">
-        <li>{text(copy, 'rehoming.cover.days', { days: String(rescue.days), start: ukDate(rescue.start), end: ukDate(rescue.end) })}</li>
-        <li>{text(copy, 'rehoming.cover.vet_fees', { limit: rescue.vet_fee_limit })}</li>
-        {rescue.excess && <li>{text(copy, 'rehoming.cover.excess', { excess: rescue.excess })}</li>}
-        <li>
-          <strong>{text(copy, 'rehoming.cover.no_tpl')}</strong>
-        </li>
-        <li>{text(copy, 'rehoming.cover.free')}</li>
-      </ul>
-    </section>
-  );
+  const cover = <RescueCover rescue={rescue} copy={copy} />;
 
   if (active) {
-    return (
-      <div className="confirmation">
-        <section className="card" aria-labelledby="rescue-done-heading">
-          <h2 id="rescue-done-heading" className="pet__heading">
-            {text(copy, 'rehoming.done.title', { petName })}
-          </h2>
-          <dl className="summary-list">
-            <div>
-              <dt>{text(copy, 'rehoming.done.policy')}</dt>
-              <dd>
-                <strong>{rescue.policy_number}</strong>
-              </dd>
-            </div>
-          </dl>
-          <p role="status">{emailed ? text(copy, 'rehoming.done.emailed', { email }) : ''}</p>
-        </section>
-        {cover}
-        <p>{text(copy, 'rehoming.done.next', { petName })}</p>
-        {rescue.annual_link && (
-          <section className="card rescue__annual" aria-labelledby="rescue-annual-heading">
-            <h2 id="rescue-annual-heading" className="pet__heading">
-              {text(copy, 'rehoming.done.annual', { petName })}
-            </h2>
-            <p>{text(copy, 'rehoming.annual.excess')}</p>
-            {/* A page load, not a step: the link makes the annual quote and its session. */}
-            <a className="button" href={linkPath(rescue.annual_link)}>
-              {text(copy, 'rehoming.email.annual_link')}
-            </a>
-          </section>
-        )}
-      </div>
-    );
+    return <RescueActive rescue={rescue} copy={copy} cover={cover} petName={petName} email={email} emailed={emailed} />;
   }
 
   const change = (path: string, label: string) => (
@@ -229,4 +183,76 @@ function linkPath(link: string): string {
   } catch {
     return link;
   }
+}
+
+type Rescue = NonNullable<ViewData['rescue']>;
+
+/** The free cover the rescue gives (owner-payment.md §9: 28 days, no third party liability). */
+function RescueCover({ rescue, copy }: { rescue: Rescue; copy: Record<string, string> }) {
+  return (
+    <section className="card" aria-labelledby="rescue-cover-heading">
+      <h2 id="rescue-cover-heading" className="pet__heading">
+        {text(copy, 'rehoming.cover.title')}
+      </h2>
+      <ul className="rescue__cover">
+        <li>{text(copy, 'rehoming.cover.days', { days: String(rescue.days), start: ukDate(rescue.start), end: ukDate(rescue.end) })}</li>
+        <li>{text(copy, 'rehoming.cover.vet_fees', { limit: rescue.vet_fee_limit })}</li>
+        {rescue.excess && <li>{text(copy, 'rehoming.cover.excess', { excess: rescue.excess })}</li>}
+        <li>
+          <strong>{text(copy, 'rehoming.cover.no_tpl')}</strong>
+        </li>
+        <li>{text(copy, 'rehoming.cover.free')}</li>
+      </ul>
+    </section>
+  );
+}
+
+/** The cover activated: its policy number, the email sent, and the way on to annual cover. */
+function RescueActive({
+  rescue,
+  copy,
+  cover,
+  petName,
+  email,
+  emailed,
+}: {
+  rescue: Rescue;
+  copy: Record<string, string>;
+  cover: ReactNode;
+  petName: string;
+  email: string;
+  emailed: boolean;
+}) {
+  return (
+    <div className="confirmation">
+      <section className="card" aria-labelledby="rescue-done-heading">
+        <h2 id="rescue-done-heading" className="pet__heading">
+          {text(copy, 'rehoming.done.title', { petName })}
+        </h2>
+        <dl className="summary-list">
+          <div>
+            <dt>{text(copy, 'rehoming.done.policy')}</dt>
+            <dd>
+              <strong>{rescue.policy_number}</strong>
+            </dd>
+          </div>
+        </dl>
+        <p role="status">{emailed ? text(copy, 'rehoming.done.emailed', { email }) : ''}</p>
+      </section>
+      {cover}
+      <p>{text(copy, 'rehoming.done.next', { petName })}</p>
+      {rescue.annual_link && (
+        <section className="card rescue__annual" aria-labelledby="rescue-annual-heading">
+          <h2 id="rescue-annual-heading" className="pet__heading">
+            {text(copy, 'rehoming.done.annual', { petName })}
+          </h2>
+          <p>{text(copy, 'rehoming.annual.excess')}</p>
+          {/* A page load, not a step: the link makes the annual quote and its session. */}
+          <a className="button" href={linkPath(rescue.annual_link)}>
+            {text(copy, 'rehoming.email.annual_link')}
+          </a>
+        </section>
+      )}
+    </div>
+  );
 }

@@ -127,41 +127,7 @@ export function ReviewPetCard({
         </div>
       )}
       {needsDobConfirmation(view, i) && view.edits.dob_confirmation && (
-        <div className="panel panel--warning" role="group" aria-labelledby={`${id}-dob`}>
-          <p id={`${id}-dob`}>
-            <strong>{text(copy, 'review.dob_confirm.title', { petName: name })}</strong>
-          </p>
-          <p>{text(copy, 'review.dob_confirm.body', { petName: name, date: ukDate(String(pet.pet_date_of_birth)) })}</p>
-          <div className="review-pet__actions">
-            <button
-              type="button"
-              className="button button--secondary"
-              disabled={busy}
-              onClick={() =>
-                onEdit({
-                  form: view.edits.dob_confirmation?.id ?? '',
-                  call: view.edits.dob_confirmation?.submit ?? '',
-                  answers: { pets: pets.map((p, j) => (j === i ? { saved_dob: p.pet_date_of_birth } : typeof p.saved_dob === 'string' ? { saved_dob: p.saved_dob } : {})) },
-                  notice: 'review.dob_confirm.done',
-                })
-              }
-            >
-              {text(copy, 'review.dob_confirm.yes')}
-              <span className="visually-hidden"> – {name}</span>
-            </button>
-            <a
-              className="link-button"
-              href={`${base}/`}
-              onClick={(e) => {
-                e.preventDefault();
-                onOpen(`${base}`);
-              }}
-            >
-              {text(copy, 'review.dob_confirm.no')}
-              <span className="visually-hidden"> – {name}</span>
-            </a>
-          </div>
-        </div>
+        <DobConfirmation view={view} copy={copy} busy={busy} pet={pet} index={i} onEdit={onEdit} onOpen={onOpen} />
       )}
       <div className="review-pet__actions">
         {!canEditPet && (
@@ -183,5 +149,69 @@ export function ReviewPetCard({
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * journey.md §4 Pet details: a pet under 12 weeks old whose date of birth is unconfirmed (no
+ * saved_dob) is asked to confirm it (aggregator journey), or to go back and change it.
+ */
+function DobConfirmation({
+  view,
+  copy,
+  busy,
+  pet,
+  index: i,
+  onEdit,
+  onOpen,
+}: {
+  view: ViewData;
+  copy: Record<string, string>;
+  busy: boolean;
+  pet: Record<string, unknown>;
+  index: number;
+  onEdit: (request: EditRequest) => void;
+  onOpen: (path: string) => void;
+}) {
+  const pets = view.pets;
+  const base = view.step.path.replace(/\/review$/, '');
+  const name = String(pet.pet_name ?? '');
+  const id = `review-pet-${i}`;
+  return (
+    <div className="panel panel--warning" role="group" aria-labelledby={`${id}-dob`}>
+      <p id={`${id}-dob`}>
+        <strong>{text(copy, 'review.dob_confirm.title', { petName: name })}</strong>
+      </p>
+      <p>{text(copy, 'review.dob_confirm.body', { petName: name, date: ukDate(String(pet.pet_date_of_birth)) })}</p>
+      <div className="review-pet__actions">
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={busy}
+          onClick={() =>
+            onEdit({
+              form: view.edits.dob_confirmation?.id ?? '',
+              call: view.edits.dob_confirmation?.submit ?? '',
+              answers: { pets: pets.map((p, j) => (j === i ? { saved_dob: p.pet_date_of_birth } : typeof p.saved_dob === 'string' ? { saved_dob: p.saved_dob } : {})) },
+              notice: 'review.dob_confirm.done',
+            })
+          }
+        >
+          {text(copy, 'review.dob_confirm.yes')}
+          <span className="visually-hidden"> – {name}</span>
+        </button>
+        <a
+          className="link-button"
+          href={`${base}/`}
+          onClick={(e) => {
+            e.preventDefault();
+            onOpen(`${base}`);
+          }}
+        >
+          {text(copy, 'review.dob_confirm.no')}
+          <span className="visually-hidden"> – {name}</span>
+        </a>
+      </div>
+    </div>
   );
 }
