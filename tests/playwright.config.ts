@@ -142,23 +142,5 @@ export default defineConfig({
         DATABASE_URL: `sqlite://${join(`${dataDir}-stripe`, 'e2e.db')}?mode=rwc`,
       },
     },
-    // A second server with short inactivity times (journey.md §9: "shorter test values apply on
-    // local and test hosts"), for the timeout modals.
-    {
-      command: binary,
-      url: `http://127.0.0.1:${port + 1}/readyz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      env: {
-        PORT: String(port + 1),
-        PAWPATH_DATA_DIR: `${dataDir}-short`,
-        PAWPATH_DEFINITIONS: '..',
-        PAWPATH_STATIC_DIR: renderer,
-        PAWPATH_LOG_FORMAT: 'pretty',
-        PAWPATH_SESSION_WARNING_MS: '3000',
-        PAWPATH_SESSION_RESET_MS: '7000',
-        DATABASE_URL: `sqlite://${join(`${dataDir}-short`, 'e2e.db')}?mode=rwc`,
-      },
-    },
   ],
 });
