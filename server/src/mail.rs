@@ -66,7 +66,7 @@ pub struct Rendered {
 #[derive(Debug, Clone, Serialize)]
 pub struct ConfirmationEmail {
     /// The brand's code: the email speaks in its voice.
-    pub brand_code: String,
+    pub brand_code: engine::definitions::BrandId,
     pub language: String,
     pub first_name: String,
     pub quote_reference: String,
@@ -102,7 +102,7 @@ pub struct NectarLines {
 /// 28 days, no third party liability).
 #[derive(Debug, Clone, Serialize)]
 pub struct RescueEmail {
-    pub brand_code: String,
+    pub brand_code: engine::definitions::BrandId,
     pub language: String,
     pub first_name: String,
     pub pet_name: String,
@@ -124,7 +124,7 @@ pub struct RescueEmail {
 /// to be sent. What the review page shows of it, and the way back to it.
 #[derive(Debug, Clone, Serialize)]
 pub struct QuoteEmail {
-    pub brand_code: String,
+    pub brand_code: engine::definitions::BrandId,
     pub language: String,
     pub first_name: String,
     pub quote_reference: String,
@@ -143,7 +143,7 @@ pub struct QuoteEmail {
 /// retrievals are spent (so guessing at a reference never keeps its owner out).
 #[derive(Debug, Clone, Serialize)]
 pub struct RetrieveLinkEmail {
-    pub brand_code: String,
+    pub brand_code: engine::definitions::BrandId,
     pub language: String,
     pub first_name: String,
     pub quote_reference: String,
@@ -155,7 +155,7 @@ pub struct RetrieveLinkEmail {
 impl RetrieveLinkEmail {
     fn sample(brand: &str, language: &str) -> Self {
         Self {
-            brand_code: brand.to_owned(),
+            brand_code: brand.into(),
             language: language.to_owned(),
             first_name: "Sam".into(),
             quote_reference: "ABCD-EFGH-JKMN".into(),
@@ -441,7 +441,7 @@ impl QuoteEmail {
             liability,
         };
         Self {
-            brand_code: brand.to_owned(),
+            brand_code: brand.into(),
             language: language.to_owned(),
             first_name: "Sam".into(),
             quote_reference: "ABCD-EFGH-JKMN".into(),
@@ -462,7 +462,7 @@ impl QuoteEmail {
 impl RescueEmail {
     fn sample(brand: &str, language: &str) -> Self {
         Self {
-            brand_code: brand.to_owned(),
+            brand_code: brand.into(),
             language: language.to_owned(),
             first_name: "Sam".into(),
             pet_name: "Biscuit".into(),
@@ -489,7 +489,7 @@ impl ConfirmationEmail {
     /// A message with every part filled, for checking the templates at start (and for tests).
     pub fn sample(brand: &str, language: &str) -> Self {
         Self {
-            brand_code: brand.to_owned(),
+            brand_code: brand.into(),
             language: language.to_owned(),
             first_name: "Sam".into(),
             quote_reference: "PP00000000".into(),

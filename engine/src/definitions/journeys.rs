@@ -117,6 +117,16 @@ id_type! {
 }
 
 id_type! {
+    /// A brand's code, as written in its file (`"id": "pos"`) and kept on every quote of it.
+    BrandId
+}
+
+id_type! {
+    /// A journey's id, as written in its file (`"id": "direct"`) and kept on every quote run by it.
+    JourneyId
+}
+
+id_type! {
     /// A question set's id, as written in `questions/` (`"id": "pet_details"`) and named by the
     /// steps and edits that ask it.
     QuestionSetId

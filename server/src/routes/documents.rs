@@ -36,7 +36,7 @@ pub(super) async fn document(
             (q.brand, language)
         }
         None => (
-            crate::service::quote::DEFAULT_BRAND.to_owned(),
+            crate::service::quote::DEFAULT_BRAND.into(),
             "en-GB".to_owned(),
         ),
     };

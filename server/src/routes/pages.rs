@@ -136,7 +136,7 @@ async fn shell_voice(state: &AppState, uri: &Uri, caller: &Caller) -> (String, S
     match quote::session_quote(state, caller).await {
         Some(q) => {
             let language = quote::language(state, &q);
-            (q.brand, language)
+            (q.brand.to_string(), language)
         }
         None => {
             let brand = quote::asked_brand(state, uri.query())

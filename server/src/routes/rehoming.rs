@@ -36,7 +36,7 @@ pub(super) async fn centres(
     let brand = match quote::session_quote(&state, &caller).await {
         Some(q) => q.brand,
         None => quote::asked_brand(&state, uri.query())
-            .unwrap_or_else(|| quote::DEFAULT_BRAND.to_owned()),
+            .map_or_else(|| quote::DEFAULT_BRAND.into(), Into::into),
     };
     let offers = state
         .defs

@@ -59,8 +59,8 @@ pub(super) async fn reset(
         // No quote on this session (none yet, or reset by an earlier request): nothing to
         // reset; the new quote starts on the default brand's direct journey.
         quote::Found::Nothing => quote::Carried {
-            brand: quote::DEFAULT_BRAND.to_owned(),
-            journey: quote::DEFAULT_JOURNEY.to_owned(),
+            brand: quote::DEFAULT_BRAND.into(),
+            journey: quote::DEFAULT_JOURNEY.into(),
             tracking_token: None,
             kept: None,
         },

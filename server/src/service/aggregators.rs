@@ -72,9 +72,9 @@ pub async fn make_quote(
     let row = crate::store::QuoteRow {
         id: id.clone(),
         quote_ref: quote::quote_reference(),
-        brand: brand_id.clone(),
+        brand: brand_id.as_str().into(),
         channel: Channel::Aggregator,
-        journey: journey.id.clone(),
+        journey: journey.id.as_str().into(),
         definition_version: state.defs.version().to_owned(),
         lifecycle: Lifecycle::Active,
         document,

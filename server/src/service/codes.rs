@@ -31,9 +31,9 @@ pub async fn offer_code(
         Some((q, _)) => (q.brand.clone(), domain::species_on_quote(&q.document)),
         None => (
             if brand_typed.is_empty() {
-                quote::DEFAULT_BRAND.to_owned()
+                quote::DEFAULT_BRAND.into()
             } else {
-                brand_typed.to_owned()
+                brand_typed.into()
             },
             Vec::new(),
         ),
@@ -113,8 +113,8 @@ pub async fn existing_policy(
     let existing = quote::existing(state, caller).await?;
     let brand = match &existing {
         Some((q, _)) => q.brand.clone(),
-        None if brand_typed.is_empty() => quote::DEFAULT_BRAND.to_owned(),
-        None => brand_typed.to_owned(),
+        None if brand_typed.is_empty() => quote::DEFAULT_BRAND.into(),
+        None => brand_typed.into(),
     };
     let stored_postcode = existing
         .as_ref()

@@ -9,7 +9,7 @@ use rand::Rng;
 
 use engine::Definitions;
 pub use engine::definitions::DEFAULT_BRAND;
-use engine::definitions::Journey;
+use engine::definitions::{BrandId, Journey, JourneyId};
 use engine::journey::runtime::{self, Event, Lifecycle};
 use engine::rules::context::RuleContext;
 
@@ -55,8 +55,8 @@ pub enum Found {
 /// channel) and the tracking token it came with.
 #[derive(Debug, Clone)]
 pub struct Carried {
-    pub brand: String,
-    pub journey: String,
+    pub brand: BrandId,
+    pub journey: JourneyId,
     pub tracking_token: Option<String>,
     /// The ended quote's reference, where it was kept to be retrieved (it had the owner's email).
     pub kept: Option<String>,
@@ -301,7 +301,7 @@ pub fn uk_today() -> chrono::NaiveDate {
 pub fn rule_context(state: &AppState, quote: &QuoteRow) -> RuleContext {
     RuleContext {
         today: uk_today(),
-        brand: quote.brand.clone(),
+        brand: quote.brand.to_string(),
         bank: Some(state.bank.clone()),
         rate_scheme: state
             .defs

@@ -4,7 +4,7 @@ use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use engine::definitions::Channel;
+use engine::definitions::{BrandId, Channel, JourneyId};
 use engine::journey::runtime::Lifecycle;
 
 use crate::store::error::StoreError;
@@ -29,9 +29,9 @@ pub struct NewQuote<'a> {
 pub struct QuoteRow {
     pub id: String,
     pub quote_ref: String,
-    pub brand: String,
+    pub brand: BrandId,
     pub channel: Channel,
-    pub journey: String,
+    pub journey: JourneyId,
     pub definition_version: String,
     pub lifecycle: Lifecycle,
     pub document: Value,
@@ -59,10 +59,10 @@ pub(crate) fn quote_from_row(row: AnyRow) -> Result<QuoteRow, StoreError> {
     Ok(QuoteRow {
         id: row.try_get("id")?,
         quote_ref: row.try_get("quote_ref")?,
-        brand: row.try_get("brand")?,
+        brand: row.try_get::<String, _>("brand")?.into(),
         channel: Channel::parse(&channel)
             .ok_or_else(|| StoreError::Corrupt(format!("channel {channel:?}")))?,
-        journey: row.try_get("journey")?,
+        journey: row.try_get::<String, _>("journey")?.into(),
         definition_version: row.try_get("definition_version")?,
         lifecycle: Lifecycle::parse(&lifecycle)
             .ok_or_else(|| StoreError::Corrupt(format!("lifecycle {lifecycle:?}")))?,

@@ -95,9 +95,9 @@ impl Store {
         let row = QuoteRow {
             id: id.to_owned(),
             quote_ref: quote_ref.to_owned(),
-            brand: brand.to_owned(),
+            brand: brand.into(),
             channel,
-            journey: journey.to_owned(),
+            journey: journey.into(),
             definition_version: definition_version.to_owned(),
             lifecycle: Lifecycle::Active,
             document: document.clone(),

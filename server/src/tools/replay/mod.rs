@@ -52,9 +52,9 @@ pub const MAX_RUN: usize = 2_000;
 #[derive(Debug, Serialize)]
 pub struct Replay {
     pub reference: String,
-    pub brand: String,
+    pub brand: engine::definitions::BrandId,
     pub channel: String,
-    pub journey: String,
+    pub journey: engine::definitions::JourneyId,
     pub lifecycle: String,
     pub created_at: String,
     /// How many transitions the quote's log holds.
@@ -361,7 +361,7 @@ async fn run_again(
     let rules = RuleContext {
         today: uk_date(&logged.created_at)
             .ok_or_else(|| format!("the log's time {:?} cannot be read", logged.created_at))?,
-        brand: quote.brand.clone(),
+        brand: quote.brand.to_string(),
         bank: Some(staff::bank(state).clone()),
         rate_scheme: journey.rate_scheme.clone(),
     };
