@@ -94,9 +94,10 @@ elif command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; the
 fi
 if [ -n "$postgres_url" ]; then
   step "Rust server tests on PostgreSQL"
-  # Two at a time: each test server holds up to 24 connections, and some tests start three
-  # servers on one database; PostgreSQL's default allows 100.
-  PAWPATH_TEST_DATABASE="$postgres_url" RUST_TEST_THREADS=2 cargo test --workspace --test api --test card_payment_api
+  # Four at a time, as on SQLite: each test server holds up to six connections (its
+  # configuration in server/tests/api/common), some tests start three servers on one database,
+  # and PostgreSQL's default allows 100.
+  PAWPATH_TEST_DATABASE="$postgres_url" cargo test --workspace --test api --test card_payment_api
   # Each test made its own database; drop them, through one connection.
   if command -v psql >/dev/null; then
     psql "$postgres_url" -Atqc "select format('drop database if exists %I;', datname) from pg_database where datname like 'pawpath_test_%'" |

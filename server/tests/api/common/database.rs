@@ -79,11 +79,11 @@ async fn migrated_template(admin: &str) -> &'static str {
 }
 
 /// Waits (at most 30 s) until the PostgreSQL server has room for one more test server's
-/// connections: tests run two at a time and share its `max_connections` (100 by default), and a
-/// test just ended may still hold some while they close. A server started without room fails to
+/// connections (six): tests run four at a time and share its `max_connections` (100 by default,
+/// three kept for superusers), and a test just ended may still hold some while they close. A server started without room fails to
 /// build ("pool timed out"), which says nothing about the code under test.
 async fn room_for_a_server(pool: &sqlx::AnyPool) {
-    const BUSY: i64 = 60;
+    const BUSY: i64 = 80;
     for _ in 0..150 {
         let open: Option<i64> = sqlx::query_scalar("select count(*) from pg_stat_activity")
             .fetch_one(pool)

@@ -100,6 +100,9 @@ pub fn config_with(
             "PAWPATH_STATIC_DIR",
             static_dir(data_dir).display().to_string(),
         ),
+        // Four tests at a time, some with three servers on one database, share PostgreSQL's 100
+        // connections: a test server opens at most six (production's default is 24).
+        ("PAWPATH_DATABASE_CONNECTIONS", "6".to_owned()),
     ];
     vars.extend(extra.iter().cloned());
     Config::from_lookup(|k| {
