@@ -8,8 +8,10 @@ import { adminToken, metricsToken } from './admin-token';
 // Browser tests run against the real pawpath binary on a fresh SQLite database, serving the
 // built renderer, in Debian's Chromium (never a downloaded browser).
 const port = Number(process.env.PAWPATH_E2E_PORT ?? 18181);
-const dataDir = mkdtempSync(join(tmpdir(), 'pawpath-e2e-'));
-const binary = process.env.PAWPATH_BIN ?? '../target/debug/pawpath';
+// The same folder in the runner and its workers (they inherit its environment): the studio's spec
+// adds accounts to this server's database with `pawpath staff add`.
+export const dataDir = (process.env.PAWPATH_E2E_DATA ??= mkdtempSync(join(tmpdir(), 'pawpath-e2e-')));
+export const binary = process.env.PAWPATH_BIN ?? '../target/debug/pawpath';
 const renderer = '../renderer/dist';
 // The local SMTP server the confirmation emails go to, and its HTTP window for the tests.
 const smtpPort = port + 5;

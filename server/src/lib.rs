@@ -26,6 +26,7 @@ pub mod serve;
 pub mod service;
 pub mod session;
 pub mod signed;
+pub mod staff_commands;
 pub mod startup;
 pub mod store;
 pub mod tools;

@@ -129,6 +129,11 @@ enum Command {
         #[command(subcommand)]
         request: SubjectRequest,
     },
+    /// The studio's accounts: add a member of staff with a role, list them, or disable one.
+    Staff {
+        #[command(subcommand)]
+        request: pawpath::staff_commands::StaffRequest,
+    },
     /// The policy events for the insurer's systems that are waiting: list them, or retry one now.
     Events {
         #[command(subcommand)]
@@ -431,6 +436,24 @@ async fn purge(config: &Config, dry_run: bool) -> ExitCode {
     }
 }
 
+/// `pawpath terminate-policy <number>`.
+async fn terminate_policy(config: &Config, policy_number: &str) -> ExitCode {
+    match pawpath::commands::terminate_policy(config, policy_number).await {
+        Ok(true) => {
+            println!("policy {policy_number} terminated");
+            ExitCode::SUCCESS
+        }
+        Ok(false) => {
+            eprintln!("policy {policy_number}: no such policy in force");
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("pawpath cannot terminate {policy_number}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// `pawpath subject export|erase (--reference REF | --email ADDRESS) [--dry-run]`.
 async fn subject(config: &Config, request: &SubjectRequest) -> ExitCode {
     let (erase, who, dry_run) = match request {
@@ -592,23 +615,13 @@ async fn main() -> ExitCode {
             report: Report::Experiment { id, filter },
         }) => return report_experiment(&config, &id, &filter).await,
         Some(Command::TerminatePolicy { policy_number }) => {
-            return match pawpath::commands::terminate_policy(&config, &policy_number).await {
-                Ok(true) => {
-                    println!("policy {policy_number} terminated");
-                    ExitCode::SUCCESS
-                }
-                Ok(false) => {
-                    eprintln!("policy {policy_number}: no such policy in force");
-                    ExitCode::from(1)
-                }
-                Err(e) => {
-                    eprintln!("pawpath cannot terminate {policy_number}: {e}");
-                    ExitCode::from(1)
-                }
-            };
+            return terminate_policy(&config, &policy_number).await;
         }
         Some(Command::Purge { dry_run }) => return purge(&config, dry_run).await,
         Some(Command::Subject { request }) => return subject(&config, &request).await,
+        Some(Command::Staff { request }) => {
+            return pawpath::staff_commands::staff(&config, &request).await;
+        }
         Some(Command::Events { request }) => {
             let action = match request {
                 EventsRequest::List {

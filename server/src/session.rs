@@ -44,13 +44,19 @@ impl SessionToken {
 
     /// The token from the request's cookies, if it has the right shape.
     pub fn from_headers(headers: &HeaderMap) -> Option<Self> {
+        Self::from_cookie(headers, COOKIE_NAME)
+    }
+
+    /// The token from the request's cookie `cookie` (the studio's is a cookie of its own), if it
+    /// has the right shape.
+    pub fn from_cookie(headers: &HeaderMap, cookie: &str) -> Option<Self> {
         headers
             .get_all(COOKIE)
             .iter()
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(';'))
             .filter_map(|pair| pair.trim().split_once('='))
-            .find(|(name, _)| *name == COOKIE_NAME)
+            .find(|(name, _)| *name == cookie)
             .map(|(_, value)| value.to_owned())
             .filter(|v| {
                 v.len() == 43
@@ -114,6 +120,20 @@ impl SessionToken {
         mac.update(b"pawpath csrf v1:");
         mac.update(self.0.as_bytes());
         mac
+    }
+
+    /// The studio's Set-Cookie header value: its own cookie, for the studio's paths only,
+    /// HttpOnly, SameSite=Strict (no other site's page ever sends it), Secure over https, for
+    /// `max_age` seconds.
+    pub fn set_studio_cookie(&self, cookie: &str, secure: bool, max_age: i64) -> String {
+        let mut value = format!(
+            "{cookie}={}; Path=/studio; HttpOnly; SameSite=Strict; Max-Age={max_age}",
+            self.0
+        );
+        if secure {
+            value.push_str("; Secure");
+        }
+        value
     }
 
     /// The Set-Cookie header value: HttpOnly, SameSite=Lax, Secure over https.

@@ -25,6 +25,7 @@ mod rehoming;
 mod reset;
 mod resources;
 mod retrieve;
+mod studio;
 mod vets;
 
 use axum::Router;
@@ -266,7 +267,9 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/retrieve/continue/{token}", get(retrieve::continue_link))
         .route("/internal/internal.css", get(internal::styles))
-        .route("/api/openapi.json", get(openapi));
+        .route("/api/openapi.json", get(openapi))
+        // The studio, for named staff (its pages say who may do what).
+        .merge(studio::routes());
     // Every call, from the list that also writes the API's description (calls.rs).
     let router = calls::calls(test_mode)
         .into_iter()

@@ -109,6 +109,32 @@ pub async fn limit_quote_email(
     counted(state, scope, caller, &keys).await
 }
 
+/// Sign-ins to the studio one client address may try in any window of [`WINDOW_SECONDS`], and
+/// of those, for one account: a guesser gets a few tries at a password from each address, and
+/// nobody can lock a member of staff out from anywhere but the address they share.
+pub const STAFF_SIGN_INS_PER_ADDRESS: i64 = 100;
+pub const STAFF_SIGN_INS_PER_ACCOUNT_AND_ADDRESS: i64 = 10;
+
+/// Counts a studio sign-in to `email` (kept only as a digest) from this caller's address;
+/// refuses once either count is over its budget.
+pub async fn limit_staff_sign_in(
+    state: &AppState,
+    caller: &Caller,
+    email: &str,
+) -> Result<(), AppError> {
+    let scope = "staff_sign_in";
+    let ip = caller.ip;
+    let digest = digest_hex(&email.trim().to_lowercase());
+    let keys = [
+        (format!("{scope}:ip:{ip}"), STAFF_SIGN_INS_PER_ADDRESS),
+        (
+            format!("{scope}:account:{digest}:ip:{ip}"),
+            STAFF_SIGN_INS_PER_ACCOUNT_AND_ADDRESS,
+        ),
+    ];
+    counted(state, scope, caller, &keys).await
+}
+
 /// Counts one attempt against each key and refuses when any is over its budget.
 async fn counted(
     state: &AppState,

@@ -40,6 +40,7 @@ pub mod retrieve_link;
 pub mod screening;
 pub mod staff;
 pub mod state;
+pub mod studio_access;
 pub mod test_mode;
 pub mod transition;
 pub mod view;

@@ -111,6 +111,7 @@ const SQLITE_MIGRATIONS: &[(&str, &str)] = embedded!("sqlite":
         "0020_kept_cards.sql",
         "0021_quote_pace.sql",
         "0022_card_attempt_requests.sql",
+        "0023_staff.sql",
 );
 
 const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
@@ -136,6 +137,7 @@ const POSTGRES_MIGRATIONS: &[(&str, &str)] = embedded!("postgres":
         "0020_kept_cards.sql",
         "0021_quote_pace.sql",
         "0022_card_attempt_requests.sql",
+        "0023_staff.sql",
 );
 
 /// A migration from its file, as sqlx reads a folder: the version before the first `_`, the rest

@@ -65,6 +65,7 @@ pub mod replay;
 pub mod report;
 pub mod retention;
 pub mod rows;
+pub mod staff;
 pub mod transitions;
 pub mod writer;
 

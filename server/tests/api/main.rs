@@ -54,6 +54,7 @@ mod slow_senders_api;
 mod startup;
 mod stripe_api;
 mod stripe_lost_answers_api;
+mod studio_api;
 mod takeover_api;
 mod tools;
 mod versions;

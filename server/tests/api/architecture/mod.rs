@@ -48,7 +48,15 @@ const SERVER: &[Layer] = &[
     Layer {
         name: "app",
         says: "start-up, serving, reloading, the command line's work",
-        modules: &["main", "app", "commands", "reload", "serve", "startup"],
+        modules: &[
+            "main",
+            "app",
+            "commands",
+            "reload",
+            "serve",
+            "staff_commands",
+            "startup",
+        ],
     },
     Layer {
         name: "routes",
