@@ -60,6 +60,15 @@ test('a member of staff signs in and out of the studio by keyboard alone', async
   await expectAccessible(page);
   await screenshot(page, testInfo, 'studio-home');
 
+  // A journey's steps and diagram, one link away.
+  await page.getByRole('link', { name: 'direct', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'The direct journey' })).toBeVisible();
+  await expect(page.getByRole('img', { name: /The direct journey as a diagram/ })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'studio-journey');
+  await page.goto('/studio');
+
   // Sign out: the first thing a Tab reaches.
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeFocused();

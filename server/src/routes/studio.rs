@@ -18,6 +18,7 @@ use crate::session::SessionToken;
 
 const SIGN_IN: &str = include_str!("../../templates/studio/sign_in.html");
 const HOME: &str = include_str!("../../templates/studio/home.html");
+const JOURNEY: &str = include_str!("../../templates/studio/journey.html");
 const STYLES: &str = include_str!("../../templates/studio/studio.css");
 
 /// The studio pages' policy: their own styles, no script at all, forms only to the studio.
@@ -53,6 +54,8 @@ pub(super) fn routes() -> axum::Router<AppState> {
     axum::Router::new()
         .route("/studio", get(home))
         .route("/studio/studio.css", get(styles))
+        .route("/studio/journeys/{id}", get(journey))
+        .route("/studio/journeys/{id}/diagram.svg", get(diagram))
         .route(
             "/studio/sign-in",
             get(sign_in_page).post(sign_in).layer(small()),
@@ -72,15 +75,25 @@ pub(super) async fn styles() -> Response {
         .into_response()
 }
 
+/// The studio cookie's token and its member, while its session is open.
+async fn member(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<(SessionToken, studio_access::StaffMember)>, AppError> {
+    let Some(token) = SessionToken::from_cookie(headers, COOKIE) else {
+        return Ok(None);
+    };
+    Ok(studio_access::signed_in(state, &token)
+        .await?
+        .map(|member| (token, member)))
+}
+
 /// GET /studio: the first page for a signed-in member; anyone else is sent to the sign-in.
 pub(super) async fn home(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    let Some(token) = SessionToken::from_cookie(&headers, COOKIE) else {
-        return Ok(see_other("/studio/sign-in", None));
-    };
-    let Some(member) = studio_access::signed_in(&state, &token).await? else {
+    let Some((token, member)) = member(&state, &headers).await? else {
         return Ok(see_other("/studio/sign-in", None));
     };
     let (version, journeys) = studio_access::journeys(&state);
@@ -104,6 +117,72 @@ pub(super) async fn home(
         },
         None,
     )
+}
+
+/// GET /studio/journeys/{id}: a journey's steps and its diagram; 404 for no such journey.
+pub(super) async fn journey(
+    State(state): State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let Some((token, member)) = member(&state, &headers).await? else {
+        return Ok(see_other("/studio/sign-in", None));
+    };
+    let Some((channel, steps)) = studio_access::journey(&state, &id) else {
+        return Err(AppError::NotFound);
+    };
+    let steps: Vec<minijinja::Value> = steps
+        .into_iter()
+        .map(|s| {
+            context! {
+                id => s.id, path => s.path, title => s.title, view => s.view,
+                questions => s.questions, blocking => s.blocking, exits => s.exits,
+            }
+        })
+        .collect();
+    let (version, _) = studio_access::journeys(&state);
+    page(
+        StatusCode::OK,
+        JOURNEY,
+        context! {
+            name => member.name,
+            email => member.email,
+            role => member.role.as_str(),
+            id => id,
+            channel => channel,
+            steps => steps,
+            version => version,
+            csrf => token.csrf(&state.config.secret_key),
+        },
+        None,
+    )
+}
+
+/// GET /studio/journeys/{id}/diagram.svg: the journey's diagram, for a signed-in member.
+pub(super) async fn diagram(
+    State(state): State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    if member(&state, &headers).await?.is_none() {
+        return Ok(see_other("/studio/sign-in", None));
+    }
+    let Some(svg) = studio_access::journey_diagram(&state, &id) else {
+        return Err(AppError::NotFound);
+    };
+    Ok((
+        [
+            (CONTENT_TYPE, "image/svg+xml"),
+            (CACHE_CONTROL, "private, no-store"),
+            // The drawing's own styles, and nothing else.
+            (
+                CONTENT_SECURITY_POLICY,
+                "default-src 'none'; style-src 'unsafe-inline'",
+            ),
+        ],
+        svg,
+    )
+        .into_response())
 }
 
 /// GET /studio/sign-in: the form, with the CSRF token of the studio's cookie (made here when the

@@ -240,3 +240,53 @@ pub fn role_may(role: Role) -> &'static str {
         }
     }
 }
+
+/// A step as the studio's journey page lists it: its id, address, title in the default brand's
+/// English, the page that draws it, its question set, and how many blocking answers and exits
+/// it has.
+#[derive(Debug, Clone)]
+pub struct StepListed {
+    pub id: String,
+    pub path: String,
+    pub title: String,
+    pub view: String,
+    pub questions: String,
+    pub blocking: usize,
+    pub exits: usize,
+}
+
+/// The journey `id` of the served definitions: its channel, its steps in order and its diagram
+/// (the SVG `pawpath graph --svg` draws); `None` for no such journey.
+pub fn journey(state: &AppState, id: &str) -> Option<(String, Vec<StepListed>)> {
+    let defs = &state.defs;
+    let journey = defs.journey(id)?;
+    let voice = defs.voice(engine::definitions::DEFAULT_BRAND, "en-GB");
+    let steps = journey
+        .steps
+        .iter()
+        .map(|s| StepListed {
+            id: s.id.to_string(),
+            path: format!("{}{}", journey.base_path, s.path),
+            title: voice.t(&s.title),
+            view: serde_json::to_value(s.view)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            questions: s
+                .questions
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            blocking: s.blocking.len(),
+            exits: s.exits.len(),
+        })
+        .collect();
+    Some((journey.channel.as_str().to_owned(), steps))
+}
+
+/// The journey `id`'s diagram as a self-contained SVG; `None` for no such journey.
+pub fn journey_diagram(state: &AppState, id: &str) -> Option<String> {
+    let defs = &state.defs;
+    let journey = defs.journey(id)?;
+    Some(engine::checks::graph::graph(defs, journey).svg())
+}

@@ -170,7 +170,7 @@ async fn a_member_signs_in_sees_their_role_and_signs_out() {
         "{page}"
     );
     assert!(page.contains("As an editor you may change drafts"));
-    assert!(page.contains("<th scope=\"row\">direct</th>"));
+    assert!(page.contains(">direct</a></th>"), "{page}");
     // Signed in, the sign-in page goes on to the studio.
     let r = browser
         .get(format!("{}/studio/sign-in", app.base))
@@ -417,4 +417,68 @@ async fn staff_accounts_are_made_listed_and_refused_with_reasons() {
     for command in ["add", "list", "disable"] {
         assert!(help.contains(command), "{help}");
     }
+}
+
+#[tokio::test]
+async fn a_journey_shows_its_steps_and_diagram_to_members_only() {
+    let app = spawn_app().await;
+    add(&app, "ada@example.com", "viewer");
+    let stranger = browser();
+    for path in [
+        "/studio/journeys/direct",
+        "/studio/journeys/direct/diagram.svg",
+    ] {
+        let r = stranger
+            .get(format!("{}{path}", app.base))
+            .send()
+            .await
+            .expect("get");
+        assert_eq!(r.status(), 303, "{path}");
+        assert_eq!(r.headers()["location"], "/studio/sign-in");
+    }
+    let browser = browser();
+    assert_eq!(
+        sign_in(&app, &browser, "ada@example.com", PASSWORD)
+            .await
+            .status(),
+        303
+    );
+    let r = browser
+        .get(format!("{}/studio/journeys/direct", app.base))
+        .send()
+        .await
+        .expect("journey");
+    assert_eq!(r.status(), 200);
+    let page = r.text().await.expect("page");
+    assert!(page.contains("<h1>The direct journey</h1>"), "{page}");
+    // Its steps in order, with the page and the question set each draws.
+    let pets = page
+        .find("<th scope=\"row\">pet_details</th>")
+        .expect("pet details");
+    let review = page.find("<th scope=\"row\">review</th>").expect("review");
+    assert!(pets < review);
+    assert!(
+        page.contains("<th scope=\"row\">review</th><td>Review your quote</td>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<td>choose_policy</td><td>cover</td>"),
+        "{page}"
+    );
+    let r = browser
+        .get(format!("{}/studio/journeys/direct/diagram.svg", app.base))
+        .send()
+        .await
+        .expect("diagram");
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "image/svg+xml");
+    let svg = r.text().await.expect("svg");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(200)]);
+    assert!(svg.contains("pet_details"));
+    let r = browser
+        .get(format!("{}/studio/journeys/nothing", app.base))
+        .send()
+        .await
+        .expect("journey");
+    assert_eq!(r.status(), 404);
 }
