@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::error::{ConfigError, err};
-use super::parse::{number_in, parse_aggregator_keys};
+use super::parse::{millis_in, number_in, parse_aggregator_keys};
 use super::secrets::{
     SecretKey, exactly_32, load_or_create_key, load_or_create_secret, parse_secret,
 };
@@ -282,46 +282,6 @@ impl Files {
             sanctions_threshold,
         })
     }
-}
-
-/// A number of milliseconds in a range, with a default, named in its message as milliseconds.
-fn millis_in(
-    get: &impl Fn(&str) -> Option<String>,
-    name: &'static str,
-    range: std::ops::RangeInclusive<u64>,
-    default: u64,
-) -> Result<u64, ConfigError> {
-    match get(name) {
-        None => Ok(default),
-        Some(v) => v
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|n| range.contains(n))
-            .ok_or_else(|| {
-                err(
-                    name,
-                    format!(
-                        "{v:?} is not a number of milliseconds from {} to {}",
-                        thousands(*range.start()),
-                        thousands(*range.end())
-                    ),
-                )
-            }),
-    }
-}
-
-/// 86400000 as 86,400,000.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Mail: the server, the sender and the retry.

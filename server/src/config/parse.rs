@@ -1,5 +1,5 @@
-//! The shapes of setting that need more than a parse: a bounded whole number, the aggregators'
-//! keys.
+//! The shapes of setting that need more than a parse: a bounded whole number or number of
+//! milliseconds, the aggregators' keys.
 
 use super::error::{ConfigError, err};
 
@@ -10,6 +10,34 @@ pub(super) fn number_in(
     range: std::ops::RangeInclusive<u64>,
     default: u64,
 ) -> Result<u64, ConfigError> {
+    let said = format!("a whole number from {} to {}", range.start(), range.end());
+    bounded(get, variable, range, default, &said)
+}
+
+/// A number of milliseconds in `range`, or `default` when unset; the message writes the bounds
+/// with thousands separators (86,400,000).
+pub(super) fn millis_in(
+    get: &impl Fn(&str) -> Option<String>,
+    variable: &'static str,
+    range: std::ops::RangeInclusive<u64>,
+    default: u64,
+) -> Result<u64, ConfigError> {
+    let said = format!(
+        "a number of milliseconds from {} to {}",
+        thousands(*range.start()),
+        thousands(*range.end())
+    );
+    bounded(get, variable, range, default, &said)
+}
+
+/// A whole number in `range`, or `default` when unset; anything else is "{value} is not {said}".
+fn bounded(
+    get: &impl Fn(&str) -> Option<String>,
+    variable: &'static str,
+    range: std::ops::RangeInclusive<u64>,
+    default: u64,
+    said: &str,
+) -> Result<u64, ConfigError> {
     match get(variable) {
         None => Ok(default),
         Some(v) => v
@@ -17,17 +45,21 @@ pub(super) fn number_in(
             .parse::<u64>()
             .ok()
             .filter(|n| range.contains(n))
-            .ok_or_else(|| {
-                err(
-                    variable,
-                    format!(
-                        "{v:?} is not a whole number from {} to {}",
-                        range.start(),
-                        range.end()
-                    ),
-                )
-            }),
+            .ok_or_else(|| err(variable, format!("{v:?} is not {said}"))),
     }
+}
+
+/// 86400000 as 86,400,000.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The aggregator codes journey.md §1 names.
