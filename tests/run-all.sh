@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Every test pawpath has, in the order that fails fastest: Rust on SQLite; then, side by side,
-# Rust on PostgreSQL when one is reachable (its tests mostly wait) with the renderer's type
-# check, lint, Vitest and build with its bundle report, then the browser tests in Debian's
-# Chromium against the real binary.
+# Every test pawpath has, in the order that fails fastest: Rust (SQLite, then PostgreSQL when
+# one is reachable), the renderer's type check and Vitest, the build with its bundle report,
+# then the browser tests in Debian's Chromium against the real binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -93,20 +92,22 @@ if [[ "${DATABASE_URL:-}" == postgres* ]]; then
 elif command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; then
   postgres_url="postgres://postgres@127.0.0.1:5432/postgres"
 fi
-# The PostgreSQL tests mostly wait on the database and on their own clocks (about 140 s of CPU in
-# 115 s on two cores): they run beside the renderer's checks and then the browser tests, and their
-# output is printed when they are waited for, after the browser tests.
-postgres_log=$(mktemp)
-postgres_pid=""
 if [ -n "$postgres_url" ]; then
+  step "Rust server tests on PostgreSQL"
   # Four at a time, as on SQLite: each test server holds up to six connections (its
   # configuration in server/tests/api/common), some tests start three servers on one database,
   # and PostgreSQL's default allows 100.
-  PAWPATH_TEST_DATABASE="$postgres_url" cargo test --workspace --test api --test card_payment_api >"$postgres_log" 2>&1 &
-  postgres_pid=$!
+  PAWPATH_TEST_DATABASE="$postgres_url" cargo test --workspace --test api --test card_payment_api
+  # Each test made its own database; drop them, through one connection.
+  if command -v psql >/dev/null; then
+    psql "$postgres_url" -Atqc "select format('drop database if exists %I;', datname) from pg_database where datname like 'pawpath_test_%'" |
+      psql "$postgres_url" -q >/dev/null
+  fi
+else
+  step "PostgreSQL not reachable (127.0.0.1:5432 or DATABASE_URL): its run is skipped"
 fi
 
-step "Renderer: type check, Vitest, build and bundle report (beside the PostgreSQL tests; the time here is what was left)"
+step "Renderer: type check, Vitest, build and bundle report (started beside PostgreSQL; the time here is what was left)"
 renderer_status=0
 wait "$renderer_pid" || renderer_status=$?
 cat "$renderer_log"
@@ -133,21 +134,3 @@ fi
 
 step "Browser tests (Playwright, Debian's Chromium, axe-core)"
 (cd tests && npx playwright test)
-
-if [ -n "$postgres_pid" ]; then
-  step "Rust server tests on PostgreSQL (beside the browser tests; the time here is what was left)"
-  postgres_status=0
-  wait "$postgres_pid" || postgres_status=$?
-  cat "$postgres_log"
-  # Each test made its own database; drop them, through one connection.
-  if command -v psql >/dev/null; then
-    psql "$postgres_url" -Atqc "select format('drop database if exists %I;', datname) from pg_database where datname like 'pawpath_test_%'" |
-      psql "$postgres_url" -q >/dev/null
-  fi
-  if [ "$postgres_status" -ne 0 ]; then
-    echo "The PostgreSQL tests failed (exit $postgres_status)." >&2
-    exit "$postgres_status"
-  fi
-else
-  step "PostgreSQL not reachable (127.0.0.1:5432 or DATABASE_URL): its run is skipped"
-fi
